@@ -1,0 +1,142 @@
+/*
+ * collectivize.h: public C API of the Collectivize runtime (libcollectivize).
+ *
+ * Native collective algorithms with MPI-style signatures and return codes.
+ * The plain entry points (cz_alltoall, cz_allgather, cz_bcast, cz_alltoallv)
+ * take exactly the arguments of the MPI collective they replace and pick an
+ * algorithm from the decision table; every algorithm is also callable by name
+ * (cz_alltoall_bruck, ...). All functions return MPI_SUCCESS or an MPI error
+ * code; cz_last_error() then describes the problem. Nothing here aborts.
+ *
+ * Environment:
+ *   COLLECTIVIZE_TUNING=FILE                 decision table to use instead of
+ *                                            the built-in one
+ *   COLLECTIVIZE_<COLL>_ALGORITHM=NAME[:R]   force one algorithm, e.g.
+ *                                            COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4
+ *   COLLECTIVIZE_QUIET=1                     do not print error messages
+ */
+#ifndef COLLECTIVIZE_H
+#define COLLECTIVIZE_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CZ_VERSION_MAJOR 0
+#define CZ_VERSION_MINOR 1
+#define CZ_VERSION_PATCH 0
+
+/* "0.1.0" */
+const char *cz_version(void);
+
+/* Message describing the last error returned to this thread ("" if none). */
+const char *cz_last_error(void);
+
+/* ---- alltoall: MPI_Alltoall's arguments ------------------------------- */
+int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                MPI_Comm comm);
+int cz_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm);
+/* Bruck with radix >= 2 (radix 2 is cz_alltoall_bruck). */
+int cz_alltoall_bruck_radix(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, int radix);
+int cz_alltoall_spread_out(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm);
+int cz_alltoall_pairwise(const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm);
+int cz_alltoall_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+/* ---- allgather: MPI_Allgather's arguments ----------------------------- */
+int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 MPI_Comm comm);
+int cz_allgather_gather_bcast(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm);
+int cz_allgather_recursive_doubling(const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm);
+int cz_allgather_bruck(const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm);
+int cz_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm);
+int cz_allgather_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+/* ---- bcast: MPI_Bcast's arguments ------------------------------------- */
+int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+             MPI_Comm comm);
+int cz_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm);
+int cz_bcast_scatter_allgather(void *buffer, int count, MPI_Datatype datatype,
+                               int root, MPI_Comm comm);
+int cz_bcast_mpi(void *buffer, int count, MPI_Datatype datatype, int root,
+                 MPI_Comm comm);
+
+/* ---- alltoallv: MPI_Alltoallv's arguments ----------------------------- */
+int cz_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int cz_alltoallv_spread_out(const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm);
+int cz_alltoallv_pairwise(const void *sendbuf, const int sendcounts[],
+                          const int sdispls[], MPI_Datatype sendtype,
+                          void *recvbuf, const int recvcounts[],
+                          const int rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm);
+int cz_alltoallv_mpi(const void *sendbuf, const int sendcounts[],
+                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm);
+
+/* ---- algorithm selection ---------------------------------------------- */
+/* Collectives known to the decision table. */
+typedef enum {
+  CZ_COLL_ALLTOALL = 0,
+  CZ_COLL_ALLGATHER,
+  CZ_COLL_BCAST,
+  CZ_COLL_ALLTOALLV,
+  CZ_COLL_COUNT
+} cz_collective;
+
+/* The algorithm cz_<coll> would run for nprocs processes and `bytes` bytes
+ * (per block for alltoall/allgather, whole message for bcast, ignored for
+ * alltoallv), as "name" or "name:param". Writes at most len bytes to name.
+ * Honours COLLECTIVIZE_<COLL>_ALGORITHM and COLLECTIVIZE_TUNING. Local: no
+ * communication, usable before MPI_Init. Returns MPI_SUCCESS or an error. */
+int cz_selected_algorithm(cz_collective coll, int nprocs, long long bytes,
+                          char *name, int len);
+
+/* Space-separated list of the algorithm names of one collective. */
+const char *cz_algorithm_names(cz_collective coll);
+
+/* Parses a decision-table file (format: share/collectivize/
+ * decision-table.txt). Returns MPI_SUCCESS, or an error code with
+ * "FILE:LINE: problem" in message. Local; usable before MPI_Init. */
+int cz_decision_table_check(const char *path, char *message, int len);
+
+/* Lower-case name of a collective ("alltoall"), or NULL. */
+const char *cz_collective_name(cz_collective coll);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COLLECTIVIZE_H */

@@ -1,0 +1,57 @@
+/* allgather.c: cz_allgather (decision table) and the cz_allgather_<algo>
+ * entry points. MPI_IN_PLACE becomes "send my own block of recvbuf"; the
+ * algorithms' local copy of it is then a no-op. */
+#include <stdlib.h>
+
+#include "api.h"
+
+static int run_allgather(const char *fn, const czi_algorithm *alg,
+                         const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm) {
+  int rc = MPI_SUCCESS, param = 0;
+  czi_call call;
+  czi_clear_error();
+  CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, comm, &call));
+  if (!alg) {
+    czi_choice choice;
+    CZI_TRY(czi_select(CZ_COLL_ALLGATHER, call.size,
+                       (long long)recvcount * (long long)call.rt.size, &choice));
+    alg = choice.alg;
+    param = choice.param;
+  }
+  CZI_TRY(czi_private_comm(comm, &call.priv));
+  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+    sendbuf = czi_block(recvbuf, call.rank, recvcount, &call.rt);
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  czi_params params = {param};
+  rc = ((czi_allgather_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
+                                   recvcount, recvtype, call.priv, &params);
+fn_fail:
+  return rc;
+}
+
+int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 MPI_Comm comm) {
+  return run_allgather(__func__, NULL, sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm);
+}
+
+#define CZ_ALLGATHER_ENTRY(algo)                                              \
+  int cz_allgather_##algo(const void *sendbuf, int sendcount,                 \
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount, \
+                          MPI_Datatype recvtype, MPI_Comm comm) {             \
+    return run_allgather(__func__,                                            \
+                         czi_algorithm_named(CZ_COLL_ALLGATHER, #algo),       \
+                         sendbuf, sendcount, sendtype, recvbuf, recvcount,    \
+                         recvtype, comm);                                     \
+  }
+CZ_ALLGATHER_ENTRY(gather_bcast)
+CZ_ALLGATHER_ENTRY(recursive_doubling)
+CZ_ALLGATHER_ENTRY(bruck)
+CZ_ALLGATHER_ENTRY(ring)
+CZ_ALLGATHER_ENTRY(mpi)

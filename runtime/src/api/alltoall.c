@@ -1,0 +1,83 @@
+/* alltoall.c: cz_alltoall (decision table) and the cz_alltoall_<algo> entry
+ * points. Checks arguments, resolves MPI_IN_PLACE into a scratch copy of
+ * recvbuf (the library's own collective gets it as given), then runs the
+ * algorithm on the private communicator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
+                        const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  czi_call call;
+  char *scratch = NULL;
+  czi_clear_error();
+  CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, comm, &call));
+  if (!alg) {
+    czi_choice choice;
+    CZI_TRY(czi_select(CZ_COLL_ALLTOALL, call.size,
+                       (long long)recvcount * (long long)call.rt.size, &choice));
+    alg = choice.alg;
+    param = choice.param;
+  }
+  CZI_TRY(czi_private_comm(comm, &call.priv));
+  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+    MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
+    CZI_MALLOC(scratch, span);
+    if (span) memcpy(scratch, (char *)recvbuf + call.rt.true_lb, (size_t)span);
+    sendbuf = scratch - call.rt.true_lb;
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  czi_params params = {param};
+  rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype, call.priv, &params);
+fn_fail:
+  free(scratch);
+  return rc;
+}
+
+int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                MPI_Comm comm) {
+  return run_alltoall(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, comm);
+}
+
+#define CZ_ALLTOALL_ENTRY(algo)                                              \
+  int cz_alltoall_##algo(const void *sendbuf, int sendcount,                 \
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, \
+                         MPI_Datatype recvtype, MPI_Comm comm) {             \
+    return run_alltoall(__func__,                                            \
+                        czi_algorithm_named(CZ_COLL_ALLTOALL, #algo), 0,     \
+                        sendbuf, sendcount, sendtype, recvbuf, recvcount,    \
+                        recvtype, comm);                                     \
+  }
+CZ_ALLTOALL_ENTRY(spread_out)
+CZ_ALLTOALL_ENTRY(pairwise)
+CZ_ALLTOALL_ENTRY(mpi)
+
+int cz_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm) {
+  return cz_alltoall_bruck_radix(sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, recvtype, comm, 2);
+}
+
+int cz_alltoall_bruck_radix(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, int radix) {
+  const czi_algorithm *alg = czi_algorithm_named(CZ_COLL_ALLTOALL, "bruck");
+  if (radix < alg->param_min || radix > alg->param_max) {
+    czi_clear_error();
+    return czi_fail(MPI_ERR_ARG, __func__, "radix must be in %d..%d (got %d)",
+                    alg->param_min, alg->param_max, radix);
+  }
+  return run_alltoall(__func__, alg, radix, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm);
+}

@@ -1,0 +1,98 @@
+/* alltoallv.c: cz_alltoallv (decision table by process count only: ranks
+ * hold different amounts and must all choose alike) and the
+ * cz_alltoallv_<algo> entry points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+static int check_vector(const char *fn, const char *counts_name,
+                        const int *counts, const char *displs_name,
+                        const int *displs, int size) {
+  if (!counts)
+    return czi_fail(MPI_ERR_ARG, fn, "%s is NULL", counts_name);
+  if (!displs)
+    return czi_fail(MPI_ERR_ARG, fn, "%s is NULL", displs_name);
+  for (int i = 0; i < size; i++)
+    if (counts[i] < 0)
+      return czi_fail(MPI_ERR_COUNT, fn, "%s[%d] is negative (%d)", counts_name,
+                      i, counts[i]);
+  return MPI_SUCCESS;
+}
+
+static int run_alltoallv(const char *fn, const czi_algorithm *alg,
+                         const void *sendbuf, const int *sendcounts,
+                         const int *sdispls, MPI_Datatype sendtype,
+                         void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype,
+                         MPI_Comm comm) {
+  int rc = MPI_SUCCESS, param = 0;
+  czi_call call;
+  char *scratch = NULL;
+  czi_clear_error();
+  CZI_TRY(czi_check_comm(fn, comm, &call));
+  CZI_TRY(check_vector(fn, "recvcounts", recvcounts, "rdispls", rdispls,
+                       call.size));
+  CZI_TRY(czi_check_type(fn, "recvtype", recvtype, &call.rt));
+  if (sendbuf != MPI_IN_PLACE) {
+    CZI_TRY(check_vector(fn, "sendcounts", sendcounts, "sdispls", sdispls,
+                         call.size));
+    CZI_TRY(czi_check_type(fn, "sendtype", sendtype, &call.st));
+  }
+  if (!alg) {
+    czi_choice choice;
+    CZI_TRY(czi_select(CZ_COLL_ALLTOALLV, call.size, 0, &choice));
+    alg = choice.alg;
+    param = choice.param;
+  }
+  CZI_TRY(czi_private_comm(comm, &call.priv));
+  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+    /* Copy the whole span the receive blocks cover, holes included. */
+    MPI_Aint lo = 0, hi = 0;
+    int any = 0;
+    for (int i = 0; i < call.size; i++) {
+      if (recvcounts[i] == 0) continue;
+      MPI_Aint start = (MPI_Aint)rdispls[i] * call.rt.extent + call.rt.true_lb;
+      MPI_Aint end = start + czi_span(recvcounts[i], &call.rt);
+      if (!any || start < lo) lo = start;
+      if (!any || end > hi) hi = end;
+      any = 1;
+    }
+    CZI_MALLOC(scratch, hi - lo);
+    if (hi > lo) memcpy(scratch, (char *)recvbuf + lo, (size_t)(hi - lo));
+    sendbuf = scratch - lo;
+    sendcounts = recvcounts;
+    sdispls = rdispls;
+    sendtype = recvtype;
+  }
+  czi_params params = {param};
+  rc = ((czi_alltoallv_fn)alg->fn)(sendbuf, sendcounts, sdispls, sendtype,
+                                   recvbuf, recvcounts, rdispls, recvtype,
+                                   call.priv, &params);
+fn_fail:
+  free(scratch);
+  return rc;
+}
+
+int cz_alltoallv(const void *sendbuf, const int sendcounts[],
+                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int rdispls[],
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return run_alltoallv(__func__, NULL, sendbuf, sendcounts, sdispls, sendtype,
+                       recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+#define CZ_ALLTOALLV_ENTRY(algo)                                              \
+  int cz_alltoallv_##algo(const void *sendbuf, const int sendcounts[],        \
+                          const int sdispls[], MPI_Datatype sendtype,         \
+                          void *recvbuf, const int recvcounts[],              \
+                          const int rdispls[], MPI_Datatype recvtype,         \
+                          MPI_Comm comm) {                                    \
+    return run_alltoallv(__func__,                                            \
+                         czi_algorithm_named(CZ_COLL_ALLTOALLV, #algo),       \
+                         sendbuf, sendcounts, sdispls, sendtype, recvbuf,     \
+                         recvcounts, rdispls, recvtype, comm);                \
+  }
+CZ_ALLTOALLV_ENTRY(spread_out)
+CZ_ALLTOALLV_ENTRY(pairwise)
+CZ_ALLTOALLV_ENTRY(mpi)

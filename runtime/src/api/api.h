@@ -1,0 +1,35 @@
+/* api.h: argument checking shared by the cz_<coll> entry points. Every check
+ * returns an MPI error code and a message naming the argument and value. */
+#ifndef CZ_API_H
+#define CZ_API_H
+
+#include "cz_internal.h"
+#include "../decision/registry.h"
+
+typedef struct czi_call {
+  int size, rank;
+  czi_type st, rt; /* send and receive datatype facts */
+  MPI_Comm priv;   /* private duplicate of the user's communicator */
+} czi_call;
+
+int czi_check_comm(const char *fn, MPI_Comm comm, czi_call *call);
+int czi_check_count(const char *fn, const char *what, int count);
+int czi_check_type(const char *fn, const char *what, MPI_Datatype type,
+                   czi_type *info);
+int czi_check_buffer(const char *fn, const char *what, const void *buf,
+                     int count, const czi_type *t);
+/* alltoall / allgather: comm, counts, types, buffers, and that a send block
+ * carries as many bytes as a receive block. */
+int czi_check_block_call(const char *fn, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, const void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         czi_call *call);
+/* The library's own collective: gets MPI_IN_PLACE as given. */
+static inline int czi_is_library(const czi_algorithm *alg) {
+  return alg->name[0] == 'm' && alg->name[1] == 'p' && alg->name[2] == 'i' &&
+         alg->name[3] == '\0';
+}
+/* Registry entry by name, for the cz_<coll>_<algo> entry points. */
+const czi_algorithm *czi_algorithm_named(cz_collective coll, const char *name);
+
+#endif

@@ -1,0 +1,6 @@
+/* PLACEHOLDER: to be written. */
+#include "cz_internal.h"
+
+int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS) {
+  return czi_fail(MPI_ERR_UNSUPPORTED_OPERATION, __func__, "not written yet");
+}

@@ -1,0 +1,12 @@
+/*
+ * bcast_mpi.c: the MPI library's own MPI_Bcast (the decision table's fallback
+ * and the benchmarks' reference). Cost: the library's choice.
+ */
+#include "cz_internal.h"
+
+int czi_bcast_mpi(CZI_BCAST_ARGS) {
+  int rc = MPI_SUCCESS;
+  CZI_MPI(PMPI_Bcast(buffer, count, datatype, root, comm));
+fn_fail:
+  return rc;
+}

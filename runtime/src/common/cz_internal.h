@@ -1,0 +1,171 @@
+/*
+ * cz_internal.h: what every runtime source file shares: the uniform algorithm
+ * signatures, the error path, datatype helpers and the private communicator.
+ * Not installed; users see only collectivize.h.
+ */
+#ifndef CZ_INTERNAL_H
+#define CZ_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "collectivize.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- uniform algorithm signatures (Open MPI coll/base style) -----------
+ * Every algorithm of one collective has the same arguments, the MPI
+ * collective's own, then its tuning parameter. Contract for implementations:
+ *  - arguments are already validated, P = size of comm >= 1;
+ *  - comm is Collectivize's private duplicate of the user's communicator, with
+ *    MPI_ERRORS_RETURN, so internal tags cannot meet the user's messages;
+ *  - sendbuf is never MPI_IN_PLACE: the API layer hands in-place calls over as
+ *    an equivalent out-of-place call (alltoall/alltoallv: a scratch copy of
+ *    recvbuf; allgather: sendbuf aliases this rank's block of recvbuf, so
+ *    implementations copy it with czi_copy_local, which skips self-copies);
+ *  - they talk through PMPI_* only, so a tracer never mistakes them for
+ *    manual collectives. */
+typedef struct czi_params {
+  int param; /* algorithm parameter (Bruck radix); 0 means "the default" */
+} czi_params;
+
+#define CZI_ALLTOALL_ARGS                                                    \
+  const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
+      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,                   \
+      const czi_params *params
+#define CZI_ALLGATHER_ARGS CZI_ALLTOALL_ARGS
+#define CZI_BCAST_ARGS                                                   \
+  void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, \
+      const czi_params *params
+#define CZI_ALLTOALLV_ARGS                                                    \
+  const void *sendbuf, const int *sendcounts, const int *sdispls,             \
+      MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,            \
+      const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,               \
+      const czi_params *params
+
+typedef int (*czi_alltoall_fn)(CZI_ALLTOALL_ARGS);
+typedef int (*czi_allgather_fn)(CZI_ALLGATHER_ARGS);
+typedef int (*czi_bcast_fn)(CZI_BCAST_ARGS);
+typedef int (*czi_alltoallv_fn)(CZI_ALLTOALLV_ARGS);
+
+/* One function per algorithm file, listed once in decision/registry.c. */
+int czi_alltoall_bruck(CZI_ALLTOALL_ARGS);
+int czi_alltoall_spread_out(CZI_ALLTOALL_ARGS);
+int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS);
+int czi_alltoall_mpi(CZI_ALLTOALL_ARGS);
+int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS);
+int czi_allgather_recursive_doubling(CZI_ALLGATHER_ARGS);
+int czi_allgather_bruck(CZI_ALLGATHER_ARGS);
+int czi_allgather_ring(CZI_ALLGATHER_ARGS);
+int czi_allgather_mpi(CZI_ALLGATHER_ARGS);
+int czi_bcast_binomial(CZI_BCAST_ARGS);
+int czi_bcast_scatter_allgather(CZI_BCAST_ARGS);
+int czi_bcast_mpi(CZI_BCAST_ARGS);
+int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS);
+int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS);
+int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
+
+/* Internal tags on the private communicator, one per collective. Calls of
+ * one collective are ordered on a communicator, so reuse is safe. */
+enum {
+  CZI_TAG_ALLTOALL = 7301,
+  CZI_TAG_ALLGATHER,
+  CZI_TAG_BCAST,
+  CZI_TAG_ALLTOALLV,
+  CZI_TAG_GATHER
+};
+
+/* ---- errors: one path (Open MPI err_hndl / MPICH fn_fail style) --------
+ * czi_fail records a message for cz_last_error(), prints it once to stderr
+ * ("collectivize: <where>: <message>") unless COLLECTIVIZE_QUIET is set, and
+ * returns code so callers can `return czi_fail(...)`. */
+int czi_fail(int code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>". */
+int czi_mpi_fail(int code, const char *where, const char *call);
+void czi_clear_error(void);
+/* A problem that does not fail the call (bad setting ignored): printed the
+ * same way, not recorded as the last error. */
+void czi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Wrap every PMPI call of an algorithm: on failure record it, jump to
+ * fn_fail (which must free resources and return rc). */
+#define CZI_MPI(call)                                     \
+  do {                                                    \
+    int czi_rc_ = (call);                                 \
+    if (czi_rc_ != MPI_SUCCESS) {                         \
+      rc = czi_mpi_fail(czi_rc_, __func__, #call);        \
+      goto fn_fail;                                       \
+    }                                                     \
+  } while (0)
+#define CZI_TRY(expr)                                     \
+  do {                                                    \
+    int czi_rc_ = (expr);                                 \
+    if (czi_rc_ != MPI_SUCCESS) {                         \
+      rc = czi_rc_;                                       \
+      goto fn_fail;                                       \
+    }                                                     \
+  } while (0)
+/* Allocation that reports MPI_ERR_NO_MEM through the same path. */
+#define CZI_MALLOC(ptr, bytes)                                              \
+  do {                                                                      \
+    size_t czi_n_ = (size_t)(bytes);                                        \
+    (ptr) = czi_n_ ? malloc(czi_n_) : NULL;                                 \
+    if (czi_n_ && !(ptr)) {                                                 \
+      rc = czi_fail(MPI_ERR_NO_MEM, __func__, "cannot allocate %zu bytes", \
+                    czi_n_);                                                \
+      goto fn_fail;                                                         \
+    }                                                                       \
+  } while (0)
+
+/* Debug logging, the one place runtime code prints (COLLECTIVIZE_LOG=1). */
+void czi_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int czi_log_enabled(void);
+#define CZI_LOG(...)                   \
+  do {                                 \
+    if (czi_log_enabled()) czi_log(__VA_ARGS__); \
+  } while (0)
+
+/* ---- datatypes ----------------------------------------------------------
+ * A layout is "dense" when count elements occupy count*size bytes without
+ * holes, starting at buf + true_lb; then memcpy is exact. Otherwise data goes
+ * through PMPI_Pack/PMPI_Unpack. */
+typedef struct czi_type {
+  MPI_Datatype type;
+  MPI_Aint extent, true_lb, true_extent;
+  size_t size; /* bytes of data in one element */
+  int dense;
+} czi_type;
+
+int czi_type_get(MPI_Datatype type, czi_type *info);
+/* Address of element index*count of buf (block `index` of `count` elements). */
+static inline char *czi_block(const void *buf, MPI_Aint index, int count,
+                              const czi_type *t) {
+  return (char *)buf + index * (MPI_Aint)count * t->extent;
+}
+/* count elements at buf -> count*size packed bytes at dst, and back. */
+int czi_pack(const void *buf, int count, const czi_type *t, void *dst);
+int czi_unpack(const void *src, void *buf, int count, const czi_type *t);
+/* Local typed copy; src and dst type signatures must match. Skips src == dst
+ * with equal layouts (in-place allgather). */
+int czi_copy_local(const void *src, int scount, const czi_type *st, void *dst,
+                   int rcount, const czi_type *rt);
+/* Bytes spanned by count elements (what to allocate for a scratch copy). */
+MPI_Aint czi_span(int count, const czi_type *t);
+
+/* ---- communicators ------------------------------------------------------ */
+/* Collectivize's private duplicate of comm, created on first use (collective
+ * then: every rank of comm calls a cz_ collective at the same point) and
+ * freed with comm. */
+int czi_private_comm(MPI_Comm comm, MPI_Comm *out);
+
+/* Integer helpers. */
+static inline int czi_mod(int a, int p) { int r = a % p; return r < 0 ? r + p : r; }
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CZ_INTERNAL_H */

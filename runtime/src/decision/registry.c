@@ -1,0 +1,131 @@
+/* registry.c: every algorithm listed once, as data (MPICH coll_algorithms.txt
+ * style). The decision table, the environment overrides, the public
+ * cz_<coll>_<algo> entry points, the benchmark and the tests all read it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+#define FN(f) ((void (*)(void))(f))
+
+const czi_algorithm czi_algorithms[] = {
+    {"bruck", CZ_COLL_ALLTOALL, FN(czi_alltoall_bruck), "radix", 2, 2, 1 << 20,
+     "log-step Bruck with rotation phases (radix r: log_r P steps)"},
+    {"spread_out", CZ_COLL_ALLTOALL, FN(czi_alltoall_spread_out), NULL, 0, 0, 0,
+     "all Irecv, all Isend in rank-staggered order, one Waitall"},
+    {"pairwise", CZ_COLL_ALLTOALL, FN(czi_alltoall_pairwise), NULL, 0, 0, 0,
+     "P-1 Sendrecv steps (XOR partner for powers of two)"},
+    {"mpi", CZ_COLL_ALLTOALL, FN(czi_alltoall_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Alltoall"},
+
+    {"gather_bcast", CZ_COLL_ALLGATHER, FN(czi_allgather_gather_bcast), NULL, 0,
+     0, 0, "linear gather to rank 0, then binomial broadcast"},
+    {"recursive_doubling", CZ_COLL_ALLGATHER,
+     FN(czi_allgather_recursive_doubling), NULL, 0, 0, 0,
+     "pairwise exchange of doubling halves (any P: extra ranks fold in)"},
+    {"bruck", CZ_COLL_ALLGATHER, FN(czi_allgather_bruck), NULL, 0, 0, 0,
+     "ceil(log2 P) dissemination steps, then one rotation"},
+    {"ring", CZ_COLL_ALLGATHER, FN(czi_allgather_ring), NULL, 0, 0, 0,
+     "P-1 steps passing blocks to the right neighbour"},
+    {"mpi", CZ_COLL_ALLGATHER, FN(czi_allgather_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Allgather"},
+
+    {"binomial", CZ_COLL_BCAST, FN(czi_bcast_binomial), NULL, 0, 0, 0,
+     "binomial tree from the root"},
+    {"scatter_allgather", CZ_COLL_BCAST, FN(czi_bcast_scatter_allgather), NULL,
+     0, 0, 0, "binomial scatter of P chunks, then ring allgather"},
+    {"mpi", CZ_COLL_BCAST, FN(czi_bcast_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Bcast"},
+
+    {"spread_out", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_spread_out), NULL, 0, 0,
+     0, "all Irecv, all Isend in rank-staggered order, one Waitall"},
+    {"pairwise", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_pairwise), NULL, 0, 0, 0,
+     "P-1 Sendrecv steps (XOR partner for powers of two)"},
+    {"mpi", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Alltoallv"},
+    {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};
+
+static const char *const collective_names[CZ_COLL_COUNT] = {
+    "alltoall", "allgather", "bcast", "alltoallv"};
+
+const char *cz_collective_name(cz_collective coll) {
+  return (unsigned)coll < CZ_COLL_COUNT ? collective_names[coll] : NULL;
+}
+
+int czi_collective_parse(const char *text, size_t len, cz_collective *coll) {
+  for (int c = 0; c < CZ_COLL_COUNT; c++)
+    if (strlen(collective_names[c]) == len &&
+        strncmp(collective_names[c], text, len) == 0) {
+      *coll = (cz_collective)c;
+      return MPI_SUCCESS;
+    }
+  return MPI_ERR_ARG;
+}
+
+const char *cz_algorithm_names(cz_collective coll) {
+  /* Built once per collective; the registry is constant. */
+  static char names[CZ_COLL_COUNT][256];
+  if ((unsigned)coll >= CZ_COLL_COUNT) return "";
+  if (!names[coll][0]) {
+    char buf[256] = "";
+    for (const czi_algorithm *a = czi_algorithms; a->name; a++) {
+      if (a->coll != coll) continue;
+      if (buf[0]) strncat(buf, " ", sizeof buf - strlen(buf) - 1);
+      strncat(buf, a->name, sizeof buf - strlen(buf) - 1);
+      if (a->param_name) strncat(buf, "[:R]", sizeof buf - strlen(buf) - 1);
+    }
+    memcpy(names[coll], buf, sizeof buf);
+  }
+  return names[coll];
+}
+
+const czi_algorithm *czi_algorithm_find(cz_collective coll, const char *name,
+                                        size_t len) {
+  for (const czi_algorithm *a = czi_algorithms; a->name; a++)
+    if (a->coll == coll && strlen(a->name) == len &&
+        strncmp(a->name, name, len) == 0)
+      return a;
+  return NULL;
+}
+
+int czi_algorithm_parse(cz_collective coll, const char *text,
+                        const czi_algorithm **alg, int *param, char *err,
+                        size_t errlen) {
+  size_t len = strcspn(text, ":");
+  const czi_algorithm *a = czi_algorithm_find(coll, text, len);
+  if (!a) {
+    snprintf(err, errlen, "'%s' is not a%s %s algorithm (valid: %s)", text,
+             cz_collective_name(coll)[0] == 'a' ? "n" : "",
+             cz_collective_name(coll), cz_algorithm_names(coll));
+    return MPI_ERR_ARG;
+  }
+  int value = a->param_default;
+  if (text[len] == ':') {
+    const char *digits = text + len + 1;
+    char *end = NULL;
+    long v = strtol(digits, &end, 10);
+    if (!a->param_name) {
+      snprintf(err, errlen, "algorithm '%s' takes no parameter (got '%s')",
+               a->name, text);
+      return MPI_ERR_ARG;
+    }
+    if (!*digits || *end || v < a->param_min || v > a->param_max) {
+      snprintf(err, errlen, "%s of '%s' must be an integer in %d..%d (got '%s')",
+               a->param_name, a->name, a->param_min, a->param_max, digits);
+      return MPI_ERR_ARG;
+    }
+    value = (int)v;
+  }
+  *alg = a;
+  *param = value;
+  return MPI_SUCCESS;
+}
+
+void czi_algorithm_format(const czi_algorithm *alg, int param, char *out,
+                          size_t len) {
+  if (alg->param_name && param != alg->param_default)
+    snprintf(out, len, "%s:%d", alg->name, param);
+  else
+    snprintf(out, len, "%s", alg->name);
+}
