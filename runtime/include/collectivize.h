@@ -107,6 +107,23 @@ int cz_alltoallv_mpi(const void *sendbuf, const int sendcounts[],
                      const int recvcounts[], const int rdispls[],
                      MPI_Datatype recvtype, MPI_Comm comm);
 
+/* ---- any algorithm by name ---------------------------------------------
+ * "bruck", "bruck:4", "ring", "mpi", ... as listed by cz_algorithm_names():
+ * for benchmarks and experiments. An unknown name returns MPI_ERR_ARG. */
+int cz_alltoall_algorithm(const char *algorithm, const void *sendbuf,
+                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,
+                           int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,
+                       MPI_Datatype datatype, int root, MPI_Comm comm);
+int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,
+                           const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm);
+
 /* ---- algorithm selection ---------------------------------------------- */
 /* Collectives known to the decision table. */
 typedef enum {

@@ -5,11 +5,11 @@
 
 #include "api.h"
 
-static int run_allgather(const char *fn, const czi_algorithm *alg,
+static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
                          const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm) {
-  int rc = MPI_SUCCESS, param = 0;
+  int rc = MPI_SUCCESS;
   czi_call call;
   czi_clear_error();
   CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
@@ -37,7 +37,7 @@ fn_fail:
 int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  MPI_Comm comm) {
-  return run_allgather(__func__, NULL, sendbuf, sendcount, sendtype, recvbuf,
+  return run_allgather(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
                        recvcount, recvtype, comm);
 }
 
@@ -46,7 +46,7 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                           MPI_Datatype sendtype, void *recvbuf, int recvcount, \
                           MPI_Datatype recvtype, MPI_Comm comm) {             \
     return run_allgather(__func__,                                            \
-                         czi_algorithm_named(CZ_COLL_ALLGATHER, #algo),       \
+                         czi_algorithm_named(CZ_COLL_ALLGATHER, #algo), 0,    \
                          sendbuf, sendcount, sendtype, recvbuf, recvcount,    \
                          recvtype, comm);                                     \
   }
@@ -55,3 +55,15 @@ CZ_ALLGATHER_ENTRY(recursive_doubling)
 CZ_ALLGATHER_ENTRY(bruck)
 CZ_ALLGATHER_ENTRY(ring)
 CZ_ALLGATHER_ENTRY(mpi)
+
+int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,
+                           int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const czi_algorithm *alg;
+  int param;
+  int rc = czi_algorithm_by_name(__func__, CZ_COLL_ALLGATHER, algorithm, &alg,
+                                 &param);
+  if (rc != MPI_SUCCESS) return rc;
+  return run_allgather(__func__, alg, param, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm);
+}

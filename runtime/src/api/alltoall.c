@@ -81,3 +81,15 @@ int cz_alltoall_bruck_radix(const void *sendbuf, int sendcount,
   return run_alltoall(__func__, alg, radix, sendbuf, sendcount, sendtype,
                       recvbuf, recvcount, recvtype, comm);
 }
+
+int cz_alltoall_algorithm(const char *algorithm, const void *sendbuf,
+                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const czi_algorithm *alg;
+  int param;
+  int rc = czi_algorithm_by_name(__func__, CZ_COLL_ALLTOALL, algorithm, &alg,
+                                 &param);
+  if (rc != MPI_SUCCESS) return rc;
+  return run_alltoall(__func__, alg, param, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm);
+}

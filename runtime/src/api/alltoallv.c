@@ -20,13 +20,13 @@ static int check_vector(const char *fn, const char *counts_name,
   return MPI_SUCCESS;
 }
 
-static int run_alltoallv(const char *fn, const czi_algorithm *alg,
+static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
                          const void *sendbuf, const int *sendcounts,
                          const int *sdispls, MPI_Datatype sendtype,
                          void *recvbuf, const int *recvcounts,
                          const int *rdispls, MPI_Datatype recvtype,
                          MPI_Comm comm) {
-  int rc = MPI_SUCCESS, param = 0;
+  int rc = MPI_SUCCESS;
   czi_call call;
   char *scratch = NULL;
   czi_clear_error();
@@ -78,7 +78,7 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int rdispls[],
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return run_alltoallv(__func__, NULL, sendbuf, sendcounts, sdispls, sendtype,
+  return run_alltoallv(__func__, NULL, 0, sendbuf, sendcounts, sdispls, sendtype,
                        recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
@@ -89,10 +89,24 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                           const int rdispls[], MPI_Datatype recvtype,         \
                           MPI_Comm comm) {                                    \
     return run_alltoallv(__func__,                                            \
-                         czi_algorithm_named(CZ_COLL_ALLTOALLV, #algo),       \
+                         czi_algorithm_named(CZ_COLL_ALLTOALLV, #algo), 0,    \
                          sendbuf, sendcounts, sdispls, sendtype, recvbuf,     \
                          recvcounts, rdispls, recvtype, comm);                \
   }
 CZ_ALLTOALLV_ENTRY(spread_out)
 CZ_ALLTOALLV_ENTRY(pairwise)
 CZ_ALLTOALLV_ENTRY(mpi)
+
+int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,
+                           const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  const czi_algorithm *alg;
+  int param;
+  int rc = czi_algorithm_by_name(__func__, CZ_COLL_ALLTOALLV, algorithm, &alg,
+                                 &param);
+  if (rc != MPI_SUCCESS) return rc;
+  return run_alltoallv(__func__, alg, param, sendbuf, sendcounts, sdispls,
+                       sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}

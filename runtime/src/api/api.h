@@ -32,4 +32,8 @@ static inline int czi_is_library(const czi_algorithm *alg) {
 /* Registry entry by name, for the cz_<coll>_<algo> entry points. */
 const czi_algorithm *czi_algorithm_named(cz_collective coll, const char *name);
 
+/* "name[:param]" -> registry entry, for cz_<coll>_algorithm. */
+int czi_algorithm_by_name(const char *fn, cz_collective coll, const char *text,
+                          const czi_algorithm **alg, int *param);
+
 #endif

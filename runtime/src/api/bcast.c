@@ -1,10 +1,11 @@
 /* bcast.c: cz_bcast (decision table) and the cz_bcast_<algo> entry points. */
 #include "api.h"
 
-static int run_bcast(const char *fn, const czi_algorithm *alg, void *buffer,
+static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
+                     void *buffer,
                      int count, MPI_Datatype datatype, int root,
                      MPI_Comm comm) {
-  int rc = MPI_SUCCESS, param = 0;
+  int rc = MPI_SUCCESS;
   czi_call call;
   czi_clear_error();
   CZI_TRY(czi_check_comm(fn, comm, &call));
@@ -32,15 +33,25 @@ fn_fail:
 
 int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
              MPI_Comm comm) {
-  return run_bcast(__func__, NULL, buffer, count, datatype, root, comm);
+  return run_bcast(__func__, NULL, 0, buffer, count, datatype, root, comm);
 }
 
 #define CZ_BCAST_ENTRY(algo)                                                \
   int cz_bcast_##algo(void *buffer, int count, MPI_Datatype datatype,       \
                       int root, MPI_Comm comm) {                            \
-    return run_bcast(__func__, czi_algorithm_named(CZ_COLL_BCAST, #algo),   \
-                     buffer, count, datatype, root, comm);                  \
+    return run_bcast(__func__, czi_algorithm_named(CZ_COLL_BCAST, #algo), \
+                     0, buffer, count, datatype, root, comm);                  \
   }
 CZ_BCAST_ENTRY(binomial)
 CZ_BCAST_ENTRY(scatter_allgather)
 CZ_BCAST_ENTRY(mpi)
+
+int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,
+                       MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const czi_algorithm *alg;
+  int param;
+  int rc =
+      czi_algorithm_by_name(__func__, CZ_COLL_BCAST, algorithm, &alg, &param);
+  if (rc != MPI_SUCCESS) return rc;
+  return run_bcast(__func__, alg, param, buffer, count, datatype, root, comm);
+}

@@ -80,3 +80,13 @@ fn_fail:
 const czi_algorithm *czi_algorithm_named(cz_collective coll, const char *name) {
   return czi_algorithm_find(coll, name, strlen(name));
 }
+
+int czi_algorithm_by_name(const char *fn, cz_collective coll, const char *text,
+                          const czi_algorithm **alg, int *param) {
+  char err[512];
+  czi_clear_error();
+  if (!text) return czi_fail(MPI_ERR_ARG, fn, "algorithm name is NULL");
+  if (czi_algorithm_parse(coll, text, alg, param, err, sizeof err))
+    return czi_fail(MPI_ERR_ARG, fn, "%s", err);
+  return MPI_SUCCESS;
+}
