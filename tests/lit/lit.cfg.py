@@ -1,0 +1,22 @@
+# lit configuration for Collectivize's tool tests.
+import os
+
+import lit.formats
+
+config.name = "Collectivize"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".test", ".c", ".cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cz_obj_root, "tests", "lit")
+
+# FileCheck, not, count come from LLVM; the tool under test by substitution.
+config.environment["PATH"] = os.pathsep.join(
+    [config.cz_llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%collectivize", config.cz_collectivize))
+config.substitutions.append(("%mpirun", config.cz_mpiexec +
+                             " --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1"))
+# The user's environment must not steer the runtime under test.
+for var in list(os.environ):
+    if var.startswith("COLLECTIVIZE_"):
+        config.environment.pop(var, None)
