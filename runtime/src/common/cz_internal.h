@@ -6,6 +6,7 @@
 #ifndef CZ_INTERNAL_H
 #define CZ_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <mpi.h>
@@ -161,6 +162,9 @@ MPI_Aint czi_span(int count, const czi_type *t);
  * then: every rank of comm calls a cz_ collective at the same point) and
  * freed with comm. */
 int czi_private_comm(MPI_Comm comm, MPI_Comm *out);
+
+/* Largest message, in bytes, an int count of MPI_BYTE can describe. */
+#define CZI_INT_MAX_BYTES INT_MAX
 
 /* Integer helpers. */
 static inline int czi_mod(int a, int p) { int r = a % p; return r < 0 ? r + p : r; }
