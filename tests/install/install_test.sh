@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the build into a fresh prefix and uses it the way a user would:
+# the CLI, find_package(Collectivize) from CMake, pkg-config with mpicc, and
+# a relocated copy of the prefix. Runs the bundled example with real mpirun.
+#   install_test.sh BUILD_DIR SOURCE_DIR MPIEXEC
+set -euo pipefail
+build=$1 src=$2 mpiexec=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/cz-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mpirun=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1)
+
+step() { printf '== %s\n' "$*"; }
+
+step "cmake --install"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+for f in bin/collectivize include/collectivize.h lib/libcollectivize.so \
+         lib/pkgconfig/collectivize.pc lib/cmake/Collectivize/CollectivizeConfig.cmake \
+         share/collectivize/decision-table.txt; do
+  [ -e "$work/prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
+done
+
+step "installed CLI"
+"$work/prefix/bin/collectivize" --version | grep -E '^collectivize [0-9]+\.[0-9]+\.[0-9]+$'
+"$work/prefix/bin/collectivize" --help | grep -q 'usage: collectivize'
+"$work/prefix/bin/collectivize" table check "$work/prefix/share/collectivize/decision-table.txt"
+
+step "find_package(Collectivize): examples/transpose"
+cmake -S "$src/examples/transpose" -B "$work/cmake-build" -DCMAKE_C_COMPILER=mpicc \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake-build" >/dev/null
+"${mpirun[@]}" -n 4 "$work/cmake-build/transpose" 64 | grep 'results agree'
+
+step "pkg-config + mpicc, from a relocated prefix"
+mv "$work/prefix" "$work/moved"
+export PKG_CONFIG_PATH="$work/moved/lib/pkgconfig"
+# shellcheck disable=SC2046
+mpicc "$src/examples/transpose/transpose.c" $(pkg-config --cflags --libs collectivize) \
+  -o "$work/transpose-pc"
+"${mpirun[@]}" -n 3 "$work/transpose-pc" 48 | grep 'results agree'
+step "ok"
