@@ -37,4 +37,8 @@ export PKG_CONFIG_PATH="$work/moved/lib/pkgconfig"
 mpicc "$src/examples/transpose/transpose.c" $(pkg-config --cflags --libs collectivize) \
   -o "$work/transpose-pc"
 "${mpirun[@]}" -n 3 "$work/transpose-pc" 48 | grep 'results agree'
+step "installed bench finds its worker from the relocated prefix"
+"$work/moved/bin/collectivize" bench --collective bcast --procs 2 --sizes 8:64 --quick \
+  -o "$work/bench" >/dev/null 2>&1
+grep -q '^bcast,2,64,binomial,.*,ok,' "$work/bench/bench.csv"
 step "ok"

@@ -27,7 +27,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
     MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
-    CZI_MALLOC(scratch, span);
+    CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, span);
     if (span) memcpy(scratch, (char *)recvbuf + call.rt.true_lb, (size_t)span);
     sendbuf = scratch - call.rt.true_lb;
     sendcount = recvcount;
@@ -37,7 +37,6 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                   recvcount, recvtype, call.priv, &params);
 fn_fail:
-  free(scratch);
   return rc;
 }
 

@@ -58,7 +58,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
       if (!any || end > hi) hi = end;
       any = 1;
     }
-    CZI_MALLOC(scratch, hi - lo);
+    CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, hi - lo);
     if (hi > lo) memcpy(scratch, (char *)recvbuf + lo, (size_t)(hi - lo));
     sendbuf = scratch - lo;
     sendcounts = recvcounts;
@@ -70,7 +70,6 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
                                    recvbuf, recvcounts, rdispls, recvtype,
                                    call.priv, &params);
 fn_fail:
-  free(scratch);
   return rc;
 }
 

@@ -33,7 +33,7 @@ int czi_allgather_bruck(CZI_ALLGATHER_ARGS) {
                     "%d blocks of %zu bytes exceed one message's int count", p,
                     m);
 
-  CZI_MALLOC(work, (size_t)p * m);
+  CZI_SCRATCH(work, CZI_SCRATCH_ALGORITHM, (size_t)p * m);
   CZI_TRY(czi_pack(sendbuf, sendcount, &st, work));
   for (int k = 1; k < p; k *= 2) {
     const int blocks = k < p - k ? k : p - k;
@@ -48,6 +48,5 @@ int czi_allgather_bruck(CZI_ALLGATHER_ARGS) {
                        czi_block(recvbuf, (me + i) % p, recvcount, &rt),
                        recvcount, &rt));
 fn_fail:
-  free(work);
   return rc;
 }

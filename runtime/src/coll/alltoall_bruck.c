@@ -45,9 +45,9 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
                     "%d blocks of %zu bytes exceed one message's int count", p,
                     m);
 
-  CZI_MALLOC(work, (size_t)p * m);
-  CZI_MALLOC(out, (size_t)p * m);
-  CZI_MALLOC(in, (size_t)p * m);
+  CZI_SCRATCH(work, CZI_SCRATCH_ALGORITHM, 3 * (size_t)p * m);
+  out = work + (size_t)p * m;
+  in = out + (size_t)p * m;
   CZI_MALLOC(reqs, sizeof(MPI_Request) * 2 * (size_t)(radix - 1));
 
   for (int i = 0; i < p; ++i)
@@ -90,8 +90,5 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
                        recvcount, &rt));
 fn_fail:
   free(reqs);
-  free(in);
-  free(out);
-  free(work);
   return rc;
 }

@@ -49,7 +49,7 @@ int czi_bcast_scatter_allgather(CZI_BCAST_ARGS) {
   if (t.dense) {
     bytes = (char *)buffer + t.true_lb;
   } else {
-    CZI_MALLOC(scratch, n);
+    CZI_SCRATCH(scratch, CZI_SCRATCH_ALGORITHM, n);
     bytes = scratch;
     if (me == root) CZI_TRY(czi_pack(buffer, count, &t, bytes));
   }
@@ -97,6 +97,5 @@ int czi_bcast_scatter_allgather(CZI_BCAST_ARGS) {
 
   if (scratch && me != root) CZI_TRY(czi_unpack(scratch, buffer, count, &t));
 fn_fail:
-  free(scratch);
   return rc;
 }

@@ -122,6 +122,27 @@ void czi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     }                                                                       \
   } while (0)
 
+/* Scratch memory reused across calls (see scratch.c for why), one region
+ * per slot and thread, valid until the next czi_scratch of the same slot on
+ * that thread. The API layer and the algorithm it calls use different
+ * slots, so an in-place copy and an algorithm's buffers never overlap. */
+typedef enum {
+  CZI_SCRATCH_IN_PLACE = 0, /* api/: in-place calls' copy of recvbuf */
+  CZI_SCRATCH_ALGORITHM,    /* coll/: an algorithm's packed workspace */
+  CZI_SCRATCH_SLOTS
+} czi_scratch_slot;
+void *czi_scratch(czi_scratch_slot slot, size_t bytes);
+#define CZI_SCRATCH(ptr, slot, bytes)                                       \
+  do {                                                                      \
+    size_t czi_n_ = (size_t)(bytes);                                        \
+    (ptr) = czi_n_ ? czi_scratch((slot), czi_n_) : NULL;                    \
+    if (czi_n_ && !(ptr)) {                                                 \
+      rc = czi_fail(MPI_ERR_NO_MEM, __func__, "cannot allocate %zu bytes", \
+                    czi_n_);                                                \
+      goto fn_fail;                                                         \
+    }                                                                       \
+  } while (0)
+
 /* Debug logging, the one place runtime code prints (COLLECTIVIZE_LOG=1). */
 void czi_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int czi_log_enabled(void);

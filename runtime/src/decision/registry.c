@@ -1,6 +1,7 @@
 /* registry.c: every algorithm listed once, as data (MPICH coll_algorithms.txt
  * style). The decision table, the environment overrides, the public
  * cz_<coll>_<algo> entry points, the benchmark and the tests all read it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,8 @@ int czi_algorithm_parse(cz_collective coll, const char *text,
                a->name, text);
       return MPI_ERR_ARG;
     }
-    if (!*digits || *end || v < a->param_min || v > a->param_max) {
+    /* Digits only: strtol alone would also take " 4" and "+4". */
+    if (!isdigit((unsigned char)digits[0]) || *end || v < a->param_min || v > a->param_max) {
       snprintf(err, errlen, "%s of '%s' must be an integer in %d..%d (got '%s')",
                a->param_name, a->name, a->param_min, a->param_max, digits);
       return MPI_ERR_ARG;

@@ -1,0 +1,144 @@
+// csv.cpp: bench.csv, the one file every later step (plots, fits, tune
+// --from) reads, so tune can be re-run without measuring again.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "bench/results.h"
+
+namespace cz::bench {
+
+const char kCsvHeader[] =
+    "collective,procs,bytes,algorithm,iters,reps,median_us,min_us,max_us,"
+    "ratio_to_mpi,status,note";
+
+void computeRatios(std::vector<Result> &rows) {
+  std::map<std::tuple<std::string, int, long long>, double> mpi;
+  for (const Result &r : rows)
+    if (r.algorithm == "mpi" && r.ok() && r.medianUs > 0)
+      mpi[{r.collective, r.procs, r.bytes}] = r.medianUs;
+  for (Result &r : rows) {
+    auto it = mpi.find({r.collective, r.procs, r.bytes});
+    r.ratioToMpi = r.ok() && it != mpi.end() ? r.medianUs / it->second : 0;
+  }
+}
+
+static std::string quote(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c == '\n' ? ' ' : c;
+  }
+  return q + "\"";
+}
+
+// Failed rows leave the timing columns empty: no number for a wrong result.
+static std::string num(double v, bool show) {
+  if (!show) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+void writeCsv(FILE *out, const std::vector<Result> &rows) {
+  std::fprintf(out, "%s\n", kCsvHeader);
+  for (const Result &r : rows) {
+    std::string ratio;
+    if (r.ok() && r.ratioToMpi > 0) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", r.ratioToMpi);
+      ratio = buf;
+    }
+    std::fprintf(out, "%s,%d,%lld,%s,%d,%d,%s,%s,%s,%s,%s,%s\n", r.collective.c_str(),
+                 r.procs, r.bytes, quote(r.algorithm).c_str(), r.iters, r.reps,
+                 num(r.medianUs, r.ok()).c_str(), num(r.minUs, r.ok()).c_str(),
+                 num(r.maxUs, r.ok()).c_str(), ratio.c_str(), r.status.c_str(),
+                 quote(r.note).c_str());
+  }
+}
+
+bool writeCsvFile(const std::string &path, const std::vector<Result> &rows,
+                  std::string &err) {
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    err = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  writeCsv(f, rows);
+  if (std::fclose(f) != 0) {
+    err = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string> splitCsvLine(const std::string &line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); i++) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', i++;
+      else if (c == '"') quoted = false;
+      else fields.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+bool readCsvFile(const std::string &path, std::vector<Result> &rows, std::string &err) {
+  std::ifstream in(path);
+  if (!in) {
+    err = "cannot read " + path + ": " + std::strerror(errno) +
+          " (write one with `collectivize bench -o DIR`)";
+    return false;
+  }
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("collective,procs,bytes,algorithm", 0) != 0) {
+    err = path + ": not a bench.csv (its first line must be the header '" +
+          std::string(kCsvHeader) + "')";
+    return false;
+  }
+  int lineNo = 1;
+  while (std::getline(in, line)) {
+    lineNo++;
+    if (line.empty()) continue;
+    std::vector<std::string> f = splitCsvLine(line);
+    if (f.size() < 11) {
+      err = path + ":" + std::to_string(lineNo) + ": expected at least 11 fields, got " +
+            std::to_string(f.size());
+      return false;
+    }
+    Result r;
+    r.collective = f[0];
+    r.procs = std::atoi(f[1].c_str());
+    r.bytes = std::atoll(f[2].c_str());
+    r.algorithm = f[3];
+    r.iters = std::atoi(f[4].c_str());
+    r.reps = std::atoi(f[5].c_str());
+    r.medianUs = std::atof(f[6].c_str());
+    r.minUs = std::atof(f[7].c_str());
+    r.maxUs = std::atof(f[8].c_str());
+    r.ratioToMpi = std::atof(f[9].c_str());
+    r.status = f[10];
+    r.note = f.size() > 11 ? f[11] : "";
+    if (r.procs < 1 || r.algorithm.empty()) {
+      err = path + ":" + std::to_string(lineNo) + ": bad procs or algorithm";
+      return false;
+    }
+    rows.push_back(r);
+  }
+  return true;
+}
+
+}  // namespace cz::bench

@@ -1,0 +1,165 @@
+// tune_rules.cpp: measured cells -> decision-table rules. The policy is
+// described in bench/tune_rules.h.
+#include "bench/tune_rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+
+#include "bench/options.h"
+
+namespace cz::bench {
+
+std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell, double margin) {
+  std::map<long long, SizeChoice> by;
+  for (const Result &r : cell) {
+    SizeChoice &c = by[r.bytes];
+    c.bytes = r.bytes;
+    if (r.ok() && r.algorithm == "mpi") c.mpiUs = r.medianUs;
+  }
+  for (auto &[bytes, c] : by) {
+    c.algorithm = "mpi";
+    c.timeUs = c.mpiUs;
+    if (c.mpiUs <= 0) continue;
+    for (const Result &r : cell) {
+      if (r.bytes != bytes || !r.ok() || r.algorithm == "mpi" || r.algorithm == "auto") continue;
+      if (r.medianUs < (1 - margin) * c.mpiUs && (c.algorithm == "mpi" || r.medianUs < c.timeUs)) {
+        c.algorithm = r.algorithm;
+        c.timeUs = r.medianUs;
+      }
+    }
+  }
+  std::vector<SizeChoice> out;
+  for (auto &[bytes, c] : by) out.push_back(c);
+  // Fill one-size gaps: mpi between two sizes won by the same algorithm X
+  // becomes X when X is no slower than mpi there (within the margin it just
+  // was not clearly faster). Fewer rules, and still never slower than mpi.
+  for (size_t i = 1; i + 1 < out.size(); i++) {
+    const std::string &x = out[i - 1].algorithm;
+    if (out[i].algorithm != "mpi" || x == "mpi" || out[i + 1].algorithm != x) continue;
+    for (const Result &r : cell)
+      if (r.bytes == out[i].bytes && r.algorithm == x && r.ok() && r.medianUs <= out[i].mpiUs) {
+        out[i].algorithm = x;
+        out[i].timeUs = r.medianUs;
+      }
+  }
+  return out;
+}
+
+SizeChoice chooseForAllSizes(const std::vector<Result> &cell, double margin) {
+  std::map<long long, double> mpi;
+  for (const Result &r : cell)
+    if (r.ok() && r.algorithm == "mpi") mpi[r.bytes] = r.medianUs;
+  SizeChoice best;
+  best.bytes = -1;
+  best.algorithm = "mpi";
+  for (auto &[bytes, t] : mpi) best.mpiUs += t;
+  best.timeUs = best.mpiUs;
+  if (mpi.empty()) return best;
+  std::set<std::string> names;
+  for (const Result &r : cell)
+    if (r.algorithm != "mpi" && r.algorithm != "auto") names.insert(r.algorithm);
+  double bestGeo = 1 - margin;
+  for (const std::string &name : names) {
+    double logSum = 0, total = 0;
+    size_t n = 0;
+    bool slowerSomewhere = false;
+    for (const Result &r : cell) {
+      if (r.algorithm != name || !r.ok() || !mpi.count(r.bytes)) continue;
+      double ratio = r.medianUs / mpi[r.bytes];
+      slowerSomewhere |= ratio > 1.0;
+      logSum += std::log(ratio), total += r.medianUs, n++;
+    }
+    // It must have run (ok) at every size mpi did, and never lose to mpi.
+    if (n != mpi.size() || slowerSomewhere) continue;
+    double geo = std::exp(logSum / double(n));
+    if (geo < bestGeo) {
+      bestGeo = geo;
+      best.algorithm = name;
+      best.timeUs = total;
+    }
+  }
+  return best;
+}
+
+std::vector<SizeRange> mergeRanges(const std::vector<SizeChoice> &choices) {
+  std::vector<SizeRange> out;
+  for (const SizeChoice &c : choices) {
+    if (!out.empty() && out.back().algorithm == c.algorithm) continue;
+    if (!out.empty()) out.back().hi = c.bytes - 1;  // boundary at the measured size
+    out.push_back({out.empty() ? 0 : c.bytes, -1, c.algorithm});
+  }
+  return out;
+}
+
+std::vector<ProcsRange> procsRanges(const std::vector<int> &measured) {
+  std::vector<ProcsRange> out;
+  for (size_t i = 0; i < measured.size(); i++)
+    out.push_back({i == 0 ? 1 : measured[i], i + 1 < measured.size() ? measured[i + 1] - 1 : -1});
+  return out;
+}
+
+std::string formatProcsRange(const ProcsRange &r) {
+  if (r.lo <= 1 && r.hi < 0) return "*";
+  if (r.hi < 0) return std::to_string(r.lo) + "-*";
+  if (r.lo == r.hi) return std::to_string(r.lo);
+  return std::to_string(r.lo) + "-" + std::to_string(r.hi);
+}
+
+std::string formatBytesRange(long long lo, long long hi) {
+  if (lo <= 0 && hi < 0) return "*";
+  if (hi < 0) return formatBytes(lo) + "-*";
+  if (lo == hi) return formatBytes(lo);
+  return formatBytes(lo) + "-" + formatBytes(hi);
+}
+
+std::string buildDecisionTable(const TuneInput &in) {
+  std::string text;
+  for (const std::string &line : in.headerLines) text += line.empty() ? "#\n" : "# " + line + "\n";
+  char buf[256];
+  for (const std::string &coll : allCollectives()) {
+    std::map<int, std::vector<Result>> byProcs;
+    for (const Result &r : in.rows)
+      if (r.collective == coll) byProcs[r.procs].push_back(r);
+    if (byProcs.empty()) continue;
+    std::vector<int> measured;
+    std::vector<std::vector<SizeRange>> rules;
+    for (auto &[p, cell] : byProcs) {
+      measured.push_back(p);
+      if (coll == "alltoallv")
+        rules.push_back({{0, -1, chooseForAllSizes(cell, in.margin).algorithm}});
+      else
+        rules.push_back(mergeRanges(chooseBySize(cell, in.margin)));
+    }
+    std::vector<ProcsRange> pr = procsRanges(measured);
+    text += "\n# " + coll + ": measured at P =";
+    for (int p : measured) text += " " + std::to_string(p);
+    text += "\n";
+    for (size_t i = 0; i < pr.size(); i++) {
+      // Neighbouring P ranges with identical rules become one range.
+      ProcsRange range = pr[i];
+      while (i + 1 < pr.size() && rules[i + 1].size() == rules[i].size() &&
+             std::equal(rules[i].begin(), rules[i].end(), rules[i + 1].begin(),
+                        [](const SizeRange &a, const SizeRange &b) {
+                          return a.lo == b.lo && a.hi == b.hi && a.algorithm == b.algorithm;
+                        })) {
+        range.hi = pr[++i].hi;
+      }
+      for (const SizeRange &s : rules[i]) {
+        std::snprintf(buf, sizeof buf, "%-10s %-7s %-11s %s\n", coll.c_str(),
+                      formatProcsRange(range).c_str(), formatBytesRange(s.lo, s.hi).c_str(),
+                      s.algorithm.c_str());
+        text += buf;
+      }
+    }
+    // The fallback, unless the rules above already ended with exactly it.
+    std::snprintf(buf, sizeof buf, "%-10s %-7s %-11s %s\n", coll.c_str(), "*", "*", "mpi");
+    if (text.size() < std::strlen(buf) || text.compare(text.size() - std::strlen(buf), std::string::npos, buf) != 0)
+      text += buf;
+  }
+  return text;
+}
+
+}  // namespace cz::bench

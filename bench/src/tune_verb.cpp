@@ -1,0 +1,333 @@
+// tune_verb.cpp: `collectivize tune`: measure (or read bench.csv), write a
+// decision table, check it with the runtime's own parser, and show how the
+// tuned cz_<collective> compares with MPI in every measured cell.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "bench/cli.h"
+#include "bench/options.h"
+#include "bench/report.h"
+#include "bench/results.h"
+#include "bench/runner.h"
+#include "bench/tune_rules.h"
+#include "collectivize.h"
+
+namespace cz::bench {
+namespace {
+
+const char kTuneUsage[] =
+    "usage: collectivize tune -o FILE [--from bench.csv] [--margin M] [bench options]\n\n"
+    "Writes a decision table (COLLECTIVIZE_TUNING=FILE) choosing, per collective,\n"
+    "process count and size, the fastest measured algorithm, preferring a native\n"
+    "one only when it beats the MPI library's own by more than the margin.\n\n"
+    "  -o, --output FILE   the table to write (required); unless --from is given the\n"
+    "                      measurements also go to FILE's stem + \"-bench/\"\n"
+    "  --from CSV          use an existing bench.csv instead of measuring\n"
+    "  --margin M          required advantage over mpi, 0..0.9 (default 0.10 = 10%)\n"
+    "  --verify            after writing, time cz_<coll> with the table beside mpi\n"
+    "                      (default unless --from); --no-verify skips it\n"
+    "  bench options       --collective (default all), --procs, --sizes, --quick,\n"
+    "                      --reps, --algorithms, --max-batch, --timeout: as for bench\n\n"
+    "Rules: a measured size's choice holds from that size up to just below the next\n"
+    "measured size (the smallest also below it, the largest above it); a measured P's\n"
+    "rules hold up to just below the next measured P (the smallest also below, the\n"
+    "largest above). alltoallv (bytes must be '*') gets one algorithm per P: a native\n"
+    "one only if it beats mpi by the margin in the geometric mean over sizes and is\n"
+    "never slower than mpi at any size. Every collective ends with '* * mpi'.\n";
+
+struct TuneFlags {
+  double margin = 0.10;
+  std::string from;
+  int verify = -1;  // -1: default (on unless --from)
+  bool collectiveGiven = false;
+};
+
+int tuneFlag(int argc, char **argv, int i, void *ctx, std::string &err) {
+  TuneFlags &t = *static_cast<TuneFlags *>(ctx);
+  std::string a = argv[i], value;
+  bool inl = false;
+  if (a.find('=') != std::string::npos) value = a.substr(a.find('=') + 1), a = a.substr(0, a.find('=')), inl = true;
+  if (a == "--verify") return t.verify = 1, 1;
+  if (a == "--no-verify") return t.verify = 0, 1;
+  if (a != "--margin" && a != "--from") return 0;
+  if (!inl) {
+    if (i + 1 >= argc) { err = a + " needs a value"; return -1; }
+    value = argv[i + 1];
+  }
+  if (a == "--from") t.from = value;
+  else {
+    char *end = nullptr;
+    t.margin = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end || !(t.margin >= 0 && t.margin <= 0.9)) {
+      err = "--margin wants a fraction 0..0.9, e.g. 0.10 for 10% (got '" + value + "')";
+      return -1;
+    }
+  }
+  return inl ? 1 : 2;
+}
+
+std::string nowText() {
+  char buf[64];
+  std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
+  return buf;
+}
+
+std::string mpiLibrary() {
+  char v[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  MPI_Get_library_version(v, &len);  // allowed before MPI_Init
+  std::string s(v, size_t(len > 0 ? len : 0));
+  size_t cut = s.find_first_of(",\n");
+  return cut == std::string::npos ? s : s.substr(0, cut);
+}
+
+const Result *find(const std::vector<Result> &rows, const std::string &coll, int procs,
+                   long long bytes, const std::string &alg) {
+  for (const Result &r : rows)
+    if (r.collective == coll && r.procs == procs && r.bytes == bytes && r.ok() &&
+        (r.algorithm == alg || r.algorithm == alg + ":2"))  // radix 2 is printed bare
+      return &r;
+  return nullptr;
+}
+
+// A grid per collective: rows = sizes, columns = P; cell = tuned / mpi.
+// Returns the number of cells above 1.0.
+int printRatioGrid(const std::vector<Result> &rows, const std::string &title,
+                   const std::function<bool(const std::string &, int, long long, double &,
+                                            std::string &)> &cell) {
+  std::printf("\n%s\n", title.c_str());
+  int above = 0;
+  for (const std::string &coll : allCollectives()) {
+    std::set<int> procs;
+    std::set<long long> sizes;
+    for (const Result &r : rows)
+      if (r.collective == coll) procs.insert(r.procs), sizes.insert(r.bytes);
+    if (procs.empty()) continue;
+    std::printf("  %-10s", coll.c_str());
+    for (int p : procs) std::printf(" %16s", ("P=" + std::to_string(p)).c_str());
+    std::printf("\n");
+    double worst = 0;
+    for (long long b : sizes) {
+      std::printf("  %10s", formatBytes(b).c_str());
+      for (int p : procs) {
+        double ratio;
+        std::string alg;
+        if (!cell(coll, p, b, ratio, alg)) {
+          std::printf(" %16s", "-");
+          continue;
+        }
+        char text[64];
+        std::snprintf(text, sizeof text, "%.2f %s", ratio, alg.c_str());
+        std::printf(" %16s", text);
+        worst = std::max(worst, ratio);
+        if (ratio > 1.0) above++;
+      }
+      std::printf("\n");
+    }
+    std::printf("  %-10s worst %.2f\n", "", worst);
+  }
+  return above;
+}
+
+}  // namespace
+
+int tuneVerb(int argc, char **argv) {
+  BenchOptions opt;
+  opt.collectives = allCollectives();  // a table covers every collective
+  TuneFlags tf;
+  std::string err;
+  int rc = parseBenchFlags(argc, argv, opt, err, tuneFlag, &tf);
+  if (rc == 1) {
+    std::fputs(kTuneUsage, stdout);
+    return 0;
+  }
+  if (rc == 0 && opt.outDir.empty()) err = "-o FILE is required (the decision table to write)", rc = 2;
+  RunSpec spec;
+  if (rc == 0 && tf.from.empty() &&
+      !algorithmsFor(opt.collectives, opt.algorithms, spec.algorithms, err))
+    rc = 2;
+  if (rc != 0) {
+    std::fprintf(stderr, "collectivize tune: %s\n(see collectivize tune --help)\n", err.c_str());
+    return 2;
+  }
+  const std::string file = opt.outDir;
+  std::string stem = file.size() > 4 && file.compare(file.size() - 4, 4, ".txt") == 0
+                         ? file.substr(0, file.size() - 4) : file;
+  std::string benchDir = stem + "-bench";
+  std::vector<std::string> header{
+      "Decision table written by `collectivize tune` (collectivize " + std::string(cz_version()) +
+          ") on " + nowText(),
+  };
+  char host[256] = "?";
+  gethostname(host, sizeof host);
+  std::string cmd = "collectivize tune";
+  for (int i = 0; i < argc; i++) cmd += std::string(" ") + argv[i];
+  header.push_back("Command: " + cmd);
+
+  std::vector<Result> rows;
+  if (!tf.from.empty()) {
+    if (!readCsvFile(tf.from, rows, err)) {
+      std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+      return 1;
+    }
+    std::vector<Result> keep;  // --collective filters what the table covers
+    for (const Result &r : rows)
+      for (const std::string &c : opt.collectives)
+        if (r.collective == c) keep.push_back(r);
+    rows.swap(keep);
+    if (rows.empty()) {
+      std::fprintf(stderr, "collectivize tune: %s has no rows for the selected collectives\n",
+                   tf.from.c_str());
+      return 1;
+    }
+    header.push_back("Measurements: " + tf.from + " (bench.csv), read on host " + host);
+  } else {
+    spec.opt = opt;
+    spec.verb = "tune";
+    if (!makeDirs(benchDir, err)) {
+      std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+      return 1;
+    }
+    spec.logPath = benchDir + "/worker.log";
+    std::remove(spec.logPath.c_str());
+    spec.extraEnv = {"COLLECTIVIZE_QUIET=1"};
+    if (!runBench(spec, rows, err)) {
+      std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+      return 1;
+    }
+    computeRatios(rows);
+    if (!writeBenchDir(benchDir, rows, err)) {
+      std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+      return 1;
+    }
+    std::string sizes = formatBytes(opt.sizes.front()) + ".." + formatBytes(opt.sizes.back());
+    std::string procs;
+    for (int p : opt.procs) procs += (procs.empty() ? "" : ",") + std::to_string(p);
+    header.push_back(std::string("Measured on host ") + host + ": mpirun -n " + procs +
+                     " (--oversubscribe, mpi_yield_when_idle 1), sizes " + sizes + ", " +
+                     std::to_string(opt.reps) + " rep(s)" + (opt.quick ? ", --quick" : "") +
+                     "; data in " + benchDir + "/bench.csv");
+  }
+  header.push_back("MPI library: " + mpiLibrary());
+  char marginText[64];
+  std::snprintf(marginText, sizeof marginText, "%.0f%%", tf.margin * 100);
+  header.push_back(std::string("Policy: fastest algorithm per size; a native one only when it beats "
+                               "mpi by more than ") + marginText + ".");
+  header.push_back("A measured size's rule holds up to the next measured size; a measured P's "
+                   "rules hold up to the next measured P.");
+  header.push_back("Use: COLLECTIVIZE_TUNING=" + file + " (check: collectivize table check FILE)");
+  header.push_back("");
+  header.push_back("<collective> <procs> <bytes> <algorithm>[:<param>]   first match wins");
+
+  TuneInput in;
+  in.rows = rows;
+  in.margin = tf.margin;
+  in.headerLines = header;
+  std::string table = buildDecisionTable(in);
+  size_t slash = file.rfind('/');
+  if (slash != std::string::npos && slash > 0 && !makeDirs(file.substr(0, slash), err)) {
+    std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+    return 1;
+  }
+  FILE *f = std::fopen(file.c_str(), "w");
+  if (!f || std::fputs(table.c_str(), f) < 0 || std::fclose(f) != 0) {
+    std::fprintf(stderr, "collectivize tune: cannot write %s: %s\n", file.c_str(), std::strerror(errno));
+    return 1;
+  }
+  char message[1024] = "";
+  if (cz_decision_table_check(file.c_str(), message, sizeof message) != MPI_SUCCESS) {
+    std::fprintf(stderr, "collectivize tune: the written table does not parse (a bug): %s\n", message);
+    return 1;
+  }
+  std::printf("%s", table.c_str());
+  std::printf("\nwrote %s (checked: ok)\n", file.c_str());
+
+  // What cz_<coll> will run with this table, through the runtime's own
+  // selection (not our rules), so the grid checks the file itself.
+  setenv("COLLECTIVIZE_TUNING", file.c_str(), 1);
+  for (const std::string &c : allCollectives()) {
+    std::string var = "COLLECTIVIZE_" + c + "_ALGORITHM";
+    for (char &ch : var) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    unsetenv(var.c_str());
+  }
+  auto collId = [](const std::string &c) {
+    for (int i = 0; i < CZ_COLL_COUNT; i++)
+      if (c == cz_collective_name(cz_collective(i))) return cz_collective(i);
+    return CZ_COLL_COUNT;
+  };
+  int above = printRatioGrid(
+      rows, "tuned / mpi per measured cell, from the measurements (table's choice shown):",
+      [&](const std::string &coll, int p, long long b, double &ratio, std::string &alg) {
+        char name[128];
+        if (cz_selected_algorithm(collId(coll), p, b, name, sizeof name) != MPI_SUCCESS) return false;
+        const Result *mpi = find(rows, coll, p, b, "mpi"), *chosen = find(rows, coll, p, b, name);
+        if (!mpi || !chosen) return false;
+        ratio = chosen->medianUs / mpi->medianUs;
+        alg = name;
+        return true;
+      });
+  std::printf(above ? "  %d cell(s) above 1.0\n" : "  every cell <= 1.00\n", above);
+
+  bool verify = tf.verify == 1 || (tf.verify == -1 && tf.from.empty());
+  if (!verify) return 0;
+  // Verification: cz_<coll> ("auto", this table) timed beside mpi in one run.
+  std::set<int> procs;
+  std::set<long long> sizes;
+  std::set<std::string> colls;
+  for (const Result &r : rows) procs.insert(r.procs), sizes.insert(r.bytes), colls.insert(r.collective);
+  RunSpec v;
+  v.opt = opt;
+  v.opt.procs.assign(procs.begin(), procs.end());
+  v.opt.sizes.assign(sizes.begin(), sizes.end());
+  v.opt.collectives.clear();
+  for (const std::string &c : allCollectives())
+    if (colls.count(c)) v.opt.collectives.push_back(c), v.algorithms[c] = {"mpi", "auto"};
+  v.verb = "tune verify";
+  v.logPath = tf.from.empty() ? benchDir + "/verify-worker.log" : stem + "-verify.log";
+  std::remove(v.logPath.c_str());
+  v.extraEnv = {"COLLECTIVIZE_QUIET=1", "COLLECTIVIZE_TUNING=" + file};
+  std::vector<Result> vrows;
+  if (!runBench(v, vrows, err)) {
+    std::fprintf(stderr, "collectivize tune: verification run failed: %s\n", err.c_str());
+    return 1;
+  }
+  computeRatios(vrows);
+  std::string verifyCsv = (tf.from.empty() ? benchDir + "/" : stem + "-") + "verify.csv";
+  if (!writeCsvFile(verifyCsv, vrows, err)) std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+  // Where the table says mpi, "auto" and "mpi" run the same code: their
+  // ratio shows this machine's measurement noise.
+  std::vector<double> same;
+  above = printRatioGrid(
+      vrows, "verified: cz_<coll> with this table / mpi, timed together:",
+      [&](const std::string &coll, int p, long long b, double &ratio, std::string &alg) {
+        const Result *mpi = find(vrows, coll, p, b, "mpi"), *tuned = find(vrows, coll, p, b, "auto");
+        char name[128] = "?";
+        cz_selected_algorithm(collId(coll), p, b, name, sizeof name);
+        if (!mpi || !tuned) return false;
+        ratio = tuned->medianUs / mpi->medianUs;
+        alg = name;
+        if (alg == "mpi") same.push_back(std::fabs(ratio - 1));
+        return true;
+      });
+  std::sort(same.begin(), same.end());
+  if (!same.empty())
+    std::printf("  noise: where the table says mpi (same code timed twice) |ratio - 1| is %.2f "
+                "median, %.2f worst over %zu cells\n",
+                same[same.size() / 2], same.back(), same.size());
+  std::printf(above ? "  %d cell(s) above 1.0\n" : "  every cell <= 1.00\n", above);
+  std::printf("  (timings: %s)\n", verifyCsv.c_str());
+  return 0;
+}
+
+}  // namespace cz::bench

@@ -1,0 +1,141 @@
+// env_test.cpp: COLLECTIVIZE_<COLL>_ALGORITHM and COLLECTIVIZE_TUNING. The
+// runtime reads its environment once, at the first selection, so each test
+// runs in its own mpirun launch with its own environment (CMakeLists.txt sets
+// it and picks the test with --gtest_filter). Run without that environment, a
+// test skips itself.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "expect.h"
+#include "registry.h"
+#include "stderr_capture.h"
+
+namespace cztest {
+namespace {
+
+std::string selected(cz_collective coll, int nprocs, long long bytes) {
+  char name[128] = "";
+  if (cz_selected_algorithm(coll, nprocs, bytes, name, sizeof name) != MPI_SUCCESS)
+    return std::string("error: ") + cz_last_error();
+  return name;
+}
+
+// What the built-in table alone says, computed from the compiled-in text so
+// the tests keep up when the table is re-tuned.
+std::string builtinChoice(cz_collective coll, int nprocs, long long bytes) {
+  czi_table table;
+  char err[512];
+  if (czi_table_parse(czi_builtin_table_text, "built-in", &table, err, sizeof err))
+    return std::string("built-in table does not parse: ") + err;
+  const czi_rule *rule = czi_table_lookup(&table, coll, nprocs, bytes);
+  char name[128] = "mpi";
+  if (rule) czi_algorithm_format(rule->alg, rule->param, name, sizeof name);
+  czi_table_free(&table);
+  return name;
+}
+
+std::string expectSelected(cz_collective coll, int nprocs, long long bytes,
+                           const std::string &expected) {
+  std::string got = selected(coll, nprocs, bytes);
+  if (got == expected) return "";
+  return std::string(cz_collective_name(coll)) + " P=" + std::to_string(nprocs) +
+         " bytes=" + std::to_string(bytes) + ": selected '" + got +
+         "', expected '" + expected + "'; ";
+}
+
+std::string expectContains(const std::string &text, const std::string &needle) {
+  if (text.find(needle) != std::string::npos) return "";
+  return "stderr lacks '" + needle + "' (stderr: '" + text + "'); ";
+}
+
+#define REQUIRE_ENV(var, value)                                        \
+  do {                                                                 \
+    const char *v_ = std::getenv(var);                                 \
+    if (!v_ || std::string(v_).find(value) == std::string::npos)       \
+      GTEST_SKIP() << "needs " var "=..." value " (set by ctest)";     \
+  } while (0)
+
+TEST(Environment, ForcedAlgorithmIsReported) {
+  REQUIRE_ENV("COLLECTIVIZE_ALLTOALL_ALGORITHM", "pairwise");
+  StderrCapture err;
+  std::string problem;
+  for (int nprocs : {1, 2, 7, 64})
+    for (long long bytes : {0LL, 8LL, 1LL << 20})
+      problem += expectSelected(CZ_COLL_ALLTOALL, nprocs, bytes, "pairwise");
+  // Other collectives keep the table's choice.
+  problem += expectSelected(CZ_COLL_ALLGATHER, 8, 1024, builtinChoice(CZ_COLL_ALLGATHER, 8, 1024));
+  std::string printed = err.text();
+  if (!printed.empty()) problem += "unexpected stderr: '" + printed + "'";
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_ALLTOALL_ALGORITHM=pairwise", problem);
+}
+
+TEST(Environment, ForcedAlgorithmWithRadix) {
+  REQUIRE_ENV("COLLECTIVIZE_ALLTOALL_ALGORITHM", "bruck:4");
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4",
+                         expectSelected(CZ_COLL_ALLTOALL, 8, 1024, "bruck:4"));
+}
+
+TEST(Environment, UnknownForcedAlgorithmIsWarnedAboutAndIgnored) {
+  REQUIRE_ENV("COLLECTIVIZE_ALLTOALL_ALGORITHM", "nonesuch");
+  StderrCapture err;
+  std::string problem = expectSelected(CZ_COLL_ALLTOALL, 8, 1024,
+                                       builtinChoice(CZ_COLL_ALLTOALL, 8, 1024));
+  std::string printed = err.text();
+  problem += expectContains(printed, "COLLECTIVIZE_ALLTOALL_ALGORITHM");
+  problem += expectContains(printed, "nonesuch");
+  problem += expectContains(printed, cz_algorithm_names(CZ_COLL_ALLTOALL));
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_ALLTOALL_ALGORITHM=nonesuch", problem);
+}
+
+TEST(Environment, BadTuningFileIsWarnedAboutAndBuiltinTableUsed) {
+  REQUIRE_ENV("COLLECTIVIZE_TUNING", "tuning-bad-line3.txt");
+  StderrCapture err;
+  std::string problem;
+  // Lines 1 and 2 of the file are valid and say pairwise / ring: none of it
+  // may be used.
+  for (int nprocs : {2, 8})
+    for (long long bytes : {8LL, 4096LL}) {
+      problem += expectSelected(CZ_COLL_ALLTOALL, nprocs, bytes,
+                                builtinChoice(CZ_COLL_ALLTOALL, nprocs, bytes));
+      problem += expectSelected(CZ_COLL_ALLGATHER, nprocs, bytes,
+                                builtinChoice(CZ_COLL_ALLGATHER, nprocs, bytes));
+    }
+  std::string printed = err.text();
+  problem += expectContains(printed, std::string(std::getenv("COLLECTIVIZE_TUNING")) + ":3:");
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_TUNING=tuning-bad-line3.txt", problem);
+}
+
+TEST(Environment, GoodTuningFileIsObeyed) {
+  REQUIRE_ENV("COLLECTIVIZE_TUNING", "tuning-good.txt");
+  const char *forced = std::getenv("COLLECTIVIZE_ALLTOALL_ALGORITHM");
+  if (forced && *forced) GTEST_SKIP() << "alltoall is forced";
+  StderrCapture err;
+  std::string problem;
+  problem += expectSelected(CZ_COLL_ALLTOALL, 8, 1024, "spread_out");
+  problem += expectSelected(CZ_COLL_ALLTOALL, 8, 4096, "spread_out");
+  problem += expectSelected(CZ_COLL_ALLTOALL, 8, 4097, "pairwise");
+  problem += expectSelected(CZ_COLL_ALLTOALL, 8, 1 << 20, "bruck:4");
+  problem += expectSelected(CZ_COLL_ALLTOALL, 1, 1 << 20, "pairwise");
+  problem += expectSelected(CZ_COLL_ALLTOALL, 4, 100, "pairwise");
+  problem += expectSelected(CZ_COLL_ALLGATHER, 3, 100, "ring");
+  problem += expectSelected(CZ_COLL_ALLGATHER, 4, 100, "mpi"); // no rule
+  problem += expectSelected(CZ_COLL_BCAST, 16, 1024, "binomial");
+  problem += expectSelected(CZ_COLL_BCAST, 16, 1025, "mpi");
+  problem += expectSelected(CZ_COLL_ALLTOALLV, 16, 0, "mpi");
+  std::string printed = err.text();
+  if (!printed.empty()) problem += "unexpected stderr: '" + printed + "'";
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_TUNING=tuning-good.txt", problem);
+}
+
+TEST(Environment, ForcedAlgorithmBeatsTuningFile) {
+  REQUIRE_ENV("COLLECTIVIZE_TUNING", "tuning-good.txt");
+  REQUIRE_ENV("COLLECTIVIZE_ALLTOALL_ALGORITHM", "bruck:3");
+  std::string problem = expectSelected(CZ_COLL_ALLTOALL, 8, 1024, "bruck:3");
+  problem += expectSelected(CZ_COLL_ALLGATHER, 3, 100, "ring"); // file still used
+  CZ_EXPECT_ALL_RANKS_OK("forced bruck:3 over tuning-good.txt", problem);
+}
+
+} // namespace
+} // namespace cztest
