@@ -20,10 +20,7 @@ int czi_allgather_bruck(CZI_ALLGATHER_ARGS) {
   char *work = NULL;
   (void)params;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   const size_t m = (size_t)recvcount * rt.size;
   if (m == 0) return MPI_SUCCESS;
   if (p == 1)

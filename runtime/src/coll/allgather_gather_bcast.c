@@ -17,10 +17,7 @@ int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS) {
   czi_type st, rt;
   MPI_Request *reqs = NULL;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   if ((size_t)recvcount * rt.size == 0) return MPI_SUCCESS;
   if ((long long)p * recvcount > INT_MAX)
     return czi_fail(MPI_ERR_COUNT, __func__,

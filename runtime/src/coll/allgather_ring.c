@@ -14,10 +14,7 @@ int czi_allgather_ring(CZI_ALLGATHER_ARGS) {
   czi_type st, rt;
   (void)params;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   CZI_TRY(czi_copy_local(sendbuf, sendcount, &st,
                          czi_block(recvbuf, me, recvcount, &rt), recvcount,
                          &rt));

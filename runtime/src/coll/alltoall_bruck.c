@@ -32,10 +32,7 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
   MPI_Request *reqs = NULL;
   const int radix = params && params->param >= 2 ? params->param : 2;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   const size_t m = (size_t)sendcount * st.size;
   if (m == 0) return MPI_SUCCESS;
   if (p == 1)

@@ -19,10 +19,7 @@ int czi_alltoall_spread_out(CZI_ALLTOALL_ARGS) {
   czi_type st, rt;
   MPI_Request *reqs = NULL;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
                          czi_block(recvbuf, me, recvcount, &rt), recvcount,
                          &rt));

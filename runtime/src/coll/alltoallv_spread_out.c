@@ -19,10 +19,7 @@ int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS) {
   MPI_Request *reqs = NULL;
   (void)params;
 
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(sendtype, &st));
-  CZI_TRY(czi_type_get(recvtype, &rt));
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
   CZI_TRY(czi_copy_local((const char *)sendbuf + sdispls[me] * st.extent,
                          sendcounts[me], &st,
                          (char *)recvbuf + rdispls[me] * rt.extent,

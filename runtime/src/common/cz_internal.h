@@ -163,6 +163,11 @@ typedef struct czi_type {
 } czi_type;
 
 int czi_type_get(MPI_Datatype type, czi_type *info);
+/* Every block algorithm's first step: my rank, the size, and both types'
+ * layouts. */
+int czi_block_setup(MPI_Comm comm, MPI_Datatype sendtype,
+                    MPI_Datatype recvtype, int *me, int *p, czi_type *st,
+                    czi_type *rt);
 /* Address of element index*count of buf (block `index` of `count` elements). */
 static inline char *czi_block(const void *buf, MPI_Aint index, int count,
                               const czi_type *t) {

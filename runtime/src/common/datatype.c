@@ -22,6 +22,18 @@ fn_fail:
   return rc;
 }
 
+int czi_block_setup(MPI_Comm comm, MPI_Datatype sendtype,
+                    MPI_Datatype recvtype, int *me, int *p, czi_type *st,
+                    czi_type *rt) {
+  int rc = MPI_SUCCESS;
+  CZI_MPI(PMPI_Comm_rank(comm, me));
+  CZI_MPI(PMPI_Comm_size(comm, p));
+  CZI_TRY(czi_type_get(sendtype, st));
+  CZI_TRY(czi_type_get(recvtype, rt));
+fn_fail:
+  return rc;
+}
+
 MPI_Aint czi_span(int count, const czi_type *t) {
   if (count <= 0) return 0;
   return (MPI_Aint)(count - 1) * t->extent + t->true_extent;
