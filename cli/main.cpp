@@ -23,6 +23,9 @@ const Verb kVerbs[] = {
      "list the runtime's algorithms per collective"},
     {"table", cz::cli::tableVerb,
      "check a decision table, or show which algorithm a call would use"},
+    {"run", cz::cli::runVerb,
+     "run an MPI program under mpirun with the tracer, and summarize its trace"},
+    {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
 };
 
 void printHelp(FILE *out) {

@@ -5,4 +5,6 @@
 namespace cz::cli {
 int algorithmsVerb(int argc, char **argv);
 int tableVerb(int argc, char **argv);
+int traceVerb(int argc, char **argv);
+int runVerb(int argc, char **argv);
 } // namespace cz::cli

@@ -153,6 +153,22 @@ int cz_decision_table_check(const char *path, char *message, int len);
 /* Lower-case name of a collective ("alltoall"), or NULL. */
 const char *cz_collective_name(cz_collective coll);
 
+/* ---- tracing (libcollectivize_trace) -----------------------------------
+ * Effective when the program runs under the hashing tracer (linked with
+ * -lcollectivize_trace, or LD_PRELOAD=.../libcollectivize_trace.so); without
+ * it these are no-ops. Trace directory: COLLECTIVIZE_TRACE_DIR, else
+ * ./collectivize-trace-<YYYYmmdd-HHMMSS>; an existing trace is never
+ * overwritten. */
+/* Record that this process keeps count elements of buf locally (the root's
+ * own block of a scatter or gather): a send to itself no receive matches. */
+int cz_send_to_self(const void *buf, int count, MPI_Datatype type);
+/* Stop / restart recording new messages (nestable, process-wide). */
+void cz_trace_pause(void);
+void cz_trace_resume(void);
+/* Call-site id for this thread's next MPI call (set by instrumented code;
+ * otherwise the tracer records the call's return address). */
+void cz_trace_site(unsigned long long site_id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,8 @@ config.test_exec_root = os.path.join(config.cz_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.cz_llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%collectivize", config.cz_collectivize))
+# Writes a small fixture trace (tests/unit/trace_fixture_tool.cpp).
+config.substitutions.append(("%cz-trace-fixture", config.cz_trace_fixture))
 config.substitutions.append(("%mpirun", config.cz_mpiexec +
                              " --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1"))
 # The user's environment must not steer the runtime under test.

@@ -1,0 +1,354 @@
+// verbs_trace.cpp: `collectivize trace dump|summary` (front end of the trace
+// reader library) and `collectivize run` (mpirun with the tracer preloaded).
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "bench/launch.h"
+#include "collectivize/trace_reader.h"
+#include "verbs.h"
+
+#ifndef CZ_TRACE_LIB_RELATIVE
+#define CZ_TRACE_LIB_RELATIVE "../lib/libcollectivize_trace.so"
+#endif
+#ifndef CZ_TRACE_LIB_BUILD_PATH
+#define CZ_TRACE_LIB_BUILD_PATH ""
+#endif
+
+namespace cz::cli {
+namespace {
+
+const char kTraceUsage[] =
+    "usage: collectivize trace dump DIR [--rank N] [--limit N]\n"
+    "       collectivize trace summary DIR\n\n"
+    "dump:    print the events of a trace, one line per event, rank by rank\n"
+    "         (--rank: only rank N; --limit: at most N events per rank).\n"
+    "summary: ranks, events per rank and the ranks whose trace is incomplete.\n";
+
+const char kRunUsage[] =
+    "usage: collectivize run [-np N] [--trace-dir DIR] [--] PROGRAM [ARGS...]\n\n"
+    "Runs PROGRAM under mpirun with the Collectivize tracer preloaded\n"
+    "(LD_PRELOAD=libcollectivize_trace.so), then prints where the trace went\n"
+    "and a summary. -np defaults to 2; --trace-dir must not exist yet (default:\n"
+    "./collectivize-trace-<date>-<time>). COLLECTIVIZE_MPIRUN picks mpirun,\n"
+    "COLLECTIVIZE_TRACE_LIB the tracer library.\n";
+
+bool parseCount(const char *text, long max, long &out) {
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(text, &end, 10);
+  if (end == text || *end || errno || v < 0 || v > max) return false;
+  out = v;
+  return true;
+}
+
+void printProblems(const cz::trace::Trace &trace) {
+  for (const cz::trace::Problem &p : trace.problems())
+    std::fprintf(stderr, "collectivize trace: warning: %s\n", p.message.c_str());
+}
+
+int traceDump(int argc, char **argv) {
+  std::string dir;
+  long rank = -1, limit = 0;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if ((a == "--rank" || a == "--limit") && i + 1 < argc) {
+      long v;
+      if (!parseCount(argv[++i], INT_MAX, v)) {
+        std::fprintf(stderr, "collectivize trace: %s wants a whole number >= 0 (got '%s')\n",
+                     a.c_str(), argv[i]);
+        return 2;
+      }
+      (a == "--rank" ? rank : limit) = v;
+    } else if (a == "--rank" || a == "--limit") {
+      std::fprintf(stderr, "collectivize trace: %s needs a value\n", a.c_str());
+      return 2;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "collectivize trace: unknown option '%s'\n%s", a.c_str(), kTraceUsage);
+      return 2;
+    } else if (dir.empty()) {
+      dir = a;
+    } else {
+      std::fprintf(stderr, "collectivize trace: one trace directory at a time (got '%s' and '%s')\n",
+                   dir.c_str(), a.c_str());
+      return 2;
+    }
+  }
+  if (dir.empty()) {
+    std::fprintf(stderr, "collectivize trace: dump needs a trace directory\n%s", kTraceUsage);
+    return 2;
+  }
+  auto trace = cz::trace::Trace::open(dir);
+  if (!trace) {
+    std::fprintf(stderr, "collectivize trace: %s\n", trace.error().message().c_str());
+    return 1;
+  }
+  if (rank >= trace->rankCount()) {
+    std::fprintf(stderr, "collectivize trace: no rank %ld in %s (ranks 0..%d)\n", rank,
+                 dir.c_str(), trace->rankCount() - 1);
+    return 2;
+  }
+  printProblems(*trace);
+  cz::trace::ReadOptions options;
+  options.maxEvents = uint64_t(limit);
+  for (int r = 0; r < trace->rankCount(); r++) {
+    if (rank >= 0 && r != rank) continue;
+    auto n = trace->forEachEvent(
+        r,
+        [&](const cz::trace::Event &e) {
+          std::printf("%s\n", cz::trace::formatEvent(*trace, e).c_str());
+          return true;
+        },
+        options);
+    if (!n) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "collectivize trace: %s\n", n.error().message().c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+// Prints the summary; returns 0, or 1 when the trace cannot be read.
+int printSummary(const std::string &dir, const char *who) {
+  auto trace = cz::trace::Trace::open(dir);
+  if (!trace) {
+    std::fprintf(stderr, "%s: %s\n", who, trace.error().message().c_str());
+    return 1;
+  }
+  auto sum = cz::trace::summarize(*trace);
+  if (!sum) {
+    std::fprintf(stderr, "%s: %s\n", who, sum.error().message().c_str());
+    return 1;
+  }
+  uint64_t total = 0;
+  std::vector<int> incomplete;
+  for (const auto &s : sum.value()) {
+    total += s.events;
+    if (!s.complete) incomplete.push_back(s.rank);
+  }
+  std::printf("trace: %s\n", dir.c_str());
+  if (!trace->manifest().command.empty())
+    std::printf("command: %s\n", trace->manifest().command.c_str());
+  std::printf("ranks: %d, events: %llu\n", trace->rankCount(), (unsigned long long)total);
+  for (const auto &s : sum.value())
+    std::printf("  rank %d: %llu events%s\n", s.rank, (unsigned long long)s.events,
+                s.complete ? "" : " (incomplete)");
+  if (incomplete.empty()) {
+    std::printf("incomplete ranks: none\n");
+  } else {
+    std::printf("incomplete ranks:");
+    for (int r : incomplete) std::printf(" %d", r);
+    std::printf("\n");
+  }
+  for (const auto &p : trace->problems()) std::printf("  note: %s\n", p.message.c_str());
+  return 0;
+}
+
+bool isFile(const std::string &p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+bool exists(const std::string &p) {
+  struct stat st;
+  return lstat(p.c_str(), &st) == 0;
+}
+
+std::string findTracer(std::string &err) {
+  const char *env = std::getenv("COLLECTIVIZE_TRACE_LIB");
+  if (env && *env) {
+    if (isFile(env)) return env;
+    err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
+    return "";
+  }
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string installed;
+  if (n > 0) {
+    self[n] = 0;
+    std::string dir(self);
+    dir = dir.substr(0, dir.rfind('/'));
+    installed = dir + "/" CZ_TRACE_LIB_RELATIVE;
+    if (isFile(installed)) return installed;
+  }
+  if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
+  err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +
+        (std::strlen(CZ_TRACE_LIB_BUILD_PATH) ? std::string(" and '") + CZ_TRACE_LIB_BUILD_PATH + "'"
+                                              : std::string()) +
+        "; rebuild/reinstall Collectivize or set COLLECTIVIZE_TRACE_LIB=/path/to/it";
+  return "";
+}
+
+std::string absolute(const std::string &p) {
+  if (!p.empty() && p[0] == '/') return p;
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return p;
+  return std::string(cwd) + "/" + p;
+}
+
+std::string freshTraceDir() {
+  char stamp[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::string base = std::string("collectivize-trace-") + stamp;
+  std::string dir = base;
+  for (int i = 2; exists(dir); i++) dir = base + "-" + std::to_string(i);
+  return absolute(dir);
+}
+
+pid_t gRunChild = 0;
+void forwardToChild(int sig) {
+  if (gRunChild > 0) kill(gRunChild, sig);
+}
+
+} // namespace
+
+int traceVerb(int argc, char **argv) {
+  if (argc == 0) {
+    std::fputs(kTraceUsage, stderr);
+    return 2;
+  }
+  std::string sub = argv[0];
+  if (sub == "--help" || sub == "-h") {
+    std::fputs(kTraceUsage, stdout);
+    return 0;
+  }
+  if (sub == "dump") return traceDump(argc - 1, argv + 1);
+  if (sub == "summary") {
+    if (argc != 2 || argv[1][0] == '-') {
+      std::fputs(kTraceUsage, stderr);
+      return 2;
+    }
+    return printSummary(argv[1], "collectivize trace");
+  }
+  std::fprintf(stderr, "collectivize trace: unknown subcommand '%s'\n%s", sub.c_str(), kTraceUsage);
+  return 2;
+}
+
+int runVerb(int argc, char **argv) {
+  long np = 2;
+  std::string traceDir;
+  int i = 0;
+  for (; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--") {
+      i++;
+      break;
+    }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kRunUsage, stdout);
+      return 0;
+    }
+    if (a == "-np" || a == "-n" || a == "--np") {
+      if (i + 1 >= argc || !parseCount(argv[i + 1], 1 << 20, np) || np < 1) {
+        std::fprintf(stderr, "collectivize run: %s wants a process count >= 1%s%s%s\n", a.c_str(),
+                     i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
+                     i + 1 < argc ? "')" : "");
+        return 2;
+      }
+      i++;
+      continue;
+    }
+    if (a == "--trace-dir") {
+      if (i + 1 >= argc || !*argv[i + 1]) {
+        std::fprintf(stderr, "collectivize run: --trace-dir needs a directory\n");
+        return 2;
+      }
+      traceDir = argv[++i];
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "collectivize run: unknown option '%s'\n%s", a.c_str(), kRunUsage);
+      return 2;
+    }
+    break; // the program starts here
+  }
+  if (i >= argc) {
+    std::fprintf(stderr, "collectivize run: no program to run\n%s", kRunUsage);
+    return 2;
+  }
+  std::vector<std::string> program(argv + i, argv + argc);
+
+  if (traceDir.empty()) {
+    traceDir = freshTraceDir();
+  } else {
+    traceDir = absolute(traceDir);
+    if (exists(traceDir)) {
+      std::fprintf(stderr,
+                   "collectivize run: %s already exists; traces are never overwritten: pick a "
+                   "new --trace-dir or leave it out\n",
+                   traceDir.c_str());
+      return 1;
+    }
+  }
+  std::string err;
+  std::string mpirun = cz::bench::findMpirun(err);
+  if (mpirun.empty()) {
+    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
+    return 1;
+  }
+  std::string tracer = findTracer(err);
+  if (tracer.empty()) {
+    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
+    return 1;
+  }
+
+  std::vector<std::string> cmd{mpirun, "-n", std::to_string(np)};
+  if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
+  for (const char *a : {"--oversubscribe", "--mca", "mpi_yield_when_idle", "1"}) cmd.push_back(a);
+  cmd.push_back("-x");
+  cmd.push_back("LD_PRELOAD=" + tracer);
+  cmd.push_back("-x");
+  cmd.push_back("COLLECTIVIZE_TRACE_DIR=" + traceDir);
+  cmd.insert(cmd.end(), program.begin(), program.end());
+
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "collectivize run: fork: %s\n", std::strerror(errno));
+    return 1;
+  }
+  if (pid == 0) {
+    std::vector<char *> args;
+    for (std::string &a : cmd) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::fprintf(stderr, "collectivize run: cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  gRunChild = pid;
+  auto oldInt = std::signal(SIGINT, forwardToChild);
+  auto oldTerm = std::signal(SIGTERM, forwardToChild);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  gRunChild = 0;
+  std::signal(SIGINT, oldInt);
+  std::signal(SIGTERM, oldTerm);
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+  std::fflush(stdout);
+  if (code != 0)
+    std::fprintf(stderr, "collectivize run: the program failed (mpirun exit code %d)\n", code);
+  struct stat st;
+  if (stat(traceDir.c_str(), &st) != 0) {
+    std::fprintf(stderr, "collectivize run: no trace was written to %s\n", traceDir.c_str());
+    return code ? code : 1;
+  }
+  std::printf("collectivize run: trace written to %s\n", traceDir.c_str());
+  int s = printSummary(traceDir, "collectivize run");
+  return code ? code : s;
+}
+
+} // namespace cz::cli

@@ -1,0 +1,231 @@
+// trace_reader.h: reading a Collectivize trace directory (the format is
+// runtime/include/collectivize_trace_format.h): the manifest, the OTF2 global
+// definitions and the events of each rank, in order, as plain structs.
+//
+// Nothing here throws or exits: every fallible call returns a Result. An
+// incomplete trace (a rank without rank-N.done, a missing or truncated .evt
+// file) opens fine and lists what is missing in Trace::problems(); a corrupt
+// file makes the call that meets it fail with file, offset and reason. Every
+// OTF2 file is validated before OTF2 sees it, and event reading is bounded,
+// so a damaged trace cannot hang the reader.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cz::trace {
+
+// ---- errors -----------------------------------------------------------------
+
+struct Error {
+  std::string file;     // the file at fault ("" if none in particular)
+  int64_t offset = -1;  // byte offset in it, -1 when not knowable
+  std::string reason;
+  // "FILE: offset N: REASON" (parts omitted when empty/unknown).
+  std::string message() const;
+};
+
+template <class T>
+class Result {
+public:
+  Result(T value) : value_(std::move(value)) {}
+  Result(Error error) : error_(std::move(error)) {}
+  bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  T &value() { return *value_; }
+  const T &value() const { return *value_; }
+  T &operator*() { return *value_; }
+  T *operator->() { return &*value_; }
+  const Error &error() const { return error_; }
+
+private:
+  std::optional<T> value_;
+  Error error_;
+};
+
+// ---- events -----------------------------------------------------------------
+
+enum class EventKind {
+  Send,             // MpiSend
+  Isend,            // MpiIsend
+  IsendComplete,    // MpiIsendComplete
+  Recv,             // MpiRecv
+  IrecvRequest,     // MpiIrecvRequest
+  Irecv,            // MpiIrecv
+  RequestCancelled, // MpiRequestCancelled
+  CollectiveBegin,  // MpiCollectiveBegin
+  CollectiveEnd,    // MpiCollectiveEnd
+  Enter,            // Enter (communicator creation calls)
+  Leave,            // Leave
+};
+// "send", "isend", "isend_complete", "recv", "irecv_request", "irecv",
+// "request_cancelled", "collective_begin", "collective_end", "enter", "leave".
+const char *eventKindName(EventKind kind);
+
+constexpr uint32_t kNoComm = 0xffffffffu; // OTF2_UNDEFINED_COMM
+constexpr uint32_t kCommNull = 0xffffffffu; // CZ_TRACE_ATTR_NEW_COMM for MPI_COMM_NULL
+
+struct Event {
+  EventKind kind = EventKind::Send;
+  int rank = 0;            // world rank (= OTF2 location) that recorded it
+  uint64_t timestamp = 0;  // raw OTF2 time (CLOCK_MONOTONIC ns)
+  // Peer of a send/recv (receiver or sender) or root of a collective, as a
+  // rank in `comm`; absent for records without one (and for collectives
+  // with no root: OTF2_UNDEFINED_UINT32).
+  std::optional<uint32_t> peer;
+  // World rank of the peer: CZ_TRACE_ATTR_PEER_WORLD if recorded, else
+  // translated through the communicator's group when it is defined.
+  std::optional<uint32_t> peerWorld;
+  uint32_t comm = kNoComm;          // OTF2 comm ref
+  uint32_t tag = 0;                 // send/recv
+  uint64_t bytes = 0;               // send/recv; collectives: bytes sent
+  uint64_t bytesReceived = 0;       // collectives only
+  std::optional<uint64_t> request;  // isend/isend_complete/irecv*/cancelled
+  uint32_t collectiveOp = 0;        // OTF2_CollectiveOp, collective_end
+  uint32_t region = 0;              // enter/leave: OTF2 region ref
+  // Collectivize attributes (absent when the record does not carry them).
+  std::optional<uint32_t> crc32;
+  std::optional<uint64_t> address;
+  std::optional<uint64_t> prefix;
+  std::optional<uint64_t> site;
+  std::optional<uint8_t> siteKind;
+  std::optional<uint32_t> count;
+  std::optional<uint32_t> datatype;
+  std::optional<uint8_t> kept;
+  std::optional<uint32_t> newComm;
+
+  bool operator==(const Event &o) const;
+  bool operator!=(const Event &o) const { return !(*this == o); }
+};
+
+// ---- definitions ------------------------------------------------------------
+
+struct Manifest {
+  int format = 0;
+  int ranks = -1;          // -1 when the manifest does not say
+  int64_t started = 0;     // unix time
+  std::string command;     // the traced command line
+  std::map<std::string, std::string> other; // keys this reader does not know
+};
+
+struct LocationDef {
+  uint64_t ref = 0;
+  std::string name;
+  uint32_t group = 0;
+  uint64_t numberOfEvents = 0; // as the archive's definitions say
+};
+
+struct CommDef {
+  uint32_t ref = 0;
+  std::string name;
+  uint32_t parent = kNoComm;
+  // World ranks in communicator rank order. Empty for a COMM_SELF group
+  // (whose one member is whichever rank refers to it).
+  std::vector<uint32_t> members;
+  bool isSelf = false;
+};
+
+struct RegionDef {
+  uint32_t ref = 0;
+  std::string name;
+};
+
+struct AttributeDef {
+  uint32_t ref = 0;
+  std::string name;
+  uint8_t type = 0; // OTF2_Type
+};
+
+struct Definitions {
+  uint64_t timerResolution = 1000000000; // ticks per second
+  uint64_t globalOffset = 0;             // first timestamp of the trace
+  uint64_t traceLength = 0;
+  std::map<uint32_t, std::string> strings;
+  std::map<uint64_t, LocationDef> locations;
+  std::map<uint32_t, CommDef> comms;
+  std::map<uint32_t, RegionDef> regions;
+  std::map<uint32_t, AttributeDef> attributes; // by ref
+  std::map<std::string, uint32_t> attributeByName;
+
+  // Member world rank of `commRank` in `comm` for an event of `rank`
+  // (COMM_SELF: rank itself); nullopt if unknown.
+  std::optional<uint32_t> worldRank(uint32_t comm, uint32_t commRank, int rank) const;
+  std::string regionName(uint32_t region) const;
+};
+
+// Something missing from a trace that is still readable.
+struct Problem {
+  int rank = -1;      // the rank concerned, -1 if none in particular
+  std::string file;   // the file concerned, if any
+  std::string message;
+};
+
+// ---- reading ----------------------------------------------------------------
+
+struct ReadOptions {
+  // Upper bound on events handed out per rank (0: as many as the validated
+  // file can hold, which is always finite). Reaching it is not an error.
+  uint64_t maxEvents = 0;
+  // Wall-clock bound on reading one rank (0: none); exceeding it is an error.
+  double timeoutSeconds = 60.0;
+};
+
+struct RankSummary {
+  int rank = 0;
+  uint64_t events = 0;
+  bool complete = false; // rank-N.done present and the .evt file readable
+};
+
+class Trace {
+public:
+  // Opens DIR: reads the manifest and the global definitions, checks which
+  // ranks finished. Fails (Error) on a missing directory, a directory that
+  // is not a trace, or a corrupt manifest/anchor/definitions file.
+  static Result<Trace> open(const std::string &dir);
+
+  Trace(Trace &&) noexcept;
+  Trace &operator=(Trace &&) noexcept;
+  ~Trace();
+
+  const std::string &directory() const;
+  const Manifest &manifest() const;
+  const Definitions &definitions() const;
+  // Ranks: 0 .. rankCount()-1 (from the manifest, else the locations).
+  int rankCount() const;
+  // Ranks with a rank-N.done marker and a readable event file.
+  bool rankComplete(int rank) const;
+  // Incomplete ranks, missing or truncated files, in rank order.
+  const std::vector<Problem> &problems() const;
+
+  // Calls onEvent for each event of `rank` in order; onEvent returns false
+  // to stop early. Returns the number of events handed out. A rank whose
+  // event file is missing yields no events (it is named in problems()).
+  Result<uint64_t> forEachEvent(int rank, const std::function<bool(const Event &)> &onEvent,
+                                const ReadOptions &options = {}) const;
+  // All events of `rank`, in order.
+  Result<std::vector<Event>> loadRank(int rank, const ReadOptions &options = {}) const;
+
+  // Microseconds since the trace's global offset.
+  double microsecondsSinceStart(uint64_t timestamp) const;
+
+  struct Impl; // opaque
+
+private:
+  explicit Trace(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Events per rank (reads every rank once) and whether each is complete.
+Result<std::vector<RankSummary>> summarize(const Trace &trace, const ReadOptions &options = {});
+
+// One readable line for an event (the format of `collectivize trace dump`):
+// rank 0  t=12.345us  send  to 1 (world 1) comm 0 tag 7 bytes 64 crc32=0x...
+std::string formatEvent(const Trace &trace, const Event &event);
+
+} // namespace cz::trace

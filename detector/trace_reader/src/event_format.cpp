@@ -1,0 +1,100 @@
+// event_format.cpp: one readable line per event (`collectivize trace dump`).
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+
+#include "collectivize/trace_reader.h"
+
+namespace cz::trace {
+namespace {
+
+const char *const kCollectiveOps[] = {
+    "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+    "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter", "scan",
+    "exscan", "reduce_scatter_block", "create_handle", "destroy_handle", "allocate",
+    "deallocate", "create_handle_and_allocate", "destroy_handle_and_deallocate"};
+
+// cz_trace_type names, in enum order (collectivize_trace_format.h).
+const char *const kTypes[] = {
+    "derived", "BYTE", "CHAR", "SIGNED_CHAR", "UNSIGNED_CHAR", "SHORT", "UNSIGNED_SHORT", "INT",
+    "UNSIGNED", "LONG", "UNSIGNED_LONG", "LONG_LONG", "UNSIGNED_LONG_LONG", "FLOAT", "DOUBLE",
+    "LONG_DOUBLE", "PACKED", "INT8_T", "INT16_T", "INT32_T", "INT64_T", "UINT8_T", "UINT16_T",
+    "UINT32_T", "UINT64_T", "C_BOOL", "WCHAR", "2INT", "FLOAT_INT", "DOUBLE_INT", "LONG_INT",
+    "SHORT_INT", "LONG_DOUBLE_INT"};
+
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string peerText(const Event &e, const char *word) {
+  std::string s = word;
+  s += " ";
+  s += e.peer ? std::to_string(*e.peer) : "?";
+  if (e.peerWorld) s += " (world " + std::to_string(*e.peerWorld) + ")";
+  return s;
+}
+
+std::string commText(uint32_t comm) {
+  return comm == kNoComm ? "comm -" : "comm " + std::to_string(comm);
+}
+
+} // namespace
+
+std::string formatEvent(const Trace &trace, const Event &e) {
+  std::string s = fmt("rank %d  t=%.3fus  %s", e.rank, trace.microsecondsSinceStart(e.timestamp),
+                      eventKindName(e.kind));
+  std::string body;
+  switch (e.kind) {
+  case EventKind::Send:
+  case EventKind::Isend:
+    body = peerText(e, "to") + " " + commText(e.comm) + fmt(" tag %u bytes %" PRIu64, e.tag, e.bytes);
+    break;
+  case EventKind::Recv:
+  case EventKind::Irecv:
+    body = peerText(e, "from") + " " + commText(e.comm) + fmt(" tag %u bytes %" PRIu64, e.tag, e.bytes);
+    break;
+  case EventKind::CollectiveEnd:
+    body = (e.collectiveOp < sizeof kCollectiveOps / sizeof *kCollectiveOps
+                ? std::string(kCollectiveOps[e.collectiveOp])
+                : "op " + std::to_string(e.collectiveOp)) +
+           " " + commText(e.comm);
+    if (e.peer) body += " " + peerText(e, "root");
+    body += fmt(" sent %" PRIu64 " received %" PRIu64, e.bytes, e.bytesReceived);
+    break;
+  case EventKind::Enter:
+  case EventKind::Leave:
+    body = trace.definitions().regionName(e.region);
+    break;
+  default:
+    break;
+  }
+  if (e.request) body += (body.empty() ? "" : " ") + fmt("request %" PRIu64, *e.request);
+  if (e.crc32) body += fmt(" crc32=0x%08x", *e.crc32);
+  if (e.address) body += fmt(" address=0x%" PRIx64, *e.address);
+  if (e.prefix) body += fmt(" prefix=0x%016" PRIx64, *e.prefix);
+  if (e.site) {
+    if (e.siteKind && *e.siteKind == 1) body += fmt(" site=ra:0x%" PRIx64, *e.site);
+    else body += fmt(" site=%" PRIu64, *e.site);
+  }
+  if (e.count) body += fmt(" count=%u", *e.count);
+  if (e.datatype) {
+    if (*e.datatype < sizeof kTypes / sizeof *kTypes) body += std::string(" datatype=") + kTypes[*e.datatype];
+    else body += fmt(" datatype=%u", *e.datatype);
+  }
+  if (e.kept && *e.kept) body += " kept";
+  if (e.newComm) {
+    if (*e.newComm == kCommNull) body += " new_comm=null";
+    else body += fmt(" new_comm=%u", *e.newComm);
+  }
+  while (!body.empty() && body[0] == ' ') body.erase(0, 1);
+  if (!body.empty()) s += "  " + body;
+  return s;
+}
+
+} // namespace cz::trace

@@ -1,0 +1,131 @@
+/*
+ * collectivize_trace_format.h: the trace format shared by the tracer
+ * (runtime/trace, writes) and the trace reader (detector side, reads). This
+ * header is the documented meeting point of the two; tests pin it down.
+ *
+ * A trace is a directory:
+ *   <dir>/traces.otf2, traces.def, traces/   an OTF2 archive (otf2-print,
+ *                                             Vampir, Scalasca read it)
+ *   <dir>/collectivize-trace.txt              manifest, "key value" lines:
+ *        format 1 / ranks P / started <unix time> / command <argv...>
+ *   <dir>/rank-<N>.done                       written by rank N when it
+ *        finished tracing cleanly (MPI_Finalize); a rank without it is
+ *        reported as incomplete by the reader.
+ *
+ * OTF2 layout: one location per MPI rank (location N = world rank N, group
+ * "rank N"); threads of an MPI_THREAD_MULTIPLE rank write to their rank's
+ * location under a lock, so one location's events are in time order.
+ * Timestamps: CLOCK_MONOTONIC nanoseconds (timer resolution 1e9).
+ *
+ * Records (standard OTF2 MPI records, OTF2 semantics):
+ *   blocking sends (Send, Bsend, Ssend, Rsend, Sendrecv's send part)
+ *       MpiSend(receiver, comm, tag, bytes)
+ *   nonblocking / persistent sends
+ *       MpiIsend(receiver, comm, tag, bytes, request) at the call (Start for
+ *       persistent ones), MpiIsendComplete(request) at completion
+ *   blocking receives (Recv, Sendrecv's receive part, Sendrecv_replace)
+ *       MpiRecv(sender, comm, tag, bytes) at completion, with the actual
+ *       source, tag and received byte count from the status
+ *   nonblocking / persistent receives
+ *       MpiIrecvRequest(request) at the call, MpiIrecv(sender, comm, tag,
+ *       bytes, request) at completion (actual source/tag/count)
+ *   cancelled requests: MpiRequestCancelled(request)
+ *   collectives called by the program: MpiCollectiveBegin /
+ *       MpiCollectiveEnd(op, comm, root, bytes sent, bytes received)
+ *   communicator creation (dup, split, create, ...): Enter/Leave of a region
+ *       named after the MPI call, the Leave carrying CZ_TRACE_ATTR_NEW_COMM.
+ * Peers (receiver/sender) and roots are ranks in the record's communicator,
+ * as OTF2 defines them; CZ_TRACE_ATTR_PEER_WORLD gives the world rank.
+ *
+ * Communicators: global OTF2 Comm definitions; ref 0 is MPI_COMM_WORLD, ref 1
+ * MPI_COMM_SELF (of whichever rank writes it). A communicator created at run
+ * time gets ref (L << 20) | k + 2, where L is its lowest world rank and k
+ * counts communicators created at L (agreed by one allreduce at creation);
+ * its group lists member world ranks in communicator rank order.
+ *
+ * Collectivize attributes (OTF2 attribute definitions, names below), on
+ * MpiSend / MpiIsend / MpiRecv / MpiIrecv records:
+ */
+#ifndef COLLECTIVIZE_TRACE_FORMAT_H
+#define COLLECTIVIZE_TRACE_FORMAT_H
+
+#define CZ_TRACE_FORMAT_VERSION 1
+#define CZ_TRACE_MANIFEST "collectivize-trace.txt"
+#define CZ_TRACE_ARCHIVE "traces"    /* traces.otf2 */
+#define CZ_TRACE_DONE_FMT "rank-%d.done"
+
+/* UINT32: zlib CRC-32 of the message's packed payload (derived and
+ * non-contiguous types are hashed over the bytes MPI_Pack would produce, so
+ * sender and receiver agree). 0 for empty messages (crc32 of nothing). */
+#define CZ_TRACE_ATTR_CRC32 "collectivize::crc32"
+/* UINT64: the user's buffer address (send or receive buffer). */
+#define CZ_TRACE_ATTR_ADDRESS "collectivize::address"
+/* UINT64: the first min(8, bytes) packed payload bytes, byte i in bits
+ * 8i..8i+7 (little-endian order whatever the host). */
+#define CZ_TRACE_ATTR_PREFIX "collectivize::prefix"
+/* UINT64: call-site id from the instrumenter (site database), or, for
+ * binaries that were not instrumented, the return address of the MPI call
+ * (then CZ_TRACE_ATTR_SITE_KIND is 1). */
+#define CZ_TRACE_ATTR_SITE "collectivize::site"
+#define CZ_TRACE_ATTR_SITE_KIND "collectivize::site_kind" /* UINT8 0 id, 1 ra */
+/* UINT32: element count the program passed (receives: whole elements
+ * received, bytes / type size), and the datatype: a
+ * cz_trace_type code below for predefined types, CZ_TRACE_TYPE_DERIVED for
+ * derived ones (whose packed size is bytes / count). */
+#define CZ_TRACE_ATTR_COUNT "collectivize::count"
+#define CZ_TRACE_ATTR_DATATYPE "collectivize::datatype"
+/* UINT32: the peer's (or root's) rank in MPI_COMM_WORLD. */
+#define CZ_TRACE_ATTR_PEER_WORLD "collectivize::peer_world"
+/* UINT8 1 on the MpiSend that cz_send_to_self records: data a process keeps
+ * (the root's own block of a scatter or gather). No receive matches it. Its
+ * receiver is the process's own rank, communicator MPI_COMM_WORLD (ref 0),
+ * tag 0. */
+#define CZ_TRACE_ATTR_KEPT "collectivize::kept"
+/* UINT32: ref of the communicator a creation call made (MPI_COMM_NULL:
+ * 0xffffffff). */
+#define CZ_TRACE_ATTR_NEW_COMM "collectivize::new_comm"
+/* UINT32: ref of the communicator argument of a communicator call, on the
+ * Leave of its region: the parent of a creation, the freed communicator of
+ * MPI_Comm_free (whose NEW_COMM is 0xffffffff). */
+#define CZ_TRACE_ATTR_COMM "collectivize::comm"
+
+/* Predefined datatypes in CZ_TRACE_ATTR_DATATYPE. Stable numbers: append
+ * only. */
+typedef enum {
+  CZ_TRACE_TYPE_DERIVED = 0,
+  CZ_TRACE_TYPE_BYTE,
+  CZ_TRACE_TYPE_CHAR,
+  CZ_TRACE_TYPE_SIGNED_CHAR,
+  CZ_TRACE_TYPE_UNSIGNED_CHAR,
+  CZ_TRACE_TYPE_SHORT,
+  CZ_TRACE_TYPE_UNSIGNED_SHORT,
+  CZ_TRACE_TYPE_INT,
+  CZ_TRACE_TYPE_UNSIGNED,
+  CZ_TRACE_TYPE_LONG,
+  CZ_TRACE_TYPE_UNSIGNED_LONG,
+  CZ_TRACE_TYPE_LONG_LONG,
+  CZ_TRACE_TYPE_UNSIGNED_LONG_LONG,
+  CZ_TRACE_TYPE_FLOAT,
+  CZ_TRACE_TYPE_DOUBLE,
+  CZ_TRACE_TYPE_LONG_DOUBLE,
+  CZ_TRACE_TYPE_PACKED,
+  CZ_TRACE_TYPE_INT8_T,
+  CZ_TRACE_TYPE_INT16_T,
+  CZ_TRACE_TYPE_INT32_T,
+  CZ_TRACE_TYPE_INT64_T,
+  CZ_TRACE_TYPE_UINT8_T,
+  CZ_TRACE_TYPE_UINT16_T,
+  CZ_TRACE_TYPE_UINT32_T,
+  CZ_TRACE_TYPE_UINT64_T,
+  CZ_TRACE_TYPE_C_BOOL,
+  CZ_TRACE_TYPE_WCHAR,
+  CZ_TRACE_TYPE_2INT,
+  CZ_TRACE_TYPE_FLOAT_INT,
+  CZ_TRACE_TYPE_DOUBLE_INT,
+  CZ_TRACE_TYPE_LONG_INT,
+  CZ_TRACE_TYPE_SHORT_INT,
+  CZ_TRACE_TYPE_LONG_DOUBLE_INT,
+  CZ_TRACE_TYPE_COUNT
+} cz_trace_type;
+
+#endif /* COLLECTIVIZE_TRACE_FORMAT_H */

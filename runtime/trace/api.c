@@ -1,0 +1,45 @@
+/* api.c: the tracer's public functions (collectivize.h). libcollectivize has
+ * no-op versions; these win when the tracer is preloaded or linked first. */
+#include "tracer.h"
+
+/* Site set by cz_trace_site() for this thread's next MPI call. */
+static _Thread_local uint64_t pending_site;
+static _Thread_local int pending;
+
+czt_site czt_take_site(void *ra) {
+  czt_site s;
+  if (pending) {
+    pending = 0;
+    s.id = pending_site;
+    s.kind = 0;
+  } else {
+    s.id = (uint64_t)(uintptr_t)ra;
+    s.kind = 1;
+  }
+  return s;
+}
+
+CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
+  pending_site = site_id;
+  pending = 1;
+}
+
+CZT_EXPORT void cz_trace_pause(void) { atomic_fetch_add(&czt.paused, 1); }
+
+CZT_EXPORT void cz_trace_resume(void) {
+  int v = atomic_load(&czt.paused);
+  while (v > 0 && !atomic_compare_exchange_weak(&czt.paused, &v, v - 1)) {
+  }
+}
+
+/* An MpiSend to this rank on MPI_COMM_WORLD, tag 0, marked kept. */
+CZT_EXPORT int cz_send_to_self(const void *buf, int count, MPI_Datatype type) {
+  czt_site site = CZT_SITE();
+  if (!czt_recording()) return MPI_SUCCESS;
+  if (count < 0) return MPI_ERR_COUNT;
+  czt_msg m;
+  czt_msg_send(&m, buf, count, type, czt.rank, 0, MPI_COMM_WORLD, site);
+  m.kept = 1;
+  czt_write_send(&m);
+  return MPI_SUCCESS;
+}

@@ -1,0 +1,170 @@
+/* control.c: where the trace goes and whether tracing happens at all.
+ *
+ * Rank 0 picks the directory (COLLECTIVIZE_TRACE_DIR, else
+ * ./collectivize-trace-<YYYYmmdd-HHMMSS>), refuses one that already holds a
+ * trace, creates it and writes the manifest, then broadcasts the outcome.
+ * Any problem gives one warning (from rank 0, or from the rank that hit it)
+ * and the program runs on untraced. At MPI_Finalize every rank closes the
+ * archive and writes rank-N.done. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracer.h"
+
+czt_state czt;
+pthread_mutex_t czt_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void czt_disable(const char *why) {
+  static atomic_int warned;
+  atomic_store(&czt.on, 0);
+  if (atomic_exchange(&warned, 1) == 0)
+    czi_warn("trace: tracing stopped on this rank (%s); the program continues "
+             "untraced, trace %s is incomplete",
+             why, czt.dir);
+}
+
+static int exists(const char *dir, const char *name) {
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return stat(path, &st) == 0;
+}
+
+/* mkdir -p; 0 or errno. */
+static int make_dirs(const char *dir) {
+  char path[4096];
+  if (strlen(dir) >= sizeof path) return ENAMETOOLONG;
+  strcpy(path, dir);
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
+    *p = '/';
+  }
+  if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
+  struct stat st;
+  if (stat(path, &st) != 0) return errno;
+  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  return 0;
+}
+
+static void write_command(FILE *f) {
+  FILE *in = fopen("/proc/self/cmdline", "rb");
+  fputs("command", f);
+  if (!in) {
+    fputc('\n', f);
+    return;
+  }
+  int c, start = 1;
+  while ((c = fgetc(in)) != EOF) {
+    if (start) fputc(' ', f);
+    start = c == '\0';
+    if (!start) fputc(c == '\n' ? ' ' : c, f);
+  }
+  fclose(in);
+  fputc('\n', f);
+}
+
+/* Rank 0: choose and create the directory, write the manifest. Returns 0,
+ * or fills why. */
+static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
+  const char *env = getenv("COLLECTIVIZE_TRACE_DIR");
+  if (env && *env) {
+    snprintf(dir, len, "%s", env);
+    if (exists(dir, CZ_TRACE_MANIFEST) || exists(dir, CZ_TRACE_ARCHIVE ".otf2")) {
+      snprintf(why, why_len,
+               "%s already holds a trace (remove it or set "
+               "COLLECTIVIZE_TRACE_DIR to a new directory)",
+               dir);
+      return -1;
+    }
+  } else {
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(dir, len, "collectivize-trace-%s", stamp);
+    struct stat st;
+    for (int i = 2; stat(dir, &st) == 0 && i < 1000; i++)
+      snprintf(dir, len, "collectivize-trace-%s-%d", stamp, i);
+  }
+  int err = make_dirs(dir);
+  if (err) {
+    snprintf(why, why_len, "cannot create trace directory %s: %s", dir,
+             strerror(err));
+    return -1;
+  }
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, CZ_TRACE_MANIFEST);
+  /* O_EXCL: a concurrent run into the same directory loses here. */
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  fprintf(f, "format %d\nranks %d\nstarted %lld\n", CZ_TRACE_FORMAT_VERSION,
+          czt.size, (long long)time(NULL));
+  write_command(f);
+  if (fclose(f) != 0) {
+    snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+void czt_start(int provided) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &czt.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &czt.size);
+  czt.threaded = provided == MPI_THREAD_MULTIPLE;
+  czt_types_init();
+  czt_comms_init();
+  int status = 0;
+  char why[600] = "";
+  if (czt.rank == 0)
+    status = prepare_dir(czt.dir, sizeof czt.dir, why, sizeof why);
+  PMPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (status != 0) {
+    if (czt.rank == 0)
+      czi_warn("trace: not tracing: %s; the program runs untraced", why);
+    return;
+  }
+  PMPI_Bcast(czt.dir, (int)sizeof czt.dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (czt_archive_open(czt.dir) != 0) {
+    if (czt.rank == 0)
+      czi_warn("trace: not tracing: cannot open the OTF2 archive in %s; the "
+               "program runs untraced",
+               czt.dir);
+    return;
+  }
+  czt.archive = 1;
+  atomic_store(&czt.on, 1);
+  CZI_LOG("trace: rank %d writes to %s", czt.rank, czt.dir);
+}
+
+void czt_finish(void) {
+  if (!czt.archive) return;
+  int complete = atomic_load(&czt.on);
+  atomic_store(&czt.on, 0);
+  uint64_t events = czt_event_count();
+  czt_archive_close();
+  czt.archive = 0;
+  if (!complete) return; /* no rank-N.done: the reader reports it */
+  char path[4200];
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt.dir, czt.rank);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fprintf(f, "events %llu\n", (unsigned long long)events);
+    fclose(f);
+  }
+  if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET"))
+    fprintf(stderr, "collectivize: trace written to %s\n", czt.dir);
+}

@@ -1,0 +1,393 @@
+/* otf2_writer.c: the OTF2 archive. One location per MPI rank (location =
+ * world rank); threads of a rank write to it under czt_mutex, timestamps
+ * taken inside the lock so they never go backwards. Global definitions are
+ * written at MPI_Finalize by rank 0 from what every rank reports (event
+ * counts, time span, the communicators it owns). The archive's own
+ * collectives use PMPI (OTF2_MPI_USE_PMPI), so they are never traced. */
+#define OTF2_MPI_USE_PMPI
+#include <otf2/otf2.h>
+#include <otf2/OTF2_MPI_Collectives.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracer.h"
+
+/* Attribute refs, in definition order. */
+enum {
+  A_CRC32,
+  A_ADDRESS,
+  A_PREFIX,
+  A_SITE,
+  A_SITE_KIND,
+  A_COUNT,
+  A_DATATYPE,
+  A_PEER_WORLD,
+  A_KEPT,
+  A_NEW_COMM,
+  A_COMM,
+  A_N
+};
+static const struct {
+  const char *name, *description;
+  OTF2_Type type;
+} attr_defs[A_N] = {
+    {CZ_TRACE_ATTR_CRC32, "zlib CRC-32 of the packed payload", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_ADDRESS, "user buffer address", OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_PREFIX, "first 8 packed payload bytes, little-endian",
+     OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_SITE, "call-site id or return address", OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_SITE_KIND, "0 instrumenter id, 1 return address",
+     OTF2_TYPE_UINT8},
+    {CZ_TRACE_ATTR_COUNT, "element count", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_DATATYPE, "cz_trace_type code", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_PEER_WORLD, "peer or root rank in MPI_COMM_WORLD",
+     OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_KEPT, "data the process keeps (cz_send_to_self)",
+     OTF2_TYPE_UINT8},
+    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created",
+     OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_COMM, "communicator argument of the call",
+     OTF2_TYPE_UINT32},
+};
+
+static OTF2_Archive *archive;
+static OTF2_EvtWriter *writer;
+static OTF2_AttributeList *attrs;
+static int broken; /* a write failed: no more events on this rank */
+static uint64_t t_start;
+static atomic_uint_fast64_t next_request = 1;
+static char otf2_error[512];
+
+uint64_t czt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t czt_new_request_id(void) {
+  return atomic_fetch_add_explicit(&next_request, 1, memory_order_relaxed);
+}
+
+/* OTF2 reports errors here instead of printing them; the first one goes
+ * into the single warning czt_disable prints. */
+static OTF2_ErrorCode on_otf2_error(void *user, const char *file,
+                                   uint64_t line, const char *function,
+                                   OTF2_ErrorCode code, const char *fmt,
+                                   va_list va) {
+  if (!otf2_error[0]) {
+    char text[400] = "";
+    if (fmt) vsnprintf(text, sizeof text, fmt, va);
+    snprintf(otf2_error, sizeof otf2_error, "%s%s%s", OTF2_Error_GetName(code),
+             text[0] ? ": " : "", text);
+  }
+  return code;
+}
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type,
+                                OTF2_LocationRef location, void *caller,
+                                bool final) {
+  return OTF2_FLUSH;
+}
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type,
+                                 OTF2_LocationRef location) {
+  return czt_now();
+}
+static OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+static int all_ok(int ok) {
+  int all = 0;
+  if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) !=
+      MPI_SUCCESS)
+    return 0;
+  return all;
+}
+
+int czt_archive_open(const char *dir) {
+  OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+  archive = OTF2_Archive_Open(dir, CZ_TRACE_ARCHIVE, OTF2_FILEMODE_WRITE,
+                              1024 * 1024, 4 * 1024 * 1024,
+                              OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  int ok = archive != NULL &&
+           OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) ==
+               OTF2_SUCCESS &&
+           OTF2_MPI_Archive_SetCollectiveCallbacks(archive, MPI_COMM_WORLD,
+                                                   MPI_COMM_NULL) ==
+               OTF2_SUCCESS &&
+           OTF2_Archive_SetCreator(archive, "collectivize tracer") ==
+               OTF2_SUCCESS;
+  if (!all_ok(ok)) return -1; /* archives of other ranks are abandoned */
+  ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS;
+  if (ok) {
+    writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)czt.rank);
+    attrs = OTF2_AttributeList_New();
+    ok = writer && attrs;
+  }
+  if (!all_ok(ok)) return -1;
+  t_start = czt_now();
+  return 0;
+}
+
+/* ---- events ------------------------------------------------------------ */
+#define WRITE_BEGIN()                  \
+  CZT_LOCK();                          \
+  if (!writer || broken) {             \
+    CZT_UNLOCK();                      \
+    return;                            \
+  }                                    \
+  uint64_t now_ = czt_now();           \
+  (void)now_
+#define WRITE_END(call)                                        \
+  do {                                                         \
+    if ((call) != OTF2_SUCCESS) {                              \
+      broken = 1;                                              \
+      CZT_UNLOCK();                                            \
+      czt_disable(otf2_error[0] ? otf2_error : "OTF2 write failed"); \
+      return;                                                  \
+    }                                                          \
+    CZT_UNLOCK();                                              \
+  } while (0)
+
+static void site_attrs(czt_site s) {
+  OTF2_AttributeList_AddUint64(attrs, A_SITE, s.id);
+  OTF2_AttributeList_AddUint8(attrs, A_SITE_KIND, s.kind);
+}
+
+/* Attributes of a message record; returns the comm ref. */
+static uint32_t msg_attrs(const czt_msg *m) {
+  uint32_t ref, peer_world;
+  czt_comm_lookup(m->comm, m->peer, &ref, &peer_world);
+  OTF2_AttributeList_AddUint32(attrs, A_CRC32, m->crc);
+  OTF2_AttributeList_AddUint64(attrs, A_ADDRESS, (uint64_t)(uintptr_t)m->buf);
+  OTF2_AttributeList_AddUint64(attrs, A_PREFIX, m->prefix);
+  site_attrs(m->site);
+  OTF2_AttributeList_AddUint32(attrs, A_COUNT, (uint32_t)m->count);
+  OTF2_AttributeList_AddUint32(attrs, A_DATATYPE, czt_type_code(m->type));
+  OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, peer_world);
+  if (m->kept) OTF2_AttributeList_AddUint8(attrs, A_KEPT, 1);
+  return ref;
+}
+
+void czt_write_send(const czt_msg *m) {
+  WRITE_BEGIN();
+  uint32_t ref = msg_attrs(m);
+  WRITE_END(OTF2_EvtWriter_MpiSend(writer, attrs, now_, (uint32_t)m->peer, ref,
+                                   (uint32_t)m->tag, m->bytes));
+}
+
+void czt_write_isend(const czt_msg *m, uint64_t req) {
+  WRITE_BEGIN();
+  uint32_t ref = msg_attrs(m);
+  WRITE_END(OTF2_EvtWriter_MpiIsend(writer, attrs, now_, (uint32_t)m->peer,
+                                    ref, (uint32_t)m->tag, m->bytes, req));
+}
+
+void czt_write_isend_complete(uint64_t req) {
+  WRITE_BEGIN();
+  WRITE_END(OTF2_EvtWriter_MpiIsendComplete(writer, NULL, now_, req));
+}
+
+void czt_write_recv(const czt_msg *m) {
+  WRITE_BEGIN();
+  uint32_t ref = msg_attrs(m);
+  WRITE_END(OTF2_EvtWriter_MpiRecv(writer, attrs, now_, (uint32_t)m->peer, ref,
+                                   (uint32_t)m->tag, m->bytes));
+}
+
+void czt_write_irecv_request(uint64_t req) {
+  WRITE_BEGIN();
+  WRITE_END(OTF2_EvtWriter_MpiIrecvRequest(writer, NULL, now_, req));
+}
+
+void czt_write_irecv(const czt_msg *m, uint64_t req) {
+  WRITE_BEGIN();
+  uint32_t ref = msg_attrs(m);
+  WRITE_END(OTF2_EvtWriter_MpiIrecv(writer, attrs, now_, (uint32_t)m->peer,
+                                    ref, (uint32_t)m->tag, m->bytes, req));
+}
+
+void czt_write_cancelled(uint64_t req) {
+  WRITE_BEGIN();
+  WRITE_END(OTF2_EvtWriter_MpiRequestCancelled(writer, NULL, now_, req));
+}
+
+void czt_write_coll_begin(void) {
+  WRITE_BEGIN();
+  WRITE_END(OTF2_EvtWriter_MpiCollectiveBegin(writer, NULL, now_));
+}
+
+void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
+                        uint64_t received, czt_site site) {
+  WRITE_BEGIN();
+  uint32_t ref, root_world = 0xffffffffu;
+  czt_comm_lookup(comm, root, &ref, &root_world);
+  site_attrs(site);
+  if (root >= 0) OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, root_world);
+  WRITE_END(OTF2_EvtWriter_MpiCollectiveEnd(
+      writer, attrs, now_, (OTF2_CollectiveOp)op, ref,
+      root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32, sent, received));
+}
+
+void czt_write_enter(int region) {
+  WRITE_BEGIN();
+  WRITE_END(OTF2_EvtWriter_Enter(writer, NULL, now_, (OTF2_RegionRef)region));
+}
+
+void czt_write_leave(int region, uint32_t new_comm, uint32_t comm) {
+  WRITE_BEGIN();
+  OTF2_AttributeList_AddUint32(attrs, A_NEW_COMM, new_comm);
+  OTF2_AttributeList_AddUint32(attrs, A_COMM, comm);
+  WRITE_END(OTF2_EvtWriter_Leave(writer, attrs, now_, (OTF2_RegionRef)region));
+}
+
+/* ---- global definitions ------------------------------------------------ */
+static OTF2_GlobalDefWriter *gdw;
+static OTF2_StringRef n_strings;
+
+static OTF2_StringRef str(const char *s) {
+  OTF2_GlobalDefWriter_WriteString(gdw, n_strings, s);
+  return n_strings++;
+}
+
+/* summary[3r..3r+2]: events, first and last timestamp of rank r. */
+static int write_global_defs(const uint64_t *summary, const uint64_t *defs,
+                             size_t n_defs) {
+  int p = czt.size;
+  gdw = OTF2_Archive_GetGlobalDefWriter(archive);
+  if (!gdw) return -1;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (int r = 0; r < p; r++) {
+    if (summary[3 * r + 1] < first) first = summary[3 * r + 1];
+    if (summary[3 * r + 2] > last) last = summary[3 * r + 2];
+  }
+  struct timespec rt;
+  clock_gettime(CLOCK_REALTIME, &rt);
+  uint64_t realtime = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec -
+                      (czt_now() - first);
+  OTF2_GlobalDefWriter_WriteClockProperties(gdw, 1000000000u, first,
+                                            last - first, realtime);
+  OTF2_StringRef empty = str("");
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(gdw, 0, str(host), str("node"),
+                                           OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (int r = 0; r < p; r++) {
+    char name[32];
+    snprintf(name, sizeof name, "rank %d", r);
+    OTF2_StringRef s = str(name);
+    OTF2_GlobalDefWriter_WriteLocationGroup(gdw, (OTF2_LocationGroupRef)r, s,
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                            0, OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(gdw, (OTF2_LocationRef)r, s,
+                                       OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       summary[3 * r], (OTF2_LocationGroupRef)r);
+  }
+  for (int a = 0; a < A_N; a++)
+    OTF2_GlobalDefWriter_WriteAttribute(gdw, (OTF2_AttributeRef)a,
+                                        str(attr_defs[a].name),
+                                        str(attr_defs[a].description),
+                                        attr_defs[a].type);
+  OTF2_StringRef region_names[CZT_REGION_COUNT];
+  for (int i = 0; i < CZT_REGION_COUNT; i++) {
+    region_names[i] = str(czt_region_names[i]);
+    OTF2_GlobalDefWriter_WriteRegion(
+        gdw, (OTF2_RegionRef)i, region_names[i], region_names[i], empty,
+        OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
+        empty, 0, 0);
+  }
+  /* Groups: 0 the MPI locations, 1 world, 2 self, 3.. created comms. */
+  uint64_t *ranks = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!ranks) return -1;
+  for (int r = 0; r < p; r++) ranks[r] = (uint64_t)r;
+  OTF2_GlobalDefWriter_WriteGroup(gdw, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)p, ranks);
+  OTF2_GlobalDefWriter_WriteGroup(gdw, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)p, ranks);
+  free(ranks);
+  OTF2_GlobalDefWriter_WriteGroup(gdw, 2, empty, OTF2_GROUP_TYPE_COMM_SELF,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0,
+                                  NULL);
+  OTF2_GlobalDefWriter_WriteComm(gdw, 0, str("MPI_COMM_WORLD"), 1,
+                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_GlobalDefWriter_WriteComm(gdw, 1, str("MPI_COMM_SELF"), 2,
+                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_GroupRef group = 3;
+  for (size_t i = 0; i + 4 <= n_defs;) {
+    uint32_t ref = (uint32_t)defs[i], parent = (uint32_t)defs[i + 1];
+    uint64_t region = defs[i + 2], size = defs[i + 3];
+    if (i + 4 + size > n_defs) break;
+    OTF2_GlobalDefWriter_WriteGroup(gdw, group, empty,
+                                    OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    (uint32_t)size, &defs[i + 4]);
+    OTF2_GlobalDefWriter_WriteComm(
+        gdw, ref,
+        region < CZT_REGION_COUNT ? region_names[region] : empty, group,
+        parent, OTF2_COMM_FLAG_NONE);
+    group++;
+    i += 4 + size;
+  }
+  return OTF2_Archive_CloseGlobalDefWriter(archive, gdw) == OTF2_SUCCESS ? 0
+                                                                          : -1;
+}
+
+uint64_t czt_event_count(void) {
+  uint64_t n = 0;
+  if (writer) OTF2_EvtWriter_GetNumberOfEvents(writer, &n);
+  return n;
+}
+
+void czt_archive_close(void) {
+  if (!archive) return;
+  CZT_LOCK();
+  uint64_t mine[3] = {czt_event_count(), t_start, czt_now()};
+  if (writer) OTF2_Archive_CloseEvtWriter(archive, writer);
+  writer = NULL;
+  CZT_UNLOCK();
+  OTF2_Archive_CloseEvtFiles(archive);
+  /* Empty local definition files: readers expect one per location. */
+  OTF2_Archive_OpenDefFiles(archive);
+  OTF2_DefWriter *dw =
+      OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)czt.rank);
+  if (dw) OTF2_Archive_CloseDefWriter(archive, dw);
+  OTF2_Archive_CloseDefFiles(archive);
+
+  int p = czt.size, root = czt.rank == 0;
+  size_t n_mine = 0;
+  const uint64_t *my_defs = czt_comm_defs(&n_mine);
+  int my_n = (int)n_mine;
+  uint64_t *summary = root ? malloc(sizeof(uint64_t) * 3 * (size_t)p) : NULL;
+  int *counts = root ? calloc((size_t)p, sizeof(int)) : NULL;
+  int *displs = root ? calloc((size_t)p, sizeof(int)) : NULL;
+  PMPI_Gather(mine, 3, MPI_UINT64_T, summary, 3, MPI_UINT64_T, 0,
+              MPI_COMM_WORLD);
+  PMPI_Gather(&my_n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  uint64_t *defs = NULL;
+  int total = 0;
+  if (root && counts && displs) {
+    for (int r = 0; r < p; r++) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    defs = malloc(sizeof(uint64_t) * (size_t)(total ? total : 1));
+  }
+  PMPI_Gatherv(my_defs, my_n, MPI_UINT64_T, defs, counts, displs,
+               MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (root && summary && defs && write_global_defs(summary, defs, (size_t)total))
+    czi_warn("trace: cannot write the global definitions of %s: %s", czt.dir,
+             otf2_error[0] ? otf2_error : "OTF2 error");
+  free(summary);
+  free(counts);
+  free(displs);
+  free(defs);
+  if (attrs) OTF2_AttributeList_Delete(attrs);
+  attrs = NULL;
+  OTF2_Archive_Close(archive);
+  archive = NULL;
+}

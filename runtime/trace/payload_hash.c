@@ -1,0 +1,180 @@
+/* payload_hash.c: CRC-32 and prefix of a message's packed payload. Dense
+ * layouts are hashed in place; other layouts are packed with PMPI_Pack into
+ * a per-thread buffer first, so a sender's vector and a receiver's
+ * contiguous array of the same data hash equally. */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "tracer.h"
+
+/* Predefined datatypes, their format codes and layouts (filled at init:
+ * handles are not compile-time constants in every MPI). */
+typedef struct {
+  MPI_Datatype type;
+  uint32_t code;
+  czi_type info;
+} czt_predefined;
+static czt_predefined predefined[CZ_TRACE_TYPE_COUNT];
+static int n_predefined;
+
+static void add(MPI_Datatype type, uint32_t code) {
+  if (type == MPI_DATATYPE_NULL) return;
+  czt_predefined *p = &predefined[n_predefined];
+  if (czi_type_get(type, &p->info) != MPI_SUCCESS) return;
+  p->type = type;
+  p->code = code;
+  n_predefined++;
+}
+
+void czt_types_init(void) {
+  n_predefined = 0;
+  /* Most frequent first: lookups scan in order. */
+  add(MPI_BYTE, CZ_TRACE_TYPE_BYTE);
+  add(MPI_INT, CZ_TRACE_TYPE_INT);
+  add(MPI_DOUBLE, CZ_TRACE_TYPE_DOUBLE);
+  add(MPI_CHAR, CZ_TRACE_TYPE_CHAR);
+  add(MPI_FLOAT, CZ_TRACE_TYPE_FLOAT);
+  add(MPI_LONG, CZ_TRACE_TYPE_LONG);
+  add(MPI_LONG_LONG, CZ_TRACE_TYPE_LONG_LONG);
+  add(MPI_SIGNED_CHAR, CZ_TRACE_TYPE_SIGNED_CHAR);
+  add(MPI_UNSIGNED_CHAR, CZ_TRACE_TYPE_UNSIGNED_CHAR);
+  add(MPI_SHORT, CZ_TRACE_TYPE_SHORT);
+  add(MPI_UNSIGNED_SHORT, CZ_TRACE_TYPE_UNSIGNED_SHORT);
+  add(MPI_UNSIGNED, CZ_TRACE_TYPE_UNSIGNED);
+  add(MPI_UNSIGNED_LONG, CZ_TRACE_TYPE_UNSIGNED_LONG);
+  add(MPI_UNSIGNED_LONG_LONG, CZ_TRACE_TYPE_UNSIGNED_LONG_LONG);
+  add(MPI_LONG_DOUBLE, CZ_TRACE_TYPE_LONG_DOUBLE);
+  add(MPI_PACKED, CZ_TRACE_TYPE_PACKED);
+  add(MPI_INT8_T, CZ_TRACE_TYPE_INT8_T);
+  add(MPI_INT16_T, CZ_TRACE_TYPE_INT16_T);
+  add(MPI_INT32_T, CZ_TRACE_TYPE_INT32_T);
+  add(MPI_INT64_T, CZ_TRACE_TYPE_INT64_T);
+  add(MPI_UINT8_T, CZ_TRACE_TYPE_UINT8_T);
+  add(MPI_UINT16_T, CZ_TRACE_TYPE_UINT16_T);
+  add(MPI_UINT32_T, CZ_TRACE_TYPE_UINT32_T);
+  add(MPI_UINT64_T, CZ_TRACE_TYPE_UINT64_T);
+  add(MPI_C_BOOL, CZ_TRACE_TYPE_C_BOOL);
+  add(MPI_WCHAR, CZ_TRACE_TYPE_WCHAR);
+  add(MPI_2INT, CZ_TRACE_TYPE_2INT);
+  add(MPI_FLOAT_INT, CZ_TRACE_TYPE_FLOAT_INT);
+  add(MPI_DOUBLE_INT, CZ_TRACE_TYPE_DOUBLE_INT);
+  add(MPI_LONG_INT, CZ_TRACE_TYPE_LONG_INT);
+  add(MPI_SHORT_INT, CZ_TRACE_TYPE_SHORT_INT);
+  add(MPI_LONG_DOUBLE_INT, CZ_TRACE_TYPE_LONG_DOUBLE_INT);
+}
+
+static const czt_predefined *find(MPI_Datatype type) {
+  for (int i = 0; i < n_predefined; i++)
+    if (predefined[i].type == type) return &predefined[i];
+  return NULL;
+}
+
+uint32_t czt_type_code(MPI_Datatype type) {
+  const czt_predefined *p = find(type);
+  return p ? p->code : CZ_TRACE_TYPE_DERIVED;
+}
+
+/* Layout of type: cached for predefined types, asked from MPI otherwise
+ * (derived handles can be freed and reused, so they are not cached). */
+static int type_info(MPI_Datatype type, czi_type *t) {
+  const czt_predefined *p = find(type);
+  if (p) {
+    *t = p->info;
+    return MPI_SUCCESS;
+  }
+  return czi_type_get(type, t);
+}
+
+uint64_t czt_type_bytes(int count, MPI_Datatype type) {
+  czi_type t;
+  if (count <= 0 || type_info(type, &t) != MPI_SUCCESS) return 0;
+  return (uint64_t)count * t.size;
+}
+
+/* Reusable per-thread buffer for packed payloads (grows, never shrinks). */
+static _Thread_local unsigned char *pack_buf;
+static _Thread_local size_t pack_cap;
+
+static unsigned char *pack_space(size_t bytes) {
+  if (bytes > pack_cap) {
+    size_t cap = pack_cap ? pack_cap : 4096;
+    while (cap < bytes) cap *= 2;
+    unsigned char *p = realloc(pack_buf, cap);
+    if (!p) return NULL;
+    pack_buf = p;
+    pack_cap = cap;
+  }
+  return pack_buf;
+}
+
+static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
+  uint64_t v = 0;
+  for (uint64_t i = 0; i < bytes && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
+              uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
+  czi_type t;
+  *bytes = 0;
+  *crc = 0;
+  *prefix = 0;
+  if (count <= 0 || type_info(type, &t) != MPI_SUCCESS) return;
+  uint64_t n = (uint64_t)count * t.size;
+  if (n > limit) n = limit;
+  if (n == 0) return;
+  const unsigned char *data;
+  if (t.dense) {
+    data = (const unsigned char *)buf + t.true_lb;
+  } else {
+    /* Whole elements; a partial last one (short receive) is cut to n. */
+    size_t full = (size_t)count * t.size;
+    unsigned char *space = pack_space(full);
+    int position = 0;
+    if (!space || full > INT_MAX ||
+        PMPI_Pack(buf, count, type, space, (int)full, &position,
+                  MPI_COMM_SELF) != MPI_SUCCESS)
+      return; /* bytes 0: "not hashed" */
+    data = space;
+  }
+  *bytes = n;
+  *crc = (uint32_t)crc32_z(0L, data, (z_size_t)n);
+  *prefix = prefix_of(data, n);
+}
+
+void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
+                  int peer, int tag, MPI_Comm comm, czt_site site) {
+  m->comm = comm;
+  m->peer = peer;
+  m->tag = tag;
+  m->count = count;
+  m->type = type;
+  m->buf = buf;
+  m->site = site;
+  m->kept = 0;
+  czt_hash(buf, count, type, UINT64_MAX, &m->bytes, &m->crc, &m->prefix);
+}
+
+void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
+                  MPI_Comm comm, const MPI_Status *st, czt_site site) {
+  int received = 0;
+  /* Bytes that arrived, whatever the datatype. */
+  if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS ||
+      received == MPI_UNDEFINED)
+    received = 0;
+  czi_type t = {0};
+  int elements = 0;
+  if (received > 0 && type_info(type, &t) == MPI_SUCCESS && t.size > 0)
+    elements = (int)(((size_t)received + t.size - 1) / t.size);
+  m->comm = comm;
+  m->peer = st->MPI_SOURCE;
+  m->tag = st->MPI_TAG;
+  m->count = received > 0 && t.size > 0 ? (int)((size_t)received / t.size) : 0;
+  m->type = type;
+  m->buf = buf;
+  m->site = site;
+  m->kept = 0;
+  czt_hash(buf, elements, type, (uint64_t)received, &m->bytes, &m->crc,
+           &m->prefix);
+}

@@ -1,0 +1,170 @@
+/*
+ * tracer.h: what the sources of libcollectivize_trace share. The tracer
+ * interposes MPI_* entry points (PMPI profiling interface), hashes payloads
+ * and writes the OTF2 archive that collectivize_trace_format.h specifies.
+ * Not installed. Everything is hidden except the MPI_* wrappers and the
+ * public cz_* functions (CZT_EXPORT), so the runtime helpers compiled in here
+ * (error.c, datatype.c) never clash with libcollectivize's copies.
+ */
+#ifndef CZT_TRACER_H
+#define CZT_TRACER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "collectivize_trace_format.h"
+#include "cz_internal.h"
+
+#define CZT_EXPORT __attribute__((visibility("default")))
+
+/* ---- process state (control.c) ---------------------------------------- */
+typedef struct czt_state {
+  atomic_int on;        /* events are written (archive open, no failure) */
+  atomic_int paused;    /* cz_trace_pause() depth */
+  int archive;          /* archive open on every rank: comm bookkeeping
+                           (collective) runs; same value on all ranks */
+  int threaded;         /* MPI_THREAD_MULTIPLE: take czt_mutex */
+  int rank, size;       /* in MPI_COMM_WORLD */
+  char dir[4096];       /* trace directory */
+} czt_state;
+extern czt_state czt;
+extern pthread_mutex_t czt_mutex;
+
+#define CZT_LOCK()                                 \
+  do {                                             \
+    if (czt.threaded) pthread_mutex_lock(&czt_mutex); \
+  } while (0)
+#define CZT_UNLOCK()                                 \
+  do {                                               \
+    if (czt.threaded) pthread_mutex_unlock(&czt_mutex); \
+  } while (0)
+
+/* New messages are recorded: tracing on and not paused. */
+static inline int czt_recording(void) {
+  return atomic_load_explicit(&czt.on, memory_order_relaxed) &&
+         !atomic_load_explicit(&czt.paused, memory_order_relaxed);
+}
+
+/* After PMPI_Init*: pick the directory, write the manifest, open the
+ * archive (collective over MPI_COMM_WORLD). Never fails the program. */
+void czt_start(int provided);
+/* Before PMPI_Finalize: close the archive, write global definitions and
+ * rank-N.done (collective). */
+void czt_finish(void);
+/* Stop writing events on this rank with one warning (write error, full
+ * disk). The archive is still closed collectively at MPI_Finalize. */
+void czt_disable(const char *why);
+
+/* ---- call sites (api.c) ------------------------------------------------ */
+typedef struct czt_site {
+  uint64_t id;
+  uint8_t kind; /* 0 instrumenter id, 1 return address */
+} czt_site;
+/* The site cz_trace_site() set for this thread (consumed), else ra. */
+czt_site czt_take_site(void *ra);
+/* In every wrapper, so the return address is the wrapper's caller. */
+#define CZT_SITE() czt_take_site(__builtin_return_address(0))
+
+/* ---- one message as recorded (payload_hash.c) -------------------------- */
+typedef struct czt_msg {
+  MPI_Comm comm;
+  int peer;           /* receiver / sender, rank in comm */
+  int tag;
+  int count;          /* elements passed (sends) or received (receives) */
+  MPI_Datatype type;
+  const void *buf;
+  uint64_t bytes;     /* packed payload bytes */
+  uint32_t crc;       /* zlib CRC-32 of the packed payload */
+  uint64_t prefix;    /* first min(8, bytes) packed bytes, little-endian */
+  czt_site site;
+  int kept;           /* cz_send_to_self */
+} czt_msg;
+
+/* Fill m for a send of count elements and hash them. */
+void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
+                  int peer, int tag, MPI_Comm comm, czt_site site);
+/* Hash a completed receive: actual source, tag and byte count from st. */
+void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
+                  MPI_Comm comm, const MPI_Status *st, czt_site site);
+/* Hash count elements of type at buf (packed bytes), at most limit bytes. */
+void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
+              uint64_t *bytes, uint32_t *crc, uint64_t *prefix);
+/* CZ_TRACE_TYPE_* code of a predefined datatype, CZ_TRACE_TYPE_DERIVED
+ * otherwise. */
+uint32_t czt_type_code(MPI_Datatype type);
+/* Packed bytes of count elements (0 on error). */
+uint64_t czt_type_bytes(int count, MPI_Datatype type);
+void czt_types_init(void);
+
+/* ---- communicators (comms.c) ------------------------------------------- */
+#define CZT_COMM_UNDEFINED 0xffffffffu
+/* OTF2 ref of comm and the world rank of its rank `peer` (locked by the
+ * caller when threaded). Unknown communicators (made by calls the tracer
+ * does not wrap) get CZT_COMM_UNDEFINED and a locally computed world rank. */
+void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
+                     uint32_t *peer_world);
+uint32_t czt_comm_ref(MPI_Comm comm);
+/* After a creation call returned *newcomm (collective over *newcomm when it
+ * is not MPI_COMM_NULL): agree on its ref, remember its members. */
+uint32_t czt_comm_created(MPI_Comm parent, MPI_Comm newcomm, int region);
+/* Before MPI_Comm_free. Returns the ref it had. */
+uint32_t czt_comm_freed(MPI_Comm comm);
+void czt_comms_init(void);
+/* Definitions this rank owns (it is the lowest world rank of the comm), as
+ * uint64 words: ref, parent ref, region, size, size members. */
+const uint64_t *czt_comm_defs(size_t *words);
+
+/* Regions for communicator calls (Enter/Leave). */
+enum {
+  CZT_REGION_COMM_DUP = 0,
+  CZT_REGION_COMM_DUP_WITH_INFO,
+  CZT_REGION_COMM_SPLIT,
+  CZT_REGION_COMM_SPLIT_TYPE,
+  CZT_REGION_COMM_CREATE,
+  CZT_REGION_COMM_CREATE_GROUP,
+  CZT_REGION_CART_CREATE,
+  CZT_REGION_COMM_FREE,
+  CZT_REGION_COUNT
+};
+extern const char *const czt_region_names[CZT_REGION_COUNT];
+
+/* ---- requests (requests.c) --------------------------------------------- */
+/* A traced nonblocking or persistent request, keyed by its handle. */
+void czt_req_add(MPI_Request handle, int is_send, int persistent, int active,
+                 uint64_t id, const czt_msg *m);
+/* MPI_Start on a registered persistent request: record its activation. */
+void czt_req_start(MPI_Request handle);
+/* A request completed (saved handle from before PMPI_Wait or PMPI_Test, its
+ * status): record MpiIsendComplete / MpiIrecv / MpiRequestCancelled. */
+void czt_req_done(MPI_Request saved, const MPI_Status *st);
+void czt_req_cancel(MPI_Request handle);
+void czt_req_forget(MPI_Request handle);
+/* Nonzero when some request is registered (fast path for Wait/Test). */
+int czt_req_pending(void);
+/* Per-thread scratch arrays for the Wait/Test families. */
+MPI_Request *czt_tls_requests(int n);
+MPI_Status *czt_tls_statuses(int n);
+
+/* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */
+int czt_archive_open(const char *dir); /* 0 ok */
+void czt_archive_close(void);          /* collective */
+uint64_t czt_now(void);
+uint64_t czt_new_request_id(void);
+uint64_t czt_event_count(void);
+void czt_write_send(const czt_msg *m);
+void czt_write_isend(const czt_msg *m, uint64_t req);
+void czt_write_isend_complete(uint64_t req);
+void czt_write_recv(const czt_msg *m);
+void czt_write_irecv_request(uint64_t req);
+void czt_write_irecv(const czt_msg *m, uint64_t req);
+void czt_write_cancelled(uint64_t req);
+void czt_write_coll_begin(void);
+void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
+                        uint64_t received, czt_site site);
+void czt_write_enter(int region);
+void czt_write_leave(int region, uint32_t new_comm, uint32_t comm);
+
+#endif /* CZT_TRACER_H */

@@ -1,0 +1,25 @@
+/* wrappers_init.c: tracing starts after MPI_Init / MPI_Init_thread and ends
+ * before MPI_Finalize. */
+#include "tracer.h"
+
+CZT_EXPORT int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) {
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    czt_start(provided);
+  }
+  return rc;
+}
+
+CZT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
+                               int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) czt_start(*provided);
+  return rc;
+}
+
+CZT_EXPORT int MPI_Finalize(void) {
+  czt_finish();
+  return PMPI_Finalize();
+}
