@@ -50,7 +50,11 @@ struct Walk {
   std::string reason;
 };
 
-Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t eventsBefore) {
+// Event files interleave 9-byte timestamps (type 0x05) and attribute lists
+// (0x06) with records; in definition files those codes are ordinary
+// definition records with a length byte.
+Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t eventsBefore,
+                   bool eventFile) {
   constexpr uint8_t kEndOfChunk = 0x00, kTimestamp = 0x05, kAttributeList = 0x06;
   Walk w;
   w.events = eventsBefore;
@@ -76,7 +80,7 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
       w.reason = "unexpected record type " + hex2(t);
       return w;
     }
-    if (t == kTimestamp) {
+    if (eventFile && t == kTimestamp) {
       if (pos + 9 > n) break;
       pos += 9;
       continue;
@@ -90,7 +94,7 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
     }
     if (len > n || pos + head + len > n) break;
     pos += head + len;
-    if (t != kAttributeList) w.events++;
+    if (!eventFile || t != kAttributeList) w.events++;
   }
   w.reason = pos >= n ? "the file ends after its last whole record, without OTF2's end-of-file mark"
                       : "the file ends inside a record (" + std::to_string(n) +
@@ -207,7 +211,7 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
       return c;
     }
     close(fd);
-    Walk w = walkLastChunk(buf, bigEndian, countEvents ? first - 1 : 0);
+    Walk w = walkLastChunk(buf, bigEndian, countEvents ? first - 1 : 0, countEvents);
     c.readableEvents = countEvents ? w.events : 0;
     if (w.state == FileState::Complete) {
       c.state = FileState::Complete;
