@@ -132,116 +132,243 @@ int czt_archive_open(const char *dir) {
   return 0;
 }
 
-/* ---- events ------------------------------------------------------------ */
-#define WRITE_BEGIN()                  \
-  CZT_LOCK();                          \
-  if (!writer || broken) {             \
-    CZT_UNLOCK();                      \
-    return;                            \
-  }                                    \
-  uint64_t now_ = czt_now();           \
-  (void)now_
-#define WRITE_END(call)                                        \
-  do {                                                         \
-    if ((call) != OTF2_SUCCESS) {                              \
-      broken = 1;                                              \
-      CZT_UNLOCK();                                            \
-      czt_disable(otf2_error[0] ? otf2_error : "OTF2 write failed"); \
-      return;                                                  \
-    }                                                          \
-    CZT_UNLOCK();                                              \
-  } while (0)
+/* ---- events ------------------------------------------------------------
+ * Each event is taken (timestamp, comm ref, world rank, datatype code: all
+ * resolved at the call) into a small staging queue and encoded into OTF2
+ * later, at a point where the rank would wait anyway (after a send went
+ * out, before a blocking receive or wait) or when the queue is full, so the
+ * OTF2 encoding and file writes stay off the message's critical path.
+ * Records are encoded in the order they were taken, with the timestamps
+ * taken at the call: the archive is the same as when writing at once.
+ * Threaded programs (MPI_THREAD_MULTIPLE) encode at once under czt_mutex. */
+enum {
+  E_SEND,
+  E_ISEND,
+  E_ISEND_COMPLETE,
+  E_RECV,
+  E_IRECV_REQUEST,
+  E_IRECV,
+  E_CANCELLED,
+  E_COLL_BEGIN,
+  E_COLL_END,
+  E_ENTER,
+  E_LEAVE
+};
+typedef struct czt_event {
+  uint64_t t, req, bytes, prefix, site, address;
+  uint32_t peer, ref, tag, crc, count, dtype, peer_world;
+  uint8_t kind, site_kind, kept, has_root;
+  int op, region;
+} czt_event;
 
-static void site_attrs(czt_site s) {
-  OTF2_AttributeList_AddUint64(attrs, A_SITE, s.id);
-  OTF2_AttributeList_AddUint8(attrs, A_SITE_KIND, s.kind);
+#define QUEUE_CAP 64
+static czt_event queue[QUEUE_CAP];
+int czt_queued; /* events in queue (never when threaded) */
+
+static void site_attrs(uint64_t id, uint8_t kind) {
+  OTF2_AttributeList_AddUint64(attrs, A_SITE, id);
+  OTF2_AttributeList_AddUint8(attrs, A_SITE_KIND, kind);
 }
 
-/* Attributes of a message record; returns the comm ref. */
-static uint32_t msg_attrs(const czt_msg *m) {
-  uint32_t ref, peer_world;
-  czt_comm_lookup(m->comm, m->peer, &ref, &peer_world);
-  OTF2_AttributeList_AddUint32(attrs, A_CRC32, m->crc);
-  OTF2_AttributeList_AddUint64(attrs, A_ADDRESS, (uint64_t)(uintptr_t)m->buf);
-  OTF2_AttributeList_AddUint64(attrs, A_PREFIX, m->prefix);
-  site_attrs(m->site);
-  OTF2_AttributeList_AddUint32(attrs, A_COUNT, (uint32_t)m->count);
-  OTF2_AttributeList_AddUint32(attrs, A_DATATYPE, czt_type_code(m->type));
-  OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, peer_world);
-  if (m->kept) OTF2_AttributeList_AddUint8(attrs, A_KEPT, 1);
-  return ref;
+static void msg_attrs(const czt_event *e) {
+  OTF2_AttributeList_AddUint32(attrs, A_CRC32, e->crc);
+  OTF2_AttributeList_AddUint64(attrs, A_ADDRESS, e->address);
+  OTF2_AttributeList_AddUint64(attrs, A_PREFIX, e->prefix);
+  site_attrs(e->site, e->site_kind);
+  OTF2_AttributeList_AddUint32(attrs, A_COUNT, e->count);
+  OTF2_AttributeList_AddUint32(attrs, A_DATATYPE, e->dtype);
+  OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, e->peer_world);
+  if (e->kept) OTF2_AttributeList_AddUint8(attrs, A_KEPT, 1);
+}
+
+/* Write one event into the OTF2 buffer (locked when threaded). */
+static OTF2_ErrorCode encode(const czt_event *e) {
+  switch (e->kind) {
+  case E_SEND:
+    msg_attrs(e);
+    return OTF2_EvtWriter_MpiSend(writer, attrs, e->t, e->peer, e->ref,
+                                  e->tag, e->bytes);
+  case E_ISEND:
+    msg_attrs(e);
+    return OTF2_EvtWriter_MpiIsend(writer, attrs, e->t, e->peer, e->ref,
+                                   e->tag, e->bytes, e->req);
+  case E_ISEND_COMPLETE:
+    return OTF2_EvtWriter_MpiIsendComplete(writer, NULL, e->t, e->req);
+  case E_RECV:
+    msg_attrs(e);
+    return OTF2_EvtWriter_MpiRecv(writer, attrs, e->t, e->peer, e->ref,
+                                  e->tag, e->bytes);
+  case E_IRECV_REQUEST:
+    return OTF2_EvtWriter_MpiIrecvRequest(writer, NULL, e->t, e->req);
+  case E_IRECV:
+    msg_attrs(e);
+    return OTF2_EvtWriter_MpiIrecv(writer, attrs, e->t, e->peer, e->ref,
+                                   e->tag, e->bytes, e->req);
+  case E_CANCELLED:
+    return OTF2_EvtWriter_MpiRequestCancelled(writer, NULL, e->t, e->req);
+  case E_COLL_BEGIN:
+    return OTF2_EvtWriter_MpiCollectiveBegin(writer, NULL, e->t);
+  case E_COLL_END:
+    site_attrs(e->site, e->site_kind);
+    if (e->has_root)
+      OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, e->peer_world);
+    return OTF2_EvtWriter_MpiCollectiveEnd(
+        writer, attrs, e->t, (OTF2_CollectiveOp)e->op, e->ref,
+        e->has_root ? e->peer : OTF2_UNDEFINED_UINT32, e->bytes, e->req);
+  case E_ENTER:
+    return OTF2_EvtWriter_Enter(writer, NULL, e->t, (OTF2_RegionRef)e->region);
+  case E_LEAVE:
+    OTF2_AttributeList_AddUint32(attrs, A_NEW_COMM, e->peer);
+    OTF2_AttributeList_AddUint32(attrs, A_COMM, e->ref);
+    return OTF2_EvtWriter_Leave(writer, attrs, e->t,
+                                (OTF2_RegionRef)e->region);
+  }
+  return OTF2_SUCCESS;
+}
+
+static void failed(void) {
+  czt_disable(otf2_error[0] ? otf2_error : "OTF2 write failed");
+}
+
+/* Encode the queued events (not threaded, so no lock). 0, or -1 when a
+ * write failed (the caller reports it). */
+static int drain_queue(void) {
+  int n = czt_queued;
+  czt_queued = 0;
+  if (!writer || broken) return 0;
+  for (int i = 0; i < n; i++)
+    if (encode(&queue[i]) != OTF2_SUCCESS) {
+      broken = 1;
+      return -1;
+    }
+  return 0;
+}
+
+void czt_drain_queue(void) {
+  if (drain_queue()) failed();
+}
+
+/* The slot for a new event with its timestamp, or NULL (no archive). In
+ * threaded programs it returns *local with czt_mutex held. */
+static czt_event *take(czt_event *local) {
+  CZT_LOCK();
+  if (!writer || broken) {
+    CZT_UNLOCK();
+    return NULL;
+  }
+  czt_event *e = czt.threaded ? local : &queue[czt_queued];
+  e->t = czt_now();
+  return e;
+}
+
+static void put(czt_event *e) {
+  if (czt.threaded) {
+    OTF2_ErrorCode rc = encode(e);
+    if (rc != OTF2_SUCCESS) broken = 1;
+    CZT_UNLOCK();
+    if (rc != OTF2_SUCCESS) failed();
+    return;
+  }
+  if (++czt_queued == QUEUE_CAP) czt_drain_queue();
+}
+
+#define TAKE(KIND)                  \
+  czt_event local_, *e = take(&local_); \
+  if (!e) return;                   \
+  e->kind = (KIND)
+
+static void take_msg(czt_event *e, const czt_msg *m) {
+  czt_comm_lookup(m->comm, m->peer, &e->ref, &e->peer_world);
+  e->peer = (uint32_t)m->peer;
+  e->tag = (uint32_t)m->tag;
+  e->bytes = m->bytes;
+  e->crc = m->crc;
+  e->address = (uint64_t)(uintptr_t)m->buf;
+  e->prefix = m->prefix;
+  e->site = m->site.id;
+  e->site_kind = m->site.kind;
+  e->count = (uint32_t)m->count;
+  e->dtype = czt_type_code(m->type);
+  e->kept = (uint8_t)(m->kept != 0);
 }
 
 void czt_write_send(const czt_msg *m) {
-  WRITE_BEGIN();
-  uint32_t ref = msg_attrs(m);
-  WRITE_END(OTF2_EvtWriter_MpiSend(writer, attrs, now_, (uint32_t)m->peer, ref,
-                                   (uint32_t)m->tag, m->bytes));
+  TAKE(E_SEND);
+  take_msg(e, m);
+  put(e);
 }
 
 void czt_write_isend(const czt_msg *m, uint64_t req) {
-  WRITE_BEGIN();
-  uint32_t ref = msg_attrs(m);
-  WRITE_END(OTF2_EvtWriter_MpiIsend(writer, attrs, now_, (uint32_t)m->peer,
-                                    ref, (uint32_t)m->tag, m->bytes, req));
+  TAKE(E_ISEND);
+  take_msg(e, m);
+  e->req = req;
+  put(e);
 }
 
 void czt_write_isend_complete(uint64_t req) {
-  WRITE_BEGIN();
-  WRITE_END(OTF2_EvtWriter_MpiIsendComplete(writer, NULL, now_, req));
+  TAKE(E_ISEND_COMPLETE);
+  e->req = req;
+  put(e);
 }
 
 void czt_write_recv(const czt_msg *m) {
-  WRITE_BEGIN();
-  uint32_t ref = msg_attrs(m);
-  WRITE_END(OTF2_EvtWriter_MpiRecv(writer, attrs, now_, (uint32_t)m->peer, ref,
-                                   (uint32_t)m->tag, m->bytes));
+  TAKE(E_RECV);
+  take_msg(e, m);
+  put(e);
 }
 
 void czt_write_irecv_request(uint64_t req) {
-  WRITE_BEGIN();
-  WRITE_END(OTF2_EvtWriter_MpiIrecvRequest(writer, NULL, now_, req));
+  TAKE(E_IRECV_REQUEST);
+  e->req = req;
+  put(e);
 }
 
 void czt_write_irecv(const czt_msg *m, uint64_t req) {
-  WRITE_BEGIN();
-  uint32_t ref = msg_attrs(m);
-  WRITE_END(OTF2_EvtWriter_MpiIrecv(writer, attrs, now_, (uint32_t)m->peer,
-                                    ref, (uint32_t)m->tag, m->bytes, req));
+  TAKE(E_IRECV);
+  take_msg(e, m);
+  e->req = req;
+  put(e);
 }
 
 void czt_write_cancelled(uint64_t req) {
-  WRITE_BEGIN();
-  WRITE_END(OTF2_EvtWriter_MpiRequestCancelled(writer, NULL, now_, req));
+  TAKE(E_CANCELLED);
+  e->req = req;
+  put(e);
 }
 
 void czt_write_coll_begin(void) {
-  WRITE_BEGIN();
-  WRITE_END(OTF2_EvtWriter_MpiCollectiveBegin(writer, NULL, now_));
+  TAKE(E_COLL_BEGIN);
+  put(e);
 }
 
 void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, czt_site site) {
-  WRITE_BEGIN();
-  uint32_t ref, root_world = 0xffffffffu;
-  czt_comm_lookup(comm, root, &ref, &root_world);
-  site_attrs(site);
-  if (root >= 0) OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, root_world);
-  WRITE_END(OTF2_EvtWriter_MpiCollectiveEnd(
-      writer, attrs, now_, (OTF2_CollectiveOp)op, ref,
-      root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32, sent, received));
+  TAKE(E_COLL_END);
+  uint32_t root_world = 0xffffffffu;
+  czt_comm_lookup(comm, root, &e->ref, &root_world);
+  e->op = op;
+  e->has_root = root >= 0;
+  e->peer = (uint32_t)root;
+  e->peer_world = root_world;
+  e->bytes = sent;
+  e->req = received;
+  e->site = site.id;
+  e->site_kind = site.kind;
+  put(e);
 }
 
 void czt_write_enter(int region) {
-  WRITE_BEGIN();
-  WRITE_END(OTF2_EvtWriter_Enter(writer, NULL, now_, (OTF2_RegionRef)region));
+  TAKE(E_ENTER);
+  e->region = region;
+  put(e);
 }
 
 void czt_write_leave(int region, uint32_t new_comm, uint32_t comm) {
-  WRITE_BEGIN();
-  OTF2_AttributeList_AddUint32(attrs, A_NEW_COMM, new_comm);
-  OTF2_AttributeList_AddUint32(attrs, A_COMM, comm);
-  WRITE_END(OTF2_EvtWriter_Leave(writer, attrs, now_, (OTF2_RegionRef)region));
+  TAKE(E_LEAVE);
+  e->region = region;
+  e->peer = new_comm;
+  e->ref = comm;
+  put(e);
 }
 
 /* ---- global definitions ------------------------------------------------ */
@@ -339,12 +466,14 @@ static int write_global_defs(const uint64_t *summary, const uint64_t *defs,
 
 uint64_t czt_event_count(void) {
   uint64_t n = 0;
+  czt_drain();
   if (writer) OTF2_EvtWriter_GetNumberOfEvents(writer, &n);
   return n;
 }
 
 void czt_archive_close(void) {
   if (!archive) return;
+  czt_drain();
   CZT_LOCK();
   uint64_t mine[3] = {czt_event_count(), t_start, czt_now()};
   if (writer) OTF2_Archive_CloseEvtWriter(archive, writer);

@@ -166,5 +166,12 @@ void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, czt_site site);
 void czt_write_enter(int region);
 void czt_write_leave(int region, uint32_t new_comm, uint32_t comm);
+/* Events are staged and encoded later (not threaded): czt_drain() encodes
+ * the staged ones; wrappers call it where the rank would wait anyway. */
+extern int czt_queued;
+void czt_drain_queue(void);
+static inline void czt_drain(void) {
+  if (czt_queued) czt_drain_queue();
+}
 
 #endif /* CZT_TRACER_H */

@@ -20,6 +20,7 @@ CZT_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  czt_drain(); /* about to wait: encode the staged events now */
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
   if (rc == MPI_SUCCESS) record_recv(buf, type, comm, st, site);
   return rc;
@@ -58,6 +59,7 @@ CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, st);
   if (rc == MPI_SUCCESS) record_recv(recvbuf, recvtype, comm, st, site);
+  czt_drain();
   return rc;
 }
 
@@ -79,5 +81,6 @@ CZT_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
   int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source,
                                  recvtag, comm, st);
   if (rc == MPI_SUCCESS) record_recv(buf, type, comm, st, site);
+  czt_drain();
   return rc;
 }

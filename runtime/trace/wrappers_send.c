@@ -13,7 +13,9 @@
       czt_msg_send(&m, buf, count, type, dest, tag, comm, site);             \
       czt_write_send(&m);                                                    \
     }                                                                        \
-    return PMPI_##NAME(buf, count, type, dest, tag, comm);                   \
+    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    czt_drain(); /* the message is on its way: encode the staged events */   \
+    return rc;                                                               \
   }
 
 CZT_BLOCKING_SEND(Send)
@@ -34,6 +36,7 @@ CZT_BLOCKING_SEND(Rsend)
     czt_write_isend(&m, id);                                                 \
     int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);        \
     if (rc == MPI_SUCCESS) czt_req_add(*request, 1, 0, 1, id, &m);           \
+    czt_drain();                                                             \
     return rc;                                                               \
   }
 

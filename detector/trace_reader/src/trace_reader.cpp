@@ -283,10 +283,16 @@ Result<Trace> Trace::open(const std::string &dirIn) {
   } else {
     impl->problems.push_back({-1, manifestPath, "the manifest " CZ_TRACE_MANIFEST " is missing"});
   }
+  // The tracer writes the anchor at MPI_Finalize; a manifest without it is a
+  // run that aborted or was killed (recovering those is not supported yet).
   if (!haveAnchor)
     return Error{impl->anchor, -1,
-                 "the OTF2 anchor file is missing: the traced run ended before its trace "
-                 "was set up, or this is not a complete trace directory"};
+                 haveManifest
+                     ? "the OTF2 anchor file is missing: the traced run did not reach "
+                       "MPI_Finalize (aborted or killed), and its events were never "
+                       "written; reading such runs is not supported yet"
+                     : "the OTF2 anchor file is missing: this is not a complete trace "
+                       "directory"};
 
   // Anchor: small and not chunked; OTF2 reports its errors cleanly.
   Otf2Errors errors;
