@@ -172,16 +172,8 @@ std::string findTracer(std::string &err) {
     err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
     return "";
   }
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string installed;
-  if (n > 0) {
-    self[n] = 0;
-    std::string dir(self);
-    dir = dir.substr(0, dir.rfind('/'));
-    installed = dir + "/" CZ_TRACE_LIB_RELATIVE;
-    if (isFile(installed)) return installed;
-  }
+  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  if (!installed.empty() && isFile(installed)) return installed;
   if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
   err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +
         (std::strlen(CZ_TRACE_LIB_BUILD_PATH) ? std::string(" and '") + CZ_TRACE_LIB_BUILD_PATH + "'"

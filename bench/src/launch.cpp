@@ -76,6 +76,14 @@ std::string findMpirun(std::string &err) {
   return found;
 }
 
+std::string besideSelf(const std::string &relative) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "";
+  std::string dir(self, size_t(n));
+  return dir.substr(0, dir.rfind('/')) + "/" + relative;
+}
+
 std::string findWorker(std::string &err) {
   const char *env = std::getenv("COLLECTIVIZE_BENCH_WORKER");
   if (env && *env) {
@@ -84,16 +92,8 @@ std::string findWorker(std::string &err) {
     return "";
   }
   // Installed: next to our own executable (relocatable prefix).
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string installed;
-  if (n > 0) {
-    self[n] = 0;
-    std::string dir(self);
-    dir = dir.substr(0, dir.rfind('/'));
-    installed = dir + "/" + CZ_BENCH_WORKER_RELATIVE;
-    if (isExecutable(installed)) return installed;
-  }
+  std::string installed = besideSelf(CZ_BENCH_WORKER_RELATIVE);
+  if (!installed.empty() && isExecutable(installed)) return installed;
   // Build tree: the path CMake compiled in.
   if (isExecutable(CZ_BENCH_WORKER_BUILD_PATH)) return CZ_BENCH_WORKER_BUILD_PATH;
   err = "the benchmark worker (collectivize_bench_worker) is missing: looked at '" + installed +
