@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/launch.h"
+#include "collectivize_trace_format.h"
 #include "collectivize/trace_reader.h"
 #include "verbs.h"
 
@@ -31,10 +32,14 @@ namespace {
 
 const char kTraceUsage[] =
     "usage: collectivize trace dump DIR [--rank N] [--limit N]\n"
-    "       collectivize trace summary DIR\n\n"
+    "       collectivize trace summary DIR\n"
+    "       collectivize trace repair DIR\n\n"
     "dump:    print the events of a trace, one line per event, rank by rank\n"
     "         (--rank: only rank N; --limit: at most N events per rank).\n"
-    "summary: ranks, events per rank and the ranks whose trace is incomplete.\n";
+    "summary: ranks, events per rank and the ranks whose trace is incomplete.\n"
+    "repair:  make the trace of a run that aborted or was killed readable: add\n"
+    "         the events each rank had recorded but not yet written, and the\n"
+    "         definitions (`collectivize run` does this by itself).\n";
 
 const char kRunUsage[] =
     "usage: collectivize run [-np N] [--trace-dir DIR] [--] PROGRAM [ARGS...]\n\n"
@@ -156,6 +161,31 @@ int printSummary(const std::string &dir, const char *who) {
   return 0;
 }
 
+// Returns 0, or 1 when the trace cannot be repaired.
+int repairTrace(const std::string &dir, const char *who) {
+  auto report = cz::trace::repair(dir);
+  if (!report) {
+    std::fprintf(stderr, "%s: cannot repair: %s\n", who, report.error().message().c_str());
+    return 1;
+  }
+  uint64_t recovered = 0;
+  for (const auto &r : report->ranks) recovered += r.recoveredEvents;
+  std::printf("%s: repaired %s (the run did not finish): %llu events recovered from the "
+              "ranks' recovery files, %zu communicator definitions\n",
+              who, dir.c_str(), (unsigned long long)recovered, report->communicators);
+  for (const auto &r : report->ranks)
+    if (!r.finished)
+      std::printf("  rank %d: %llu events flushed + %llu recovered%s\n", r.rank,
+                  (unsigned long long)r.flushedEvents, (unsigned long long)r.recoveredEvents,
+                  r.recoveryFile ? "" : " (no recovery file)");
+  return 0;
+}
+
+bool hasAnchor(const std::string &dir) {
+  struct stat st;
+  return stat((dir + "/" CZ_TRACE_ARCHIVE ".otf2").c_str(), &st) == 0;
+}
+
 bool isFile(const std::string &p) {
   struct stat st;
   return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -223,6 +253,14 @@ int traceVerb(int argc, char **argv) {
       return 2;
     }
     return printSummary(argv[1], "collectivize trace");
+  }
+  if (sub == "repair") {
+    if (argc != 2 || argv[1][0] == '-') {
+      std::fputs(kTraceUsage, stderr);
+      return 2;
+    }
+    int rc = repairTrace(argv[1], "collectivize trace");
+    return rc ? rc : printSummary(argv[1], "collectivize trace");
   }
   std::fprintf(stderr, "collectivize trace: unknown subcommand '%s'\n%s", sub.c_str(), kTraceUsage);
   return 2;
@@ -339,6 +377,8 @@ int runVerb(int argc, char **argv) {
     return code ? code : 1;
   }
   std::printf("collectivize run: trace written to %s\n", traceDir.c_str());
+  if (code != 0 && !hasAnchor(traceDir) && repairTrace(traceDir, "collectivize run") != 0)
+    return code;
   int s = printSummary(traceDir, "collectivize run");
   return code ? code : s;
 }

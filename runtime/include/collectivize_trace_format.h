@@ -11,6 +11,15 @@
  *   <dir>/rank-<N>.done                       written by rank N when it
  *        finished tracing cleanly (MPI_Finalize); a rank without it is
  *        reported as incomplete by the reader.
+ *   <dir>/rank-<N>.chunks, rank-<N>.comms     recovery data while rank N
+ *        runs, removed when it finishes: the OTF2 event chunks not yet in
+ *        traces/N.evt (a file-backed mapping: slots of the archive's event
+ *        chunk size, zero = empty), and the communicators rank N defined
+ *        (uint64 words: ref, parent ref, region, size, size world ranks).
+ *        After a run that aborted or was killed (no traces.otf2),
+ *        `collectivize trace repair DIR` appends the chunks, writes the
+ *        anchor and global definitions, and adds "repaired <unix time>" to
+ *        the manifest; ranks without rank-N.done stay reported incomplete.
  *
  * OTF2 layout: one location per MPI rank (location N = world rank N, group
  * "rank N"); threads of an MPI_THREAD_MULTIPLE rank write to their rank's
@@ -53,6 +62,11 @@
 #define CZ_TRACE_MANIFEST "collectivize-trace.txt"
 #define CZ_TRACE_ARCHIVE "traces"    /* traces.otf2 */
 #define CZ_TRACE_DONE_FMT "rank-%d.done"
+#define CZ_TRACE_CHUNKS_FMT "rank-%d.chunks"
+/* OTF2 chunk sizes of the archive (its anchor records them too). */
+#define CZ_TRACE_EVENT_CHUNK_BYTES (1024 * 1024)
+#define CZ_TRACE_DEF_CHUNK_BYTES (4 * 1024 * 1024)
+#define CZ_TRACE_COMMS_FMT "rank-%d.comms"
 
 /* UINT32: zlib CRC-32 of the message's packed payload (derived and
  * non-contiguous types are hashed over the bytes MPI_Pack would produce, so

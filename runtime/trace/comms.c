@@ -6,15 +6,14 @@
  * allreduce on the new communicator). Each creation is remembered by L only;
  * rank 0 gathers those definitions at MPI_Finalize. All functions are called
  * under czt_mutex when the program is threaded. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracer.h"
-
-const char *const czt_region_names[CZT_REGION_COUNT] = {
-    "MPI_Comm_dup",    "MPI_Comm_dup_with_info", "MPI_Comm_split",
-    "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
-    "MPI_Cart_create", "MPI_Comm_free"};
 
 typedef struct czt_comm {
   MPI_Comm handle;
@@ -115,6 +114,41 @@ uint32_t czt_comm_ref(MPI_Comm comm) {
   return ref;
 }
 
+static int recovery_fd = -1;
+static char recovery_path[4200];
+
+void czt_comms_recovery_open(const char *dir) {
+  snprintf(recovery_path, sizeof recovery_path, "%s/" CZ_TRACE_COMMS_FMT, dir,
+           czt.rank);
+  recovery_fd = open(recovery_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+                                        O_CLOEXEC, 0666);
+}
+
+void czt_comms_recovery_close(void) {
+  if (recovery_fd < 0) return;
+  close(recovery_fd);
+  recovery_fd = -1;
+  unlink(recovery_path);
+}
+
+/* One definition, in one write(2) so a killed rank leaves whole ones. */
+static void save_for_recovery(const uint64_t *words, size_t n) {
+  if (recovery_fd < 0) return;
+  const char *p = (const char *)words;
+  size_t left = n * sizeof *words;
+  while (left > 0) {
+    ssize_t w = write(recovery_fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) { /* disk full: the finished trace does not need it */
+      close(recovery_fd);
+      recovery_fd = -1;
+      return;
+    }
+    p += w;
+    left -= (size_t)w;
+  }
+}
+
 static void own(uint32_t ref, uint32_t parent, int region, const czt_comm *e) {
   size_t need = defs_len + 4 + (size_t)e->size;
   if (need > defs_cap) {
@@ -129,7 +163,9 @@ static void own(uint32_t ref, uint32_t parent, int region, const czt_comm *e) {
   defs[defs_len++] = parent;
   defs[defs_len++] = (uint64_t)region;
   defs[defs_len++] = (uint64_t)e->size;
+  size_t start = defs_len - 4;
   for (int i = 0; i < e->size; i++) defs[defs_len++] = (uint64_t)e->world[i];
+  save_for_recovery(defs + start, defs_len - start);
 }
 
 uint32_t czt_comm_created(MPI_Comm parent, MPI_Comm newcomm, int region) {

@@ -17,43 +17,10 @@
 
 #include "tracer.h"
 
-/* Attribute refs, in definition order. */
-enum {
-  A_CRC32,
-  A_ADDRESS,
-  A_PREFIX,
-  A_SITE,
-  A_SITE_KIND,
-  A_COUNT,
-  A_DATATYPE,
-  A_PEER_WORLD,
-  A_KEPT,
-  A_NEW_COMM,
-  A_COMM,
-  A_N
-};
-static const struct {
-  const char *name, *description;
-  OTF2_Type type;
-} attr_defs[A_N] = {
-    {CZ_TRACE_ATTR_CRC32, "zlib CRC-32 of the packed payload", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_ADDRESS, "user buffer address", OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_PREFIX, "first 8 packed payload bytes, little-endian",
-     OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_SITE, "call-site id or return address", OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_SITE_KIND, "0 instrumenter id, 1 return address",
-     OTF2_TYPE_UINT8},
-    {CZ_TRACE_ATTR_COUNT, "element count", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_DATATYPE, "cz_trace_type code", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_PEER_WORLD, "peer or root rank in MPI_COMM_WORLD",
-     OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_KEPT, "data the process keeps (cz_send_to_self)",
-     OTF2_TYPE_UINT8},
-    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created",
-     OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_COMM, "communicator argument of the call",
-     OTF2_TYPE_UINT32},
-};
+/* OTF2 writes a rank's events to its .evt file in chunks,
+ * EVENT_CHUNKS_IN_MEMORY at a time (chunk_arena.c). */
+#define EVENT_CHUNK CZ_TRACE_EVENT_CHUNK_BYTES
+#define EVENT_CHUNKS_IN_MEMORY 4
 
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
@@ -110,9 +77,16 @@ static int all_ok(int ok) {
 int czt_archive_open(const char *dir) {
   OTF2_Error_RegisterCallback(on_otf2_error, NULL);
   archive = OTF2_Archive_Open(dir, CZ_TRACE_ARCHIVE, OTF2_FILEMODE_WRITE,
-                              1024 * 1024, 4 * 1024 * 1024,
+                              EVENT_CHUNK, CZ_TRACE_DEF_CHUNK_BYTES,
                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  const OTF2_MemoryCallbacks *arena =
+      archive ? czt_arena_open(dir, EVENT_CHUNK, EVENT_CHUNKS_IN_MEMORY) : NULL;
+  if (archive && !arena && czt.rank == 0)
+    CZI_LOG("trace: no recovery file for unflushed events; a killed run "
+            "loses them");
   int ok = archive != NULL &&
+           (!arena || OTF2_Archive_SetMemoryCallbacks(archive, arena, NULL) ==
+                          OTF2_SUCCESS) &&
            OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) ==
                OTF2_SUCCESS &&
            OTF2_MPI_Archive_SetCollectiveCallbacks(archive, MPI_COMM_WORLD,
@@ -120,14 +94,20 @@ int czt_archive_open(const char *dir) {
                OTF2_SUCCESS &&
            OTF2_Archive_SetCreator(archive, "collectivize tracer") ==
                OTF2_SUCCESS;
-  if (!all_ok(ok)) return -1; /* archives of other ranks are abandoned */
+  if (!all_ok(ok)) { /* archives of other ranks are abandoned */
+    czt_arena_close();
+    return -1;
+  }
   ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS;
   if (ok) {
     writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)czt.rank);
     attrs = OTF2_AttributeList_New();
     ok = writer && attrs;
   }
-  if (!all_ok(ok)) return -1;
+  if (!all_ok(ok)) {
+    czt_arena_close();
+    return -1;
+  }
   t_start = czt_now();
   return 0;
 }
@@ -166,19 +146,19 @@ static czt_event queue[QUEUE_CAP];
 int czt_queued; /* events in queue (never when threaded) */
 
 static void site_attrs(uint64_t id, uint8_t kind) {
-  OTF2_AttributeList_AddUint64(attrs, A_SITE, id);
-  OTF2_AttributeList_AddUint8(attrs, A_SITE_KIND, kind);
+  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_SITE, id);
+  OTF2_AttributeList_AddUint8(attrs, CZT_ATTR_SITE_KIND, kind);
 }
 
 static void msg_attrs(const czt_event *e) {
-  OTF2_AttributeList_AddUint32(attrs, A_CRC32, e->crc);
-  OTF2_AttributeList_AddUint64(attrs, A_ADDRESS, e->address);
-  OTF2_AttributeList_AddUint64(attrs, A_PREFIX, e->prefix);
+  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_CRC32, e->crc);
+  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_ADDRESS, e->address);
+  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_PREFIX, e->prefix);
   site_attrs(e->site, e->site_kind);
-  OTF2_AttributeList_AddUint32(attrs, A_COUNT, e->count);
-  OTF2_AttributeList_AddUint32(attrs, A_DATATYPE, e->dtype);
-  OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, e->peer_world);
-  if (e->kept) OTF2_AttributeList_AddUint8(attrs, A_KEPT, 1);
+  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COUNT, e->count);
+  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_DATATYPE, e->dtype);
+  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
+  if (e->kept) OTF2_AttributeList_AddUint8(attrs, CZT_ATTR_KEPT, 1);
 }
 
 /* Write one event into the OTF2 buffer (locked when threaded). */
@@ -211,15 +191,15 @@ static OTF2_ErrorCode encode(const czt_event *e) {
   case E_COLL_END:
     site_attrs(e->site, e->site_kind);
     if (e->has_root)
-      OTF2_AttributeList_AddUint32(attrs, A_PEER_WORLD, e->peer_world);
+      OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
     return OTF2_EvtWriter_MpiCollectiveEnd(
         writer, attrs, e->t, (OTF2_CollectiveOp)e->op, e->ref,
         e->has_root ? e->peer : OTF2_UNDEFINED_UINT32, e->bytes, e->req);
   case E_ENTER:
     return OTF2_EvtWriter_Enter(writer, NULL, e->t, (OTF2_RegionRef)e->region);
   case E_LEAVE:
-    OTF2_AttributeList_AddUint32(attrs, A_NEW_COMM, e->peer);
-    OTF2_AttributeList_AddUint32(attrs, A_COMM, e->ref);
+    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_NEW_COMM, e->peer);
+    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COMM, e->ref);
     return OTF2_EvtWriter_Leave(writer, attrs, e->t,
                                 (OTF2_RegionRef)e->region);
   }
@@ -371,99 +351,6 @@ void czt_write_leave(int region, uint32_t new_comm, uint32_t comm) {
   put(e);
 }
 
-/* ---- global definitions ------------------------------------------------ */
-static OTF2_GlobalDefWriter *gdw;
-static OTF2_StringRef n_strings;
-
-static OTF2_StringRef str(const char *s) {
-  OTF2_GlobalDefWriter_WriteString(gdw, n_strings, s);
-  return n_strings++;
-}
-
-/* summary[3r..3r+2]: events, first and last timestamp of rank r. */
-static int write_global_defs(const uint64_t *summary, const uint64_t *defs,
-                             size_t n_defs) {
-  int p = czt.size;
-  gdw = OTF2_Archive_GetGlobalDefWriter(archive);
-  if (!gdw) return -1;
-  uint64_t first = UINT64_MAX, last = 0;
-  for (int r = 0; r < p; r++) {
-    if (summary[3 * r + 1] < first) first = summary[3 * r + 1];
-    if (summary[3 * r + 2] > last) last = summary[3 * r + 2];
-  }
-  struct timespec rt;
-  clock_gettime(CLOCK_REALTIME, &rt);
-  uint64_t realtime = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec -
-                      (czt_now() - first);
-  OTF2_GlobalDefWriter_WriteClockProperties(gdw, 1000000000u, first,
-                                            last - first, realtime);
-  OTF2_StringRef empty = str("");
-  char host[256] = "localhost";
-  gethostname(host, sizeof host - 1);
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(gdw, 0, str(host), str("node"),
-                                           OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  for (int r = 0; r < p; r++) {
-    char name[32];
-    snprintf(name, sizeof name, "rank %d", r);
-    OTF2_StringRef s = str(name);
-    OTF2_GlobalDefWriter_WriteLocationGroup(gdw, (OTF2_LocationGroupRef)r, s,
-                                            OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            0, OTF2_UNDEFINED_LOCATION_GROUP);
-    OTF2_GlobalDefWriter_WriteLocation(gdw, (OTF2_LocationRef)r, s,
-                                       OTF2_LOCATION_TYPE_CPU_THREAD,
-                                       summary[3 * r], (OTF2_LocationGroupRef)r);
-  }
-  for (int a = 0; a < A_N; a++)
-    OTF2_GlobalDefWriter_WriteAttribute(gdw, (OTF2_AttributeRef)a,
-                                        str(attr_defs[a].name),
-                                        str(attr_defs[a].description),
-                                        attr_defs[a].type);
-  OTF2_StringRef region_names[CZT_REGION_COUNT];
-  for (int i = 0; i < CZT_REGION_COUNT; i++) {
-    region_names[i] = str(czt_region_names[i]);
-    OTF2_GlobalDefWriter_WriteRegion(
-        gdw, (OTF2_RegionRef)i, region_names[i], region_names[i], empty,
-        OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
-        empty, 0, 0);
-  }
-  /* Groups: 0 the MPI locations, 1 world, 2 self, 3.. created comms. */
-  uint64_t *ranks = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!ranks) return -1;
-  for (int r = 0; r < p; r++) ranks[r] = (uint64_t)r;
-  OTF2_GlobalDefWriter_WriteGroup(gdw, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                  (uint32_t)p, ranks);
-  OTF2_GlobalDefWriter_WriteGroup(gdw, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
-                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                  (uint32_t)p, ranks);
-  free(ranks);
-  OTF2_GlobalDefWriter_WriteGroup(gdw, 2, empty, OTF2_GROUP_TYPE_COMM_SELF,
-                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0,
-                                  NULL);
-  OTF2_GlobalDefWriter_WriteComm(gdw, 0, str("MPI_COMM_WORLD"), 1,
-                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-  OTF2_GlobalDefWriter_WriteComm(gdw, 1, str("MPI_COMM_SELF"), 2,
-                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-  OTF2_GroupRef group = 3;
-  for (size_t i = 0; i + 4 <= n_defs;) {
-    uint32_t ref = (uint32_t)defs[i], parent = (uint32_t)defs[i + 1];
-    uint64_t region = defs[i + 2], size = defs[i + 3];
-    if (i + 4 + size > n_defs) break;
-    OTF2_GlobalDefWriter_WriteGroup(gdw, group, empty,
-                                    OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    (uint32_t)size, &defs[i + 4]);
-    OTF2_GlobalDefWriter_WriteComm(
-        gdw, ref,
-        region < CZT_REGION_COUNT ? region_names[region] : empty, group,
-        parent, OTF2_COMM_FLAG_NONE);
-    group++;
-    i += 4 + size;
-  }
-  return OTF2_Archive_CloseGlobalDefWriter(archive, gdw) == OTF2_SUCCESS ? 0
-                                                                          : -1;
-}
-
 uint64_t czt_event_count(void) {
   uint64_t n = 0;
   czt_drain();
@@ -475,7 +362,7 @@ void czt_archive_close(void) {
   if (!archive) return;
   czt_drain();
   CZT_LOCK();
-  uint64_t mine[3] = {czt_event_count(), t_start, czt_now()};
+  czt_rank_span mine = {czt_event_count(), t_start, czt_now()};
   if (writer) OTF2_Archive_CloseEvtWriter(archive, writer);
   writer = NULL;
   CZT_UNLOCK();
@@ -491,10 +378,11 @@ void czt_archive_close(void) {
   size_t n_mine = 0;
   const uint64_t *my_defs = czt_comm_defs(&n_mine);
   int my_n = (int)n_mine;
-  uint64_t *summary = root ? malloc(sizeof(uint64_t) * 3 * (size_t)p) : NULL;
+  czt_rank_span *summary = root ? malloc(sizeof *summary * (size_t)p) : NULL;
+  char host[256] = "localhost";
   int *counts = root ? calloc((size_t)p, sizeof(int)) : NULL;
   int *displs = root ? calloc((size_t)p, sizeof(int)) : NULL;
-  PMPI_Gather(mine, 3, MPI_UINT64_T, summary, 3, MPI_UINT64_T, 0,
+  PMPI_Gather(&mine, 3, MPI_UINT64_T, summary, 3, MPI_UINT64_T, 0,
               MPI_COMM_WORLD);
   PMPI_Gather(&my_n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
   uint64_t *defs = NULL;
@@ -508,7 +396,18 @@ void czt_archive_close(void) {
   }
   PMPI_Gatherv(my_defs, my_n, MPI_UINT64_T, defs, counts, displs,
                MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  if (root && summary && defs && write_global_defs(summary, defs, (size_t)total))
+  czt_global_info info = {p, summary, defs, (size_t)total, host, 0};
+  if (root && summary && defs) {
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    uint64_t first = UINT64_MAX;
+    for (int r = 0; r < p; r++)
+      if (summary[r].first < first) first = summary[r].first;
+    info.realtime_at_first = (uint64_t)rt.tv_sec * 1000000000u +
+                             (uint64_t)rt.tv_nsec - (czt_now() - first);
+    gethostname(host, sizeof host - 1);
+  }
+  if (root && summary && defs && czt_write_global_defs(archive, &info))
     czi_warn("trace: cannot write the global definitions of %s: %s", czt.dir,
              otf2_error[0] ? otf2_error : "OTF2 error");
   free(summary);
@@ -519,4 +418,6 @@ void czt_archive_close(void) {
   attrs = NULL;
   OTF2_Archive_Close(archive);
   archive = NULL;
+  czt_arena_close();
+  czt_comms_recovery_close();
 }

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include "collectivize_trace_format.h"
+#include "global_defs.h"
 #include "cz_internal.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))
@@ -116,20 +117,11 @@ void czt_comms_init(void);
 /* Definitions this rank owns (it is the lowest world rank of the comm), as
  * uint64 words: ref, parent ref, region, size, size members. */
 const uint64_t *czt_comm_defs(size_t *words);
+/* Also append owned definitions to <dir>/rank-N.comms as they are made (for
+ * `collectivize trace repair`); removed by czt_comms_recovery_close. */
+void czt_comms_recovery_open(const char *dir);
+void czt_comms_recovery_close(void);
 
-/* Regions for communicator calls (Enter/Leave). */
-enum {
-  CZT_REGION_COMM_DUP = 0,
-  CZT_REGION_COMM_DUP_WITH_INFO,
-  CZT_REGION_COMM_SPLIT,
-  CZT_REGION_COMM_SPLIT_TYPE,
-  CZT_REGION_COMM_CREATE,
-  CZT_REGION_COMM_CREATE_GROUP,
-  CZT_REGION_CART_CREATE,
-  CZT_REGION_COMM_FREE,
-  CZT_REGION_COUNT
-};
-extern const char *const czt_region_names[CZT_REGION_COUNT];
 
 /* ---- requests (requests.c) --------------------------------------------- */
 /* A traced nonblocking or persistent request, keyed by its handle. */
@@ -147,6 +139,11 @@ int czt_req_pending(void);
 /* Per-thread scratch arrays for the Wait/Test families. */
 MPI_Request *czt_tls_requests(int n);
 MPI_Status *czt_tls_statuses(int n);
+
+/* ---- OTF2's event chunk memory, file-backed (chunk_arena.c) ------------ */
+const OTF2_MemoryCallbacks *czt_arena_open(const char *dir, uint64_t chunk,
+                                           int chunks);
+void czt_arena_close(void); /* after OTF2_Archive_Close; removes the file */
 
 /* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */
 int czt_archive_open(const char *dir); /* 0 ok */

@@ -23,3 +23,10 @@ CZT_EXPORT int MPI_Finalize(void) {
   czt_finish();
   return PMPI_Finalize();
 }
+
+/* The job ends here: encode the staged events so that `collectivize trace
+ * repair` finds them in the recovery file. */
+CZT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
+  czt_drain();
+  return PMPI_Abort(comm, errorcode);
+}

@@ -43,12 +43,7 @@ std::string hex2(uint8_t b) {
   return s;
 }
 
-struct Walk {
-  FileState state = FileState::Truncated;
-  uint64_t pos = 0;    // where the walk stopped (chunk offset)
-  uint64_t events = 0; // event number of the last whole event record
-  std::string reason;
-};
+using Walk = ChunkWalk;
 
 // Event files interleave 9-byte timestamps (type 0x05) and attribute lists
 // (0x06) with records; in definition files those codes are ordinary
@@ -59,6 +54,7 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
   Walk w;
   w.events = eventsBefore;
   uint64_t pos = kHeaderSize, n = b.size();
+  w.eventEnd = pos;
   while (pos < n) {
     uint8_t t = b[pos];
     w.pos = pos;
@@ -72,6 +68,7 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
       return w;
     }
     if (t == kEndOfChunk) {
+      w.endOfChunk = true;
       w.reason = "the chunk ends without OTF2's end-of-file mark (the file was not closed)";
       return w;
     }
@@ -82,6 +79,9 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
     }
     if (eventFile && t == kTimestamp) {
       if (pos + 9 > n) break;
+      uint64_t time = decode64(&b[pos + 1], bigEndian);
+      if (!w.firstTime) w.firstTime = time;
+      w.lastTime = time;
       pos += 9;
       continue;
     }
@@ -94,7 +94,7 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
     }
     if (len > n || pos + head + len > n) break;
     pos += head + len;
-    if (!eventFile || t != kAttributeList) w.events++;
+    if (!eventFile || t != kAttributeList) w.events++, w.eventEnd = pos;
   }
   w.reason = pos >= n ? "the file ends after its last whole record, without OTF2's end-of-file mark"
                       : "the file ends inside a record (" + std::to_string(n) +
@@ -104,6 +104,15 @@ Walk walkLastChunk(const std::vector<uint8_t> &b, bool bigEndian, uint64_t event
 }
 
 } // namespace
+
+ChunkWalk walkEventChunk(const std::vector<uint8_t> &chunk, uint64_t eventsBefore) {
+  if (chunk.size() < kHeaderSize) {
+    ChunkWalk w;
+    w.reason = "shorter than a chunk header";
+    return w;
+  }
+  return walkLastChunk(chunk, chunk[1] == kBigEndian, eventsBefore, true);
+}
 
 FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool countEvents) {
   FileCheck c;

@@ -7,9 +7,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "collectivize/trace_reader.h"
 
 namespace cz::trace::detail {
+
+// The manifest (collectivize-trace.txt): "key value" lines.
+Result<Manifest> readManifest(const std::string &path);
 
 enum class FileState {
   Complete,  // structurally whole
@@ -26,6 +33,19 @@ struct FileCheck {
   int64_t offset = -1; // where the truncation or corruption starts
   std::string reason;
 };
+
+// The records of one event chunk (header included), up to OTF2's end mark
+// (end of chunk 0x00 or end of file 0x02) or the first incomplete record.
+struct ChunkWalk {
+  FileState state = FileState::Truncated; // Complete: ended by end of file
+  uint64_t pos = 0;          // offset of the end mark / where the walk stopped
+  uint64_t events = 0;       // event number of the last whole record
+  uint64_t eventEnd = 0;     // offset just after that record
+  bool endOfChunk = false;   // stopped at an end-of-chunk mark (or zeros)
+  std::optional<uint64_t> firstTime, lastTime; // timestamp records seen
+  std::string reason;
+};
+ChunkWalk walkEventChunk(const std::vector<uint8_t> &chunk, uint64_t eventsBefore);
 
 // chunked: event and local/global definition files. countEvents: the chunk
 // headers carry event numbers (event files) that must continue.

@@ -201,7 +201,7 @@ double Trace::microsecondsSinceStart(uint64_t timestamp) const {
   return ticks * 1e6 / double(impl_->defs.timerResolution);
 }
 
-namespace {
+namespace detail {
 
 // "key value" lines. Unknown keys are kept; a malformed known value is an
 // error at its line's offset.
@@ -257,7 +257,7 @@ Result<Manifest> readManifest(const std::string &path) {
   return m;
 }
 
-} // namespace
+} // namespace detail
 
 Result<Trace> Trace::open(const std::string &dirIn) {
   auto impl = std::make_unique<Impl>();
@@ -277,7 +277,7 @@ Result<Trace> Trace::open(const std::string &dirIn) {
                  "not a Collectivize trace (no " CZ_TRACE_MANIFEST " and no " CZ_TRACE_ARCHIVE
                  ".otf2)"};
   if (haveManifest) {
-    Result<Manifest> m = readManifest(manifestPath);
+    Result<Manifest> m = detail::readManifest(manifestPath);
     if (!m) return m.error();
     impl->manifest = m.value();
   } else {
@@ -289,8 +289,8 @@ Result<Trace> Trace::open(const std::string &dirIn) {
     return Error{impl->anchor, -1,
                  haveManifest
                      ? "the OTF2 anchor file is missing: the traced run did not reach "
-                       "MPI_Finalize (aborted or killed), and its events were never "
-                       "written; reading such runs is not supported yet"
+                       "MPI_Finalize (aborted or killed); recover what it recorded with "
+                       "`collectivize trace repair " + dir + "`"
                      : "the OTF2 anchor file is missing: this is not a complete trace "
                        "directory"};
 

@@ -6,6 +6,9 @@
 #                the program runs untraced, the old trace is untouched
 #       unwritable the trace directory cannot be created: one warning, the
 #                program runs untraced
+#       aborted  PROGRAM is trace_abort: rank 1 calls MPI_Abort, then (through
+#                `collectivize run`) raises SIGKILL; CHECKER is
+#                check_aborted.py, the 7th argument the CLI
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
@@ -40,6 +43,36 @@ case $mode in
       [ "$want" = "$got" ] || {
         echo "$kind: otf2-print shows $want, trace dump $got"; exit 1; }
     done ;;
+  aborted)
+    # Enough exchanges that OTF2 has flushed chunks and holds others.
+    if timeout 120 "${mpirun[@]}" "$prog" 40000 abort >"$work/out.txt" 2>"$work/err.txt"; then
+      echo "mpirun should have failed (MPI_Abort)"; exit 1; fi
+    [ "$(grep -c 'reached the end' "$work/out.txt")" = "$np" ] || {
+      echo "not every rank reached MPI_Abort:"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
+    [ ! -e "$work/trace/traces.otf2" ]
+    if "$cli" trace summary "$work/trace" 2>"$work/summary-err.txt"; then
+      echo "reading an unrepaired trace should fail"; exit 1; fi
+    grep -q "did not reach MPI_Finalize.*collectivize trace repair" "$work/summary-err.txt" || {
+      cat "$work/summary-err.txt"; exit 1; }
+    "$cli" trace repair "$work/trace" >"$work/repair.txt"
+    # Both halves: chunks OTF2 had flushed, and chunks only in rank-N.chunks.
+    grep -qE "rank 0: [1-9][0-9]* events flushed \+ [1-9][0-9]* recovered" "$work/repair.txt" || {
+      cat "$work/repair.txt"; exit 1; }
+    python3 "$checker" "$work/trace" "$np" 40000 "0 1 2" "$cli"
+    if "$cli" trace repair "$work/trace" 2>"$work/again.txt"; then
+      echo "a second repair should be refused"; exit 1; fi
+    grep -q "nothing to repair" "$work/again.txt"
+    # SIGKILL, through `collectivize run`, which repairs by itself.
+    code=0
+    COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
+      "$cli" run -np "$np" --trace-dir "$work/killed" -- "$prog" 3000 kill \
+      >"$work/out.txt" 2>"$work/err.txt" || code=$?
+    [ "$code" = 137 ] || { echo "expected exit 137, got $code"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
+    grep -q "collectivize run: repaired" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
+    grep -q "incomplete ranks: 0 1 2" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
+    # Rank 1 died before its last staged events were encoded: only the
+    # others must have their marker.
+    python3 "$checker" "$work/killed" "$np" 3000 "0 2" "$cli" ;;
   preload)
     run -x LD_PRELOAD="$tracer" "$prog" "$work/expect"
     grep -q "trace_test: done ($np ranks)" "$work/out.txt"

@@ -224,6 +224,29 @@ private:
 // Events per rank (reads every rank once) and whether each is complete.
 Result<std::vector<RankSummary>> summarize(const Trace &trace, const ReadOptions &options = {});
 
+// ---- repairing the trace of a run that was killed ----------------------------
+
+struct RankRepair {
+  int rank = 0;
+  bool finished = false;       // rank-N.done: left as it was
+  bool recoveryFile = false;   // rank-N.chunks was there
+  uint64_t flushedEvents = 0;  // events already in N.evt
+  uint64_t recoveredEvents = 0; // events appended from rank-N.chunks
+};
+struct RepairReport {
+  std::vector<RankRepair> ranks;
+  size_t communicators = 0; // definitions recovered from rank-N.comms
+};
+
+// Makes the trace of a run that did not reach MPI_Finalize (no anchor)
+// readable: appends each unfinished rank's unflushed event chunks
+// (rank-N.chunks) to its .evt file, writes the definitions and the anchor,
+// removes the recovery files and notes "repaired" in the manifest. Events
+// the tracer had not yet encoded when the process died are lost. Fails
+// without changing anything on a finished trace or a directory that is
+// not a trace.
+Result<RepairReport> repair(const std::string &dir);
+
 // One readable line for an event (the format of `collectivize trace dump`):
 // rank 0  t=12.345us  send  to 1 (world 1) comm 0 tag 7 bytes 64 crc32=0x...
 std::string formatEvent(const Trace &trace, const Event &event);

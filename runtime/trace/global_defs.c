@@ -1,0 +1,133 @@
+/* global_defs.c: see global_defs.h. Groups: 0 the MPI locations, 1 world,
+ * 2 self, 3.. one per created communicator. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "collectivize_trace_format.h"
+#include "global_defs.h"
+
+const char *const czt_region_names[CZT_REGION_COUNT] = {
+    "MPI_Comm_dup",    "MPI_Comm_dup_with_info", "MPI_Comm_split",
+    "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
+    "MPI_Cart_create", "MPI_Comm_free"};
+
+static const struct {
+  const char *name, *description;
+  OTF2_Type type;
+} attr_defs[CZT_ATTR_COUNT_] = {
+    {CZ_TRACE_ATTR_CRC32, "zlib CRC-32 of the packed payload", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_ADDRESS, "user buffer address", OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_PREFIX, "first 8 packed payload bytes, little-endian",
+     OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_SITE, "call-site id or return address", OTF2_TYPE_UINT64},
+    {CZ_TRACE_ATTR_SITE_KIND, "0 instrumenter id, 1 return address",
+     OTF2_TYPE_UINT8},
+    {CZ_TRACE_ATTR_COUNT, "element count", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_DATATYPE, "cz_trace_type code", OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_PEER_WORLD, "peer or root rank in MPI_COMM_WORLD",
+     OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_KEPT, "data the process keeps (cz_send_to_self)",
+     OTF2_TYPE_UINT8},
+    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created",
+     OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_COMM, "communicator argument of the call",
+     OTF2_TYPE_UINT32},
+};
+
+typedef struct writer {
+  OTF2_GlobalDefWriter *w;
+  OTF2_StringRef strings;
+} writer;
+
+static OTF2_StringRef str(writer *g, const char *s) {
+  OTF2_GlobalDefWriter_WriteString(g->w, g->strings, s);
+  return g->strings++;
+}
+
+static void write_comms(writer *g, const czt_global_info *info,
+                        const OTF2_StringRef *region_names,
+                        OTF2_StringRef empty) {
+  const uint64_t *d = info->comm_words;
+  size_t n = info->n_comm_words;
+  OTF2_GroupRef group = 3;
+  for (size_t i = 0; i + 4 <= n;) {
+    uint32_t ref = (uint32_t)d[i], parent = (uint32_t)d[i + 1];
+    uint64_t region = d[i + 2], size = d[i + 3];
+    if (size > n - i - 4) break;
+    OTF2_GlobalDefWriter_WriteGroup(g->w, group, empty,
+                                    OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    (uint32_t)size, &d[i + 4]);
+    OTF2_GlobalDefWriter_WriteComm(
+        g->w, ref, region < CZT_REGION_COUNT ? region_names[region] : empty,
+        group, parent, OTF2_COMM_FLAG_NONE);
+    group++;
+    i += 4 + size;
+  }
+}
+
+int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info) {
+  writer g = {OTF2_Archive_GetGlobalDefWriter(archive), 0};
+  if (!g.w) return -1;
+  int p = info->ranks;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (int r = 0; r < p; r++) {
+    if (info->spans[r].events == 0) continue;
+    if (info->spans[r].first < first) first = info->spans[r].first;
+    if (info->spans[r].last > last) last = info->spans[r].last;
+  }
+  if (first > last) first = last = 0;
+  OTF2_GlobalDefWriter_WriteClockProperties(g.w, 1000000000u, first,
+                                            last - first,
+                                            info->realtime_at_first);
+  OTF2_StringRef empty = str(&g, "");
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(
+      g.w, 0, str(&g, info->host && *info->host ? info->host : "localhost"),
+      str(&g, "node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (int r = 0; r < p; r++) {
+    char name[32];
+    snprintf(name, sizeof name, "rank %d", r);
+    OTF2_StringRef s = str(&g, name);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g.w, (OTF2_LocationGroupRef)r, s,
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                            0, OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(g.w, (OTF2_LocationRef)r, s,
+                                       OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       info->spans[r].events,
+                                       (OTF2_LocationGroupRef)r);
+  }
+  for (int a = 0; a < CZT_ATTR_COUNT_; a++)
+    OTF2_GlobalDefWriter_WriteAttribute(g.w, (OTF2_AttributeRef)a,
+                                        str(&g, attr_defs[a].name),
+                                        str(&g, attr_defs[a].description),
+                                        attr_defs[a].type);
+  OTF2_StringRef region_names[CZT_REGION_COUNT];
+  for (int i = 0; i < CZT_REGION_COUNT; i++) {
+    region_names[i] = str(&g, czt_region_names[i]);
+    OTF2_GlobalDefWriter_WriteRegion(
+        g.w, (OTF2_RegionRef)i, region_names[i], region_names[i], empty,
+        OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
+        empty, 0, 0);
+  }
+  uint64_t *ranks = malloc(sizeof(uint64_t) * (size_t)(p ? p : 1));
+  if (!ranks) return -1;
+  for (int r = 0; r < p; r++) ranks[r] = (uint64_t)r;
+  OTF2_GlobalDefWriter_WriteGroup(g.w, 0, empty,
+                                  OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)p, ranks);
+  OTF2_GlobalDefWriter_WriteGroup(g.w, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)p, ranks);
+  free(ranks);
+  OTF2_GlobalDefWriter_WriteGroup(g.w, 2, empty, OTF2_GROUP_TYPE_COMM_SELF,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0,
+                                  NULL);
+  OTF2_GlobalDefWriter_WriteComm(g.w, 0, str(&g, "MPI_COMM_WORLD"), 1,
+                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_GlobalDefWriter_WriteComm(g.w, 1, str(&g, "MPI_COMM_SELF"), 2,
+                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  write_comms(&g, info, region_names, empty);
+  return OTF2_Archive_CloseGlobalDefWriter(archive, g.w) == OTF2_SUCCESS ? 0
+                                                                         : -1;
+}

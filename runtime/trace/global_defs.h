@@ -1,0 +1,68 @@
+/* global_defs.h: the OTF2 global definitions of a Collectivize trace
+ * (strings, clock, system tree, one location per rank, attributes, regions,
+ * groups and communicators), as one function over plain data. Free of MPI:
+ * the tracer calls it at MPI_Finalize, `collectivize trace repair` after a
+ * run that never got there. */
+#ifndef CZT_GLOBAL_DEFS_H
+#define CZT_GLOBAL_DEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Attribute refs, in definition order (names in collectivize_trace_format.h). */
+enum {
+  CZT_ATTR_CRC32,
+  CZT_ATTR_ADDRESS,
+  CZT_ATTR_PREFIX,
+  CZT_ATTR_SITE,
+  CZT_ATTR_SITE_KIND,
+  CZT_ATTR_COUNT,
+  CZT_ATTR_DATATYPE,
+  CZT_ATTR_PEER_WORLD,
+  CZT_ATTR_KEPT,
+  CZT_ATTR_NEW_COMM,
+  CZT_ATTR_COMM,
+  CZT_ATTR_COUNT_
+};
+
+/* Regions for communicator calls (Enter/Leave). */
+enum {
+  CZT_REGION_COMM_DUP = 0,
+  CZT_REGION_COMM_DUP_WITH_INFO,
+  CZT_REGION_COMM_SPLIT,
+  CZT_REGION_COMM_SPLIT_TYPE,
+  CZT_REGION_COMM_CREATE,
+  CZT_REGION_COMM_CREATE_GROUP,
+  CZT_REGION_CART_CREATE,
+  CZT_REGION_COMM_FREE,
+  CZT_REGION_COUNT
+};
+extern const char *const czt_region_names[CZT_REGION_COUNT];
+
+/* What one rank wrote: its event count and first and last timestamp. */
+typedef struct czt_rank_span {
+  uint64_t events, first, last;
+} czt_rank_span;
+
+typedef struct czt_global_info {
+  int ranks;
+  const czt_rank_span *spans;  /* ranks entries */
+  const uint64_t *comm_words;  /* communicator definitions, concatenated: */
+  size_t n_comm_words;         /* ref, parent, region, size, size members */
+  const char *host;            /* system tree node name */
+  uint64_t realtime_at_first;  /* ns since the epoch at the first timestamp */
+} czt_global_info;
+
+/* Write them with archive's global definition writer and close it.
+ * 0 on success. Malformed communicator words end the list (not an error). */
+int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CZT_GLOBAL_DEFS_H */
