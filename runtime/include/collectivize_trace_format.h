@@ -7,7 +7,9 @@
  *   <dir>/traces.otf2, traces.def, traces/   an OTF2 archive (otf2-print,
  *                                             Vampir, Scalasca read it)
  *   <dir>/collectivize-trace.txt              manifest, "key value" lines:
- *        format 1 / ranks P / started <unix time> / command <argv...>
+ *        format 1 / ranks P / started <unix time> / hash send|both /
+ *        command <argv...>   ("hash": whether receives carry their own
+ *        CRC-32, see CZ_TRACE_ATTR_CRC32)
  *   <dir>/rank-<N>.done                       written by rank N when it
  *        finished tracing cleanly (MPI_Finalize); a rank without it is
  *        reported as incomplete by the reader.
@@ -70,7 +72,11 @@
 
 /* UINT32: zlib CRC-32 of the message's packed payload (derived and
  * non-contiguous types are hashed over the bytes MPI_Pack would produce, so
- * sender and receiver agree). 0 for empty messages (crc32 of nothing). */
+ * sender and receiver agree). 0 for empty messages (crc32 of nothing).
+ * Always on sends. Receives carry it (and CZ_TRACE_ATTR_PREFIX) only when
+ * the manifest says "hash both" (COLLECTIVIZE_TRACE_HASH=both); by default
+ * a payload is hashed once, at the sender, and a receive has the CRC of
+ * the send it matches. */
 #define CZ_TRACE_ATTR_CRC32 "collectivize::crc32"
 /* UINT64: the user's buffer address (send or receive buffer). */
 #define CZ_TRACE_ATTR_ADDRESS "collectivize::address"

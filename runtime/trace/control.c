@@ -111,8 +111,9 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
     if (fd >= 0) close(fd);
     return -1;
   }
-  fprintf(f, "format %d\nranks %d\nstarted %lld\n", CZ_TRACE_FORMAT_VERSION,
-          czt.size, (long long)time(NULL));
+  fprintf(f, "format %d\nranks %d\nstarted %lld\nhash %s\n",
+          CZ_TRACE_FORMAT_VERSION, czt.size, (long long)time(NULL),
+          czt.hash_receives ? "both" : "send");
   write_command(f);
   if (fclose(f) != 0) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
@@ -121,10 +122,25 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
   return 0;
 }
 
+/* COLLECTIVIZE_TRACE_HASH: "send" (default) or "both". */
+static void read_hash_mode(void) {
+  const char *v = getenv("COLLECTIVIZE_TRACE_HASH");
+  czt.hash_receives = 0;
+  if (!v || !*v || strcmp(v, "send") == 0) return;
+  if (strcmp(v, "both") == 0) {
+    czt.hash_receives = 1;
+    return;
+  }
+  if (czt.rank == 0)
+    czi_warn("trace: COLLECTIVIZE_TRACE_HASH=%s is not 'send' or 'both'; "
+             "using 'send'", v);
+}
+
 void czt_start(int provided) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &czt.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &czt.size);
   czt.threaded = provided == MPI_THREAD_MULTIPLE;
+  read_hash_mode();
   czt_types_init();
   czt_comms_init();
   int status = 0;

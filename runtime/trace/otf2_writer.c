@@ -137,7 +137,7 @@ enum {
 typedef struct czt_event {
   uint64_t t, req, bytes, prefix, site, address;
   uint32_t peer, ref, tag, crc, count, dtype, peer_world;
-  uint8_t kind, site_kind, kept, has_root;
+  uint8_t kind, site_kind, kept, has_root, hashed;
   int op, region;
 } czt_event;
 
@@ -151,9 +151,9 @@ static void site_attrs(uint64_t id, uint8_t kind) {
 }
 
 static void msg_attrs(const czt_event *e) {
-  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_CRC32, e->crc);
+  if (e->hashed) OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_CRC32, e->crc);
   OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_ADDRESS, e->address);
-  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_PREFIX, e->prefix);
+  if (e->hashed) OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_PREFIX, e->prefix);
   site_attrs(e->site, e->site_kind);
   OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COUNT, e->count);
   OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_DATATYPE, e->dtype);
@@ -263,6 +263,7 @@ static void take_msg(czt_event *e, const czt_msg *m) {
   e->tag = (uint32_t)m->tag;
   e->bytes = m->bytes;
   e->crc = m->crc;
+  e->hashed = (uint8_t)(m->hashed != 0);
   e->address = (uint64_t)(uintptr_t)m->buf;
   e->prefix = m->prefix;
   e->site = m->site.id;

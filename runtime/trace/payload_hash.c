@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef CZT_HAVE_ISAL
+#include <isa-l/crc.h>
+#endif
 
 #include "tracer.h"
 
@@ -111,8 +114,10 @@ static unsigned char *pack_space(size_t bytes) {
   return pack_buf;
 }
 
-/* zlib's CRC-32 (reflected 0xEDB88320), byte-wise: for short payloads it
- * beats crc32_z's setup; same values. */
+/* zlib's CRC-32 (reflected 0xEDB88320). ISA-L computes the same values
+ * with carry-less multiplies, measured here at 55 GB/s for 64 KiB..1 MiB
+ * against zlib's 5.9, and 6 ns against zlib's 104 for 64 bytes. Without
+ * it: byte-wise below 64 bytes (beats crc32_z's setup), zlib above. */
 static uint32_t crc_table[256];
 static void crc_init(void) {
   for (uint32_t i = 0; i < 256; i++) {
@@ -122,6 +127,9 @@ static void crc_init(void) {
   }
 }
 static uint32_t crc_of(const unsigned char *p, uint64_t n) {
+#ifdef CZT_HAVE_ISAL
+  if (n <= UINT32_MAX) return crc32_gzip_refl(0, p, n);
+#endif
   if (n > 64) return (uint32_t)crc32_z(0L, p, (z_size_t)n);
   uint32_t c = 0xFFFFFFFFu;
   for (uint64_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
@@ -163,8 +171,9 @@ void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
   *prefix = prefix_of(data, n);
 }
 
-void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
-                  int peer, int tag, MPI_Comm comm, czt_site site) {
+void czt_msg_send_info(czt_msg *m, const void *buf, int count,
+                       MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                       czt_site site) {
   m->comm = comm;
   m->peer = peer;
   m->tag = tag;
@@ -173,7 +182,22 @@ void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
   m->buf = buf;
   m->site = site;
   m->kept = 0;
-  czt_hash(buf, count, type, UINT64_MAX, &m->bytes, &m->crc, &m->prefix);
+  m->hashed = 0;
+  m->crc = 0;
+  m->prefix = 0;
+  m->bytes = czt_type_bytes(count, type);
+}
+
+void czt_msg_hash(czt_msg *m) {
+  czt_hash(m->buf, m->count, m->type, UINT64_MAX, &m->bytes, &m->crc,
+           &m->prefix);
+  m->hashed = 1;
+}
+
+void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
+                  int peer, int tag, MPI_Comm comm, czt_site site) {
+  czt_msg_send_info(m, buf, count, type, peer, tag, comm, site);
+  czt_msg_hash(m);
 }
 
 void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
@@ -195,6 +219,14 @@ void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
   m->buf = buf;
   m->site = site;
   m->kept = 0;
+  m->bytes = (uint64_t)received;
+  m->crc = 0;
+  m->prefix = 0;
+  m->hashed = 0;
+  /* The matched send carries the payload's hash; hashing again here is a
+   * check of MPI and the tracer (COLLECTIVIZE_TRACE_HASH=both). */
+  if (!czt.hash_receives) return;
   czt_hash(buf, elements, type, (uint64_t)received, &m->bytes, &m->crc,
            &m->prefix);
+  m->hashed = 1;
 }

@@ -109,7 +109,7 @@ void czt_req_start(MPI_Request handle) {
   if (!found) return;
   if (copy.is_send) {
     czt_msg m = copy.msg;
-    czt_hash(m.buf, m.count, m.type, UINT64_MAX, &m.bytes, &m.crc, &m.prefix);
+    czt_msg_hash(&m);
     czt_write_isend(&m, copy.id);
   } else {
     czt_write_irecv_request(copy.id);

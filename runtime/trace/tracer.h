@@ -28,6 +28,7 @@ typedef struct czt_state {
   int archive;          /* archive open on every rank: comm bookkeeping
                            (collective) runs; same value on all ranks */
   int threaded;         /* MPI_THREAD_MULTIPLE: take czt_mutex */
+  int hash_receives;    /* COLLECTIVIZE_TRACE_HASH=both */
   int rank, size;       /* in MPI_COMM_WORLD */
   char dir[4096];       /* trace directory */
 } czt_state;
@@ -82,12 +83,24 @@ typedef struct czt_msg {
   uint64_t prefix;    /* first min(8, bytes) packed bytes, little-endian */
   czt_site site;
   int kept;           /* cz_send_to_self */
+  int hashed;         /* crc and prefix are set */
 } czt_msg;
+
+/* Sends are hashed once, at the sender (a receive gets its hash from the
+ * matched send unless COLLECTIVIZE_TRACE_HASH=both). From this many bytes
+ * a send is posted first and hashed while the transfer runs. */
+#define CZT_OVERLAP_BYTES (16 * 1024)
+/* Fill m for a send (bytes from the datatype, not hashed yet). */
+void czt_msg_send_info(czt_msg *m, const void *buf, int count,
+                       MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                       czt_site site);
+void czt_msg_hash(czt_msg *m);
 
 /* Fill m for a send of count elements and hash them. */
 void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
                   int peer, int tag, MPI_Comm comm, czt_site site);
-/* Hash a completed receive: actual source, tag and byte count from st. */
+/* A completed receive: actual source, tag and byte count from st; hashed
+ * only when czt.hash_receives. */
 void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site);
 /* Hash count elements of type at buf (packed bytes), at most limit bytes. */

@@ -1,7 +1,7 @@
 /* wrappers_recv.c: receives are recorded at completion with the actual
  * source, tag and byte count from the status (a local one when the caller
- * passes MPI_STATUS_IGNORE), so wildcards resolve; the received bytes are
- * hashed then. Nonblocking receives record MpiIrecvRequest at the call.
+ * passes MPI_STATUS_IGNORE), so wildcards resolve (payloads are hashed
+ * at the sender, see payload_hash.c). Nonblocking receives record MpiIrecvRequest at the call.
  * MPI_Probe / MPI_Iprobe are not wrapped: they move no data. */
 #include "tracer.h"
 
@@ -40,6 +40,35 @@ CZT_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
   return rc;
 }
 
+/* A large send part is posted with the receive and hashed while both run
+ * (MPI defines Sendrecv as a send and a receive executed concurrently). */
+static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int source, int recvtag,
+                               MPI_Status *status) {
+  MPI_Request reqs[2];
+  MPI_Status sts[2];
+  int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, m->comm,
+                      &reqs[0]);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Isend(m->buf, sendcount, sendtype, m->peer, m->tag, m->comm,
+                  &reqs[1]);
+  if (rc != MPI_SUCCESS) {
+    PMPI_Cancel(&reqs[0]);
+    PMPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    return rc;
+  }
+  czt_msg_hash(m);
+  czt_write_send(m);
+  czt_drain();
+  rc = PMPI_Waitall(2, reqs, sts);
+  if (rc == MPI_ERR_IN_STATUS)
+    rc = sts[0].MPI_ERROR != MPI_SUCCESS ? sts[0].MPI_ERROR : sts[1].MPI_ERROR;
+  if (status != MPI_STATUS_IGNORE) *status = sts[0];
+  if (rc == MPI_SUCCESS) record_recv(recvbuf, recvtype, m->comm, &sts[0], m->site);
+  return rc;
+}
+
 CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, int dest, int sendtag,
                             void *recvbuf, int recvcount,
@@ -51,7 +80,12 @@ CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                          recvcount, recvtype, source, recvtag, comm, status);
   if (dest != MPI_PROC_NULL) {
     czt_msg m;
-    czt_msg_send(&m, sendbuf, sendcount, sendtype, dest, sendtag, comm, site);
+    czt_msg_send_info(&m, sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                      site);
+    if (m.bytes >= CZT_OVERLAP_BYTES)
+      return sendrecv_overlapped(&m, sendcount, sendtype, recvbuf, recvcount,
+                                 recvtype, source, recvtag, status);
+    czt_msg_hash(&m);
     czt_write_send(&m);
   }
   MPI_Status local;

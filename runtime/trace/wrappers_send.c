@@ -1,41 +1,54 @@
-/* wrappers_send.c: blocking sends (MpiSend, written before the call) and
- * nonblocking sends (MpiIsend before the call, MpiIsendComplete when a
- * Wait/Test completes it, see requests.c). The payload is hashed at the
- * call: MPI forbids changing a send buffer before completion. */
+/* wrappers_send.c: blocking sends (MpiSend) and nonblocking sends
+ * (MpiIsend, and MpiIsendComplete when a Wait/Test completes it, see
+ * requests.c). The payload is hashed after the message is posted: MPI
+ * forbids changing a send buffer before completion, so the hash is the
+ * same, and for large messages it runs while the transfer does. A large
+ * blocking send is therefore posted as its nonblocking form and waited
+ * for, which MPI defines to be equivalent. */
 #include "tracer.h"
 
-#define CZT_BLOCKING_SEND(NAME)                                              \
+#define CZT_BLOCKING_SEND(NAME, INAME)                                      \
   CZT_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
                             int dest, int tag, MPI_Comm comm) {              \
     czt_site site = CZT_SITE();                                              \
-    if (czt_recording() && dest != MPI_PROC_NULL) {                          \
-      czt_msg m;                                                             \
-      czt_msg_send(&m, buf, count, type, dest, tag, comm, site);             \
+    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
+      return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    czt_msg m;                                                               \
+    czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);          \
+    if (m.bytes < CZT_OVERLAP_BYTES) {                                       \
+      czt_msg_hash(&m);                                                      \
       czt_write_send(&m);                                                    \
+      int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
+      czt_drain(); /* the message is on its way: encode staged events */     \
+      return rc;                                                             \
     }                                                                        \
-    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
-    czt_drain(); /* the message is on its way: encode the staged events */   \
-    return rc;                                                               \
+    MPI_Request req;                                                         \
+    int rc = PMPI_##INAME(buf, count, type, dest, tag, comm, &req);         \
+    if (rc != MPI_SUCCESS) return rc;                                        \
+    czt_msg_hash(&m);                                                        \
+    czt_write_send(&m);                                                      \
+    czt_drain();                                                             \
+    return PMPI_Wait(&req, MPI_STATUS_IGNORE);                               \
   }
 
-CZT_BLOCKING_SEND(Send)
-CZT_BLOCKING_SEND(Bsend)
-CZT_BLOCKING_SEND(Ssend)
-CZT_BLOCKING_SEND(Rsend)
+CZT_BLOCKING_SEND(Send, Isend)
+CZT_BLOCKING_SEND(Bsend, Ibsend)
+CZT_BLOCKING_SEND(Ssend, Issend)
+CZT_BLOCKING_SEND(Rsend, Irsend)
 
 #define CZT_NONBLOCKING_SEND(NAME)                                           \
   CZT_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
                             int dest, int tag, MPI_Comm comm,                \
                             MPI_Request *request) {                          \
     czt_site site = CZT_SITE();                                              \
-    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
-      return PMPI_##NAME(buf, count, type, dest, tag, comm, request);        \
+    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);        \
+    if (rc != MPI_SUCCESS || !czt_recording() || dest == MPI_PROC_NULL)      \
+      return rc;                                                             \
     czt_msg m;                                                               \
     czt_msg_send(&m, buf, count, type, dest, tag, comm, site);               \
     uint64_t id = czt_new_request_id();                                      \
     czt_write_isend(&m, id);                                                 \
-    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);        \
-    if (rc == MPI_SUCCESS) czt_req_add(*request, 1, 0, 1, id, &m);           \
+    czt_req_add(*request, 1, 0, 1, id, &m);                                  \
     czt_drain();                                                             \
     return rc;                                                               \
   }

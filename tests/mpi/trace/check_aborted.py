@@ -47,7 +47,8 @@ for line in dump.stdout.splitlines():
     if kind == "send" and " tag 1 " in rest:
         sends[r].append((rest.split()[1], int(crc.group(1), 16)))
     elif kind == "recv" and " tag 1 " in rest:
-        recvs[r].append((rest.split()[1], int(crc.group(1), 16)))
+        # Receives are not hashed by default (their send carries the CRC).
+        recvs[r].append((rest.split()[1], int(crc.group(1), 16) if crc else None))
     elif kind == "send" and rest.endswith(" kept") and "count=4242" in rest:
         kept.add(r)
     elif kind == "collective_end" and "allreduce" in rest and not re.search(r" comm 0 ", rest):
@@ -63,7 +64,7 @@ for r in range(ranks):
             errors.append(f"rank {r}: {len(got)} ring {name}, expected {low}..{n}")
         for i, (p, crc) in enumerate(got):
             expect = zlib.crc32(bytes([(i * 7 + sender) & 0xff]) * 64)
-            if int(p) != peer or crc != expect:
+            if int(p) != peer or crc not in (None, expect):
                 errors.append(f"rank {r}: ring {name} #{i}: peer {p} crc {crc:#x}, "
                               f"expected peer {peer} crc {expect:#x}")
                 break

@@ -23,7 +23,8 @@ run() { timeout 120 "${mpirun[@]}" "$@" >"$work/out.txt" 2>"$work/err.txt" || {
   echo "mpirun failed"; cat "$work/out.txt" "$work/err.txt"; exit 1; }; }
 case $mode in
   linked)
-    run "$prog" "$work/expect" threads
+    # Receivers hash too: their CRC must equal the sender's.
+    COLLECTIVIZE_TRACE_HASH=both run "$prog" "$work/expect" threads
     grep -q "trace_test: done ($np ranks, threads)" "$work/out.txt"
     python3 "$checker" "$work/trace" "$work/expect" "$np" ;;
   run_verb)

@@ -213,6 +213,35 @@ static void combined(void) {
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE));
   note("send", s, 500);
   note("recv", r, 500);
+  /* Large enough that the tracer posts it and hashes during the transfer;
+   * the status must still say who sent what. */
+  enum { BIG = 96 * 1024 };
+  char *bs = malloc(BIG), *br = malloc(BIG);
+  fill(bs, BIG, me, 53);
+  MPI_Status bst;
+  CHECK(MPI_Sendrecv(bs, BIG, MPI_BYTE, right, 53, br, BIG, MPI_BYTE,
+                     MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &bst));
+  int got = -1;
+  MPI_Get_count(&bst, MPI_BYTE, &got);
+  if (bst.MPI_SOURCE != left || bst.MPI_TAG != 53 || got != BIG) {
+    fprintf(stderr, "rank %d: sendrecv status: source %d tag %d count %d\n",
+            me, bst.MPI_SOURCE, bst.MPI_TAG, got);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  note("send", bs, BIG);
+  note("recv", br, BIG);
+  /* A large synchronous send (posted as MPI_Issend + wait by the tracer). */
+  if (me % 2 == 0 && right != me) {
+    fill(bs, BIG, me, 54);
+    CHECK(MPI_Ssend(bs, BIG, MPI_BYTE, right, 54, MPI_COMM_WORLD));
+    note("send", bs, BIG);
+  }
+  if (left % 2 == 0 && left != me) {
+    CHECK(MPI_Recv(br, BIG, MPI_BYTE, left, 54, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    note("recv", br, BIG);
+  }
+  free(bs);
+  free(br);
   double d[16];
   for (int i = 0; i < 16; i++) d[i] = me + i * 0.5;
   note("send", d, sizeof d);
