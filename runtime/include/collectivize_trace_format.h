@@ -46,7 +46,8 @@
  *   communicator creation (dup, split, create, ...): Enter/Leave of a region
  *       named after the MPI call, the Leave carrying CZ_TRACE_ATTR_NEW_COMM.
  * Peers (receiver/sender) and roots are ranks in the record's communicator,
- * as OTF2 defines them; CZ_TRACE_ATTR_PEER_WORLD gives the world rank.
+ * as OTF2 defines them; CZ_TRACE_ATTR_PEER_WORLD gives the world rank (the
+ * reader fills it in where the record omits it).
  *
  * Communicators: global OTF2 Comm definitions; ref 0 is MPI_COMM_WORLD, ref 1
  * MPI_COMM_SELF (of whichever rank writes it). A communicator created at run
@@ -83,18 +84,20 @@
 /* UINT64: the first min(8, bytes) packed payload bytes, byte i in bits
  * 8i..8i+7 (little-endian order whatever the host). */
 #define CZ_TRACE_ATTR_PREFIX "collectivize::prefix"
-/* UINT64: call-site id from the instrumenter (site database), or, for
- * binaries that were not instrumented, the return address of the MPI call
- * (then CZ_TRACE_ATTR_SITE_KIND is 1). */
+/* UINT64: call-site id from the instrumenter (site database); for calls
+ * the instrumenter did not mark, CZ_TRACE_ATTR_RETURN_ADDRESS instead: the
+ * return address of the MPI call. A record has one of the two. */
 #define CZ_TRACE_ATTR_SITE "collectivize::site"
-#define CZ_TRACE_ATTR_SITE_KIND "collectivize::site_kind" /* UINT8 0 id, 1 ra */
+#define CZ_TRACE_ATTR_RETURN_ADDRESS "collectivize::return_address"
 /* UINT32: element count the program passed (receives: whole elements
  * received, bytes / type size), and the datatype: a
  * cz_trace_type code below for predefined types, CZ_TRACE_TYPE_DERIVED for
  * derived ones (whose packed size is bytes / count). */
 #define CZ_TRACE_ATTR_COUNT "collectivize::count"
 #define CZ_TRACE_ATTR_DATATYPE "collectivize::datatype"
-/* UINT32: the peer's (or root's) rank in MPI_COMM_WORLD. */
+/* UINT32: the peer's (or root's) rank in MPI_COMM_WORLD. Omitted on
+ * point-to-point records of MPI_COMM_WORLD (it is the peer) and
+ * MPI_COMM_SELF (the rank itself). */
 #define CZ_TRACE_ATTR_PEER_WORLD "collectivize::peer_world"
 /* UINT8 1 on the MpiSend that cz_send_to_self records: data a process keeps
  * (the root's own block of a scatter or gather). No receive matches it. Its

@@ -146,8 +146,7 @@ static czt_event queue[QUEUE_CAP];
 int czt_queued; /* events in queue (never when threaded) */
 
 static void site_attrs(uint64_t id, uint8_t kind) {
-  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_SITE, id);
-  OTF2_AttributeList_AddUint8(attrs, CZT_ATTR_SITE_KIND, kind);
+  OTF2_AttributeList_AddUint64(attrs, kind ? CZT_ATTR_RETURN_ADDRESS : CZT_ATTR_SITE, id);
 }
 
 static void msg_attrs(const czt_event *e) {
@@ -157,7 +156,9 @@ static void msg_attrs(const czt_event *e) {
   site_attrs(e->site, e->site_kind);
   OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COUNT, e->count);
   OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_DATATYPE, e->dtype);
-  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
+  /* On MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already. */
+  if (e->ref > 1)
+    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
   if (e->kept) OTF2_AttributeList_AddUint8(attrs, CZT_ATTR_KEPT, 1);
 }
 

@@ -23,7 +23,7 @@ const OTF2_FlushCallbacks kFlush = {preFlush, postFlush};
 
 // Attribute refs in the fixture's definitions.
 enum : uint32_t {
-  A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_SITE_KIND, A_COUNT, A_DATATYPE,
+  A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_RETURN_ADDRESS, A_COUNT, A_DATATYPE,
   A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COUNT_
 };
 struct AttrSpec {
@@ -33,7 +33,7 @@ struct AttrSpec {
 const AttrSpec kAttrs[A_COUNT_] = {
     {CZ_TRACE_ATTR_CRC32, OTF2_TYPE_UINT32},    {CZ_TRACE_ATTR_ADDRESS, OTF2_TYPE_UINT64},
     {CZ_TRACE_ATTR_PREFIX, OTF2_TYPE_UINT64},   {CZ_TRACE_ATTR_SITE, OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_SITE_KIND, OTF2_TYPE_UINT8}, {CZ_TRACE_ATTR_COUNT, OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_RETURN_ADDRESS, OTF2_TYPE_UINT64}, {CZ_TRACE_ATTR_COUNT, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_DATATYPE, OTF2_TYPE_UINT32}, {CZ_TRACE_ATTR_PEER_WORLD, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_KEPT, OTF2_TYPE_UINT8},      {CZ_TRACE_ATTR_NEW_COMM, OTF2_TYPE_UINT32},
 };
@@ -43,8 +43,9 @@ void fillAttributes(OTF2_AttributeList *list, const Event &e) {
   if (e.crc32) OTF2_AttributeList_AddUint32(list, A_CRC32, *e.crc32);
   if (e.address) OTF2_AttributeList_AddUint64(list, A_ADDRESS, *e.address);
   if (e.prefix) OTF2_AttributeList_AddUint64(list, A_PREFIX, *e.prefix);
-  if (e.site) OTF2_AttributeList_AddUint64(list, A_SITE, *e.site);
-  if (e.siteKind) OTF2_AttributeList_AddUint8(list, A_SITE_KIND, *e.siteKind);
+  if (e.site)
+    OTF2_AttributeList_AddUint64(list, e.siteKind.value_or(0) == 1 ? A_RETURN_ADDRESS : A_SITE,
+                                 *e.site);
   if (e.count) OTF2_AttributeList_AddUint32(list, A_COUNT, *e.count);
   if (e.datatype) OTF2_AttributeList_AddUint32(list, A_DATATYPE, *e.datatype);
   if (e.peerWorld) OTF2_AttributeList_AddUint32(list, A_PEER_WORLD, *e.peerWorld);

@@ -139,7 +139,7 @@ TEST_F(TraceReaderTest, Definitions) {
   EXPECT_EQ(d.worldRank(1, 0, 1), 1u);
   EXPECT_EQ(d.regionName(0), "MPI_Comm_split");
   for (const char *a : {"collectivize::crc32", "collectivize::address", "collectivize::prefix",
-                        "collectivize::site", "collectivize::site_kind", "collectivize::count",
+                        "collectivize::site", "collectivize::return_address", "collectivize::count",
                         "collectivize::datatype", "collectivize::peer_world",
                         "collectivize::kept", "collectivize::new_comm"})
     EXPECT_TRUE(d.attributeByName.count(a)) << a;

@@ -79,12 +79,12 @@ bool exists(const std::string &p) {
 
 // The Collectivize attributes, in a fixed order.
 enum AttrKey {
-  K_CRC32, K_ADDRESS, K_PREFIX, K_SITE, K_SITE_KIND, K_COUNT, K_DATATYPE, K_PEER_WORLD,
+  K_CRC32, K_ADDRESS, K_PREFIX, K_SITE, K_RETURN_ADDRESS, K_COUNT, K_DATATYPE, K_PEER_WORLD,
   K_KEPT, K_NEW_COMM, K_COUNT_, K_NONE = -1
 };
 const char *const kAttrNames[K_COUNT_] = {
     CZ_TRACE_ATTR_CRC32, CZ_TRACE_ATTR_ADDRESS,  CZ_TRACE_ATTR_PREFIX,
-    CZ_TRACE_ATTR_SITE,  CZ_TRACE_ATTR_SITE_KIND, CZ_TRACE_ATTR_COUNT,
+    CZ_TRACE_ATTR_SITE,  CZ_TRACE_ATTR_RETURN_ADDRESS, CZ_TRACE_ATTR_COUNT,
     CZ_TRACE_ATTR_DATATYPE, CZ_TRACE_ATTR_PEER_WORLD, CZ_TRACE_ATTR_KEPT,
     CZ_TRACE_ATTR_NEW_COMM};
 
@@ -454,8 +454,8 @@ OTF2_CallbackCode deliver(ReadCtx &c, Event &e, OTF2_AttributeList *attrs, uint6
     case K_CRC32: e.crc32 = uint32_t(v); break;
     case K_ADDRESS: e.address = v; break;
     case K_PREFIX: e.prefix = v; break;
-    case K_SITE: e.site = v; break;
-    case K_SITE_KIND: e.siteKind = uint8_t(v); break;
+    case K_SITE: e.site = v, e.siteKind = 0; break;
+    case K_RETURN_ADDRESS: e.site = v, e.siteKind = 1; break;
     case K_COUNT: e.count = uint32_t(v); break;
     case K_DATATYPE: e.datatype = uint32_t(v); break;
     case K_PEER_WORLD: e.peerWorld = uint32_t(v); break;
