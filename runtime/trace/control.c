@@ -143,6 +143,7 @@ void czt_start(int provided) {
   read_hash_mode();
   czt_types_init();
   czt_comms_init();
+  czt_mprobe_init();
   int status = 0;
   char why[600] = "";
   if (czt.rank == 0)

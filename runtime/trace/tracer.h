@@ -103,6 +103,11 @@ void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
  * only when czt.hash_receives. */
 void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site);
+/* Record a completed blocking receive (nothing for MPI_PROC_NULL). */
+void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
+                     const MPI_Status *st, czt_site site);
+/* Matched probes (wrappers_mprobe.c): forget all remembered handles. */
+void czt_mprobe_init(void);
 /* Hash count elements of type at buf (packed bytes), at most limit bytes. */
 void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
               uint64_t *bytes, uint32_t *crc, uint64_t *prefix);

@@ -5,7 +5,7 @@
  * MPI_Probe / MPI_Iprobe are not wrapped: they move no data. */
 #include "tracer.h"
 
-static void record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
+void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                         const MPI_Status *st, czt_site site) {
   if (st->MPI_SOURCE == MPI_PROC_NULL) return;
   czt_msg m;
@@ -22,7 +22,7 @@ CZT_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   czt_drain(); /* about to wait: encode the staged events now */
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-  if (rc == MPI_SUCCESS) record_recv(buf, type, comm, st, site);
+  if (rc == MPI_SUCCESS) czt_record_recv(buf, type, comm, st, site);
   return rc;
 }
 
@@ -65,7 +65,7 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
   if (rc == MPI_ERR_IN_STATUS)
     rc = sts[0].MPI_ERROR != MPI_SUCCESS ? sts[0].MPI_ERROR : sts[1].MPI_ERROR;
   if (status != MPI_STATUS_IGNORE) *status = sts[0];
-  if (rc == MPI_SUCCESS) record_recv(recvbuf, recvtype, m->comm, &sts[0], m->site);
+  if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, m->comm, &sts[0], m->site);
   return rc;
 }
 
@@ -92,7 +92,7 @@ CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, st);
-  if (rc == MPI_SUCCESS) record_recv(recvbuf, recvtype, comm, st, site);
+  if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, comm, st, site);
   czt_drain();
   return rc;
 }
@@ -114,7 +114,7 @@ CZT_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source,
                                  recvtag, comm, st);
-  if (rc == MPI_SUCCESS) record_recv(buf, type, comm, st, site);
+  if (rc == MPI_SUCCESS) czt_record_recv(buf, type, comm, st, site);
   czt_drain();
   return rc;
 }

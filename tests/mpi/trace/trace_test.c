@@ -264,6 +264,38 @@ static void combined(void) {
   note("recv", r, (size_t)n);
 }
 
+/* ---- matched probes (MPI-3): the receive names no communicator ---------- */
+static void matched(void) {
+  MPI_Comm dup;
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+  n_comm_create++;
+  char s[200], r[200];
+  fill(s, 200, me, 55);
+  MPI_Request req;
+  CHECK(MPI_Isend(s, 200, MPI_BYTE, right, 55, dup, &req));
+  MPI_Message msg;
+  MPI_Status st;
+  CHECK(MPI_Mprobe(MPI_ANY_SOURCE, 55, dup, &msg, &st));
+  CHECK(MPI_Mrecv(r, 200, MPI_BYTE, &msg, MPI_STATUS_IGNORE));
+  CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  note("send", s, 200);
+  note("recv", r, 200);
+
+  int v[30], w[30];
+  for (int i = 0; i < 30; i++) v[i] = me * 1000 + i;
+  CHECK(MPI_Isend(v, 30, MPI_INT, right, 56, MPI_COMM_WORLD, &req));
+  int flag = 0;
+  while (!flag)
+    CHECK(MPI_Improbe(left, 56, MPI_COMM_WORLD, &flag, &msg, &st));
+  MPI_Request rreq;
+  CHECK(MPI_Imrecv(w, 30, MPI_INT, &msg, &rreq));
+  CHECK(MPI_Wait(&rreq, MPI_STATUS_IGNORE));
+  CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  note("send", v, sizeof v);
+  note("recv", w, sizeof w);
+  CHECK(MPI_Comm_free(&dup));
+}
+
 /* ---- persistent requests ------------------------------------------------ */
 static void persistent(void) {
   int s[64], r[64];
@@ -489,6 +521,7 @@ int main(int argc, char **argv) {
   blocking();
   nonblocking();
   combined();
+  matched();
   persistent();
   derived();
   subcomms();
