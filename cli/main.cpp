@@ -26,6 +26,8 @@ const Verb kVerbs[] = {
     {"run", cz::cli::runVerb,
      "run an MPI program under mpirun with the tracer, and summarize its trace"},
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
+    {"detect", cz::cli::detectVerb,
+     "find hand-made collectives in a trace by what their messages carried"},
 };
 
 void printHelp(FILE *out) {

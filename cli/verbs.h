@@ -7,4 +7,5 @@ int algorithmsVerb(int argc, char **argv);
 int tableVerb(int argc, char **argv);
 int traceVerb(int argc, char **argv);
 int runVerb(int argc, char **argv);
+int detectVerb(int argc, char **argv);
 } // namespace cz::cli

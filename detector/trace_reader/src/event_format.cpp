@@ -22,6 +22,14 @@ const char *const kTypes[] = {
     "UINT32_T", "UINT64_T", "C_BOOL", "WCHAR", "2INT", "FLOAT_INT", "DOUBLE_INT", "LONG_INT",
     "SHORT_INT", "LONG_DOUBLE_INT"};
 
+} // namespace
+
+const char *datatypeName(uint32_t code) {
+  return code < sizeof kTypes / sizeof kTypes[0] ? kTypes[code] : "derived";
+}
+
+namespace {
+
 std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char *f, ...) {
   char buf[256];

@@ -247,6 +247,9 @@ struct RepairReport {
 // not a trace.
 Result<RepairReport> repair(const std::string &dir);
 
+// Name of a CZ_TRACE_TYPE_* code without the MPI_ prefix ("INT"; "derived").
+const char *datatypeName(uint32_t code);
+
 // One readable line for an event (the format of `collectivize trace dump`):
 // rank 0  t=12.345us  send  to 1 (world 1) comm 0 tag 7 bytes 64 crc32=0x...
 std::string formatEvent(const Trace &trace, const Event &event);

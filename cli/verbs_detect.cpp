@@ -1,0 +1,107 @@
+// verbs_detect.cpp: `collectivize detect TRACE_DIR [-o REPORT.json]`.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "collectivize/detect.h"
+#include "collectivize/messages.h"
+#include "collectivize/report.h"
+#include "collectivize/trace_reader.h"
+#include "verbs.h"
+
+namespace cz::cli {
+namespace {
+
+const char kUsage[] =
+    "usage: collectivize detect TRACE_DIR [-o REPORT.json] [--min-group N]\n\n"
+    "Finds hand-made collectives in a trace by what its messages carried:\n"
+    "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
+    "(format: detector/REPORT_FORMAT.md). --min-group: smallest group reported\n"
+    "(default 3; two processes exchanging data are not a collective).\n";
+
+} // namespace
+
+int detectVerb(int argc, char **argv) {
+  std::string dir, out;
+  cz::detect::DetectOptions options;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (a == "-o" || a == "--min-group") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), kUsage);
+        return 2;
+      }
+      std::string v = argv[++i];
+      if (a == "-o") {
+        out = v;
+      } else {
+        char *end = nullptr;
+        long n = std::strtol(v.c_str(), &end, 10);
+        if (end == v.c_str() || *end || n < 2 || n > 1 << 24) {
+          std::fprintf(stderr, "collectivize detect: --min-group wants a number >= 2 (got '%s')\n",
+                       v.c_str());
+          return 2;
+        }
+        options.minGroup = int(n);
+      }
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "collectivize detect: unknown option '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+    if (!dir.empty()) {
+      std::fprintf(stderr, "collectivize detect: one trace directory at a time ('%s' and '%s')\n",
+                   dir.c_str(), a.c_str());
+      return 2;
+    }
+    dir = a;
+  }
+  if (dir.empty()) {
+    std::fprintf(stderr, "collectivize detect: no trace directory\n%s", kUsage);
+    return 2;
+  }
+  auto trace = cz::trace::Trace::open(dir);
+  if (!trace) {
+    std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
+    return 1;
+  }
+  for (const auto &p : trace->problems())
+    std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
+  auto table = cz::detect::matchMessages(*trace);
+  if (!table) {
+    std::fprintf(stderr, "collectivize detect: %s\n", table.error().message().c_str());
+    return 1;
+  }
+  cz::detect::Report report = cz::detect::detect(*table, options);
+  for (const auto &p : trace->problems())
+    report.warnings.push_back(p.message);
+  cz::detect::ReportContext ctx{dir, trace->manifest().command, nullptr};
+  if (!out.empty()) {
+    std::ofstream f(out, std::ios::trunc);
+    if (!f) {
+      std::fprintf(stderr, "collectivize detect: cannot write %s: %s\n", out.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    cz::detect::writeJson(f, report, ctx);
+    f.close();
+    if (!f) {
+      std::fprintf(stderr, "collectivize detect: cannot write %s\n", out.c_str());
+      return 1;
+    }
+  }
+  cz::detect::writeText(std::cout, report, ctx);
+  if (!out.empty()) std::cout << "\nreport written to " << out << "\n";
+  return 0;
+}
+
+} // namespace cz::cli

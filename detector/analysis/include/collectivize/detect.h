@@ -1,0 +1,81 @@
+// detect.h: finding manual collectives in a matched trace by what the
+// messages carried (detector/README.md has the method).
+//
+//   spreading   an item (CRC, bytes) that one process has without having
+//               received it and that reaches every other member of a group
+//               along time-respecting message chains: bcast (whatever the
+//               tree, chain or pipeline); every member the root of such an
+//               item at the same call sites: allgather.
+//   tiling      a process sends distinct blocks to every other member from
+//               one buffer, block q at base + q*n (scatter), or receives
+//               them into one (gather); every member doing both: alltoall.
+//
+// Groups are communicators; an item that reaches only a part of one is a
+// subset collective when the parts of several instances partition the
+// communicator (a row of a process grid: reported with the MPI_Comm_split
+// that makes the rows), else a partial match with its coverage.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collectivize/messages.h"
+
+namespace cz::detect {
+
+enum class Kind { Bcast, Scatter, Gather, Reduce, Allreduce, Allgather, Alltoall, Barrier };
+const char *kindName(Kind k);
+
+struct SiteUse {
+  uint64_t id = 0;
+  uint8_t siteKind = 0; // 0 instrumenter id, 1 return address
+  bool send = true;     // a send site (else a receive site)
+  bool operator<(const SiteUse &o) const;
+  bool operator==(const SiteUse &o) const;
+};
+
+struct Match {
+  Kind kind = Kind::Bcast;
+  bool confirmed = true;
+  double coverage = 1.0;          // members that took part / group size
+  uint32_t comm = 0;              // communicator of the messages
+  std::string commName;
+  std::vector<uint32_t> ranks;    // the group, world ranks in group order
+  bool subset = false;            // a part of comm (see splitColors)
+  std::vector<int> splitColors;   // subset: color per comm rank (-1: none)
+  int root = -1;                  // rank in the group, -1 if rootless
+  uint32_t rootWorld = kNone;
+  std::vector<uint32_t> otherRoots; // world ranks that satisfy it as well
+  std::vector<SiteUse> sites;
+  uint64_t instances = 0;
+  uint64_t messages = 0;
+  uint64_t bytesPerInstance = 0;  // the collective's buffer (one member's share for *all*)
+  uint64_t bytesMoved = 0;        // all messages, all instances
+  double secondsInMessages = 0;   // sum over messages of receive - send time
+  uint32_t datatype = 0;          // CZ_TRACE_TYPE_* of the root's (or first) send
+  uint64_t count = 0;             // elements per member block, as sent
+  uint64_t rootAddress = 0;       // bcast: the root's buffer (first instance)
+  int segments = 1;               // bcast sent in pieces (pipelined)
+  std::string note;
+};
+
+struct DetectOptions {
+  // Smallest group reported: with two processes every message would be a
+  // "broadcast".
+  int minGroup = 3;
+  // Partial matches need at least this coverage.
+  double minPartialCoverage = 0.5;
+  bool progress = false; // print progress to stderr on long analyses
+};
+
+struct Report {
+  std::vector<Match> matches; // confirmed first, then partial
+  MatchStats stats;
+  std::vector<std::string> warnings;
+  int ranks = 0;
+};
+
+Report detect(const MessageTable &table, const DetectOptions &options = {});
+
+} // namespace cz::detect

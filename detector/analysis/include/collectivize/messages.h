@@ -1,0 +1,75 @@
+// messages.h: a trace as matched messages. Every receive is paired with
+// its send the way MPI pairs them: per (communicator, sender, receiver,
+// tag), in the order the sends and the receives were posted (a
+// nonblocking receive is posted at its MpiIrecvRequest, not where it
+// completes). Wildcards were resolved by the tracer at completion.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collectivize/trace_reader.h"
+
+namespace cz::detect {
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+struct Message {
+  uint32_t src = 0, dst = 0;     // world ranks
+  uint32_t comm = 0;             // OTF2 comm ref
+  uint32_t tag = 0;
+  uint64_t bytes = 0;
+  uint32_t crc = 0;              // the sender's CRC-32 of the payload
+  bool hashed = false;           // the send carried a CRC
+  uint64_t prefix = 0;
+  uint64_t sendAddress = 0, recvAddress = 0;
+  uint32_t sendCount = 0, sendType = 0, recvCount = 0, recvType = 0;
+  uint64_t sendSite = 0, recvSite = 0;
+  uint8_t sendSiteKind = 0, recvSiteKind = 0; // 0 instrumenter id, 1 return address
+  // Positions in the ranks' event sequences: where the send was posted at
+  // src, where the receive completed at dst (data known there from then on).
+  uint32_t sendPos = 0, recvPos = 0;
+  uint64_t sendTime = 0, recvTime = 0;
+};
+
+// Data a process declared it keeps (cz_send_to_self).
+struct KeptBuffer {
+  uint32_t rank = 0;
+  uint64_t bytes = 0;
+  uint32_t crc = 0;
+  uint64_t address = 0;
+  uint64_t site = 0;
+  uint8_t siteKind = 0;
+  uint32_t pos = 0;
+};
+
+// A communicator as the trace defines it.
+struct Group {
+  uint32_t comm = 0;
+  std::string name;
+  std::vector<uint32_t> members; // world ranks in communicator rank order
+};
+
+struct MatchStats {
+  uint64_t events = 0;
+  uint64_t sends = 0, receives = 0, matched = 0;
+  uint64_t unmatchedSends = 0, unmatchedReceives = 0;
+  uint64_t unhashedSends = 0;
+};
+
+struct MessageTable {
+  int ranks = 0;
+  std::vector<Message> messages; // ordered by (src, sendPos)
+  std::vector<KeptBuffer> kept;
+  std::vector<Group> groups;     // every communicator the trace defines
+  MatchStats stats;
+  std::vector<std::string> warnings; // what was skipped, for the report
+  const Group *group(uint32_t comm) const;
+};
+
+// Reads every rank of the trace and matches. Ranks that cannot be read are
+// skipped with a warning (their messages then stay unmatched).
+trace::Result<MessageTable> matchMessages(const trace::Trace &trace);
+
+} // namespace cz::detect

@@ -1,0 +1,37 @@
+// report.h: the detection report, as JSON (the documented file the
+// rewriter reads: detector/REPORT_FORMAT.md) and as text for people.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "collectivize/detect.h"
+
+namespace cz::detect {
+
+// What a site id means in the source (from the site database).
+struct SourceLocation {
+  std::string file;
+  int line = 0, column = 0;
+  std::string callee;
+};
+using SiteLocations = std::map<uint64_t, SourceLocation>;
+
+struct ReportContext {
+  std::string traceDir;
+  std::string command;           // the traced command line
+  const SiteLocations *sites = nullptr;
+};
+
+constexpr int kReportVersion = 1;
+
+void writeJson(std::ostream &out, const Report &report, const ReportContext &ctx);
+void writeText(std::ostream &out, const Report &report, const ReportContext &ctx);
+
+// "MPI_Bcast(buf, 16, MPI_INT, 0, comm)": the predefined call with the
+// match's arguments (buf/comm are placeholders the rewriter fills in).
+std::string equivalentCall(const Match &m);
+
+} // namespace cz::detect

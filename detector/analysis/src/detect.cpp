@@ -1,0 +1,285 @@
+// detect.cpp: runs the analyses and turns instances into matches: one
+// match per (kind, communicator, group, root, call sites), with the
+// instance count, bytes and time; subsets of a communicator become
+// confirmed only when the groups of several matches partition it.
+#include "collectivize/detect.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "detect_internal.h"
+
+namespace cz::detect {
+
+const char *kindName(Kind k) {
+  switch (k) {
+  case Kind::Bcast: return "bcast";
+  case Kind::Scatter: return "scatter";
+  case Kind::Gather: return "gather";
+  case Kind::Reduce: return "reduce";
+  case Kind::Allreduce: return "allreduce";
+  case Kind::Allgather: return "allgather";
+  case Kind::Alltoall: return "alltoall";
+  case Kind::Barrier: return "barrier";
+  }
+  return "?";
+}
+
+bool SiteUse::operator<(const SiteUse &o) const {
+  return std::tie(send, id, siteKind) < std::tie(o.send, o.id, o.siteKind);
+}
+bool SiteUse::operator==(const SiteUse &o) const {
+  return id == o.id && siteKind == o.siteKind && send == o.send;
+}
+
+namespace {
+
+using detail::Instance;
+
+std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
+  std::set<SiteUse> s;
+  for (uint32_t i : in.messages) {
+    const Message &m = t.messages[i];
+    s.insert({m.sendSite, m.sendSiteKind, true});
+    s.insert({m.recvSite, m.recvSiteKind, false});
+  }
+  return {s.begin(), s.end()};
+}
+
+// Instances of one manual collective share their call sites. Return
+// addresses (binaries the instrumenter did not see) cannot say that: the
+// compiler may unroll or peel the loop around a call, giving each copy its
+// own address. Instances with return-address sites are grouped by shape
+// (messages and bytes per instance) instead, and their sites united.
+struct AggKey {
+  Kind kind;
+  uint32_t comm;
+  std::vector<uint32_t> participants;
+  uint32_t root;
+  std::vector<SiteUse> sites; // empty when grouped by shape
+  uint64_t messages, bytes;   // shape (0 when grouped by sites)
+  bool operator<(const AggKey &o) const {
+    return std::tie(kind, comm, participants, root, sites, messages, bytes) <
+           std::tie(o.kind, o.comm, o.participants, o.root, o.sites, o.messages, o.bytes);
+  }
+};
+
+AggKey keyOf(const MessageTable &t, const Instance &in, std::vector<SiteUse> &sites) {
+  sites = sitesOf(t, in);
+  bool returnAddresses = false;
+  for (const SiteUse &s : sites) returnAddresses |= s.siteKind == 1;
+  if (returnAddresses) return {in.kind, in.comm, in.participants, in.rootWorld, {},
+                               in.messages.size(), in.bytes};
+  return {in.kind, in.comm, in.participants, in.rootWorld, sites, 0, 0};
+}
+
+Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
+  Match m;
+  m.kind = k.kind;
+  m.comm = k.comm;
+  m.rootWorld = k.root;
+  m.otherRoots = first.otherRoots;
+  m.bytesPerInstance = first.bytes;
+  m.rootAddress = first.rootAddress;
+  const Group *g = t.group(k.comm);
+  if (g) m.commName = g->name;
+  if (!first.messages.empty()) {
+    const Message &msg = t.messages[first.messages[0]];
+    m.datatype = msg.sendType;
+    m.count = first.count ? first.count : msg.sendCount;
+  }
+  m.segments = first.segments;
+  if (m.segments > 1)
+    m.note = "pipelined: " + std::to_string(m.segments) +
+             " pieces of one buffer, each forwarded separately";
+  return m;
+}
+
+// Group of a match: the communicator's members when the participants are
+// all of them, else the participants (a subset).
+void setGroup(const MessageTable &t, Match &m, const std::vector<uint32_t> &participants) {
+  const Group *g = t.group(m.comm);
+  if (g && !g->members.empty()) {
+    std::vector<uint32_t> sorted = g->members;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted == participants) {
+      m.ranks = g->members;
+      m.subset = false;
+      m.coverage = 1.0;
+    } else {
+      m.subset = true;
+      m.coverage = double(participants.size()) / double(g->members.size());
+      // Group order: communicator rank order.
+      for (uint32_t w : g->members)
+        if (std::binary_search(participants.begin(), participants.end(), w)) m.ranks.push_back(w);
+    }
+  } else {
+    m.ranks = participants;
+    m.subset = true;
+    m.coverage = 0;
+  }
+  m.root = -1;
+  for (size_t i = 0; i < m.ranks.size(); i++)
+    if (m.ranks[i] == m.rootWorld) m.root = int(i);
+}
+
+// Pipelined broadcasts: consecutive spread instances with one group and
+// root whose root buffers are adjacent pieces of one buffer (the root sent
+// them one after the other) are one broadcast of the whole buffer.
+void mergeSegments(std::vector<Instance> &instances) {
+  std::map<std::tuple<uint32_t, std::vector<uint32_t>, uint32_t>, std::vector<size_t>> byRoot;
+  for (size_t i = 0; i < instances.size(); i++)
+    if (instances[i].kind == Kind::Bcast && instances[i].rootAddress)
+      byRoot[{instances[i].comm, instances[i].participants, instances[i].rootWorld}].push_back(i);
+  std::vector<uint8_t> gone(instances.size(), 0);
+  for (auto &[key, idx] : byRoot) {
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+      return instances[a].rootFirstSend < instances[b].rootFirstSend;
+    });
+    for (size_t i = 0; i < idx.size();) {
+      Instance &head = instances[idx[i]];
+      uint64_t end = head.rootAddress + head.bytes;
+      size_t j = i + 1;
+      for (; j < idx.size() && instances[idx[j]].rootAddress == end; j++) {
+        Instance &piece = instances[idx[j]];
+        end += piece.bytes;
+        head.bytes += piece.bytes;
+        head.count += piece.count;
+        head.segments++;
+        head.messages.insert(head.messages.end(), piece.messages.begin(), piece.messages.end());
+        head.oneTag = head.oneTag && piece.oneTag;
+        gone[idx[j]] = 1;
+      }
+      i = j;
+    }
+  }
+  size_t w = 0;
+  for (size_t i = 0; i < instances.size(); i++)
+    if (!gone[i]) {
+      if (w != i) instances[w] = std::move(instances[i]);
+      w++;
+    }
+  instances.resize(w);
+}
+
+} // namespace
+
+Report detect(const MessageTable &t, const DetectOptions &o) {
+  Report rep;
+  rep.stats = t.stats;
+  rep.warnings = t.warnings;
+  rep.ranks = t.ranks;
+  std::vector<uint8_t> claimed(t.messages.size(), 0);
+  std::vector<Instance> instances;
+  detail::findTilings(t, o, claimed, instances);
+  detail::findSpreads(t, o, claimed, instances);
+  mergeSegments(instances);
+
+  std::map<AggKey, Match> agg;
+  std::map<AggKey, std::vector<uint32_t>> aggParticipants;
+  std::map<AggKey, std::set<SiteUse>> aggSites;
+  for (const Instance &in : instances) {
+    std::vector<SiteUse> sites;
+    AggKey k = keyOf(t, in, sites);
+    auto it = agg.find(k);
+    if (it == agg.end()) {
+      it = agg.emplace(k, start(t, k, in)).first;
+      aggParticipants[k] = in.participants;
+    }
+    aggSites[k].insert(sites.begin(), sites.end());
+    Match &m = it->second;
+    m.instances++;
+    if (!in.oneTag && m.segments == 1) m.note = "several tags";
+    m.messages += in.messages.size();
+    if (in.keptConfirmed) m.note = "the root's own block was declared with cz_send_to_self";
+    for (uint32_t i : in.messages) {
+      const Message &msg = t.messages[i];
+      m.bytesMoved += msg.bytes;
+      if (msg.recvTime > msg.sendTime) m.secondsInMessages += double(msg.recvTime - msg.sendTime) * 1e-9;
+    }
+  }
+  for (auto &[k, m] : agg) {
+    setGroup(t, m, aggParticipants[k]);
+    m.sites.assign(aggSites[k].begin(), aggSites[k].end());
+  }
+
+  // Subsets: confirmed when matches of one kind on one communicator, with
+  // the same instance count, have disjoint groups covering it.
+  std::map<std::tuple<Kind, uint32_t, uint64_t>, std::vector<Match *>> families;
+  for (auto &[k, m] : agg)
+    if (m.subset) families[{m.kind, m.comm, m.instances}].push_back(&m);
+  for (auto &[fk, ms] : families) {
+    const Group *g = t.group(std::get<1>(fk));
+    if (!g || ms.size() < 2) continue;
+    std::vector<int> color(g->members.size(), -1);
+    bool partition = true;
+    for (size_t c = 0; c < ms.size() && partition; c++)
+      for (uint32_t w : ms[c]->ranks) {
+        int pos = detail::rankIn(*g, w);
+        if (pos < 0 || color[size_t(pos)] != -1) partition = false;
+        else color[size_t(pos)] = int(c);
+      }
+    if (!partition || std::count(color.begin(), color.end(), -1) != 0) continue;
+    for (Match *m : ms) {
+      m->splitColors = color;
+      m->coverage = 1.0;
+    }
+  }
+
+  std::set<Match *> merged;
+
+  // Allgather from spreads: every member the root of one bcast with the
+  // same group and instance count.
+  std::map<std::tuple<uint32_t, std::vector<uint32_t>, uint64_t>, std::vector<Match *>> byGroup;
+  for (auto &[k, m] : agg)
+    if (m.kind == Kind::Bcast && !m.subset) byGroup[{m.comm, m.ranks, m.instances}].push_back(&m);
+  std::vector<Match> allgathers;
+  for (auto &[gk, ms] : byGroup) {
+    ms.erase(std::remove_if(ms.begin(), ms.end(), [&](Match *m) { return merged.count(m) > 0; }),
+             ms.end());
+    std::set<uint32_t> roots;
+    for (Match *m : ms) roots.insert(m->rootWorld);
+    const auto &ranks = std::get<1>(gk);
+    if (roots.size() != ranks.size() || ms.size() != ranks.size()) continue;
+    Match all = *ms[0];
+    all.kind = Kind::Allgather;
+    all.root = -1;
+    all.rootWorld = kNone;
+    all.otherRoots.clear();
+    all.messages = all.bytesMoved = 0;
+    all.secondsInMessages = 0;
+    std::set<SiteUse> sites;
+    for (Match *m : ms) {
+      merged.insert(m);
+      all.messages += m->messages;
+      all.bytesMoved += m->bytesMoved;
+      all.secondsInMessages += m->secondsInMessages;
+      sites.insert(m->sites.begin(), m->sites.end());
+    }
+    all.sites.assign(sites.begin(), sites.end());
+    allgathers.push_back(std::move(all));
+  }
+
+  for (auto &[k, m] : agg) {
+    if (merged.count(&m)) continue;
+    if (m.subset && m.splitColors.empty()) {
+      // Partial: enough of the group, and one tag (a chain that changes
+      // tags on the way is more likely unrelated messages with equal data).
+      if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
+          m.note == "several tags")
+        continue;
+      m.confirmed = false;
+    }
+    rep.matches.push_back(m);
+  }
+  for (Match &m : allgathers) rep.matches.push_back(std::move(m));
+  std::stable_sort(rep.matches.begin(), rep.matches.end(), [](const Match &a, const Match &b) {
+    if (a.confirmed != b.confirmed) return a.confirmed;
+    return a.bytesMoved > b.bytesMoved;
+  });
+  return rep;
+}
+
+} // namespace cz::detect

@@ -1,0 +1,40 @@
+// detect_internal.h: what the analyses hand to the aggregation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collectivize/detect.h"
+
+namespace cz::detect::detail {
+
+// One occurrence of a collective: the messages that implement it.
+struct Instance {
+  Kind kind = Kind::Bcast;
+  uint32_t comm = 0;
+  std::vector<uint32_t> participants; // world ranks, sorted
+  uint32_t rootWorld = kNone;
+  std::vector<uint32_t> otherRoots;
+  std::vector<uint32_t> messages;     // indices into MessageTable::messages
+  uint64_t bytes = 0;                 // the collective's buffer at one member
+  bool keptConfirmed = false;         // the root's own block was declared kept
+  bool oneTag = true;                 // all messages carry the same tag
+  uint64_t rootAddress = 0;           // spreads: the root's send buffer
+  uint32_t rootFirstSend = 0;         // spreads: sendPos of the root's first send
+  uint64_t count = 0;                 // elements of the root's buffer (0: from a message)
+  int segments = 1;
+};
+
+// Position of world rank w in g (its rank in the communicator), or -1.
+int rankIn(const Group &g, uint32_t w);
+
+// Tiled sends/receives (scatter, gather, alltoall, direct allgather); marks
+// the messages it explains in `claimed`.
+void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                 std::vector<Instance> &out);
+
+// Items that spread from one root (bcast of any shape).
+void findSpreads(const MessageTable &t, const DetectOptions &o,
+                 const std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
+} // namespace cz::detect::detail

@@ -1,0 +1,186 @@
+// report.cpp: see report.h.
+#include "collectivize/report.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "collectivize/trace_reader.h"
+
+namespace cz::detect {
+namespace {
+
+std::string quoted(const std::string &s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"': o += "\\\""; break;
+    case '\\': o += "\\\\"; break;
+    case '\n': o += "\\n"; break;
+    case '\t': o += "\\t"; break;
+    default:
+      if (c < 0x20) {
+        char b[8];
+        std::snprintf(b, sizeof b, "\\u%04x", c);
+        o += b;
+      } else {
+        o += char(c);
+      }
+    }
+  }
+  return o + "\"";
+}
+
+std::string number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
+template <class T>
+std::string list(const std::vector<T> &v) {
+  std::string o = "[";
+  for (size_t i = 0; i < v.size(); i++) o += (i ? ", " : "") + std::to_string(v[i]);
+  return o + "]";
+}
+
+std::string typeName(uint32_t code) {
+  std::string n = trace::datatypeName(code);
+  return n == "derived" ? "<derived datatype>" : "MPI_" + n;
+}
+
+std::string siteText(const SiteUse &s, const SiteLocations *sites) {
+  char b[64];
+  if (s.siteKind == 1) {
+    std::snprintf(b, sizeof b, "ra:0x%" PRIx64, s.id);
+    return b;
+  }
+  std::string t = std::to_string(s.id);
+  if (sites) {
+    auto it = sites->find(s.id);
+    if (it != sites->end()) t += " " + it->second.file + ":" + std::to_string(it->second.line);
+  }
+  return t;
+}
+
+std::string commText(const Match &m) {
+  std::string c = m.commName.empty() ? "comm " + std::to_string(m.comm) : m.commName;
+  return c;
+}
+
+} // namespace
+
+std::string equivalentCall(const Match &m) {
+  std::string type = typeName(m.datatype), count = std::to_string(m.count);
+  std::string root = m.root >= 0 ? std::to_string(m.root) : "?";
+  std::string comm = m.subset && !m.splitColors.empty() ? "row_comm" : "comm";
+  switch (m.kind) {
+  case Kind::Bcast: return "MPI_Bcast(buf, " + count + ", " + type + ", " + root + ", " + comm + ")";
+  case Kind::Scatter:
+    return "MPI_Scatter(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
+           ", " + root + ", " + comm + ")";
+  case Kind::Gather:
+    return "MPI_Gather(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
+           ", " + root + ", " + comm + ")";
+  case Kind::Allgather:
+    return "MPI_Allgather(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
+           ", " + comm + ")";
+  case Kind::Alltoall:
+    return "MPI_Alltoall(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
+           ", " + comm + ")";
+  case Kind::Reduce:
+    return "MPI_Reduce(sendbuf, recvbuf, " + count + ", " + type + ", op, " + root + ", " + comm + ")";
+  case Kind::Allreduce:
+    return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", op, " + comm + ")";
+  case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
+  }
+  return "";
+}
+
+void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
+  out << "{\n  \"format\": \"collectivize-detection\",\n  \"version\": " << kReportVersion << ",\n";
+  out << "  \"trace\": " << quoted(ctx.traceDir) << ",\n";
+  out << "  \"command\": " << quoted(ctx.command) << ",\n";
+  out << "  \"ranks\": " << r.ranks << ",\n";
+  const MatchStats &s = r.stats;
+  out << "  \"stats\": {\"events\": " << s.events << ", \"sends\": " << s.sends
+      << ", \"receives\": " << s.receives << ", \"matched\": " << s.matched
+      << ", \"unmatched_sends\": " << s.unmatchedSends
+      << ", \"unmatched_receives\": " << s.unmatchedReceives << "},\n";
+  out << "  \"warnings\": [";
+  for (size_t i = 0; i < r.warnings.size(); i++) out << (i ? ", " : "") << quoted(r.warnings[i]);
+  out << "],\n  \"matches\": [";
+  for (size_t i = 0; i < r.matches.size(); i++) {
+    const Match &m = r.matches[i];
+    out << (i ? ",\n" : "\n") << "    {\n";
+    out << "      \"kind\": \"" << kindName(m.kind) << "\",\n";
+    out << "      \"status\": \"" << (m.confirmed ? "confirmed" : "partial") << "\",\n";
+    out << "      \"coverage\": " << number(m.coverage) << ",\n";
+    out << "      \"root\": " << (m.root >= 0 ? std::to_string(m.root) : "null") << ",\n";
+    out << "      \"root_world\": " << (m.rootWorld != kNone ? std::to_string(m.rootWorld) : "null")
+        << ",\n";
+    out << "      \"other_roots_world\": " << list(m.otherRoots) << ",\n";
+    out << "      \"communicator\": {\"ref\": " << m.comm << ", \"name\": " << quoted(m.commName)
+        << "},\n";
+    out << "      \"ranks\": " << list(m.ranks) << ",\n";
+    out << "      \"subset\": " << (m.subset ? "true" : "false") << ",\n";
+    if (!m.splitColors.empty())
+      out << "      \"split\": {\"colors\": " << list(m.splitColors) << "},\n";
+    else
+      out << "      \"split\": null,\n";
+    out << "      \"instances\": " << m.instances << ",\n";
+    out << "      \"messages\": " << m.messages << ",\n";
+    out << "      \"bytes_per_instance\": " << m.bytesPerInstance << ",\n";
+    out << "      \"bytes_moved\": " << m.bytesMoved << ",\n";
+    out << "      \"seconds_in_messages\": " << number(m.secondsInMessages) << ",\n";
+    out << "      \"count\": " << m.count << ",\n";
+    out << "      \"datatype\": " << quoted(typeName(m.datatype)) << ",\n";
+    out << "      \"equivalent\": " << quoted(equivalentCall(m)) << ",\n";
+    out << "      \"sites\": [";
+    for (size_t j = 0; j < m.sites.size(); j++) {
+      const SiteUse &su = m.sites[j];
+      out << (j ? ", " : "") << "{\"id\": " << su.id << ", \"kind\": \""
+          << (su.siteKind == 1 ? "return_address" : "instrumenter") << "\", \"role\": \""
+          << (su.send ? "send" : "recv") << "\"";
+      if (ctx.sites && su.siteKind == 0) {
+        auto it = ctx.sites->find(su.id);
+        if (it != ctx.sites->end())
+          out << ", \"file\": " << quoted(it->second.file) << ", \"line\": " << it->second.line;
+      }
+      out << "}";
+    }
+    out << "],\n      \"note\": " << quoted(m.note) << "\n    }";
+  }
+  out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
+  size_t confirmed = 0;
+  for (const Match &m : r.matches) confirmed += m.confirmed;
+  out << "trace " << ctx.traceDir << ": " << r.ranks << " ranks, " << r.stats.matched
+      << " messages matched\n";
+  out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
+      << r.matches.size() - confirmed << " partial\n";
+  for (const Match &m : r.matches) {
+    out << "\n" << (m.confirmed ? "" : "[partial] ") << kindName(m.kind) << " on "
+        << commText(m);
+    if (m.subset && !m.splitColors.empty())
+      out << " (a subset: MPI_Comm_split(comm, color, rank) with colors " << list(m.splitColors)
+          << ")";
+    else if (m.subset)
+      out << " (coverage " << int(m.coverage * 100 + 0.5) << "% of the communicator)";
+    out << "\n  ranks " << list(m.ranks);
+    if (m.root >= 0) out << ", root " << m.root << " (world " << m.rootWorld << ")";
+    if (!m.otherRoots.empty()) out << ", also explained by world roots " << list(m.otherRoots);
+    out << "\n  " << m.instances << " instance" << (m.instances == 1 ? "" : "s") << ", "
+        << m.messages << " messages, " << m.bytesMoved << " bytes moved, "
+        << number(m.secondsInMessages * 1e3) << " ms in messages\n";
+    out << "  sites:";
+    for (const SiteUse &su : m.sites)
+      out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites) << ";";
+    out << "\n  equivalent: " << equivalentCall(m) << "\n";
+    if (!m.note.empty()) out << "  note: " << m.note << "\n";
+  }
+  for (const std::string &w : r.warnings) out << "\nwarning: " << w << "\n";
+}
+
+} // namespace cz::detect

@@ -1,0 +1,180 @@
+// spread.cpp: broadcasts of any shape, by following items.
+//
+// An item is a payload (CRC-32, bytes). Its messages are split into
+// instances by occurrence: the k-th time a process receives the item
+// belongs to instance k (a broadcast repeated in a loop with the same data
+// gives one instance per repetition). In an instance, a root is a process
+// that sends the item before receiving it; it is confirmed when the item
+// reaches every other participant from it along time-respecting chains
+// (each forward leaves a process after the item arrived there): the
+// serial equivalent of the backward replay of the detection paper.
+//
+// Replies are not broadcasts: when a sender, between two of its sends of
+// the item, receives a message from the next destination, it answers a
+// request (a task farm's stop signal to whichever worker asks first); such
+// instances are dropped, since MPI_Bcast could not replace them.
+#include <algorithm>
+#include <unordered_map>
+
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+namespace {
+
+struct ItemKey {
+  uint32_t crc;
+  uint64_t bytes;
+  bool operator==(const ItemKey &o) const { return crc == o.crc && bytes == o.bytes; }
+};
+struct ItemHash {
+  size_t operator()(const ItemKey &k) const {
+    return size_t((uint64_t(k.crc) << 32 ^ k.bytes) * 0x9E3779B97F4A7C15ull);
+  }
+};
+
+// Ranks reached from root over msgs (sorted by send time), and whether
+// every participant is among them.
+bool reachesAll(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32_t root,
+                const std::vector<uint32_t> &participants,
+                std::unordered_map<uint32_t, uint32_t> &since) {
+  since.clear();
+  since[root] = 0; // the root has the item from the start
+  // Two passes absorb send-time ties between causally ordered messages.
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i : msgs) {
+      const Message &m = t.messages[i];
+      auto s = since.find(m.src);
+      if (s == since.end() || (m.src != root && m.sendPos < s->second)) continue;
+      auto d = since.find(m.dst);
+      if (d == since.end() || m.recvPos < d->second) since[m.dst] = m.recvPos;
+    }
+  for (uint32_t p : participants)
+    if (!since.count(p)) return false;
+  return true;
+}
+
+// Receives of each rank, by position: (recvPos, src, comm).
+struct Receipt {
+  uint32_t pos, src, comm;
+  bool operator<(const Receipt &o) const { return pos < o.pos; }
+};
+using ReceiptIndex = std::vector<std::vector<Receipt>>;
+
+bool receivedBetween(const ReceiptIndex &idx, uint32_t rank, uint32_t from, uint32_t comm,
+                     uint32_t after, uint32_t before) {
+  const std::vector<Receipt> &v = idx[rank];
+  for (auto it = std::upper_bound(v.begin(), v.end(), Receipt{after, 0, 0});
+       it != v.end() && it->pos < before; ++it)
+    if (it->src == from && it->comm == comm) return true;
+  return false;
+}
+
+// Some sender answered a request from the next destination between two
+// sends of the item (msgs sorted by send time).
+bool looksLikeReplies(const MessageTable &t, const ReceiptIndex &idx,
+                      const std::vector<uint32_t> &msgs) {
+  std::unordered_map<uint32_t, uint32_t> lastSend; // sender -> sendPos
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    auto it = lastSend.find(m.src);
+    if (it != lastSend.end() && receivedBetween(idx, m.src, m.dst, m.comm, it->second, m.sendPos))
+      return true;
+    lastSend[m.src] = m.sendPos;
+  }
+  return false;
+}
+
+void analyzeInstance(const MessageTable &t, const DetectOptions &o, const ReceiptIndex &idx,
+                     std::vector<uint32_t> &msgs, std::vector<Instance> &out) {
+  const Message &first = t.messages[msgs[0]];
+  std::vector<uint32_t> participants;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    if (m.comm != first.comm) return; // one collective lives on one communicator
+    participants.push_back(m.src);
+    participants.push_back(m.dst);
+  }
+  std::sort(participants.begin(), participants.end());
+  participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
+  if (int(participants.size()) < o.minGroup) return;
+  std::sort(msgs.begin(), msgs.end(), [&](uint32_t a, uint32_t b) {
+    return t.messages[a].sendTime < t.messages[b].sendTime;
+  });
+  if (looksLikeReplies(t, idx, msgs)) return;
+  // Candidates: send the item before any receipt of it in this instance.
+  std::unordered_map<uint32_t, uint32_t> firstSend, firstRecv;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    auto s = firstSend.emplace(m.src, m.sendPos);
+    if (!s.second) s.first->second = std::min(s.first->second, m.sendPos);
+    auto r = firstRecv.emplace(m.dst, m.recvPos);
+    if (!r.second) r.first->second = std::min(r.first->second, m.recvPos);
+  }
+  Instance in;
+  in.kind = Kind::Bcast;
+  in.comm = first.comm;
+  in.bytes = first.bytes;
+  std::unordered_map<uint32_t, uint32_t> since;
+  for (uint32_t p : participants) {
+    auto s = firstSend.find(p);
+    if (s == firstSend.end()) continue;
+    auto r = firstRecv.find(p);
+    if (r != firstRecv.end() && r->second < s->second) continue;
+    if (!reachesAll(t, msgs, p, participants, since)) continue;
+    if (in.rootWorld == kNone)
+      in.rootWorld = p;
+    else
+      in.otherRoots.push_back(p);
+  }
+  if (in.rootWorld == kNone) return;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    in.oneTag &= m.tag == first.tag;
+    if (m.src == in.rootWorld && (!in.rootAddress || m.sendPos < in.rootFirstSend)) {
+      in.rootAddress = m.sendAddress;
+      in.rootFirstSend = m.sendPos;
+      in.count = m.sendCount;
+    }
+  }
+  in.participants = std::move(participants);
+  in.messages = msgs;
+  out.push_back(std::move(in));
+}
+
+} // namespace
+
+void findSpreads(const MessageTable &t, const DetectOptions &o,
+                 const std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  ReceiptIndex idx(size_t(t.ranks));
+  for (const Message &m : t.messages)
+    if (m.dst < idx.size()) idx[m.dst].push_back({m.recvPos, m.src, m.comm});
+  for (auto &v : idx) std::sort(v.begin(), v.end());
+  std::unordered_map<ItemKey, std::vector<uint32_t>, ItemHash> items;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0) continue;
+    items[{m.crc, m.bytes}].push_back(i);
+  }
+  for (auto &[key, msgs] : items) {
+    if (int(msgs.size()) + 1 < o.minGroup) continue;
+    // Instance of a message: how many times its receiver had the item
+    // before (receipts in receive order).
+    std::sort(msgs.begin(), msgs.end(), [&](uint32_t a, uint32_t b) {
+      const Message &x = t.messages[a], &y = t.messages[b];
+      return x.dst != y.dst ? x.dst < y.dst : x.recvPos < y.recvPos;
+    });
+    std::vector<std::vector<uint32_t>> instances;
+    for (size_t i = 0; i < msgs.size();) {
+      size_t j = i;
+      for (uint32_t k = 0; j < msgs.size() && t.messages[msgs[j]].dst == t.messages[msgs[i]].dst;
+           j++, k++) {
+        if (instances.size() <= k) instances.emplace_back();
+        instances[k].push_back(msgs[j]);
+      }
+      i = j;
+    }
+    for (auto &inst : instances) analyzeInstance(t, o, idx, inst, out);
+  }
+}
+
+} // namespace cz::detect::detail

@@ -1,0 +1,134 @@
+// tiling.cpp: collectives whose members send distinct blocks from one
+// buffer, or receive them into one, one block per other member.
+//
+// Messages between a pair (p, q) on a communicator are numbered in order;
+// the k-th messages from p to every other member form p's k-th send set.
+// It is *tiled* when all blocks have the same size n and block q starts at
+// base + rank(q)*n: the layout of MPI_Scatter's send buffer, with the hole
+// at p's own position (the block p keeps never travels). Receive sets
+// likewise. Per communicator and k:
+//   every member send-tiled                      alltoall
+//   every member receive-tiled, each member's
+//   blocks all the same data                     allgather (direct)
+//   every member receive-tiled otherwise         alltoall
+//   one member send-tiled                        scatter, root p
+//   one member receive-tiled                     gather, root q
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+
+int rankIn(const Group &g, uint32_t w) {
+  for (size_t i = 0; i < g.members.size(); i++)
+    if (g.members[i] == w) return int(i);
+  return -1;
+}
+
+namespace {
+
+struct Side {
+  std::vector<uint32_t> msgs; // one per other member, or fewer
+  bool tiled = false;
+  uint64_t base = 0, n = 0;
+};
+
+// msgs: one message per other member of g (addresses chosen by `send`).
+bool tiled(const MessageTable &t, const Group &g, uint32_t self, const std::vector<uint32_t> &msgs,
+           bool send, uint64_t &base, uint64_t &n) {
+  if (msgs.size() + 1 != g.members.size() || msgs.empty()) return false;
+  n = t.messages[msgs[0]].bytes;
+  if (n == 0) return false;
+  bool first = true;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    uint32_t other = send ? m.dst : m.src;
+    int pos = rankIn(g, other);
+    uint64_t addr = send ? m.sendAddress : m.recvAddress;
+    if (m.bytes != n || pos < 0 || other == self || addr < uint64_t(pos) * n) return false;
+    uint64_t b = addr - uint64_t(pos) * n;
+    if (first) base = b, first = false;
+    else if (b != base) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                 std::vector<Instance> &out) {
+  // (comm, k) -> per member: its k-th send set and receive set.
+  struct Round {
+    std::map<uint32_t, Side> sends, recvs;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Round> rounds;
+  // comm -> (src, dst) -> messages so far
+  std::unordered_map<uint32_t, std::unordered_map<uint64_t, uint32_t>> pairCount;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (!g || int(g->members.size()) < o.minGroup) continue;
+    uint32_t k = pairCount[m.comm][uint64_t(m.src) << 32 | m.dst]++;
+    Round &r = rounds[{m.comm, k}];
+    r.sends[m.src].msgs.push_back(i);
+    r.recvs[m.dst].msgs.push_back(i);
+  }
+  for (auto &entry : rounds) {
+    const uint32_t comm = entry.first.first;
+    Round &r = entry.second;
+    const Group &g = *t.group(comm);
+    size_t p = g.members.size();
+    size_t sendTiled = 0, recvTiled = 0;
+    for (auto &[w, s] : r.sends) sendTiled += s.tiled = tiled(t, g, w, s.msgs, true, s.base, s.n);
+    for (auto &[w, s] : r.recvs) recvTiled += s.tiled = tiled(t, g, w, s.msgs, false, s.base, s.n);
+    auto emit = [&](Kind kind, uint32_t root, const std::vector<const Side *> &sides,
+                    uint64_t bytes) {
+      Instance in;
+      in.kind = kind;
+      in.comm = comm;
+      in.rootWorld = root;
+      in.bytes = bytes;
+      in.participants = g.members;
+      std::sort(in.participants.begin(), in.participants.end());
+      for (const Side *s : sides)
+        for (uint32_t i : s->msgs)
+          if (!claimed[i]) claimed[i] = 1, in.messages.push_back(i);
+      if (root != kNone && (kind == Kind::Scatter || kind == Kind::Gather)) {
+        // The root's own block sits in the hole: declared kept?
+        const Side *s = sides[0];
+        uint64_t hole = s->base + uint64_t(rankIn(g, root)) * s->n;
+        for (const KeptBuffer &kb : t.kept)
+          if (kb.rank == root && kb.address == hole && kb.bytes == s->n) in.keptConfirmed = true;
+      }
+      out.push_back(std::move(in));
+    };
+    if (sendTiled == p) {
+      std::vector<const Side *> all;
+      for (auto &[w, s] : r.sends) all.push_back(&s);
+      emit(Kind::Alltoall, kNone, all, r.sends.begin()->second.n * p);
+      continue;
+    }
+    if (recvTiled == p) {
+      bool sameData = true;
+      std::vector<const Side *> all;
+      for (auto &[w, s] : r.sends) {
+        for (uint32_t i : s.msgs)
+          if (!t.messages[i].hashed || t.messages[i].crc != t.messages[s.msgs[0]].crc)
+            sameData = false;
+      }
+      for (auto &[w, s] : r.recvs) all.push_back(&s);
+      emit(sameData ? Kind::Allgather : Kind::Alltoall, kNone, all,
+           r.recvs.begin()->second.n * (sameData ? 1 : p));
+      continue;
+    }
+    for (auto &[w, s] : r.sends)
+      if (s.tiled) emit(Kind::Scatter, w, {&s}, s.n * p);
+    for (auto &[w, s] : r.recvs)
+      if (s.tiled) emit(Kind::Gather, w, {&s}, s.n * p);
+  }
+}
+
+} // namespace cz::detect::detail
