@@ -176,6 +176,9 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   detail::findTilings(t, o, claimed, instances);
   detail::findSpreads(t, o, claimed, instances);
   mergeSegments(instances);
+  for (const Instance &in : instances)
+    for (uint32_t i : in.messages) claimed[i] = 1;
+  detail::findGatherings(t, o, claimed, instances);
 
   std::map<AggKey, Match> agg;
   std::map<AggKey, std::vector<uint32_t>> aggParticipants;

@@ -33,6 +33,10 @@ int rankIn(const Group &g, uint32_t w);
 void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                  std::vector<Instance> &out);
 
+// Allgather and gather of any shape, from the provenance of every byte.
+void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out);
+
 // Items that spread from one root (bcast of any shape).
 void findSpreads(const MessageTable &t, const DetectOptions &o,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out);

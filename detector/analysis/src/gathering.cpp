@@ -1,0 +1,140 @@
+// gathering.cpp: allgather and gather of any shape, from provenance.
+//
+// With every message decomposed into origin segments (provenance.h), an
+// origin "arrives" at a rank when a message carries it there, at a known
+// address. Then, per communicator G with members of equal block size n:
+//   allgather   every member's own block arrives at every other member
+//               (recursive doubling, Bruck-like concatenations, rings);
+//   gather      at root r, every other member q's own block arrives at
+//               base + rank(q)*n (binomial trees that concatenate blocks).
+// Only messages no simpler analysis explained are looked at.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "detect_internal.h"
+#include "provenance.h"
+
+namespace cz::detect::detail {
+namespace {
+
+struct Arrival {
+  uint32_t rank;    // where it arrived
+  uint64_t address; // of the origin's first byte there (if offset 0)
+  uint64_t offset, bytes;
+  uint32_t message;
+};
+
+} // namespace
+
+void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out) {
+  Provenance pv = traceProvenance(t);
+  // Arrivals per origin, and the communicator of the messages carrying it.
+  std::vector<std::vector<Arrival>> arrivals(pv.origins.size());
+  std::vector<uint32_t> originComm(pv.origins.size(), kNone);
+  std::vector<uint8_t> usable(pv.origins.size(), 1);
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    uint64_t at = 0;
+    for (const Segment &s : pv.segments[i]) {
+      if (claimed[i]) usable[s.origin] = 0;
+      uint32_t &c = originComm[s.origin];
+      if (c == kNone) c = m.comm;
+      else if (c != m.comm) usable[s.origin] = 0;
+      arrivals[s.origin].push_back({m.dst, m.recvAddress + at - s.offset, s.offset, s.bytes, i});
+      at += s.bytes;
+    }
+  }
+  // Ranks an origin arrived at whole (its bytes covered there).
+  auto wholeAt = [&](uint32_t id) {
+    std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> ranges;
+    for (const Arrival &a : arrivals[id]) ranges[a.rank].push_back({a.offset, a.offset + a.bytes});
+    std::set<uint32_t> whole;
+    for (auto &[rank, v] : ranges) {
+      std::sort(v.begin(), v.end());
+      uint64_t covered = 0;
+      for (auto &[a, b] : v)
+        if (a <= covered) covered = std::max(covered, b);
+      if (covered >= pv.origins[id].bytes) whole.insert(rank);
+    }
+    return whole;
+  };
+
+  // Per communicator: each member's own blocks that reached all others.
+  std::map<std::pair<uint32_t, uint64_t>, std::map<uint32_t, std::vector<uint32_t>>> spread;
+  // Per (comm, root, n, base): blocks of other members landing in place.
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t>, std::map<uint32_t, std::vector<uint32_t>>>
+      landed;
+  for (uint32_t id = 0; id < pv.origins.size(); id++) {
+    const Origin &og = pv.origins[id];
+    if (!usable[id] || originComm[id] == kNone || og.bytes == 0) continue;
+    const Group *g = t.group(originComm[id]);
+    if (!g || int(g->members.size()) < o.minGroup || rankIn(*g, og.rank) < 0) continue;
+    std::set<uint32_t> whole = wholeAt(id);
+    whole.erase(og.rank);
+    if (whole.size() + 1 == g->members.size())
+      spread[{originComm[id], og.bytes}][og.rank].push_back(id);
+    for (const Arrival &a : arrivals[id]) {
+      if (a.offset != 0 || a.bytes != og.bytes || a.rank == og.rank) continue;
+      int pos = rankIn(*g, og.rank);
+      uint64_t shift = uint64_t(pos) * og.bytes;
+      if (a.address < shift) continue;
+      landed[{originComm[id], a.rank, og.bytes, a.address - shift}][og.rank].push_back(id);
+    }
+  }
+
+  auto messagesOf = [&](const std::vector<uint32_t> &ids) {
+    std::set<uint32_t> msgs;
+    for (uint32_t id : ids)
+      for (const Arrival &a : arrivals[id]) msgs.insert(a.message);
+    return msgs;
+  };
+  auto emit = [&](Kind kind, uint32_t comm, uint32_t root, uint64_t bytes,
+                  const std::vector<uint32_t> &ids) {
+    Instance in;
+    in.kind = kind;
+    in.comm = comm;
+    in.rootWorld = root;
+    in.bytes = bytes;
+    // Elements per block: from a message that carried one block alone.
+    for (uint32_t id : ids) {
+      const Message &first = t.messages[pv.origins[id].firstMessage];
+      if (first.bytes == pv.origins[id].bytes) in.count = first.sendCount;
+    }
+    in.participants = t.group(comm)->members;
+    std::sort(in.participants.begin(), in.participants.end());
+    for (uint32_t i : messagesOf(ids))
+      if (!claimed[i]) claimed[i] = 1, in.messages.push_back(i);
+    if (!in.messages.empty()) out.push_back(std::move(in));
+  };
+
+  for (auto &[key, byMember] : spread) {
+    const Group &g = *t.group(key.first);
+    if (byMember.size() != g.members.size()) continue;
+    size_t rounds = SIZE_MAX;
+    for (auto &[w, ids] : byMember) rounds = std::min(rounds, ids.size());
+    for (size_t k = 0; k < rounds; k++) {
+      std::vector<uint32_t> ids;
+      for (auto &[w, v] : byMember) ids.push_back(v[k]);
+      emit(Kind::Allgather, key.first, kNone, key.second, ids);
+    }
+  }
+  for (auto &[key, byMember] : landed) {
+    const Group &g = *t.group(std::get<0>(key));
+    if (byMember.size() + 1 != g.members.size()) continue;
+    size_t rounds = SIZE_MAX;
+    for (auto &[w, ids] : byMember) rounds = std::min(rounds, ids.size());
+    for (size_t k = 0; k < rounds; k++) {
+      std::vector<uint32_t> ids;
+      for (auto &[w, v] : byMember) ids.push_back(v[k]);
+      bool fresh = true; // an allgather above may have taken these messages
+      for (uint32_t i : messagesOf(ids)) fresh &= !claimed[i];
+      if (fresh)
+        emit(Kind::Gather, std::get<0>(key), std::get<1>(key),
+             std::get<2>(key) * g.members.size(), ids);
+    }
+  }
+}
+
+} // namespace cz::detect::detail

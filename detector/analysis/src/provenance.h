@@ -1,0 +1,45 @@
+// provenance.h: where the bytes of every message came from.
+//
+// Messages are replayed in time order. Each rank keeps a map of the
+// buffer ranges it received (or sent as its own data), with their CRC-32
+// and their origin segments. A send is decomposed over that map: ranges it
+// received before (whole, or a slice of one) and at most one range of its
+// own (whose CRC follows from the message's CRC and the known pieces:
+// CRC-32 is linear, crc(A|X|B) = shift(A,|X|+|B|) ^ shift(X,|B|) ^ B).
+// When the known pieces do not add up to the message's CRC the data was
+// changed (computed), and the message is new data of its sender.
+//
+// An origin is data a rank contributed itself: (rank, address, bytes,
+// CRC). Every message carries a list of segments of origins, in order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collectivize/messages.h"
+
+namespace cz::detect::detail {
+
+struct Origin {
+  uint32_t rank = 0;
+  uint64_t address = 0, bytes = 0;
+  uint32_t crc = 0;
+  bool crcKnown = false;
+  uint32_t firstMessage = 0; // the message that first carried it
+};
+
+struct Segment {
+  uint32_t origin = 0;
+  uint64_t offset = 0; // into the origin
+  uint64_t bytes = 0;
+};
+
+struct Provenance {
+  std::vector<Origin> origins;
+  std::vector<std::vector<Segment>> segments; // per message, in message byte order
+  std::vector<uint8_t> verified;              // per message: CRCs added up
+};
+
+Provenance traceProvenance(const MessageTable &t);
+
+} // namespace cz::detect::detail
