@@ -174,6 +174,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   std::vector<uint8_t> claimed(t.messages.size(), 0);
   std::vector<Instance> instances;
   detail::findTilings(t, o, claimed, instances);
+  detail::findBarriers(t, o, claimed, instances);
   detail::findSpreads(t, o, claimed, instances);
   mergeSegments(instances);
   for (const Instance &in : instances)

@@ -33,6 +33,11 @@ int rankIn(const Group &g, uint32_t w);
 void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                  std::vector<Instance> &out);
 
+// Barriers: empty or constant messages through which every member hears
+// from every member.
+void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                  std::vector<Instance> &out);
+
 // Allgather and gather of any shape, from the provenance of every byte.
 void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out);

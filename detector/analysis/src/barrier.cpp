@@ -1,0 +1,93 @@
+// barrier.cpp: barriers of any shape.
+//
+// A barrier moves no data: its messages are empty or carry the same small
+// constant. Messages between a pair (p, q) on a communicator are numbered
+// in order; the k-th ones of all pairs form instance k (one barrier uses a
+// pair at most once per direction: dissemination, tournament, central
+// counter). Instance k is a barrier when it spans the whole communicator
+// and, replaying its messages in time order with "who has heard from
+// whom" sets, every member has heard (transitively) from every member by
+// its last event.
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+
+void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                  std::vector<Instance> &out) {
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> rounds; // (comm, k) -> msgs
+  std::unordered_map<uint32_t, std::unordered_map<uint64_t, uint32_t>> pairCount;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || m.bytes > 8 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (!g || int(g->members.size()) < o.minGroup) continue;
+    uint32_t k = pairCount[m.comm][uint64_t(m.src) << 32 | m.dst]++;
+    rounds[{m.comm, k}].push_back(i);
+  }
+  for (auto &entry : rounds) {
+    const uint32_t comm = entry.first.first;
+    std::vector<uint32_t> &msgs = entry.second;
+    const Group &g = *t.group(comm);
+    size_t p = g.members.size();
+    const Message &first = t.messages[msgs[0]];
+    bool constant = true;
+    std::vector<uint8_t> seen(p, 0);
+    for (uint32_t i : msgs) {
+      const Message &m = t.messages[i];
+      constant &= m.bytes == first.bytes && (m.bytes == 0 || (m.hashed && m.crc == first.crc));
+      int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+      if (a < 0 || b < 0) constant = false;
+      else seen[size_t(a)] = seen[size_t(b)] = 1;
+    }
+    if (!constant || std::count(seen.begin(), seen.end(), 0) != 0) continue;
+    // Replay: heard[r] = members r has heard from; a send carries the
+    // sender's set at the time it was posted.
+    size_t words = (p + 63) / 64;
+    std::vector<std::vector<uint64_t>> heard(p, std::vector<uint64_t>(words, 0));
+    for (size_t r = 0; r < p; r++) heard[r][r / 64] |= uint64_t(1) << (r % 64);
+    struct Step {
+      uint64_t time;
+      uint32_t msg;
+      bool isSend;
+    };
+    std::vector<Step> steps;
+    for (uint32_t i : msgs) {
+      steps.push_back({t.messages[i].sendTime, i, true});
+      steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
+    }
+    std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+      return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
+    });
+    std::unordered_map<uint32_t, std::vector<uint64_t>> carried;
+    for (const Step &s : steps) {
+      const Message &m = t.messages[s.msg];
+      size_t src = size_t(rankIn(g, m.src)), dst = size_t(rankIn(g, m.dst));
+      if (s.isSend) {
+        carried[s.msg] = heard[src];
+      } else {
+        const std::vector<uint64_t> &c = carried[s.msg];
+        for (size_t w = 0; w < words; w++) heard[dst][w] |= c[w];
+      }
+    }
+    bool all = true;
+    for (size_t r = 0; r < p && all; r++)
+      for (size_t w = 0; w < words; w++) {
+        uint64_t full = w + 1 < words || p % 64 == 0 ? ~uint64_t(0) : (uint64_t(1) << (p % 64)) - 1;
+        if (heard[r][w] != full) all = false;
+      }
+    if (!all) continue;
+    Instance in;
+    in.kind = Kind::Barrier;
+    in.comm = comm;
+    in.participants = g.members;
+    std::sort(in.participants.begin(), in.participants.end());
+    for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
+    out.push_back(std::move(in));
+  }
+}
+
+} // namespace cz::detect::detail
