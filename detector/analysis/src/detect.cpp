@@ -175,9 +175,12 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   std::vector<Instance> instances;
   detail::findTilings(t, o, claimed, instances);
   detail::findBarriers(t, o, claimed, instances);
+  // Before spreads: combined values often become equal (a max reached),
+  // which would look like data flowing.
+  detail::findReductions(t, o, claimed, instances);
   detail::findSpreads(t, o, claimed, instances);
   mergeSegments(instances);
-  for (const Instance &in : instances)
+  for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
   detail::findGatherings(t, o, claimed, instances);
 
@@ -196,6 +199,8 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     Match &m = it->second;
     m.instances++;
     if (!in.oneTag && m.segments == 1) m.note = "several tags";
+    if (!in.op.empty()) m.op = in.op;
+    if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
     if (in.keptConfirmed) m.note = "the root's own block was declared with cz_send_to_self";
     for (uint32_t i : in.messages) {
@@ -268,6 +273,11 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
 
   for (auto &[k, m] : agg) {
     if (merged.count(&m)) continue;
+    if (m.shapeOnly) {
+      m.confirmed = false;
+      if (m.note.empty())
+        m.note = "only the shape says so: a gather into one scratch buffer looks the same";
+    }
     if (m.subset && m.splitColors.empty()) {
       // Partial: enough of the group, and one tag (a chain that changes
       // tags on the way is more likely unrelated messages with equal data).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "collectivize/detect.h"
@@ -23,6 +24,8 @@ struct Instance {
   uint32_t rootFirstSend = 0;         // spreads: sendPos of the root's first send
   uint64_t count = 0;                 // elements of the root's buffer (0: from a message)
   int segments = 1;
+  std::string op;                     // reductions: the MPI_Op the values pin down
+  bool shapeOnly = false;             // no evidence beyond the shape: partial
 };
 
 // Position of world rank w in g (its rank in the communicator), or -1.
@@ -37,6 +40,10 @@ void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint
 // from every member.
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                   std::vector<Instance> &out);
+
+// Reduce and allreduce: shape (who hears from whom) and small values.
+void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out);
 
 // Allgather and gather of any shape, from the provenance of every byte.
 void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,

@@ -73,6 +73,7 @@ std::string equivalentCall(const Match &m) {
   std::string type = typeName(m.datatype), count = std::to_string(m.count);
   std::string root = m.root >= 0 ? std::to_string(m.root) : "?";
   std::string comm = m.subset && !m.splitColors.empty() ? "row_comm" : "comm";
+  std::string op = m.op.empty() ? "op" : m.op;
   switch (m.kind) {
   case Kind::Bcast: return "MPI_Bcast(buf, " + count + ", " + type + ", " + root + ", " + comm + ")";
   case Kind::Scatter:
@@ -88,9 +89,10 @@ std::string equivalentCall(const Match &m) {
     return "MPI_Alltoall(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
            ", " + comm + ")";
   case Kind::Reduce:
-    return "MPI_Reduce(sendbuf, recvbuf, " + count + ", " + type + ", op, " + root + ", " + comm + ")";
+    return "MPI_Reduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + root + ", " +
+           comm + ")";
   case Kind::Allreduce:
-    return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", op, " + comm + ")";
+    return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
   case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
   }
   return "";
@@ -134,6 +136,7 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "      \"seconds_in_messages\": " << number(m.secondsInMessages) << ",\n";
     out << "      \"count\": " << m.count << ",\n";
     out << "      \"datatype\": " << quoted(typeName(m.datatype)) << ",\n";
+    out << "      \"op\": " << (m.op.empty() ? "null" : quoted(m.op)) << ",\n";
     out << "      \"equivalent\": " << quoted(equivalentCall(m)) << ",\n";
     out << "      \"sites\": [";
     for (size_t j = 0; j < m.sites.size(); j++) {

@@ -57,6 +57,8 @@ struct Match {
   uint64_t count = 0;             // elements per member block, as sent
   uint64_t rootAddress = 0;       // bcast: the root's buffer (first instance)
   int segments = 1;               // bcast sent in pieces (pipelined)
+  std::string op;                 // reductions: MPI_Op pinned down by the values, or ""
+  bool shapeOnly = false;         // reductions without value evidence (partial)
   std::string note;
 };
 

@@ -1,0 +1,235 @@
+// reduction.cpp: reduce and allreduce of any shape.
+//
+// Combining changes the data, so nothing flows; the evidence is the shape
+// and, for small payloads, the values. Messages of equal size and datatype
+// between pairs of a communicator are numbered per pair; the k-th ones
+// form instance k. Replaying it with "who has heard from whom" sets:
+//   every member hears from every member         allreduce
+//   one member (the root) hears from all and
+//   sends nothing in the instance                reduce
+// (a chain that returns to its start, like a token ring, is neither).
+// Payloads of at most 8 bytes are whole in the trace (the prefix): a rank
+// that sends more than once in an allreduce must send op(what it sent
+// before, what it received since); the operations that fit every rank
+// (sum, prod, min, max; band, bor, bxor on integers) are kept, and the op
+// is reported when one remains. A reduce is confirmed when its tree has
+// inner nodes (data combined on the way) or the values pin an op; a star
+// with no value evidence is partial (it could be a gather into one
+// scratch buffer).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "collectivize_trace_format.h"
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+namespace {
+
+enum Op { kSum, kProd, kMin, kMax, kBand, kBor, kBxor, kOps };
+const char *const kOpNames[kOps] = {"MPI_SUM", "MPI_PROD", "MPI_MIN", "MPI_MAX",
+                                    "MPI_BAND", "MPI_BOR", "MPI_BXOR"};
+
+// Element width and kind of a datatype code (0 when not decodable).
+struct Elem {
+  int bytes = 0;
+  bool isFloat = false, isSigned = false;
+};
+Elem elemOf(uint32_t type) {
+  switch (type) {
+  case CZ_TRACE_TYPE_CHAR: case CZ_TRACE_TYPE_SIGNED_CHAR: case CZ_TRACE_TYPE_INT8_T:
+    return {1, false, true};
+  case CZ_TRACE_TYPE_UNSIGNED_CHAR: case CZ_TRACE_TYPE_UINT8_T: case CZ_TRACE_TYPE_BYTE:
+    return {1, false, false};
+  case CZ_TRACE_TYPE_SHORT: case CZ_TRACE_TYPE_INT16_T: return {2, false, true};
+  case CZ_TRACE_TYPE_UNSIGNED_SHORT: case CZ_TRACE_TYPE_UINT16_T: return {2, false, false};
+  case CZ_TRACE_TYPE_INT: case CZ_TRACE_TYPE_INT32_T: return {4, false, true};
+  case CZ_TRACE_TYPE_UNSIGNED: case CZ_TRACE_TYPE_UINT32_T: return {4, false, false};
+  case CZ_TRACE_TYPE_LONG: case CZ_TRACE_TYPE_LONG_LONG: case CZ_TRACE_TYPE_INT64_T:
+    return {8, false, true};
+  case CZ_TRACE_TYPE_UNSIGNED_LONG: case CZ_TRACE_TYPE_UNSIGNED_LONG_LONG:
+  case CZ_TRACE_TYPE_UINT64_T:
+    return {8, false, false};
+  case CZ_TRACE_TYPE_FLOAT: return {4, true, true};
+  case CZ_TRACE_TYPE_DOUBLE: return {8, true, true};
+  default: return {};
+  }
+}
+
+// Elements of a whole payload (bytes <= 8), as doubles for comparison and
+// raw bits for the bitwise ops.
+struct Values {
+  std::vector<double> v;
+  std::vector<uint64_t> bits;
+};
+Values decode(uint64_t prefix, uint64_t bytes, const Elem &e) {
+  Values out;
+  for (uint64_t off = 0; off + uint64_t(e.bytes) <= bytes; off += uint64_t(e.bytes)) {
+    uint64_t raw = (prefix >> (8 * off)) & (e.bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * e.bytes)) - 1);
+    double d;
+    if (e.isFloat && e.bytes == 4) {
+      float f;
+      uint32_t r32 = uint32_t(raw);
+      std::memcpy(&f, &r32, 4);
+      d = f;
+    } else if (e.isFloat) {
+      std::memcpy(&d, &raw, 8);
+    } else if (e.isSigned) {
+      int shift = 64 - 8 * e.bytes;
+      d = double(int64_t(raw << shift) >> shift);
+    } else {
+      d = double(raw);
+    }
+    out.v.push_back(d);
+    out.bits.push_back(raw);
+  }
+  return out;
+}
+
+bool close(double a, double b) {
+  return a == b || std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+// Is `result` op(acc...) for each op still possible? acc: operand lists.
+void checkOps(const Values &result, const std::vector<const Values *> &operands, const Elem &e,
+              bool ops[kOps]) {
+  for (size_t i = 0; i < result.v.size(); i++) {
+    double sum = 0, prod = 1, mn = INFINITY, mx = -INFINITY;
+    uint64_t band = ~uint64_t(0), bor = 0, bxor = 0;
+    for (const Values *o : operands) {
+      if (i >= o->v.size()) return;
+      sum += o->v[i], prod *= o->v[i];
+      mn = std::min(mn, o->v[i]), mx = std::max(mx, o->v[i]);
+      band &= o->bits[i], bor |= o->bits[i], bxor ^= o->bits[i];
+    }
+    uint64_t mask = e.bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * e.bytes)) - 1;
+    ops[kSum] &= close(result.v[i], sum);
+    ops[kProd] &= close(result.v[i], prod);
+    ops[kMin] &= result.v[i] == mn;
+    ops[kMax] &= result.v[i] == mx;
+    ops[kBand] &= !e.isFloat && result.bits[i] == (band & mask);
+    ops[kBor] &= !e.isFloat && result.bits[i] == (bor & mask);
+    ops[kBxor] &= !e.isFloat && result.bits[i] == (bxor & mask);
+  }
+}
+
+} // namespace
+
+void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out) {
+  struct Key {
+    uint32_t comm, k;
+    uint64_t bytes;
+    uint32_t type;
+    bool operator<(const Key &x) const {
+      return std::tie(comm, k, bytes, type) < std::tie(x.comm, x.k, x.bytes, x.type);
+    }
+  };
+  std::map<Key, std::vector<uint32_t>> rounds;
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>> pairs;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (!g || int(g->members.size()) < o.minGroup) continue;
+    uint32_t k = pairs[{m.comm, m.bytes, m.sendType}][uint64_t(m.src) << 32 | m.dst]++;
+    rounds[{m.comm, k, m.bytes, m.sendType}].push_back(i);
+  }
+  for (auto &[key, msgs] : rounds) {
+    const Group &g = *t.group(key.comm);
+    size_t p = g.members.size();
+    std::vector<uint8_t> seen(p, 0), sends(p, 0);
+    bool changes = false;
+    for (uint32_t i : msgs) {
+      const Message &m = t.messages[i];
+      int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+      if (a < 0 || b < 0) goto next;
+      seen[size_t(a)] = seen[size_t(b)] = 1;
+      sends[size_t(a)]++;
+      changes |= m.crc != t.messages[msgs[0]].crc;
+    }
+    if (!changes || std::count(seen.begin(), seen.end(), 0) != 0) continue;
+    {
+      // Replay in time order: heard sets, and per rank the values it sent
+      // and received (for the op check).
+      std::vector<std::vector<uint8_t>> heard(p, std::vector<uint8_t>(p, 0));
+      for (size_t r = 0; r < p; r++) heard[r][r] = 1;
+      struct Step {
+        uint64_t time;
+        uint32_t msg;
+        bool isSend;
+      };
+      std::vector<Step> steps;
+      for (uint32_t i : msgs) {
+        steps.push_back({t.messages[i].sendTime, i, true});
+        steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
+      }
+      std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+        return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
+      });
+      Elem e = elemOf(key.type);
+      bool small = e.bytes > 0 && key.bytes <= 8 && key.bytes % uint64_t(e.bytes) == 0;
+      bool ops[kOps];
+      std::fill(ops, ops + kOps, small);
+      bool opEvidence = false, inner = false;
+      std::unordered_map<uint32_t, std::vector<uint8_t>> carried;
+      std::vector<Values> lastSent(p);
+      std::vector<std::vector<Values>> receivedSince(p);
+      std::vector<uint8_t> hasSent(p, 0), hasReceived(p, 0);
+      for (const Step &s : steps) {
+        const Message &m = t.messages[s.msg];
+        size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
+        if (s.isSend) {
+          carried[s.msg] = heard[a];
+          if (hasReceived[a]) inner = true; // combines before forwarding
+          if (small) {
+            Values v = decode(m.prefix, m.bytes, e);
+            if (hasSent[a] && !receivedSince[a].empty()) {
+              std::vector<const Values *> operands{&lastSent[a]};
+              for (const Values &r : receivedSince[a]) operands.push_back(&r);
+              checkOps(v, operands, e, ops);
+              opEvidence = true;
+            }
+            lastSent[a] = v;
+            receivedSince[a].clear();
+          }
+          hasSent[a] = 1;
+        } else {
+          const std::vector<uint8_t> &c = carried[s.msg];
+          for (size_t r = 0; r < p; r++) heard[b][r] |= c[r];
+          hasReceived[b] = 1;
+          if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
+        }
+      }
+      std::vector<size_t> full;
+      for (size_t r = 0; r < p; r++)
+        if (std::count(heard[r].begin(), heard[r].end(), 1) == long(p)) full.push_back(r);
+      Instance in;
+      if (full.size() == p) {
+        in.kind = Kind::Allreduce;
+      } else if (full.size() == 1 && sends[full[0]] == 0) {
+        in.kind = Kind::Reduce;
+        in.rootWorld = g.members[full[0]];
+      } else {
+        continue;
+      }
+      int pinned = 0, which = -1;
+      for (int k = 0; k < kOps; k++)
+        if (ops[k] && opEvidence) pinned++, which = k;
+      in.op = pinned == 1 ? kOpNames[which] : "";
+      in.shapeOnly = !(inner || pinned == 1);
+      in.comm = key.comm;
+      in.bytes = key.bytes;
+      in.count = t.messages[msgs[0]].sendCount;
+      in.participants = g.members;
+      std::sort(in.participants.begin(), in.participants.end());
+      for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
+      out.push_back(std::move(in));
+    }
+  next:;
+  }
+}
+
+} // namespace cz::detect::detail
