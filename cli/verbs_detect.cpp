@@ -10,6 +10,7 @@
 #include "collectivize/detect.h"
 #include "collectivize/messages.h"
 #include "collectivize/report.h"
+#include "collectivize/symbolize.h"
 #include "collectivize/trace_reader.h"
 #include "verbs.h"
 
@@ -81,10 +82,15 @@ int detectVerb(int argc, char **argv) {
     std::fprintf(stderr, "collectivize detect: %s\n", table.error().message().c_str());
     return 1;
   }
+  // Return addresses (binaries the instrumenter did not see) -> file:line.
+  cz::detect::SiteLocations resolved;
+  cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
   cz::detect::Report report = cz::detect::detect(*table, options);
+  if (!sym.problem.empty())
+    report.warnings.push_back("call sites: " + sym.problem);
   for (const auto &p : trace->problems())
     report.warnings.push_back(p.message);
-  cz::detect::ReportContext ctx{dir, trace->manifest().command, nullptr};
+  cz::detect::ReportContext ctx{dir, trace->manifest().command, nullptr, &resolved};
   if (!out.empty()) {
     std::ofstream f(out, std::ios::trunc);
     if (!f) {

@@ -13,6 +13,9 @@
  *   <dir>/rank-<N>.done                       written by rank N when it
  *        finished tracing cleanly (MPI_Finalize); a rank without it is
  *        reported as incomplete by the reader.
+ *   <dir>/rank-<N>.objects                    where rank N's code was loaded:
+ *        "START END BIAS PATH" per executable segment (hex), so return
+ *        addresses recorded as sites can be turned into file:line
  *   <dir>/rank-<N>.chunks, rank-<N>.comms     recovery data while rank N
  *        runs, removed when it finishes: the OTF2 event chunks not yet in
  *        traces/N.evt (a file-backed mapping: slots of the archive's event
@@ -66,6 +69,7 @@
 #define CZ_TRACE_ARCHIVE "traces"    /* traces.otf2 */
 #define CZ_TRACE_DONE_FMT "rank-%d.done"
 #define CZ_TRACE_CHUNKS_FMT "rank-%d.chunks"
+#define CZ_TRACE_OBJECTS_FMT "rank-%d.objects"
 /* OTF2 chunk sizes of the archive (its anchor records them too). */
 #define CZ_TRACE_EVENT_CHUNK_BYTES (1024 * 1024)
 #define CZ_TRACE_DEF_CHUNK_BYTES (4 * 1024 * 1024)

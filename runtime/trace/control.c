@@ -163,6 +163,7 @@ void czt_start(int provided) {
     return;
   }
   czt_comms_recovery_open(czt.dir);
+  czt_write_objects(czt.dir);
   czt.archive = 1;
   atomic_store(&czt.on, 1);
   CZI_LOG("trace: rank %d writes to %s", czt.rank, czt.dir);

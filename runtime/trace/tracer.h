@@ -60,6 +60,9 @@ void czt_finish(void);
  * disk). The archive is still closed collectively at MPI_Finalize. */
 void czt_disable(const char *why);
 
+/* Where this rank's code is loaded (objects.c): <dir>/rank-N.objects. */
+void czt_write_objects(const char *dir);
+
 /* ---- call sites (api.c) ------------------------------------------------ */
 typedef struct czt_site {
   uint64_t id;

@@ -16,20 +16,24 @@
 
 namespace cz::detect::detail {
 
-void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                  std::vector<Instance> &out) {
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> rounds; // (comm, k) -> msgs
-  std::unordered_map<uint32_t, std::unordered_map<uint64_t, uint32_t>> pairCount;
+namespace {
+
+void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  // (comm, tag, k) -> msgs
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> rounds;
+  std::map<std::pair<uint32_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>> pairCount;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || m.bytes > 8 || m.src == m.dst) continue;
     const Group *g = t.group(m.comm);
     if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t k = pairCount[m.comm][uint64_t(m.src) << 32 | m.dst]++;
-    rounds[{m.comm, k}].push_back(i);
+    uint32_t tag = byTag ? m.tag : 0;
+    uint32_t k = pairCount[{m.comm, tag}][uint64_t(m.src) << 32 | m.dst]++;
+    rounds[{m.comm, tag, k}].push_back(i);
   }
   for (auto &entry : rounds) {
-    const uint32_t comm = entry.first.first;
+    const uint32_t comm = std::get<0>(entry.first);
     std::vector<uint32_t> &msgs = entry.second;
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
@@ -88,6 +92,14 @@ void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uin
     for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
     out.push_back(std::move(in));
   }
+}
+
+} // namespace
+
+void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                  std::vector<Instance> &out) {
+  barrierPass(t, o, true, claimed, out);
+  barrierPass(t, o, false, claimed, out);
 }
 
 } // namespace cz::detect::detail

@@ -48,31 +48,25 @@ std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
   return {s.begin(), s.end()};
 }
 
-// Instances of one manual collective share their call sites. Return
-// addresses (binaries the instrumenter did not see) cannot say that: the
-// compiler may unroll or peel the loop around a call, giving each copy its
-// own address. Instances with return-address sites are grouped by shape
-// (messages and bytes per instance) instead, and their sites united.
+// Instances of one manual collective share their call sites. (Return
+// addresses can differ between copies of one call when the compiler peels
+// or unrolls the loop around it; such copies become separate matches,
+// never a wrong merge.)
 struct AggKey {
   Kind kind;
   uint32_t comm;
   std::vector<uint32_t> participants;
   uint32_t root;
-  std::vector<SiteUse> sites; // empty when grouped by shape
-  uint64_t messages, bytes;   // shape (0 when grouped by sites)
+  std::vector<SiteUse> sites;
   bool operator<(const AggKey &o) const {
-    return std::tie(kind, comm, participants, root, sites, messages, bytes) <
-           std::tie(o.kind, o.comm, o.participants, o.root, o.sites, o.messages, o.bytes);
+    return std::tie(kind, comm, participants, root, sites) <
+           std::tie(o.kind, o.comm, o.participants, o.root, o.sites);
   }
 };
 
 AggKey keyOf(const MessageTable &t, const Instance &in, std::vector<SiteUse> &sites) {
   sites = sitesOf(t, in);
-  bool returnAddresses = false;
-  for (const SiteUse &s : sites) returnAddresses |= s.siteKind == 1;
-  if (returnAddresses) return {in.kind, in.comm, in.participants, in.rootWorld, {},
-                               in.messages.size(), in.bytes};
-  return {in.kind, in.comm, in.participants, in.rootWorld, sites, 0, 0};
+  return {in.kind, in.comm, in.participants, in.rootWorld, sites};
 }
 
 Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
@@ -214,21 +208,24 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     m.sites.assign(aggSites[k].begin(), aggSites[k].end());
   }
 
-  // Subsets: confirmed when matches of one kind on one communicator, with
-  // the same instance count, have disjoint groups covering it.
-  std::map<std::tuple<Kind, uint32_t, uint64_t>, std::vector<Match *>> families;
+  // Subsets: confirmed when the groups of the matches of one kind on one
+  // communicator partition it (each group may have several matches).
+  std::map<std::pair<Kind, uint32_t>, std::vector<Match *>> families;
   for (auto &[k, m] : agg)
-    if (m.subset) families[{m.kind, m.comm, m.instances}].push_back(&m);
+    if (m.subset) families[{m.kind, m.comm}].push_back(&m);
   for (auto &[fk, ms] : families) {
-    const Group *g = t.group(std::get<1>(fk));
-    if (!g || ms.size() < 2) continue;
+    const Group *g = t.group(fk.second);
+    if (!g) continue;
+    std::map<std::vector<uint32_t>, int> colorOf;
+    for (Match *m : ms) colorOf.emplace(m->ranks, int(colorOf.size()));
+    if (colorOf.size() < 2) continue;
     std::vector<int> color(g->members.size(), -1);
     bool partition = true;
-    for (size_t c = 0; c < ms.size() && partition; c++)
-      for (uint32_t w : ms[c]->ranks) {
+    for (auto &[ranks, c] : colorOf)
+      for (uint32_t w : ranks) {
         int pos = detail::rankIn(*g, w);
         if (pos < 0 || color[size_t(pos)] != -1) partition = false;
-        else color[size_t(pos)] = int(c);
+        else color[size_t(pos)] = c;
       }
     if (!partition || std::count(color.begin(), color.end(), -1) != 0) continue;
     for (Match *m : ms) {
@@ -240,25 +237,27 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   std::set<Match *> merged;
 
   // Allgather from spreads: every member the root of one bcast with the
-  // same group and instance count.
-  std::map<std::tuple<uint32_t, std::vector<uint32_t>, uint64_t>, std::vector<Match *>> byGroup;
-  for (auto &[k, m] : agg)
-    if (m.kind == Kind::Bcast && !m.subset) byGroup[{m.comm, m.ranks, m.instances}].push_back(&m);
+  // same group and instance shape; first among bcasts with the same call
+  // sites (a ring: every block passes the same calls), then by shape alone
+  // when each member is the root of exactly one candidate.
   std::vector<Match> allgathers;
-  for (auto &[gk, ms] : byGroup) {
+  auto mergeAllgather = [&](std::vector<Match *> ms) {
     ms.erase(std::remove_if(ms.begin(), ms.end(), [&](Match *m) { return merged.count(m) > 0; }),
              ms.end());
-    std::set<uint32_t> roots;
-    for (Match *m : ms) roots.insert(m->rootWorld);
-    const auto &ranks = std::get<1>(gk);
-    if (roots.size() != ranks.size() || ms.size() != ranks.size()) continue;
+    if (ms.empty()) return;
+    std::map<uint32_t, int> perRoot;
+    for (Match *m : ms) perRoot[m->rootWorld]++;
+    const std::vector<uint32_t> &ranks = ms[0]->ranks;
+    if (perRoot.size() != ranks.size() || ms.size() != ranks.size()) return;
     Match all = *ms[0];
     all.kind = Kind::Allgather;
+    for (Match *m : ms) all.instances = std::min(all.instances, m->instances);
     all.root = -1;
     all.rootWorld = kNone;
     all.otherRoots.clear();
     all.messages = all.bytesMoved = 0;
     all.secondsInMessages = 0;
+    all.note.clear();
     std::set<SiteUse> sites;
     for (Match *m : ms) {
       merged.insert(m);
@@ -269,7 +268,23 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     }
     all.sites.assign(sites.begin(), sites.end());
     allgathers.push_back(std::move(all));
-  }
+  };
+  using Shape = std::tuple<uint32_t, std::vector<uint32_t>, uint64_t, uint64_t, uint64_t>;
+  // Call sites without their role: in a ring every block passes the same
+  // calls, each rank sending some blocks and receiving others.
+  using Calls = std::tuple<uint32_t, std::vector<uint32_t>, std::set<std::pair<uint64_t, uint8_t>>>;
+  std::map<Calls, std::vector<Match *>> bySites;
+  std::map<Shape, std::vector<Match *>> byShape;
+  for (auto &[k, m] : agg)
+    if (m.kind == Kind::Bcast && !m.subset) {
+      Shape sh{m.comm, m.ranks, m.instances, m.messages, m.bytesPerInstance};
+      std::set<std::pair<uint64_t, uint8_t>> calls;
+      for (const SiteUse &su : m.sites) calls.insert({su.id, su.siteKind});
+      bySites[{m.comm, m.ranks, calls}].push_back(&m);
+      byShape[sh].push_back(&m);
+    }
+  for (auto &[key, ms] : bySites) mergeAllgather(ms);
+  for (auto &[key, ms] : byShape) mergeAllgather(ms);
 
   for (auto &[k, m] : agg) {
     if (merged.count(&m)) continue;

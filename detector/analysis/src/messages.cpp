@@ -51,6 +51,9 @@ trace::Result<MessageTable> matchMessages(const trace::Trace &tr) {
     t.groups.push_back(std::move(g));
   }
   std::vector<Message> sends; // payload side filled, receive side later
+  uint64_t declared = 0;      // events the definitions announce: about half are sends
+  for (const auto &[ref, l] : tr.definitions().locations) declared += l.numberOfEvents;
+  sends.reserve(size_t(std::min<uint64_t>(declared / 2 + 16, uint64_t(1) << 28)));
   std::unordered_map<QueueKey, Queue, QueueKeyHash> queues;
   uint64_t noPeer = 0;
   for (int r = 0; r < t.ranks; r++) {

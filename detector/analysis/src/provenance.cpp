@@ -87,7 +87,21 @@ struct Replayer {
   Provenance pv;
   std::vector<Memory> mem;
   Unshift unshift;
-  std::map<std::tuple<uint32_t, uint64_t, uint64_t, uint32_t>, uint32_t> known; // own data
+  struct OwnKey {
+    uint32_t rank, crc;
+    uint64_t addr, bytes;
+    bool operator==(const OwnKey &o) const {
+      return rank == o.rank && crc == o.crc && addr == o.addr && bytes == o.bytes;
+    }
+  };
+  struct OwnHash {
+    size_t operator()(const OwnKey &k) const {
+      uint64_t h = (uint64_t(k.rank) << 32 | k.crc) * 0x9E3779B97F4A7C15ull;
+      h ^= (k.addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+      return size_t(h ^ (k.bytes * 0x165667B19E3779F9ull) ^ (h >> 29));
+    }
+  };
+  std::unordered_map<OwnKey, uint32_t, OwnHash> known; // own data -> origin
 
   explicit Replayer(const MessageTable &table) : t(table), mem(size_t(table.ranks)) {
     pv.segments.resize(t.messages.size());
@@ -96,7 +110,7 @@ struct Replayer {
 
   uint32_t origin(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t crc, bool crcKnown,
                   uint32_t msg) {
-    auto key = std::make_tuple(rank, addr, bytes, crcKnown ? crc : 0xffffffffu);
+    OwnKey key{rank, crcKnown ? crc : 0xffffffffu, addr, bytes};
     auto it = known.find(key);
     if (it != known.end()) return it->second;
     uint32_t id = uint32_t(pv.origins.size());

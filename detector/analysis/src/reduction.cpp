@@ -115,27 +115,42 @@ void checkOps(const Values &result, const std::vector<const Values *> &operands,
   }
 }
 
+// The root sent something between the first and the last message it
+// received in the instance: it answers as they come (dispatch).
+bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32_t root) {
+  uint32_t first = UINT32_MAX, last = 0;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    if (m.dst == root) first = std::min(first, m.recvPos), last = std::max(last, m.recvPos);
+  }
+  for (const Message &m : t.messages) // sends of root are contiguous in the table
+    if (m.src == root && m.sendPos > first && m.sendPos < last) return true;
+  return false;
+}
+
 } // namespace
 
-void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
+void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   struct Key {
-    uint32_t comm, k;
+    uint32_t comm, tag, k;
     uint64_t bytes;
     uint32_t type;
     bool operator<(const Key &x) const {
-      return std::tie(comm, k, bytes, type) < std::tie(x.comm, x.k, x.bytes, x.type);
+      return std::tie(comm, tag, k, bytes, type) < std::tie(x.comm, x.tag, x.k, x.bytes, x.type);
     }
   };
   std::map<Key, std::vector<uint32_t>> rounds;
-  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>> pairs;
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>>
+      pairs;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
     const Group *g = t.group(m.comm);
     if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t k = pairs[{m.comm, m.bytes, m.sendType}][uint64_t(m.src) << 32 | m.dst]++;
-    rounds[{m.comm, k, m.bytes, m.sendType}].push_back(i);
+    uint32_t tag = byTag ? m.tag : 0;
+    uint32_t k = pairs[{m.comm, tag, m.bytes, m.sendType}][uint64_t(m.src) << 32 | m.dst]++;
+    rounds[{m.comm, tag, k, m.bytes, m.sendType}].push_back(i);
   }
   for (auto &[key, msgs] : rounds) {
     const Group &g = *t.group(key.comm);
@@ -178,12 +193,16 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
       std::vector<Values> lastSent(p);
       std::vector<std::vector<Values>> receivedSince(p);
       std::vector<uint8_t> hasSent(p, 0), hasReceived(p, 0);
+      std::vector<uint64_t> sendBuffer(p, 0);
+      bool oneBuffer = true; // each rank sends from one buffer it combines into
       for (const Step &s : steps) {
         const Message &m = t.messages[s.msg];
         size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
         if (s.isSend) {
           carried[s.msg] = heard[a];
           if (hasReceived[a]) inner = true; // combines before forwarding
+          if (hasSent[a] && sendBuffer[a] != m.sendAddress) oneBuffer = false;
+          sendBuffer[a] = m.sendAddress;
           if (small) {
             Values v = decode(m.prefix, m.bytes, e);
             if (hasSent[a] && !receivedSince[a].empty()) {
@@ -206,8 +225,14 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
       std::vector<size_t> full;
       for (size_t r = 0; r < p; r++)
         if (std::count(heard[r].begin(), heard[r].end(), 1) == long(p)) full.push_back(r);
+      int pinned = 0, which = -1;
+      for (int k = 0; k < kOps; k++)
+        if (ops[k] && opEvidence) pinned++, which = k;
       Instance in;
-      if (full.size() == p) {
+      // Everyone hearing from everyone is also an alltoall's shape: an
+      // allreduce combines in place (one send buffer per rank) or its
+      // values say so.
+      if (full.size() == p && (oneBuffer || pinned == 1)) {
         in.kind = Kind::Allreduce;
       } else if (full.size() == 1 && sends[full[0]] == 0) {
         in.kind = Kind::Reduce;
@@ -215,11 +240,10 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
       } else {
         continue;
       }
-      int pinned = 0, which = -1;
-      for (int k = 0; k < kOps; k++)
-        if (ops[k] && opEvidence) pinned++, which = k;
       in.op = pinned == 1 ? kOpNames[which] : "";
       in.shapeOnly = !(inner || pinned == 1);
+      if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, msgs, in.rootWorld))
+        continue; // a master answering requests (task farm), not a reduce
       in.comm = key.comm;
       in.bytes = key.bytes;
       in.count = t.messages[msgs[0]].sendCount;
@@ -230,6 +254,12 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
     }
   next:;
   }
+}
+
+void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out) {
+  reductionPass(t, o, true, claimed, out);
+  reductionPass(t, o, false, claimed, out);
 }
 
 } // namespace cz::detect::detail

@@ -48,8 +48,15 @@ std::string typeName(uint32_t code) {
   return n == "derived" ? "<derived datatype>" : "MPI_" + n;
 }
 
-std::string siteText(const SiteUse &s, const SiteLocations *sites) {
+std::string siteText(const SiteUse &s, const SiteLocations *sites,
+                     const SiteLocations *returnAddresses) {
   char b[64];
+  if (s.siteKind == 1 && returnAddresses) {
+    auto it = returnAddresses->find(s.id);
+    if (it != returnAddresses->end())
+      return it->second.line ? it->second.file + ":" + std::to_string(it->second.line)
+                             : it->second.file + " (" + it->second.callee + ")";
+  }
   if (s.siteKind == 1) {
     std::snprintf(b, sizeof b, "ra:0x%" PRIx64, s.id);
     return b;
@@ -144,10 +151,13 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << (j ? ", " : "") << "{\"id\": " << su.id << ", \"kind\": \""
           << (su.siteKind == 1 ? "return_address" : "instrumenter") << "\", \"role\": \""
           << (su.send ? "send" : "recv") << "\"";
-      if (ctx.sites && su.siteKind == 0) {
-        auto it = ctx.sites->find(su.id);
-        if (it != ctx.sites->end())
+      const SiteLocations *table = su.siteKind == 0 ? ctx.sites : ctx.returnAddresses;
+      if (table) {
+        auto it = table->find(su.id);
+        if (it != table->end()) {
           out << ", \"file\": " << quoted(it->second.file) << ", \"line\": " << it->second.line;
+          if (!it->second.callee.empty()) out << ", \"function\": " << quoted(it->second.callee);
+        }
       }
       out << "}";
     }
@@ -179,7 +189,7 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
         << number(m.secondsInMessages * 1e3) << " ms in messages\n";
     out << "  sites:";
     for (const SiteUse &su : m.sites)
-      out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites) << ";";
+      out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
   }

@@ -1,9 +1,12 @@
 // spread.cpp: broadcasts of any shape, by following items.
 //
-// An item is a payload (CRC-32, bytes). Its messages are split into
-// instances by occurrence: the k-th time a process receives the item
-// belongs to instance k (a broadcast repeated in a loop with the same data
-// gives one instance per repetition). In an instance, a root is a process
+// An item is a payload (CRC-32, bytes). The same payload can travel many
+// times (a constant broadcast in a loop, or equal data from different
+// roots), so its messages are split into instances by replaying them in
+// time order: a send belongs to the instance its sender holds the item
+// from (it received it there, or started it), unless the destination
+// already has it in that instance, which starts a new instance with the
+// sender as its root. In an instance, a root is a process
 // that sends the item before receiving it; it is confirmed when the item
 // reaches every other participant from it along time-respecting chains
 // (each forward leaves a process after the item arrived there): the
@@ -141,6 +144,76 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const Receip
   out.push_back(std::move(in));
 }
 
+// Instances of one item's messages (see the header comment).
+std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
+                                                  const std::vector<uint32_t> &msgs) {
+  struct Step {
+    uint64_t time;
+    uint32_t msg;
+    bool isSend;
+  };
+  std::vector<Step> steps;
+  steps.reserve(msgs.size() * 2);
+  for (uint32_t i : msgs) {
+    steps.push_back({t.messages[i].sendTime, i, true});
+    steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
+  }
+  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+    return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
+  });
+  std::vector<std::vector<uint32_t>> instances;
+  std::vector<std::unordered_map<uint32_t, uint8_t>> has; // per instance: ranks holding it
+  std::vector<uint32_t> rootOf, parent;                   // union-find over instances
+  std::unordered_map<uint32_t, uint32_t> holds;            // rank -> instance
+  std::unordered_map<uint32_t, uint32_t> of;               // message -> instance
+  auto find = [&](uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const Step &st : steps) {
+    const Message &m = t.messages[st.msg];
+    if (!st.isSend) {
+      uint32_t j = find(of[st.msg]);
+      auto h = holds.find(m.dst);
+      if (h != holds.end() && rootOf[find(h->second)] == m.dst && find(h->second) != j) {
+        // A root receiving its own data from another root: both started
+        // the same broadcast (a redundant message); one instance.
+        uint32_t i = find(h->second);
+        parent[i] = j;
+        for (auto &[r, v] : has[i]) has[j][r] = v;
+      }
+      holds[m.dst] = j;
+      has[j][m.dst] = 1;
+      continue;
+    }
+    auto h = holds.find(m.src);
+    uint32_t in;
+    if (h == holds.end() || has[find(h->second)].count(m.dst)) {
+      in = uint32_t(instances.size());
+      instances.emplace_back();
+      has.emplace_back();
+      rootOf.push_back(m.src);
+      parent.push_back(in);
+      has[in][m.src] = 1;
+      holds[m.src] = in;
+    } else {
+      in = find(h->second);
+    }
+    instances[in].push_back(st.msg);
+    of[st.msg] = in;
+  }
+  // Merged instances: messages go to their representative.
+  std::vector<std::vector<uint32_t>> merged(instances.size());
+  for (uint32_t i = 0; i < instances.size(); i++) {
+    uint32_t r = find(i);
+    merged[r].insert(merged[r].end(), instances[i].begin(), instances[i].end());
+  }
+  instances.clear();
+  for (auto &v : merged)
+    if (!v.empty()) instances.push_back(std::move(v));
+  return instances;
+}
+
 } // namespace
 
 void findSpreads(const MessageTable &t, const DetectOptions &o,
@@ -157,22 +230,7 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   }
   for (auto &[key, msgs] : items) {
     if (int(msgs.size()) + 1 < o.minGroup) continue;
-    // Instance of a message: how many times its receiver had the item
-    // before (receipts in receive order).
-    std::sort(msgs.begin(), msgs.end(), [&](uint32_t a, uint32_t b) {
-      const Message &x = t.messages[a], &y = t.messages[b];
-      return x.dst != y.dst ? x.dst < y.dst : x.recvPos < y.recvPos;
-    });
-    std::vector<std::vector<uint32_t>> instances;
-    for (size_t i = 0; i < msgs.size();) {
-      size_t j = i;
-      for (uint32_t k = 0; j < msgs.size() && t.messages[msgs[j]].dst == t.messages[msgs[i]].dst;
-           j++, k++) {
-        if (instances.size() <= k) instances.emplace_back();
-        instances[k].push_back(msgs[j]);
-      }
-      i = j;
-    }
+    std::vector<std::vector<uint32_t>> instances = splitInstances(t, msgs);
     for (auto &inst : instances) analyzeInstance(t, o, idx, inst, out);
   }
 }

@@ -57,27 +57,32 @@ bool tiled(const MessageTable &t, const Group &g, uint32_t self, const std::vect
 
 } // namespace
 
-void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                 std::vector<Instance> &out) {
-  // (comm, k) -> per member: its k-th send set and receive set.
+namespace {
+
+// One pass: messages numbered per (communicator, pair, block size, and the
+// tag when byTag), so rounds of other exchanges between the same pairs do
+// not mix in.
+void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   struct Round {
     std::map<uint32_t, Side> sends, recvs;
   };
-  std::map<std::pair<uint32_t, uint32_t>, Round> rounds;
-  // comm -> (src, dst) -> messages so far
-  std::unordered_map<uint32_t, std::unordered_map<uint64_t, uint32_t>> pairCount;
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, Round> rounds;
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::unordered_map<uint64_t, uint32_t>>
+      pairCount;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    if (m.src == m.dst) continue;
+    if (m.src == m.dst || claimed[i]) continue;
     const Group *g = t.group(m.comm);
     if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t k = pairCount[m.comm][uint64_t(m.src) << 32 | m.dst]++;
-    Round &r = rounds[{m.comm, k}];
+    uint32_t tag = byTag ? m.tag : 0;
+    uint32_t k = pairCount[{m.comm, tag, m.bytes}][uint64_t(m.src) << 32 | m.dst]++;
+    Round &r = rounds[{m.comm, tag, m.bytes, k}];
     r.sends[m.src].msgs.push_back(i);
     r.recvs[m.dst].msgs.push_back(i);
   }
   for (auto &entry : rounds) {
-    const uint32_t comm = entry.first.first;
+    const uint32_t comm = std::get<0>(entry.first);
     Round &r = entry.second;
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
@@ -129,6 +134,14 @@ void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint
     for (auto &[w, s] : r.recvs)
       if (s.tiled) emit(Kind::Gather, w, {&s}, s.n * p);
   }
+}
+
+} // namespace
+
+void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                 std::vector<Instance> &out) {
+  tilingPass(t, o, true, claimed, out);
+  tilingPass(t, o, false, claimed, out); // codes that tag by step or source
 }
 
 } // namespace cz::detect::detail

@@ -22,7 +22,8 @@ using SiteLocations = std::map<uint64_t, SourceLocation>;
 struct ReportContext {
   std::string traceDir;
   std::string command;           // the traced command line
-  const SiteLocations *sites = nullptr;
+  const SiteLocations *sites = nullptr;           // instrumenter ids
+  const SiteLocations *returnAddresses = nullptr; // resolved return-address sites
 };
 
 constexpr int kReportVersion = 1;

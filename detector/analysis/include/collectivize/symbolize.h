@@ -1,0 +1,30 @@
+// symbolize.h: return addresses -> source lines.
+//
+// A binary the instrumenter did not see records the return address of each
+// MPI call as its site. The tracer wrote where each rank's code was loaded
+// (rank-N.objects), so an address becomes (object file, file address), and
+// binutils' addr2line turns that into function and file:line when the
+// binary has debug information. Copies of one call that the compiler made
+// (a peeled or unrolled loop) then become one site, and reports show
+// file:line for any binary.
+#pragma once
+
+#include <string>
+
+#include "collectivize/messages.h"
+#include "collectivize/report.h"
+
+namespace cz::detect {
+
+struct SymbolizeStats {
+  size_t addresses = 0, resolved = 0;
+  std::string problem; // why nothing could be resolved ("" if fine)
+};
+
+// Rewrites the return-address sites of t's messages to one id per source
+// line (kind stays 1) and fills `where` with their locations. Sites that
+// cannot be resolved keep their address.
+SymbolizeStats symbolizeReturnAddresses(const std::string &traceDir, MessageTable &t,
+                                        SiteLocations &where);
+
+} // namespace cz::detect

@@ -1,0 +1,188 @@
+// symbolize.cpp: see symbolize.h.
+#include "collectivize/symbolize.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include "collectivize_trace_format.h"
+
+namespace cz::detect {
+namespace {
+
+struct Segment {
+  uint64_t start, end, bias;
+  std::string path;
+};
+
+std::vector<Segment> readObjects(const std::string &path) {
+  std::vector<Segment> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string a, b, c, file;
+    if (!(ls >> a >> b >> c)) continue;
+    std::getline(ls >> std::ws, file);
+    if (file.empty()) continue;
+    out.push_back({std::strtoull(a.c_str(), nullptr, 16), std::strtoull(b.c_str(), nullptr, 16),
+                   std::strtoull(c.c_str(), nullptr, 16), file});
+  }
+  return out;
+}
+
+std::string shellQuote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+uint64_t fnv1a(const std::string &s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+// addr2line over many addresses of one object: function and file:line each.
+bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
+               std::vector<std::pair<std::string, std::string>> &out) {
+  char tmpl[] = "/tmp/collectivize-addr-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0) return false;
+  {
+    std::string text;
+    char b[32];
+    for (uint64_t a : addrs) {
+      std::snprintf(b, sizeof b, "0x%" PRIx64 "\n", a);
+      text += b;
+    }
+    if (write(fd, text.data(), text.size()) != ssize_t(text.size())) {
+      close(fd);
+      unlink(tmpl);
+      return false;
+    }
+    close(fd);
+  }
+  std::string cmd = "addr2line -f -C -e " + shellQuote(object) + " < " + tmpl + " 2>/dev/null";
+  FILE *p = popen(cmd.c_str(), "r");
+  bool ok = p != nullptr;
+  if (p) {
+    char line[4096];
+    std::string fn;
+    bool expectFunction = true;
+    while (std::fgets(line, sizeof line, p)) {
+      std::string l = line;
+      while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+      if (expectFunction) fn = l;
+      else out.push_back({fn, l});
+      expectFunction = !expectFunction;
+    }
+    ok = pclose(p) == 0 && out.size() == addrs.size();
+  }
+  unlink(tmpl);
+  return ok;
+}
+
+} // namespace
+
+SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
+                                        SiteLocations &where) {
+  SymbolizeStats st;
+  std::vector<std::vector<Segment>> objects(size_t(t.ranks));
+  bool any = false;
+  for (int r = 0; r < t.ranks; r++) {
+    char name[64];
+    std::snprintf(name, sizeof name, CZ_TRACE_OBJECTS_FMT, r);
+    objects[size_t(r)] = readObjects(dir + "/" + name);
+    any |= !objects[size_t(r)].empty();
+  }
+  // (rank, return address) of every site to resolve.
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> canonical;
+  for (const Message &m : t.messages) {
+    if (m.sendSiteKind == 1) canonical[{m.src, m.sendSite}] = m.sendSite;
+    if (m.recvSiteKind == 1) canonical[{m.dst, m.recvSite}] = m.recvSite;
+  }
+  st.addresses = canonical.size();
+  if (canonical.empty()) return st;
+  if (!any) {
+    st.problem = "the trace has no rank-N.objects (written by tracers since this version)";
+    return st;
+  }
+  // Per object file: the file addresses to ask for.
+  std::map<std::string, std::vector<uint64_t>> queries;
+  std::map<std::pair<uint32_t, uint64_t>, std::pair<std::string, uint64_t>> located;
+  for (auto &[key, id] : canonical) {
+    if (key.first >= objects.size()) continue;
+    for (const Segment &s : objects[key.first])
+      if (key.second >= s.start && key.second < s.end) {
+        uint64_t fileAddr = key.second - s.bias - 1; // inside the call instruction
+        located[key] = {s.path, fileAddr};
+        queries[s.path].push_back(fileAddr);
+        break;
+      }
+  }
+  std::map<std::pair<std::string, uint64_t>, std::pair<std::string, std::string>> answers;
+  for (auto &[object, addrs] : queries) {
+    std::sort(addrs.begin(), addrs.end());
+    addrs.erase(std::unique(addrs.begin(), addrs.end()), addrs.end());
+    struct stat sb;
+    if (stat(object.c_str(), &sb) != 0) {
+      st.problem = object + " is gone: sites stay return addresses";
+      continue;
+    }
+    std::vector<std::pair<std::string, std::string>> res;
+    if (!addr2line(object, addrs, res)) {
+      st.problem = "addr2line failed on " + object + " (is binutils installed?)";
+      continue;
+    }
+    for (size_t i = 0; i < addrs.size(); i++) answers[{object, addrs[i]}] = res[i];
+  }
+  // One id per source line (or function + address without debug info).
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> idOf;
+  for (auto &[key, loc] : located) {
+    auto a = answers.find(loc);
+    if (a == answers.end()) continue;
+    const std::string &fn = a->second.first, &fileLine = a->second.second;
+    SourceLocation sl;
+    sl.callee = fn;
+    size_t colon = fileLine.rfind(':');
+    std::string text;
+    if (colon != std::string::npos && fileLine.compare(0, 2, "??") != 0) {
+      sl.file = fileLine.substr(0, colon);
+      sl.line = std::atoi(fileLine.c_str() + colon + 1);
+      size_t paren = fileLine.find(" (discriminator", colon);
+      (void)paren;
+      text = sl.file + ":" + std::to_string(sl.line);
+    } else {
+      char b[64];
+      std::snprintf(b, sizeof b, "+0x%" PRIx64, loc.second);
+      sl.file = loc.first;
+      text = loc.first + b + " " + fn;
+    }
+    uint64_t id = fnv1a(text) | 1; // never 0
+    where[id] = sl;
+    idOf[key] = id;
+    st.resolved++;
+  }
+  for (Message &m : t.messages) {
+    if (m.sendSiteKind == 1) {
+      auto it = idOf.find({m.src, m.sendSite});
+      if (it != idOf.end()) m.sendSite = it->second;
+    }
+    if (m.recvSiteKind == 1) {
+      auto it = idOf.find({m.dst, m.recvSite});
+      if (it != idOf.end()) m.recvSite = it->second;
+    }
+  }
+  return st;
+}
+
+} // namespace cz::detect
