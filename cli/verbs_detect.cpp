@@ -1,4 +1,6 @@
 // verbs_detect.cpp: `collectivize detect TRACE_DIR [-o REPORT.json]`.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +25,15 @@ const char kUsage[] =
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
     "(format: detector/REPORT_FORMAT.md). --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n";
+
+// On a terminal, long reads show how far they got.
+void showProgress(int done, int total) {
+  static bool tty = isatty(2);
+  if (!tty || total < 2) return;
+  std::fprintf(stderr, "\rcollectivize detect: reading rank %d of %d", done, total);
+  if (done == total) std::fprintf(stderr, "\r%60s\r", "");
+  std::fflush(stderr);
+}
 
 } // namespace
 
@@ -77,7 +88,7 @@ int detectVerb(int argc, char **argv) {
   }
   for (const auto &p : trace->problems())
     std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
-  auto table = cz::detect::matchMessages(*trace);
+  auto table = cz::detect::matchMessages(*trace, showProgress);
   if (!table) {
     std::fprintf(stderr, "collectivize detect: %s\n", table.error().message().c_str());
     return 1;

@@ -40,7 +40,8 @@ const Group *MessageTable::group(uint32_t comm) const {
   return nullptr;
 }
 
-trace::Result<MessageTable> matchMessages(const trace::Trace &tr) {
+trace::Result<MessageTable> matchMessages(const trace::Trace &tr,
+                                          void (*progress)(int done, int total)) {
   MessageTable t;
   t.ranks = tr.rankCount();
   for (const auto &[ref, c] : tr.definitions().comms) {
@@ -127,6 +128,7 @@ trace::Result<MessageTable> matchMessages(const trace::Trace &tr) {
     auto n = tr.forEachEvent(r, onEvent);
     if (!n)
       t.warnings.push_back("rank " + std::to_string(r) + " skipped: " + n.error().message());
+    if (progress) progress(r + 1, t.ranks);
   }
   if (noPeer)
     t.warnings.push_back(std::to_string(noPeer) +

@@ -70,6 +70,8 @@ struct MessageTable {
 
 // Reads every rank of the trace and matches. Ranks that cannot be read are
 // skipped with a warning (their messages then stay unmatched).
-trace::Result<MessageTable> matchMessages(const trace::Trace &trace);
+// progress (optional) is called after each rank with (ranks read, ranks).
+trace::Result<MessageTable> matchMessages(const trace::Trace &trace,
+                                          void (*progress)(int done, int total) = nullptr);
 
 } // namespace cz::detect
