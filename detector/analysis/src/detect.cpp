@@ -191,7 +191,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     }
     aggSites[k].insert(sites.begin(), sites.end());
     Match &m = it->second;
-    m.instances++;
+    m.instances += in.repeats;
     if (!in.oneTag && m.segments == 1) m.note = "several tags";
     if (!in.op.empty()) m.op = in.op;
     if (in.shapeOnly) m.shapeOnly = true;

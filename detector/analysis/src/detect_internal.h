@@ -24,6 +24,7 @@ struct Instance {
   uint32_t rootFirstSend = 0;         // spreads: sendPos of the root's first send
   uint64_t count = 0;                 // elements of the root's buffer (0: from a message)
   int segments = 1;
+  uint64_t repeats = 1;               // occurrences this object stands for
   std::string op;                     // reductions: the MPI_Op the values pin down
   bool shapeOnly = false;             // no evidence beyond the shape: partial
 };

@@ -6,7 +6,11 @@
 //   allgather   every member's own block arrives at every other member
 //               (recursive doubling, Bruck-like concatenations, rings);
 //   gather      at root r, every other member q's own block arrives at
-//               base + rank(q)*n (binomial trees that concatenate blocks).
+//               base + rank(q)*n (binomial trees that concatenate blocks);
+//   scatter     root r's buffer, block q at base + rank(q)*n, reaches every
+//               other member q: in a message of its own or inside a larger
+//               piece of r's buffer that q forwards parts of (binomial trees
+//               send each child its subtree's run of blocks).
 // Only messages no simpler analysis explained are looked at.
 #include <algorithm>
 #include <map>
@@ -108,6 +112,61 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
       if (!claimed[i]) claimed[i] = 1, in.messages.push_back(i);
     if (!in.messages.empty()) out.push_back(std::move(in));
   };
+
+  // Scatter: pieces of a root's own data (by its addresses) at each rank.
+  // (comm, root) -> rank -> ranges of the root's buffer that arrived there.
+  std::map<std::pair<uint32_t, uint32_t>, std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>>>
+      pieces;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> pieceOrigins;
+  for (uint32_t id = 0; id < pv.origins.size(); id++) {
+    const Origin &og = pv.origins[id];
+    if (!usable[id] || originComm[id] == kNone) continue;
+    for (const Arrival &a : arrivals[id]) {
+      if (a.rank == og.rank) continue;
+      pieces[{originComm[id], og.rank}][a.rank].push_back({og.address + a.offset, a.bytes});
+    }
+    pieceOrigins[{originComm[id], og.rank}].push_back(id);
+  }
+  for (auto &[key, byRank] : pieces) {
+    const Group *g = t.group(key.first);
+    if (!g || int(g->members.size()) < o.minGroup || byRank.size() + 1 != g->members.size())
+      continue;
+    // Block size: the smallest piece a rank received (a leaf's block).
+    uint64_t n = UINT64_MAX;
+    for (auto &[q, v] : byRank)
+      for (auto &pc : v) n = std::min(n, pc.second);
+    if (n == 0 || n == UINT64_MAX) continue;
+    // Candidate bases from the pieces that start a rank's block; count,
+    // per base, the ranks whose block arrived whole (alone or inside).
+    std::map<uint64_t, std::map<uint32_t, uint64_t>> byBase; // base -> rank -> times
+    for (auto &[q, v] : byRank) {
+      int pos = rankIn(*g, q);
+      if (pos < 0) continue;
+      for (auto &pc : v) {
+        uint64_t shift = uint64_t(pos) * n;
+        if (pc.first < shift) continue;
+        byBase[pc.first - shift][q]++;
+      }
+    }
+    for (auto &[base, times] : byBase) {
+      if (times.size() + 1 != g->members.size()) continue;
+      uint64_t instances = UINT64_MAX;
+      for (auto &[q, c] : times) instances = std::min(instances, c);
+      std::vector<uint32_t> ids = pieceOrigins[key];
+      bool fresh = true;
+      for (uint32_t i : messagesOf(ids)) fresh &= !claimed[i];
+      if (!fresh) continue;
+      size_t before = out.size();
+      emit(Kind::Scatter, key.first, key.second, n * g->members.size(), ids);
+      if (out.size() > before) {
+        Instance &in = out.back();
+        in.repeats = instances; // one instance object for all repetitions
+        for (uint32_t i : in.messages)
+          if (t.messages[i].bytes == n) in.count = t.messages[i].sendCount;
+      }
+      break;
+    }
+  }
 
   for (auto &[key, byMember] : spread) {
     const Group &g = *t.group(key.first);
