@@ -5,6 +5,9 @@
 
 #include "bench/cli.h"
 #include "verbs.h"
+#ifdef CZ_HAVE_INSTRUMENT
+#include "collectivize/instrument/Verb.h"
+#endif
 
 namespace {
 
@@ -26,6 +29,10 @@ const Verb kVerbs[] = {
     {"run", cz::cli::runVerb,
      "run an MPI program under mpirun with the tracer, and summarize its trace"},
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
+#ifdef CZ_HAVE_INSTRUMENT
+    {"instrument", cz::instrument::instrumentVerb,
+     "give every MPI call site an id the tracer records; write the site database"},
+#endif
 };
 
 void printHelp(FILE *out) {

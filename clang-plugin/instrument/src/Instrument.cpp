@@ -1,0 +1,185 @@
+// Instrument.cpp: the Clang pass behind the instrument verb and the
+// wrappers, and the text rewriting.
+#include "collectivize/instrument/Instrument.h"
+
+#include <algorithm>
+#include <map>
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "collectivize/clang/CompileArgs.h"
+#include "collectivize/clang/ProjectRoot.h"
+
+namespace cz::instrument {
+namespace {
+
+using clangtools::FoundSite;
+
+class Consumer : public clang::ASTConsumer {
+public:
+  Consumer(std::map<std::string, FileResult> &results, const Options &options)
+      : results_(results), options_(options) {}
+
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    clang::SourceManager &sm = ctx.getSourceManager();
+    const clang::FileEntry *main = sm.getFileEntryForID(sm.getMainFileID());
+    if (!main) return;
+    std::string path = clangtools::realPath(main->tryGetRealPathName().str());
+    if (path.empty()) path = main->getName().str();
+    FileResult &r = results_[path];
+    r.file = path;
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    clangtools::FinderOptions fo;
+    fo.root = options_.root.empty() ? clangtools::defaultProjectRoot(path) : options_.root;
+    r.sites = clangtools::findSites(ctx, fo);
+    r.instrumented = rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites);
+    r.parsed = true;
+  }
+
+private:
+  std::map<std::string, FileResult> &results_;
+  const Options &options_;
+};
+
+class Action : public clang::ASTFrontendAction {
+public:
+  Action(std::map<std::string, FileResult> &results, const Options &options)
+      : results_(results), options_(options) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<Consumer>(results_, options_);
+  }
+
+private:
+  std::map<std::string, FileResult> &results_;
+  const Options &options_;
+};
+
+class Factory : public clang::tooling::FrontendActionFactory {
+public:
+  Factory(std::map<std::string, FileResult> &results, const Options &options)
+      : results_(results), options_(options) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<Action>(results_, options_);
+  }
+
+private:
+  std::map<std::string, FileResult> &results_;
+  const Options &options_;
+};
+
+std::string quoteForLine(llvm::StringRef path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabase &db,
+                                        const std::vector<std::string> &files,
+                                        const Options &options) {
+  std::map<std::string, FileResult> byPath;
+  clang::tooling::ClangTool tool(db, files);
+  tool.appendArgumentsAdjuster(clangtools::mpiAwareAdjuster());
+  Factory factory(byPath, options);
+  tool.run(&factory); // failures show as files without a parsed result
+  std::vector<FileResult> out;
+  for (const std::string &f : files) {
+    std::string path = clangtools::realPath(f);
+    auto it = byPath.find(path.empty() ? f : path);
+    if (it != byPath.end()) {
+      out.push_back(std::move(it->second));
+    } else {
+      FileResult r;
+      r.file = path.empty() ? f : path;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
+                          const std::vector<FoundSite> &sites) {
+  // (offset, order, text): at one offset, closing parentheses go first.
+  struct Insert {
+    unsigned offset;
+    int order;
+    std::string text;
+  };
+  std::vector<Insert> inserts;
+  for (const FoundSite &f : sites) {
+    if (!f.site.instrumented || f.end <= f.begin || f.end > original.size()) continue;
+    inserts.push_back({f.begin, 1,
+                       "(cz_instrument_site_(" + std::to_string(f.site.id) + "ULL), "});
+    inserts.push_back({f.end, 0, ")"});
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const Insert &a, const Insert &b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.order < b.order;
+  });
+  std::string out =
+      "/* Instrumented by collectivize: reports call-site ids to the tracer. */\n"
+      "#ifdef __cplusplus\n"
+      "extern \"C\" void cz_trace_site(unsigned long long) __attribute__((weak));\n"
+      "#else\n"
+      "void cz_trace_site(unsigned long long) __attribute__((weak));\n"
+      "#endif\n"
+      "static inline __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
+      "  if (cz_trace_site) cz_trace_site(id);\n"
+      "}\n"
+      "#line 1 \"" +
+      quoteForLine(originalPath) + "\"\n";
+  out.reserve(out.size() + original.size() + inserts.size() * 32);
+  unsigned at = 0;
+  for (const Insert &i : inserts) {
+    out.append(original.data() + at, i.offset - at);
+    out += i.text;
+    at = i.offset;
+  }
+  out.append(original.data() + at, original.size() - at);
+  return out;
+}
+
+namespace {
+class FixedCommands : public clang::tooling::CompilationDatabase {
+public:
+  FixedCommands(std::string directory, std::vector<std::string> line)
+      : directory_(std::move(directory)), line_(std::move(line)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef file) const override {
+    std::vector<std::string> line = line_;
+    line.push_back(file.str());
+    return {clang::tooling::CompileCommand(directory_, file, line, "")};
+  }
+
+private:
+  std::string directory_;
+  std::vector<std::string> line_;
+};
+} // namespace
+
+std::unique_ptr<clang::tooling::CompilationDatabase>
+fixedCommandDatabase(const std::string &directory, const std::string &compiler,
+                     const std::vector<std::string> &flags) {
+  std::vector<std::string> line{compiler};
+  line.insert(line.end(), flags.begin(), flags.end());
+  return std::make_unique<FixedCommands>(directory, line);
+}
+
+std::vector<clangtools::Site> sitesOf(const std::vector<FileResult> &results) {
+  std::vector<clangtools::Site> out;
+  for (const FileResult &r : results)
+    for (const FoundSite &f : r.sites) out.push_back(f.site);
+  return out;
+}
+
+} // namespace cz::instrument

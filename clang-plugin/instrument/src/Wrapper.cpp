@@ -1,0 +1,191 @@
+// Wrapper.cpp: collectivize-cc / collectivize-c++. Each source is parsed by
+// Clang in this process, the instrumented copy goes to a private temporary
+// directory under the same file name (so default object names do not
+// change), and the real compiler compiles it with -iquote <original dir>.
+// Anything that goes wrong on our side falls back to the original command.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "bench/launch.h"
+#include "collectivize/clang/ProjectRoot.h"
+#include "collectivize/clang/SiteDatabase.h"
+#include "collectivize/instrument/Instrument.h"
+#include "collectivize/instrument/Wrapper.h"
+
+namespace cz::instrument {
+namespace {
+
+const char *env(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+// COLLECTIVIZE_TRACE_LIB, else <bindir>/../lib (installed), else the build
+// tree's library.
+std::string tracerLibrary() {
+  if (const char *e = env("COLLECTIVIZE_TRACE_LIB")) return e;
+  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  if (!installed.empty() && llvm::sys::fs::exists(installed)) return installed;
+#ifdef CZ_TRACE_LIB_BUILD_PATH
+  if (llvm::sys::fs::exists(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
+#endif
+  return "";
+}
+
+int run(const std::string &compiler, const std::vector<std::string> &args) {
+  auto found = llvm::sys::findProgramByName(compiler);
+  if (!found) {
+    std::fprintf(stderr, "collectivize: cannot find the compiler '%s' (set %s)\n",
+                 compiler.c_str(), "COLLECTIVIZE_CC / COLLECTIVIZE_CXX");
+    return 127;
+  }
+  std::vector<llvm::StringRef> argv{compiler};
+  for (const std::string &a : args) argv.push_back(a);
+  std::string msg;
+  int rc = llvm::sys::ExecuteAndWait(*found, argv, llvm::None, {}, 0, 0, &msg);
+  if (rc < 0) std::fprintf(stderr, "collectivize: %s: %s\n", compiler.c_str(), msg.c_str());
+  return rc;
+}
+
+void replaceInFile(const std::string &path, const std::string &from, const std::string &to) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) return;
+  std::string text = (*buf)->getBuffer().str();
+  bool changed = false;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+    changed = true;
+  }
+  if (!changed) return;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) os << text;
+}
+
+} // namespace
+
+int wrapperMain(int argc, char **argv, bool cxx) {
+  const char *self = cxx ? "collectivize-c++" : "collectivize-cc";
+  std::string compiler = env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
+                             ? env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
+                             : (cxx ? "mpicxx" : "mpicc");
+  if (env("COLLECTIVIZE_IN_WRAPPER")) {
+    std::fprintf(stderr, "%s: the real compiler '%s' calls %s again; set %s to the MPI compiler\n",
+                 self, compiler.c_str(), self, cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
+    return 1;
+  }
+  ::setenv("COLLECTIVIZE_IN_WRAPPER", "1", 1);
+  CompilerCommand cmd = parseCompilerCommand(std::vector<std::string>(argv + 1, argv + argc));
+  std::vector<std::string> args = cmd.args;
+
+  // Instrument each source; any failure leaves that source as it was.
+  llvm::SmallString<128> tmpDir;
+  std::vector<std::pair<std::string, std::string>> copies; // (copy, original)
+  if (!cmd.passthrough && !cmd.sources.empty()) {
+    std::string cwd;
+    {
+      llvm::SmallString<256> c;
+      llvm::sys::fs::current_path(c);
+      cwd = std::string(c);
+    }
+    std::vector<std::string> files;
+    for (size_t i : cmd.sources) {
+      llvm::SmallString<256> abs(args[i]);
+      llvm::sys::fs::make_absolute(abs);
+      files.push_back(std::string(abs));
+    }
+    // The parse command: the user's flags for one source at a time.
+    std::vector<std::string> flags;
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool isSource = false;
+      for (size_t s : cmd.sources) isSource |= s == i;
+      llvm::StringRef ext = llvm::sys::path::extension(args[i]);
+      if (!isSource && !args[i].empty() && args[i][0] != '-' && (ext == ".o" || ext == ".a" || ext == ".so") &&
+          (i == 0 || args[i - 1] != "-o"))
+        continue; // linker inputs
+      if (!isSource) flags.push_back(args[i]);
+    }
+
+    Options options;
+    if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
+    std::vector<FileResult> results = instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags), files, options);
+
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", tmpDir)) {
+      std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "
+                           "compiling without instrumentation\n", self, ec.message().c_str());
+      results.clear();
+    }
+    std::vector<clangtools::Site> sites;
+    for (size_t k = 0; k < results.size(); ++k) {
+      const FileResult &r = results[k];
+      size_t argIndex = cmd.sources[k];
+      if (!r.parsed) {
+        std::fprintf(stderr, "%s: warning: could not instrument %s (Clang's errors above); "
+                             "compiling it unmodified\n", self, args[argIndex].c_str());
+        continue;
+      }
+      llvm::SmallString<256> copy(tmpDir);
+      llvm::sys::path::append(copy, std::to_string(k), llvm::sys::path::filename(files[k]));
+      std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(copy));
+      if (!ec) {
+        llvm::raw_fd_ostream os(copy, ec);
+        if (!ec) os << r.instrumented;
+      }
+      if (ec) {
+        std::fprintf(stderr, "%s: warning: cannot write %s (%s); compiling %s unmodified\n", self,
+                     copy.c_str(), ec.message().c_str(), args[argIndex].c_str());
+        continue;
+      }
+      copies.emplace_back(std::string(copy), args[argIndex]);
+      args[argIndex] = std::string(copy);
+      args.insert(args.begin(), {"-iquote", llvm::sys::path::parent_path(files[k]).str()});
+      for (size_t j = 0; j < cmd.sources.size(); ++j) cmd.sources[j] += 2;
+      for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
+    }
+    if (!sites.empty()) {
+      std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
+                                                    : "collectivize-sites.json";
+      std::string err;
+      if (!clangtools::mergeIntoSiteDatabase(path, sites, err)) {
+        std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self,
+                     err.c_str());
+        args = cmd.args;
+        copies.clear();
+      }
+    }
+  }
+
+  if (cmd.links && !env("COLLECTIVIZE_NO_TRACER")) {
+    std::string lib = tracerLibrary();
+    if (lib.empty()) {
+      std::fprintf(stderr, "%s: warning: the tracer library (libcollectivize_trace.so) was not "
+                           "found; linking without it (set COLLECTIVIZE_TRACE_LIB)\n", self);
+    } else {
+      args.push_back(lib);
+      args.push_back("-Wl,-rpath," + llvm::sys::path::parent_path(lib).str());
+    }
+  }
+  int rc = run(compiler, args);
+  // Dependency files name what was compiled: the original, not the copy.
+  if (rc == 0 && !cmd.depFile.empty())
+    for (const auto &c : copies) {
+      llvm::SmallString<256> orig(c.second);
+      llvm::sys::fs::make_absolute(orig);
+      replaceInFile(cmd.depFile, c.first, std::string(orig));
+    }
+  if (!tmpDir.empty()) llvm::sys::fs::remove_directories(tmpDir);
+  return rc;
+}
+
+} // namespace cz::instrument
