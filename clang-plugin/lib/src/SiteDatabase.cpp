@@ -25,9 +25,9 @@ namespace json = llvm::json;
 namespace {
 
 void writePos(json::OStream &o, const Position &p) {
-  o.array([&] {
-    o.value(int64_t(p.line));
-    o.value(int64_t(p.column));
+  o.object([&] {
+    o.attribute("line", int64_t(p.line));
+    o.attribute("column", int64_t(p.column));
   });
 }
 
@@ -124,9 +124,9 @@ struct Reader {
     return true;
   }
   bool pos(const json::Value *v, Position &p, llvm::StringRef what) {
-    const json::Array *a = v ? v->getAsArray() : nullptr;
-    if (!a || a->size() != 2) return fail(what.str() + " is not [line, column]");
-    return uns(&(*a)[0], p.line, what) && uns(&(*a)[1], p.column, what);
+    const json::Object *o = v ? v->getAsObject() : nullptr;
+    if (!o) return fail(what.str() + " is not {\"line\": L, \"column\": C}");
+    return uns(o->get("line"), p.line, what) && uns(o->get("column"), p.column, what);
   }
   bool range(const json::Value *v, Range &r, llvm::StringRef what) {
     const json::Object *o = v ? v->getAsObject() : nullptr;

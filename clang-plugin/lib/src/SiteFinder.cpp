@@ -166,7 +166,7 @@ private:
         if (j >= ce.size() || sm_.getFileID(cb[i]) != sm_.getFileID(ce[j])) continue;
         SourceLocation sb = sm_.getSpellingLoc(cb[i]), se = sm_.getSpellingLoc(ce[j]);
         if (sm_.getFileID(sb) == sm_.getFileID(se) && !sm_.isBeforeInTranslationUnit(se, sb) &&
-            !sm_.isInSystemHeader(sb))
+            !sm_.isInSystemHeader(sb) && sm_.getFileEntryForID(sm_.getFileID(sb)))
           return text(CharSourceRange::getTokenRange(sb, se));
       }
     return text(fileRange(b, e));
