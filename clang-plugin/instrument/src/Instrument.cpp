@@ -10,6 +10,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/Process.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 
@@ -69,7 +71,21 @@ public:
     return std::make_unique<Action>(results_, options_);
   }
 
+  // The driver's errors (unknown flags) do not stop ClangTool: a file whose
+  // command produced any is not parsed, so it counts as failed.
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager *files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer *diags) override {
+    bool driverErrors = diags && diags->getNumErrors() > seen_;
+    bool ok = !driverErrors &&
+              FrontendActionFactory::runInvocation(invocation, files, pch, diags);
+    if (diags) seen_ = diags->getNumErrors();
+    return ok;
+  }
+
 private:
+  unsigned seen_ = 0;
   std::map<std::string, FileResult> &results_;
   const Options &options_;
 };
@@ -92,6 +108,10 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
   clang::tooling::ClangTool tool(db, files);
   tool.appendArgumentsAdjuster(clangtools::mpiAwareAdjuster());
   Factory factory(byPath, options);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
+  diagOptions->ShowColors = llvm::sys::Process::StandardErrHasColors();
+  clang::TextDiagnosticPrinter printer(llvm::errs(), diagOptions.get());
+  tool.setDiagnosticConsumer(&printer);
   tool.run(&factory); // failures show as files without a parsed result
   std::vector<FileResult> out;
   for (const std::string &f : files) {

@@ -134,7 +134,9 @@ int instrumentVerb(int argc, char **argv) {
   std::unique_ptr<clang::tooling::CompilationDatabase> db;
   if (!buildDir.empty()) {
     std::string err;
-    db = clang::tooling::JSONCompilationDatabase::loadFromDirectory(buildDir, err);
+    // Exactly the listed files: no interpolated commands for others.
+    db = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        buildDir + "/compile_commands.json", err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
     if (!db) {
       std::fprintf(stderr,
                    "collectivize instrument: no usable compile database in '%s' (%s).\n"
