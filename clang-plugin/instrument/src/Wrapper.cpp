@@ -107,15 +107,11 @@ int wrapperMain(int argc, char **argv, bool cxx) {
     }
     // The parse command: the user's flags for one source at a time.
     std::vector<std::string> flags;
-    for (size_t i = 0; i < args.size(); ++i) {
-      bool isSource = false;
-      for (size_t s : cmd.sources) isSource |= s == i;
-      llvm::StringRef ext = llvm::sys::path::extension(args[i]);
-      if (!isSource && !args[i].empty() && args[i][0] != '-' && (ext == ".o" || ext == ".a" || ext == ".so") &&
-          (i == 0 || args[i - 1] != "-o"))
-        continue; // linker inputs
-      if (!isSource) flags.push_back(args[i]);
-    }
+    std::vector<bool> input(args.size(), false);
+    for (size_t i : cmd.sources) input[i] = true;
+    for (size_t i : cmd.others) input[i] = true;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!input[i]) flags.push_back(args[i]);
 
     Options options;
     if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);

@@ -50,12 +50,13 @@ CompilerCommand parseCompilerCommand(const std::vector<std::string> &args) {
       inputs = true;
     } else if (!a.empty() && a[0] != '-') {
       inputs = true;
-      if (isInstrumentableSource(a)) c.sources.push_back(i);
+      (isInstrumentableSource(a) ? c.sources : c.others).push_back(i);
     }
   }
   if (preprocess || !inputs) c.passthrough = true;
   if (c.passthrough) {
     c.sources.clear();
+    c.others.clear();
     c.links = !preprocess && !stopAtObject && inputs;
     return c;
   }

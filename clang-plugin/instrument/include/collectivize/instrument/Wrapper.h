@@ -12,6 +12,7 @@ namespace cz::instrument {
 struct CompilerCommand {
   std::vector<std::string> args; // without argv[0]
   std::vector<size_t> sources;   // indices in args of C/C++ sources to instrument
+  std::vector<size_t> others;    // indices of other inputs (objects, libraries)
   bool compiles = false;         // some source is compiled to an object/asm
   bool links = false;            // the command runs the linker
   bool passthrough = false;      // run unchanged: -E, -M/-MM, -fsyntax-only, -x, stdin, no input
