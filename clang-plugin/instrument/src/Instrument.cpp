@@ -153,7 +153,7 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
       "#else\n"
       "void cz_trace_site(unsigned long long) __attribute__((weak));\n"
       "#endif\n"
-      "static inline __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
+      "static __inline__ __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
       "  if (cz_trace_site) cz_trace_site(id);\n"
       "}\n"
       "#line 1 \"" +
