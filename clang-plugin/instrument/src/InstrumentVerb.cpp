@@ -237,8 +237,12 @@ int instrumentVerb(int argc, char **argv) {
     // the original's directory.
     for (const clang::tooling::CompileCommand &c : db->getCompileCommands(r.file)) {
       std::vector<std::string> args = c.CommandLine;
-      for (std::string &a : args)
-        if (a == c.Filename || absolute(a) == r.file) a = copy;
+      for (std::string &a : args) {
+        llvm::SmallString<256> abs(a);
+        llvm::sys::fs::make_absolute(c.Directory, abs);
+        llvm::sys::path::remove_dots(abs, true);
+        if (a == c.Filename || clangtools::realPath(std::string(abs)) == r.file) a = copy;
+      }
       if (!args.empty())
         args.insert(args.begin() + 1, {"-iquote", llvm::sys::path::parent_path(r.file).str()});
       cj.object([&] {
