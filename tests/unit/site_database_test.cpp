@@ -45,7 +45,7 @@ TEST(SiteDatabase, RoundTrip) {
   db.sites.push_back(sampleSite(18446744073709551557ull, "a.c", 3)); // > 2^63: exact
   Site m = sampleSite(42, "b.c", 8);
   m.inMacro = true;
-  m.macro = {"SEND", "b.h", {2, 20}, {8, 5}, {{8, 5}, {9, 5}}};
+  m.macro = {"SEND", "b.h", {2, 20}, {8, 5}, "main.c", {{8, 5}, {9, 5}}};
   m.inTemplate = true;
   m.anchor = "macro-definition";
   m.instrumented = false;
@@ -60,6 +60,7 @@ TEST(SiteDatabase, RoundTrip) {
   ASSERT_EQ(back.sites.size(), 2u);
   EXPECT_EQ(back.sites[0].id, 18446744073709551557ull);
   EXPECT_EQ(back.sites[1].macro.expansions.size(), 2u);
+  EXPECT_EQ(back.sites[1].macro.expansionFile, "main.c");
   EXPECT_EQ(back.sites[1].note, "why \"quoted\"\n");
   EXPECT_EQ(back.sites[1].context[1].branch, "then");
   // One record per line, ids as decimal strings.

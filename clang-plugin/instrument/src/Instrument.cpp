@@ -14,6 +14,8 @@
 #include "llvm/Support/Process.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
@@ -36,11 +38,19 @@ public:
     if (path.empty()) path = main->getName().str();
     FileResult &r = results_[path];
     r.file = path;
+    r.root = options_.root.empty() ? clangtools::defaultProjectRoot(path) : options_.root;
     if (ctx.getDiagnostics().hasErrorOccurred()) return;
     clangtools::FinderOptions fo;
-    fo.root = options_.root.empty() ? clangtools::defaultProjectRoot(path) : options_.root;
+    fo.root = r.root;
     r.sites = clangtools::findSites(ctx, fo);
     r.instrumented = rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites);
+    for (const clangtools::ProjectFile &h : clangtools::projectHeaders(ctx, fo)) {
+      HeaderCopy c{h.absolute, h.relative, "", false};
+      for (const FoundSite &f : r.sites)
+        c.rewritten |= f.site.instrumented && f.wrapPath == h.absolute;
+      c.text = rewriteSource(h.text, h.absolute, r.sites, c.rewritten);
+      r.headers.push_back(std::move(c));
+    }
     r.parsed = true;
   }
 
@@ -129,7 +139,7 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
 }
 
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
-                          const std::vector<FoundSite> &sites) {
+                          const std::vector<FoundSite> &sites, bool withPrelude) {
   // (offset, order, text): at one offset, closing parentheses go first.
   struct Insert {
     unsigned offset;
@@ -138,7 +148,9 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
   };
   std::vector<Insert> inserts;
   for (const FoundSite &f : sites) {
-    if (!f.site.instrumented || f.end <= f.begin || f.end > original.size()) continue;
+    if (!f.site.instrumented || f.wrapPath != originalPath || f.end <= f.begin ||
+        f.end > original.size())
+      continue;
     inserts.push_back({f.begin, 1,
                        "(cz_instrument_site_(" + std::to_string(f.site.id) + "ULL), "});
     inserts.push_back({f.end, 0, ")"});
@@ -146,18 +158,21 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
   std::stable_sort(inserts.begin(), inserts.end(), [](const Insert &a, const Insert &b) {
     return a.offset != b.offset ? a.offset < b.offset : a.order < b.order;
   });
-  std::string out =
-      "/* Instrumented by collectivize: reports call-site ids to the tracer. */\n"
-      "#ifdef __cplusplus\n"
-      "extern \"C\" void cz_trace_site(unsigned long long) __attribute__((weak));\n"
-      "#else\n"
-      "void cz_trace_site(unsigned long long) __attribute__((weak));\n"
-      "#endif\n"
-      "static __inline__ __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
-      "  if (cz_trace_site) cz_trace_site(id);\n"
-      "}\n"
-      "#line 1 \"" +
-      quoteForLine(originalPath) + "\"\n";
+  std::string out;
+  if (withPrelude || !inserts.empty())
+    out = "/* Instrumented by collectivize: reports call-site ids to the tracer. */\n"
+          "#ifndef CZ_INSTRUMENT_PRELUDE_\n"
+          "#define CZ_INSTRUMENT_PRELUDE_\n"
+          "#ifdef __cplusplus\n"
+          "extern \"C\" void cz_trace_site(unsigned long long) __attribute__((weak));\n"
+          "#else\n"
+          "void cz_trace_site(unsigned long long) __attribute__((weak));\n"
+          "#endif\n"
+          "static __inline__ __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
+          "  if (cz_trace_site) cz_trace_site(id);\n"
+          "}\n"
+          "#endif\n";
+  out += "#line 1 \"" + quoteForLine(originalPath) + "\"\n";
   out.reserve(out.size() + original.size() + inserts.size() * 32);
   unsigned at = 0;
   for (const Insert &i : inserts) {
@@ -193,6 +208,39 @@ fixedCommandDatabase(const std::string &directory, const std::string &compiler,
   std::vector<std::string> line{compiler};
   line.insert(line.end(), flags.begin(), flags.end());
   return std::make_unique<FixedCommands>(directory, line);
+}
+
+std::vector<std::string> mirrorIncludeDirs(const std::vector<std::string> &args,
+                                           const std::string &cwd, const std::string &root,
+                                           const std::string &mirror) {
+  std::vector<std::string> out;
+  auto mirrored = [&](const std::string &dir, std::string &m) {
+    llvm::SmallString<256> abs(dir);
+    llvm::sys::fs::make_absolute(cwd, abs);
+    llvm::sys::path::remove_dots(abs, true);
+    std::string real = clangtools::realPath(std::string(abs)), rel;
+    if (real.empty()) real = std::string(abs);
+    if (real == root) {
+      m = mirror;
+      return true;
+    }
+    if (!clangtools::relativeToRoot(root, real, rel)) return false;
+    m = mirror + "/" + rel;
+    return true;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string m;
+    if ((a == "-I" || a == "-iquote") && i + 1 < args.size()) {
+      if (mirrored(args[i + 1], m)) out.insert(out.end(), {a, m});
+      out.insert(out.end(), {a, args[i + 1]});
+      ++i;
+      continue;
+    }
+    if (a.size() > 2 && a.compare(0, 2, "-I") == 0 && mirrored(a.substr(2), m)) out.push_back("-I" + m);
+    out.push_back(a);
+  }
+  return out;
 }
 
 std::vector<clangtools::Site> sitesOf(const std::vector<FileResult> &results) {

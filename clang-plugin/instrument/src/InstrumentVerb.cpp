@@ -228,6 +228,16 @@ int instrumentVerb(int argc, char **argv) {
       std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
       return 1;
     }
+    // Every project header it read, beside it at its own path below the
+    // root (a rewritten version wins over a plain copy of the same header).
+    for (const HeaderCopy &h : r.headers) {
+      std::string hc = outDir + "/" + h.relative;
+      if (!h.rewritten && llvm::sys::fs::exists(hc)) continue;
+      if (!writeFile(hc, h.text, err)) {
+        std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
+        return 1;
+      }
+    }
     ++written;
     for (const clangtools::FoundSite &f : r.sites) {
       ++sites;
@@ -245,6 +255,7 @@ int instrumentVerb(int argc, char **argv) {
       }
       if (!args.empty())
         args.insert(args.begin() + 1, {"-iquote", llvm::sys::path::parent_path(r.file).str()});
+      args = mirrorIncludeDirs(args, c.Directory, root, outDir);
       cj.object([&] {
         cj.attribute("directory", c.Directory);
         cj.attribute("file", copy);

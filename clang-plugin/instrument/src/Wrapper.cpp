@@ -5,6 +5,7 @@
 // Anything that goes wrong on our side falls back to the original command.
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -43,7 +44,9 @@ std::string tracerLibrary() {
   return "";
 }
 
-int run(const std::string &compiler, const std::vector<std::string> &args) {
+// Runs the compiler; stderr goes to errFile unless it is "".
+int run(const std::string &compiler, const std::vector<std::string> &args,
+        const std::string &errFile) {
   auto found = llvm::sys::findProgramByName(compiler);
   if (!found) {
     std::fprintf(stderr, "collectivize: cannot find the compiler '%s' (set %s)\n",
@@ -53,9 +56,21 @@ int run(const std::string &compiler, const std::vector<std::string> &args) {
   std::vector<llvm::StringRef> argv{compiler};
   for (const std::string &a : args) argv.push_back(a);
   std::string msg;
-  int rc = llvm::sys::ExecuteAndWait(*found, argv, llvm::None, {}, 0, 0, &msg);
+  llvm::Optional<llvm::StringRef> redirects[3] = {llvm::None, llvm::None, llvm::None};
+  if (!errFile.empty()) redirects[2] = llvm::StringRef(errFile);
+  int rc = llvm::sys::ExecuteAndWait(*found, argv, llvm::None, redirects, 0, 0, &msg);
   if (rc < 0) std::fprintf(stderr, "collectivize: %s: %s\n", compiler.c_str(), msg.c_str());
   return rc;
+}
+
+bool writeText(const std::string &path, llvm::StringRef text, std::string &err) {
+  std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+  if (!ec) {
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) os << text;
+  }
+  if (ec) err = "cannot write " + path + " (" + ec.message() + ")";
+  return !ec;
 }
 
 void replaceInFile(const std::string &path, const std::string &from, const std::string &to) {
@@ -92,6 +107,7 @@ int wrapperMain(int argc, char **argv, bool cxx) {
   // Instrument each source; any failure leaves that source as it was.
   llvm::SmallString<128> tmpDir;
   std::vector<std::pair<std::string, std::string>> copies; // (copy, original)
+  std::vector<std::pair<std::string, std::string>> depRewrites; // (from, to) in depfiles
   if (!cmd.passthrough && !cmd.sources.empty()) {
     std::string cwd;
     {
@@ -122,6 +138,10 @@ int wrapperMain(int argc, char **argv, bool cxx) {
                            "compiling without instrumentation\n", self, ec.message().c_str());
       results.clear();
     }
+    // Copies live in a mirror of the project (one per root): main files and
+    // every project header they read, at their path below the root, so
+    // includes between them resolve as in the project.
+    std::map<std::string, std::string> mirrors; // root -> mirror directory
     std::vector<clangtools::Site> sites;
     for (size_t k = 0; k < results.size(); ++k) {
       const FileResult &r = results[k];
@@ -131,24 +151,36 @@ int wrapperMain(int argc, char **argv, bool cxx) {
                              "compiling it unmodified\n", self, args[argIndex].c_str());
         continue;
       }
-      llvm::SmallString<256> copy(tmpDir);
-      llvm::sys::path::append(copy, std::to_string(k), llvm::sys::path::filename(files[k]));
-      std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(copy));
-      if (!ec) {
-        llvm::raw_fd_ostream os(copy, ec);
-        if (!ec) os << r.instrumented;
+      std::string rel, copy, err;
+      bool inRoot = clangtools::relativeToRoot(r.root, r.file, rel);
+      if (inRoot) {
+        auto m = mirrors.find(r.root);
+        if (m == mirrors.end())
+          m = mirrors.emplace(r.root, std::string(tmpDir) + "/m" + std::to_string(mirrors.size()))
+                  .first;
+        copy = m->second + "/" + rel;
+      } else {
+        copy = std::string(tmpDir) + "/x" + std::to_string(k) + "/" +
+               llvm::sys::path::filename(r.file).str();
       }
-      if (ec) {
-        std::fprintf(stderr, "%s: warning: cannot write %s (%s); compiling %s unmodified\n", self,
-                     copy.c_str(), ec.message().c_str(), args[argIndex].c_str());
+      bool ok = writeText(copy, r.instrumented, err);
+      for (const HeaderCopy &h : r.headers) {
+        if (!ok || !inRoot) break;
+        std::string hc = mirrors[r.root] + "/" + h.relative;
+        if (!llvm::sys::fs::exists(hc)) ok = writeText(hc, h.text, err);
+      }
+      if (!ok) {
+        std::fprintf(stderr, "%s: warning: %s; compiling %s unmodified\n", self, err.c_str(),
+                     args[argIndex].c_str());
         continue;
       }
-      copies.emplace_back(std::string(copy), args[argIndex]);
-      args[argIndex] = std::string(copy);
-      args.insert(args.begin(), {"-iquote", llvm::sys::path::parent_path(files[k]).str()});
+      copies.emplace_back(copy, r.file);
+      args[argIndex] = copy;
+      args.insert(args.begin(), {"-iquote", llvm::sys::path::parent_path(r.file).str()});
       for (size_t j = 0; j < cmd.sources.size(); ++j) cmd.sources[j] += 2;
       for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
     }
+    for (const auto &m : mirrors) args = mirrorIncludeDirs(args, cwd, m.first, m.second);
     if (!sites.empty()) {
       std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
                                                     : "collectivize-sites.json";
@@ -158,28 +190,49 @@ int wrapperMain(int argc, char **argv, bool cxx) {
                      err.c_str());
         args = cmd.args;
         copies.clear();
+        mirrors.clear();
       }
     }
+    for (const auto &m : mirrors) depRewrites.emplace_back(m.second + "/", m.first + "/");
+    for (const auto &c : copies)
+      if (llvm::StringRef(c.first).startswith(std::string(tmpDir) + "/x"))
+        depRewrites.emplace_back(c.first, c.second);
   }
 
+  std::vector<std::string> tracer;
   if (cmd.links && !env("COLLECTIVIZE_NO_TRACER")) {
     std::string lib = tracerLibrary();
     if (lib.empty()) {
       std::fprintf(stderr, "%s: warning: the tracer library (libcollectivize_trace.so) was not "
                            "found; linking without it (set COLLECTIVIZE_TRACE_LIB)\n", self);
     } else {
-      args.push_back(lib);
-      args.push_back("-Wl,-rpath," + llvm::sys::path::parent_path(lib).str());
+      tracer = {lib, "-Wl,-rpath," + llvm::sys::path::parent_path(lib).str()};
     }
   }
-  int rc = run(compiler, args);
-  // Dependency files name what was compiled: the original, not the copy.
-  if (rc == 0 && !cmd.depFile.empty())
-    for (const auto &c : copies) {
-      llvm::SmallString<256> orig(c.second);
-      llvm::sys::fs::make_absolute(orig);
-      replaceInFile(cmd.depFile, c.first, std::string(orig));
+  args.insert(args.end(), tracer.begin(), tracer.end());
+  int rc;
+  if (copies.empty()) {
+    rc = run(compiler, args, "");
+  } else {
+    // The copies compile where the original does; if they ever do not, the
+    // original is compiled instead: the tool never breaks a build.
+    std::string errFile = std::string(tmpDir) + "/stderr.txt";
+    rc = run(compiler, args, errFile);
+    auto captured = llvm::MemoryBuffer::getFile(errFile);
+    if (rc != 0) {
+      std::fprintf(stderr, "%s: warning: the instrumented copy did not compile; compiling the "
+                           "original unmodified\n", self);
+      std::vector<std::string> original = cmd.args;
+      original.insert(original.end(), tracer.begin(), tracer.end());
+      rc = run(compiler, original, "");
+      depRewrites.clear();
+    } else if (captured) {
+      std::fwrite((*captured)->getBufferStart(), 1, (*captured)->getBufferSize(), stderr);
     }
+  }
+  // Dependency files name what was compiled: the originals, not the copies.
+  if (rc == 0 && !cmd.depFile.empty())
+    for (const auto &d : depRewrites) replaceInFile(cmd.depFile, d.first, d.second);
   if (!tmpDir.empty()) llvm::sys::fs::remove_directories(tmpDir);
   return rc;
 }

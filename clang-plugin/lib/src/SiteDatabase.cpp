@@ -83,6 +83,8 @@ void writeSite(json::OStream &o, const Site &s) {
         o.attributeBegin("expansion");
         writePos(o, s.macro.expansion);
         o.attributeEnd();
+        if (!s.macro.expansionFile.empty() && s.macro.expansionFile != s.file)
+          o.attribute("expansion_file", s.macro.expansionFile);
         if (!s.macro.expansions.empty())
           o.attributeArray("expansions", [&] {
             for (const Position &p : s.macro.expansions) writePos(o, p);
@@ -182,7 +184,8 @@ struct Reader {
       s.inMacro = true;
       if (!str(*mo, "name", s.macro.name) || !str(*mo, "spelling_file", s.macro.spellingFile) ||
           !pos(mo->get("spelling"), s.macro.spelling, "macro spelling") ||
-          !pos(mo->get("expansion"), s.macro.expansion, "macro expansion"))
+          !pos(mo->get("expansion"), s.macro.expansion, "macro expansion") ||
+          !str(*mo, "expansion_file", s.macro.expansionFile, false))
         return false;
       if (const json::Array *ex = mo->getArray("expansions"))
         for (const json::Value &v : *ex) {

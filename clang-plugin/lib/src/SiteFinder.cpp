@@ -144,7 +144,7 @@ private:
   // The text of [b, e] as written: in the file, or, for code inside a macro
   // expansion, in the nearest enclosing macro definition that holds all of
   // it (so `MPI_INT` stays `MPI_INT`, not Open MPI's expansion of it).
-  std::string spelledText(SourceLocation b, SourceLocation e) const {
+  std::string spelledText(SourceLocation b, SourceLocation e, FileID prefer = FileID()) const {
     CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(b, e), sm_, lo_);
     if (r.isValid()) return text(r);
     // Each end's chain of enclosing expansions (a macro argument's token
@@ -160,6 +160,16 @@ private:
       return c;
     };
     std::vector<SourceLocation> cb = chain(b, true), ce = chain(e, false);
+    // Prefer the expansion the call itself is written in: an argument
+    // spelled in the same #define as the call reads as written there.
+    if (prefer.isValid())
+      for (SourceLocation x : cb)
+        for (SourceLocation y : ce)
+          if (sm_.getFileID(x) == prefer && sm_.getFileID(y) == prefer) {
+            SourceLocation sb = sm_.getSpellingLoc(x), se = sm_.getSpellingLoc(y);
+            if (!sm_.isBeforeInTranslationUnit(se, sb))
+              return text(CharSourceRange::getTokenRange(sb, se));
+          }
     for (size_t sum = 0; sum < cb.size() + ce.size(); ++sum)
       for (size_t i = 0; i <= sum && i < cb.size(); ++i) {
         size_t j = sum - i;
@@ -172,8 +182,8 @@ private:
     return text(fileRange(b, e));
   }
 
-  std::string argText(const Expr *arg) const {
-    std::string t = spelledText(arg->getBeginLoc(), arg->getEndLoc());
+  std::string argText(const Expr *arg, FileID callFile) const {
+    std::string t = spelledText(arg->getBeginLoc(), arg->getEndLoc(), callFile);
     if (!t.empty()) return t;
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -249,7 +259,6 @@ private:
     FileID fid = sm_.getFileID(expB);
     const FileInfo &file = fileInfo(fid);
     if (!file.project) return;
-    bool mainFile = fid == sm_.getMainFileID();
 
     Site site;
     site.file = file.relative;
@@ -258,7 +267,8 @@ private:
     site.callee = fn.name;
     site.kind = callKindName(fn.kind);
     for (const Expr *arg : call->arguments())
-      if (!isa<CXXDefaultArgExpr>(arg)) site.args.push_back(argText(arg));
+      if (!isa<CXXDefaultArgExpr>(arg))
+        site.args.push_back(argText(arg, b.isMacroID() ? sm_.getFileID(b) : FileID()));
     for (const FunctionDecl *f : functions_) site.inTemplate |= f->isTemplated();
     if (!functions_.empty()) {
       const FunctionDecl *f = functions_.back();
@@ -282,47 +292,51 @@ private:
       site.macro.expansion = position(expB);
     }
 
-    // Where the site is anchored, and what to wrap.
+    // Where the site is anchored, and what to wrap (in any project file:
+    // the main file or a project header).
     unsigned wrapBegin = 0, wrapEnd = 0;
+    std::string wrapPath;
     SourceLocation anchorLoc;
     std::string anchor;
     if (written.isValid() && sm_.getFileID(written.getBegin()) == fid) {
       anchor = !site.inMacro ? "call" : "macro-expansion";
       anchorLoc = written.getBegin();
+      wrapPath = file.absolute;
     } else if (site.inMacro) {
       SourceLocation sb = sm_.getSpellingLoc(b), se = sm_.getSpellingLoc(e);
       FileID sfid = sm_.getFileID(sb);
-      if (sfid == sm_.getMainFileID() && sm_.getFileID(se) == sfid &&
-          !sm_.isBeforeInTranslationUnit(se, sb) && !sm_.isMacroArgExpansion(e)) {
-        // Part of a larger macro expansion: wrap the call in the #define.
+      const FileInfo &sf = fileInfo(sfid);
+      if (sf.project && sm_.getFileID(se) == sfid && !sm_.isBeforeInTranslationUnit(se, sb) &&
+          !sm_.isMacroArgExpansion(e)) {
+        // Part of a larger macro expansion: wrap the call in the #define,
+        // one site (in the defining file) for every use.
         anchor = "macro-definition";
         anchorLoc = sb;
         written = CharSourceRange::getCharRange(sb, Lexer::getLocForEndOfToken(se, 0, sm_, lo_));
+        site.macro.expansionFile = site.file;
+        site.file = sf.relative;
+        site.path = sf.absolute;
+        site.fileHash = sf.hash;
         site.position = position(sb);
         site.range = toRange(written);
+        wrapPath = sf.absolute;
       } else {
         unsigned k = macroCalls_[expB.getRawEncoding()]++;
         anchor = "macro-body#" + std::to_string(k);
         anchorLoc = expB;
-        site.note = "inside a larger macro expansion whose definition is not in the main file";
+        site.note = "inside a larger macro expansion defined outside the project";
       }
     } else {
-      anchor = "header";
-      anchorLoc = whole.isValid() ? whole.getBegin() : expB;
+      anchor = "unmapped";
+      anchorLoc = expB;
+      site.note = "the call's text is not contiguous in one file";
     }
-    if (!mainFile && anchor != "header" && site.note.empty()) {
-      anchor = "header";
-      anchorLoc = whole.isValid() ? whole.getBegin() : expB;
-    }
-    if (anchor == "header")
-      site.note = "in a project header: only main files are rewritten";
 
     Position ap = position(anchorLoc);
     SiteKey key{site.file, site.fileHash, ap.line, ap.column, site.callee, anchor};
     site.id = siteId(key);
     site.anchor = anchor;
-    bool wrappable = anchor == "call" || anchor == "macro-expansion" || anchor == "macro-definition";
-    if (wrappable) {
+    if (!wrapPath.empty()) {
       wrapBegin = sm_.getFileOffset(written.getBegin());
       wrapEnd = sm_.getFileOffset(written.getEnd());
       site.instrumented = fn.traced;
@@ -338,7 +352,7 @@ private:
       return;
     }
     if (anchor == "macro-definition") addExpansion(site, site.macro.expansion);
-    FoundSite found{std::move(site), wrapBegin, wrapEnd};
+    FoundSite found{std::move(site), wrapBegin, wrapEnd, wrapPath};
     byAnchor_.emplace(found.site.id, std::move(found));
   }
 
@@ -364,6 +378,28 @@ std::vector<FoundSite> findSites(ASTContext &ctx, const FinderOptions &options) 
   Finder finder(ctx, options);
   finder.TraverseDecl(ctx.getTranslationUnitDecl());
   return finder.take();
+}
+
+std::vector<ProjectFile> projectHeaders(ASTContext &ctx, const FinderOptions &options) {
+  SourceManager &sm = ctx.getSourceManager();
+  const FileEntry *main = sm.getFileEntryForID(sm.getMainFileID());
+  std::vector<ProjectFile> out;
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    const FileEntry *fe = it->first;
+    if (!fe || fe == main) continue;
+    std::string name = fe->tryGetRealPathName().str();
+    std::string abs = realPath(name.empty() ? fe->getName().str() : name);
+    ProjectFile f;
+    if (abs.empty() || !relativeToRoot(options.root, abs, f.relative)) continue;
+    llvm::Optional<llvm::MemoryBufferRef> buf = it->second->getBufferIfLoaded();
+    if (!buf) continue;
+    f.absolute = abs;
+    f.text = buf->getBuffer();
+    out.push_back(std::move(f));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ProjectFile &a, const ProjectFile &b) { return a.absolute < b.absolute; });
+  return out;
 }
 
 } // namespace cz::clangtools

@@ -17,11 +17,22 @@ class CompilationDatabase;
 
 namespace cz::instrument {
 
+// A copy to write beside the instrumented main file: every project header
+// the TU read, rewritten if it holds sites, so that includes resolve within
+// the copies as they did within the project.
+struct HeaderCopy {
+  std::string absolute, relative; // original; path below the root
+  std::string text;
+  bool rewritten = false;          // holds instrumented sites
+};
+
 struct FileResult {
   std::string file;        // absolute path of the source (as in the command)
+  std::string root;        // the project root used for it
   bool parsed = false;     // false: Clang reported errors (already printed)
   std::vector<clangtools::FoundSite> sites;
   std::string instrumented; // the rewritten source (when parsed)
+  std::vector<HeaderCopy> headers;
 };
 
 struct Options {
@@ -35,12 +46,22 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
                                         const std::vector<std::string> &files,
                                         const Options &options);
 
-// The instrumented text of a main file: a prelude declaring cz_trace_site
-// weak, a #line directive back to originalPath, then original with each
-// instrumented site's byte range [begin, end) wrapped as
-// `(cz_instrument_site_(ID), <call>)`. Line numbers are unchanged.
+// The instrumented text of a file: a prelude declaring cz_trace_site weak
+// (guarded: main file and headers may all have one), a #line directive back
+// to originalPath, then original with each instrumented site of that file
+// (wrapPath == originalPath) wrapped as `(cz_instrument_site_(ID), <call>)`.
+// Line numbers are unchanged. Without sites to wrap and with withPrelude
+// false, only the #line directive is added.
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
-                          const std::vector<clangtools::FoundSite> &sites);
+                          const std::vector<clangtools::FoundSite> &sites,
+                          bool withPrelude = true);
+
+// Include options naming a directory D under root get the copies' mirror
+// of D searched first: `-I D` -> `-I MIRROR/<D below root> -I D`, the same
+// for -iquote (also the joined -ID form). Relative D is against cwd.
+std::vector<std::string> mirrorIncludeDirs(const std::vector<std::string> &args,
+                                           const std::string &cwd, const std::string &root,
+                                           const std::string &mirror);
 
 // Every file compiles as `compiler flags... FILE` in directory.
 std::unique_ptr<clang::tooling::CompilationDatabase>

@@ -25,7 +25,7 @@ const char *clangResourceDir();
 // For ClangTool: argv[0] becomes the Clang driver (C or C++ mode as the
 // original compiler), -resource-dir and the MPI wrapper's include dirs (as
 // -isystem, so MPI's headers are system headers) are added, and unused
-// arguments (link flags) are not reported.
+// arguments (link flags) and warnings are not reported (only errors).
 clang::tooling::ArgumentsAdjuster mpiAwareAdjuster();
 
 } // namespace cz::clangtools

@@ -35,8 +35,9 @@ struct MacroInfo {
   std::string name;            // outermost macro expanded at the site
   std::string spellingFile;    // where MPI_xxx is spelled (root-relative if in the project)
   Position spelling;
-  Position expansion;          // where the macro is used (in Site::file)
-  std::vector<Position> expansions; // anchor macro-definition: every use seen
+  Position expansion;          // where the macro is used
+  std::string expansionFile;   // the file of the uses, if not Site::file (anchor macro-definition)
+  std::vector<Position> expansions; // anchor macro-definition: every use seen (in one TU)
 };
 
 struct Site {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collectivize/clang/SiteDatabase.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace clang {
 class ASTContext;
@@ -22,10 +23,20 @@ struct FinderOptions {
 
 struct FoundSite {
   Site site;
-  // When site.instrumented: the main file's bytes [begin, end) are the call
-  // (or its macro use, or its spelling in a #define) to wrap.
+  // When site.instrumented: bytes [begin, end) of the file wrapPath
+  // (absolute; the main file or a project header) are the call, its macro
+  // use, or its spelling in a #define: what to wrap.
   unsigned begin = 0, end = 0;
+  std::string wrapPath;
 };
+
+// The project files (under root) other than the main file that the TU
+// read: headers to copy beside an instrumented main file. Sorted by path.
+struct ProjectFile {
+  std::string absolute, relative;
+  llvm::StringRef text; // owned by the TU's SourceManager
+};
+std::vector<ProjectFile> projectHeaders(clang::ASTContext &ctx, const FinderOptions &options);
 
 // Sites of the TU (main file and project headers), sorted by file and
 // position, one per source location (template patterns, not instantiations).
