@@ -43,12 +43,15 @@ public:
     clangtools::FinderOptions fo;
     fo.root = r.root;
     r.sites = clangtools::findSites(ctx, fo);
-    r.instrumented = rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites);
+    std::string spelled = main->getName().str();
+    if (auto ref = sm.getFileEntryRefForID(sm.getMainFileID())) spelled = ref->getName().str();
+    r.instrumented =
+        rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites, true, spelled);
     for (const clangtools::ProjectFile &h : clangtools::projectHeaders(ctx, fo)) {
-      HeaderCopy c{h.absolute, h.relative, "", false};
+      HeaderCopy c{h.absolute, h.relative, h.spelled, "", false};
       for (const FoundSite &f : r.sites)
         c.rewritten |= f.site.instrumented && f.wrapPath == h.absolute;
-      c.text = rewriteSource(h.text, h.absolute, r.sites, c.rewritten);
+      c.text = rewriteSource(h.text, h.absolute, r.sites, c.rewritten, h.spelled);
       r.headers.push_back(std::move(c));
     }
     r.parsed = true;
@@ -139,7 +142,8 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
 }
 
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
-                          const std::vector<FoundSite> &sites, bool withPrelude) {
+                          const std::vector<FoundSite> &sites, bool withPrelude,
+                          llvm::StringRef linePath) {
   // (offset, order, text): at one offset, closing parentheses go first.
   struct Insert {
     unsigned offset;
@@ -172,7 +176,7 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
           "  if (cz_trace_site) cz_trace_site(id);\n"
           "}\n"
           "#endif\n";
-  out += "#line 1 \"" + quoteForLine(originalPath) + "\"\n";
+  out += "#line 1 \"" + quoteForLine(linePath.empty() ? originalPath : linePath) + "\"\n";
   out.reserve(out.size() + original.size() + inserts.size() * 32);
   unsigned at = 0;
   for (const Insert &i : inserts) {
@@ -187,27 +191,37 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
 namespace {
 class FixedCommands : public clang::tooling::CompilationDatabase {
 public:
-  FixedCommands(std::string directory, std::vector<std::string> line)
-      : directory_(std::move(directory)), line_(std::move(line)) {}
+  FixedCommands(std::string directory, std::vector<std::string> line,
+                std::vector<std::string> spellings)
+      : directory_(std::move(directory)), line_(std::move(line)),
+        spellings_(std::move(spellings)) {}
   std::vector<clang::tooling::CompileCommand>
   getCompileCommands(llvm::StringRef file) const override {
     std::vector<std::string> line = line_;
-    line.push_back(file.str());
+    std::string spelled = file.str();
+    for (const std::string &s : spellings_) {
+      llvm::SmallString<256> abs(s);
+      llvm::sys::fs::make_absolute(directory_, abs);
+      llvm::sys::path::remove_dots(abs, true);
+      if (abs == file) spelled = s;
+    }
+    line.push_back(spelled);
     return {clang::tooling::CompileCommand(directory_, file, line, "")};
   }
 
 private:
   std::string directory_;
-  std::vector<std::string> line_;
+  std::vector<std::string> line_, spellings_;
 };
 } // namespace
 
 std::unique_ptr<clang::tooling::CompilationDatabase>
 fixedCommandDatabase(const std::string &directory, const std::string &compiler,
-                     const std::vector<std::string> &flags) {
+                     const std::vector<std::string> &flags,
+                     const std::vector<std::string> &spellings) {
   std::vector<std::string> line{compiler};
   line.insert(line.end(), flags.begin(), flags.end());
-  return std::make_unique<FixedCommands>(directory, line);
+  return std::make_unique<FixedCommands>(directory, line, spellings);
 }
 
 std::vector<std::string> mirrorIncludeDirs(const std::vector<std::string> &args,

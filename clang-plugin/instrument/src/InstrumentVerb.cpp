@@ -154,7 +154,7 @@ int instrumentVerb(int argc, char **argv) {
     }
     llvm::SmallString<256> cwd;
     llvm::sys::fs::current_path(cwd);
-    db = fixedCommandDatabase(std::string(cwd), compiler, flags);
+    db = fixedCommandDatabase(std::string(cwd), compiler, flags, files);
   }
 
   std::vector<std::string> all = files.empty() ? db->getAllFiles() : std::vector<std::string>();

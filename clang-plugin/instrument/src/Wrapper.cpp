@@ -115,8 +115,9 @@ int wrapperMain(int argc, char **argv, bool cxx) {
       llvm::sys::fs::current_path(c);
       cwd = std::string(c);
     }
-    std::vector<std::string> files;
+    std::vector<std::string> files, spellings;
     for (size_t i : cmd.sources) {
+      spellings.push_back(args[i]);
       llvm::SmallString<256> abs(args[i]);
       llvm::sys::fs::make_absolute(abs);
       files.push_back(std::string(abs));
@@ -131,7 +132,7 @@ int wrapperMain(int argc, char **argv, bool cxx) {
 
     Options options;
     if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
-    std::vector<FileResult> results = instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags), files, options);
+    std::vector<FileResult> results = instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
 
     if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", tmpDir)) {
       std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "

@@ -394,6 +394,7 @@ std::vector<ProjectFile> projectHeaders(ASTContext &ctx, const FinderOptions &op
     llvm::Optional<llvm::MemoryBufferRef> buf = it->second->getBufferIfLoaded();
     if (!buf) continue;
     f.absolute = abs;
+    f.spelled = fe->getName().str();
     f.text = buf->getBuffer();
     out.push_back(std::move(f));
   }

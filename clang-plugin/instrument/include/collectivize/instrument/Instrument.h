@@ -22,6 +22,7 @@ namespace cz::instrument {
 // the copies as they did within the project.
 struct HeaderCopy {
   std::string absolute, relative; // original; path below the root
+  std::string spelled;             // as the preprocessor found it (for #line)
   std::string text;
   bool rewritten = false;          // holds instrumented sites
 };
@@ -51,10 +52,12 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
 // to originalPath, then original with each instrumented site of that file
 // (wrapPath == originalPath) wrapped as `(cz_instrument_site_(ID), <call>)`.
 // Line numbers are unchanged. Without sites to wrap and with withPrelude
-// false, only the #line directive is added.
+// false, only the #line directive is added. linePath (default originalPath)
+// is the name written in #line: the path as the compiler was given it, so
+// __FILE__ reads as it would in the original build.
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
                           const std::vector<clangtools::FoundSite> &sites,
-                          bool withPrelude = true);
+                          bool withPrelude = true, llvm::StringRef linePath = "");
 
 // Include options naming a directory D under root get the copies' mirror
 // of D searched first: `-I D` -> `-I MIRROR/<D below root> -I D`, the same
@@ -63,10 +66,12 @@ std::vector<std::string> mirrorIncludeDirs(const std::vector<std::string> &args,
                                            const std::string &cwd, const std::string &root,
                                            const std::string &mirror);
 
-// Every file compiles as `compiler flags... FILE` in directory.
+// Every file compiles as `compiler flags... FILE` in directory, FILE
+// spelled as in spellings when one of them names it (relative to directory).
 std::unique_ptr<clang::tooling::CompilationDatabase>
 fixedCommandDatabase(const std::string &directory, const std::string &compiler,
-                     const std::vector<std::string> &flags);
+                     const std::vector<std::string> &flags,
+                     const std::vector<std::string> &spellings = {});
 
 std::vector<clangtools::Site> sitesOf(const std::vector<FileResult> &results);
 

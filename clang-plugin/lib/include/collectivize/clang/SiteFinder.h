@@ -34,6 +34,7 @@ struct FoundSite {
 // read: headers to copy beside an instrumented main file. Sorted by path.
 struct ProjectFile {
   std::string absolute, relative;
+  std::string spelled;  // as the preprocessor found it (include dir + name)
   llvm::StringRef text; // owned by the TU's SourceManager
 };
 std::vector<ProjectFile> projectHeaders(clang::ASTContext &ctx, const FinderOptions &options);
