@@ -88,6 +88,114 @@ void replaceInFile(const std::string &path, const std::string &from, const std::
   if (!ec) os << text;
 }
 
+// What the real compiler compiles instead: instrumented copies in a
+// private temporary directory, and how to map them back in dependency files.
+struct Prepared {
+  std::vector<std::string> args;
+  llvm::SmallString<128> tmpDir;
+  std::vector<std::pair<std::string, std::string>> copies;      // (copy, original)
+  std::vector<std::pair<std::string, std::string>> depRewrites; // (from, to) in depfiles
+};
+
+// Instruments each source of cmd; any failure leaves that source as it was.
+Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const char *self) {
+  Prepared out;
+  out.args = cmd.args;
+  if (cmd.passthrough || cmd.sources.empty()) return out;
+  std::vector<size_t> sources = cmd.sources;
+  std::string cwd;
+  {
+    llvm::SmallString<256> c;
+    llvm::sys::fs::current_path(c);
+    cwd = std::string(c);
+  }
+  std::vector<std::string> files, spellings;
+  for (size_t i : cmd.sources) {
+    spellings.push_back(out.args[i]);
+    llvm::SmallString<256> abs(out.args[i]);
+    llvm::sys::fs::make_absolute(abs);
+    files.push_back(std::string(abs));
+  }
+  // The parse command: the user's flags for one source at a time.
+  std::vector<std::string> flags;
+  std::vector<bool> input(out.args.size(), false);
+  for (size_t i : cmd.sources) input[i] = true;
+  for (size_t i : cmd.others) input[i] = true;
+  for (size_t i = 0; i < out.args.size(); ++i)
+    if (!input[i]) flags.push_back(out.args[i]);
+
+  Options options;
+  if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
+  std::vector<FileResult> results =
+      instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
+
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", out.tmpDir)) {
+    std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "
+                         "compiling without instrumentation\n", self, ec.message().c_str());
+    results.clear();
+  }
+  // Copies live in a mirror of the project (one per root): main files and
+  // every project header they read, at their path below the root, so
+  // includes between them resolve as in the project.
+  std::map<std::string, std::string> mirrors; // root -> mirror directory
+  std::vector<clangtools::Site> sites;
+  for (size_t k = 0; k < results.size(); ++k) {
+    const FileResult &r = results[k];
+    size_t argIndex = sources[k];
+    if (!r.parsed) {
+      std::fprintf(stderr, "%s: warning: could not instrument %s (Clang's errors above); "
+                           "compiling it unmodified\n", self, out.args[argIndex].c_str());
+      continue;
+    }
+    std::string rel, copy, err;
+    bool inRoot = clangtools::relativeToRoot(r.root, r.file, rel);
+    if (inRoot) {
+      auto m = mirrors.find(r.root);
+      if (m == mirrors.end())
+        m = mirrors.emplace(r.root, std::string(out.tmpDir) + "/m" + std::to_string(mirrors.size()))
+                .first; // one mirror per project root
+      copy = m->second + "/" + rel;
+    } else {
+      copy = std::string(out.tmpDir) + "/x" + std::to_string(k) + "/" +
+             llvm::sys::path::filename(r.file).str();
+    }
+    bool ok = writeText(copy, r.instrumented, err);
+    for (const HeaderCopy &h : r.headers) {
+      if (!ok || !inRoot) break;
+      std::string hc = mirrors[r.root] + "/" + h.relative;
+      if (!llvm::sys::fs::exists(hc)) ok = writeText(hc, h.text, err);
+    }
+    if (!ok) {
+      std::fprintf(stderr, "%s: warning: %s; compiling %s unmodified\n", self, err.c_str(),
+                   out.args[argIndex].c_str());
+      continue;
+    }
+    out.copies.emplace_back(copy, r.file);
+    out.args[argIndex] = copy;
+    out.args.insert(out.args.begin(), {"-iquote", llvm::sys::path::parent_path(r.file).str()});
+    for (size_t j = 0; j < sources.size(); ++j) sources[j] += 2;
+    for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
+  }
+  for (const auto &m : mirrors) out.args = mirrorIncludeDirs(out.args, cwd, m.first, m.second);
+  if (!sites.empty()) {
+    std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
+                                                  : "collectivize-sites.json";
+    std::string err;
+    if (!clangtools::mergeIntoSiteDatabase(path, sites, err)) {
+      std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self,
+                   err.c_str());
+      out.args = cmd.args;
+      out.copies.clear();
+      mirrors.clear();
+    }
+  }
+  for (const auto &m : mirrors) out.depRewrites.emplace_back(m.second + "/", m.first + "/");
+  for (const auto &c : out.copies)
+    if (llvm::StringRef(c.first).startswith(std::string(out.tmpDir) + "/x"))
+      out.depRewrites.emplace_back(c.first, c.second);
+  return out;
+}
+
 } // namespace
 
 int wrapperMain(int argc, char **argv, bool cxx) {
@@ -102,104 +210,9 @@ int wrapperMain(int argc, char **argv, bool cxx) {
   }
   ::setenv("COLLECTIVIZE_IN_WRAPPER", "1", 1);
   CompilerCommand cmd = parseCompilerCommand(std::vector<std::string>(argv + 1, argv + argc));
-  std::vector<std::string> args = cmd.args;
 
-  // Instrument each source; any failure leaves that source as it was.
-  llvm::SmallString<128> tmpDir;
-  std::vector<std::pair<std::string, std::string>> copies; // (copy, original)
-  std::vector<std::pair<std::string, std::string>> depRewrites; // (from, to) in depfiles
-  if (!cmd.passthrough && !cmd.sources.empty()) {
-    std::string cwd;
-    {
-      llvm::SmallString<256> c;
-      llvm::sys::fs::current_path(c);
-      cwd = std::string(c);
-    }
-    std::vector<std::string> files, spellings;
-    for (size_t i : cmd.sources) {
-      spellings.push_back(args[i]);
-      llvm::SmallString<256> abs(args[i]);
-      llvm::sys::fs::make_absolute(abs);
-      files.push_back(std::string(abs));
-    }
-    // The parse command: the user's flags for one source at a time.
-    std::vector<std::string> flags;
-    std::vector<bool> input(args.size(), false);
-    for (size_t i : cmd.sources) input[i] = true;
-    for (size_t i : cmd.others) input[i] = true;
-    for (size_t i = 0; i < args.size(); ++i)
-      if (!input[i]) flags.push_back(args[i]);
-
-    Options options;
-    if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
-    std::vector<FileResult> results = instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
-
-    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", tmpDir)) {
-      std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "
-                           "compiling without instrumentation\n", self, ec.message().c_str());
-      results.clear();
-    }
-    // Copies live in a mirror of the project (one per root): main files and
-    // every project header they read, at their path below the root, so
-    // includes between them resolve as in the project.
-    std::map<std::string, std::string> mirrors; // root -> mirror directory
-    std::vector<clangtools::Site> sites;
-    for (size_t k = 0; k < results.size(); ++k) {
-      const FileResult &r = results[k];
-      size_t argIndex = cmd.sources[k];
-      if (!r.parsed) {
-        std::fprintf(stderr, "%s: warning: could not instrument %s (Clang's errors above); "
-                             "compiling it unmodified\n", self, args[argIndex].c_str());
-        continue;
-      }
-      std::string rel, copy, err;
-      bool inRoot = clangtools::relativeToRoot(r.root, r.file, rel);
-      if (inRoot) {
-        auto m = mirrors.find(r.root);
-        if (m == mirrors.end())
-          m = mirrors.emplace(r.root, std::string(tmpDir) + "/m" + std::to_string(mirrors.size()))
-                  .first;
-        copy = m->second + "/" + rel;
-      } else {
-        copy = std::string(tmpDir) + "/x" + std::to_string(k) + "/" +
-               llvm::sys::path::filename(r.file).str();
-      }
-      bool ok = writeText(copy, r.instrumented, err);
-      for (const HeaderCopy &h : r.headers) {
-        if (!ok || !inRoot) break;
-        std::string hc = mirrors[r.root] + "/" + h.relative;
-        if (!llvm::sys::fs::exists(hc)) ok = writeText(hc, h.text, err);
-      }
-      if (!ok) {
-        std::fprintf(stderr, "%s: warning: %s; compiling %s unmodified\n", self, err.c_str(),
-                     args[argIndex].c_str());
-        continue;
-      }
-      copies.emplace_back(copy, r.file);
-      args[argIndex] = copy;
-      args.insert(args.begin(), {"-iquote", llvm::sys::path::parent_path(r.file).str()});
-      for (size_t j = 0; j < cmd.sources.size(); ++j) cmd.sources[j] += 2;
-      for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
-    }
-    for (const auto &m : mirrors) args = mirrorIncludeDirs(args, cwd, m.first, m.second);
-    if (!sites.empty()) {
-      std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
-                                                    : "collectivize-sites.json";
-      std::string err;
-      if (!clangtools::mergeIntoSiteDatabase(path, sites, err)) {
-        std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self,
-                     err.c_str());
-        args = cmd.args;
-        copies.clear();
-        mirrors.clear();
-      }
-    }
-    for (const auto &m : mirrors) depRewrites.emplace_back(m.second + "/", m.first + "/");
-    for (const auto &c : copies)
-      if (llvm::StringRef(c.first).startswith(std::string(tmpDir) + "/x"))
-        depRewrites.emplace_back(c.first, c.second);
-  }
-
+  Prepared prep = prepare(cmd, compiler, self);
+  std::vector<std::string> &args = prep.args;
   std::vector<std::string> tracer;
   if (cmd.links && !env("COLLECTIVIZE_NO_TRACER")) {
     std::string lib = tracerLibrary();
@@ -212,29 +225,30 @@ int wrapperMain(int argc, char **argv, bool cxx) {
   }
   args.insert(args.end(), tracer.begin(), tracer.end());
   int rc;
-  if (copies.empty()) {
+  if (prep.copies.empty()) {
     rc = run(compiler, args, "");
   } else {
     // The copies compile where the original does; if they ever do not, the
     // original is compiled instead: the tool never breaks a build.
-    std::string errFile = std::string(tmpDir) + "/stderr.txt";
+    std::string errFile = std::string(prep.tmpDir) + "/stderr.txt";
     rc = run(compiler, args, errFile);
     auto captured = llvm::MemoryBuffer::getFile(errFile);
     if (rc != 0) {
-      std::fprintf(stderr, "%s: warning: the instrumented copy did not compile; compiling the "
-                           "original unmodified\n", self);
       std::vector<std::string> original = cmd.args;
       original.insert(original.end(), tracer.begin(), tracer.end());
       rc = run(compiler, original, "");
-      depRewrites.clear();
+      if (rc == 0)
+        std::fprintf(stderr, "%s: warning: the instrumented copy did not compile; compiled the "
+                             "original unmodified\n", self);
+      prep.depRewrites.clear();
     } else if (captured) {
       std::fwrite((*captured)->getBufferStart(), 1, (*captured)->getBufferSize(), stderr);
     }
   }
   // Dependency files name what was compiled: the originals, not the copies.
   if (rc == 0 && !cmd.depFile.empty())
-    for (const auto &d : depRewrites) replaceInFile(cmd.depFile, d.first, d.second);
-  if (!tmpDir.empty()) llvm::sys::fs::remove_directories(tmpDir);
+    for (const auto &d : prep.depRewrites) replaceInFile(cmd.depFile, d.first, d.second);
+  if (!prep.tmpDir.empty()) llvm::sys::fs::remove_directories(prep.tmpDir);
   return rc;
 }
 
