@@ -1,6 +1,7 @@
-// The compiler wrappers' command-line classification.
+// The compiler wrappers' command-line classification, and include-path mirroring.
 #include <gtest/gtest.h>
 
+#include "collectivize/instrument/Instrument.h"
 #include "collectivize/instrument/Wrapper.h"
 
 using cz::instrument::CompilerCommand;
@@ -66,4 +67,21 @@ TEST(WrapperArgs, SourceExtensions) {
     EXPECT_TRUE(isInstrumentableSource(s)) << s;
   for (const char *s : {"a.o", "a.h", "a.i", "a.s", "a.f90", "a"})
     EXPECT_FALSE(isInstrumentableSource(s)) << s;
+}
+
+TEST(WrapperArgs, MirrorIncludeDirs) {
+  using cz::instrument::mirrorIncludeDirs;
+  // Directories under the root (absolute, relative to cwd, joined -I form)
+  // get their mirror first; others are left alone.
+  std::vector<std::string> out = mirrorIncludeDirs(
+      {"-O2", "-I", "/proj/include", "-I../proj/gen", "-iquote", "src", "-I", "/usr/include/x",
+       "-isystem", "/proj/third", "a.c"},
+      "/proj/build/..", "/proj", "/tmp/m0");
+  std::vector<std::string> want = {"-O2", "-I", "/tmp/m0/include", "-I", "/proj/include",
+                                   "-I/tmp/m0/gen", "-I../proj/gen", "-iquote", "/tmp/m0/src",
+                                   "-iquote", "src", "-I", "/usr/include/x", "-isystem",
+                                   "/proj/third", "a.c"};
+  EXPECT_EQ(out, want);
+  EXPECT_EQ(mirrorIncludeDirs({"-I", "/proj"}, "/", "/proj", "/m"),
+            (std::vector<std::string>{"-I", "/m", "-I", "/proj"}));
 }
