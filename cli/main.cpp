@@ -5,6 +5,9 @@
 
 #include "bench/cli.h"
 #include "verbs.h"
+#ifdef CZ_HAVE_INSTRUMENT
+#include "collectivize/instrument/Verb.h"
+#endif
 
 namespace {
 
@@ -28,6 +31,10 @@ const Verb kVerbs[] = {
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
     {"detect", cz::cli::detectVerb,
      "find hand-made collectives in a trace by what their messages carried"},
+#ifdef CZ_HAVE_INSTRUMENT
+    {"instrument", cz::instrument::instrumentVerb,
+     "give every MPI call site an id the tracer records; write the site database"},
+#endif
 };
 
 void printHelp(FILE *out) {

@@ -57,4 +57,21 @@ COLLECTIVIZE_TRACE_DIR="$work/trace-linked" COLLECTIVIZE_QUIET=1 \
 # talks through PMPI, so it must add no point-to-point records at all.
 isends=$(grep -cE '^rank 0 .* isend .* crc32=0x' "$work/dump.txt" || true)
 [ "$isends" = 18 ] || { echo "rank 0: expected 18 traced Isends, found $isends"; exit 1; }
+if [ -e "$work/moved/bin/collectivize-cc" ]; then
+  step "instrumenting wrapper from the relocated prefix: build, trace, sites in the database"
+  for f in bin/collectivize-c++ lib/collectivize-plugin.so; do
+    [ -e "$work/moved/$f" ] || { echo "missing after install: $f"; exit 1; }
+  done
+  cp -r "$src/examples/instrument-make" "$work/wrap"
+  COLLECTIVIZE_SITES="$work/wrap/sites.json" make -s -C "$work/wrap" \
+    CC="$work/moved/bin/collectivize-cc" >/dev/null
+  # The tracer comes from the moved prefix (rpath), not the build tree.
+  readelf -d "$work/wrap/ring_bcast" | grep -q "moved/bin/../lib" ||
+    { echo "wrapper did not link the relocated tracer"; readelf -d "$work/wrap/ring_bcast"; exit 1; }
+  COLLECTIVIZE_TRACE_DIR="$work/wrap-trace" COLLECTIVIZE_QUIET=1 \
+    "${mpirun[@]}" -n 2 "$work/wrap/ring_bcast" | grep -q 'ring sum 1'
+  "$work/moved/bin/collectivize" trace dump "$work/wrap-trace" > "$work/wrap-dump.txt"
+  python3 "$src/tests/lit/instrument/Inputs/check_trace_sites.py" "$work/wrap-dump.txt" \
+    "$work/wrap/sites.json" | tail -1
+fi
 step "ok"

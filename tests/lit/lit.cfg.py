@@ -20,6 +20,21 @@ config.substitutions.append(("%cz-trace-fixture", config.cz_trace_fixture))
 config.substitutions.append(("%cz-examples", config.cz_examples))
 config.substitutions.append(("%mpirun", config.cz_mpiexec +
                              " --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1"))
+# The instrumenter (clang-plugin/): tests say `REQUIRES: clang-tools`.
+if config.cz_clang_tools:
+    config.available_features.add("clang-tools")
+    # Before "%collectivize", which is a prefix of these.
+    config.substitutions.insert(0, ("%collectivize-cc", config.cz_wrapper_cc))
+    config.substitutions.insert(0, ("%collectivize-c\+\+", config.cz_wrapper_cxx))
+    config.substitutions.append(("%cz-plugin", config.cz_plugin))
+    config.substitutions.append(("%clang", config.cz_clang))
+config.substitutions.append(("%mpicc", config.cz_mpicc))
+config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
+config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
+config.substitutions.append(("%cz-src", config.cz_src_root))
+# Checks that every site id in a `trace dump` is in the site database(s).
+config.substitutions.append(("%cz-check-trace-sites", config.cz_python + " " + os.path.join(
+    config.cz_src_root, "tests/lit/instrument/Inputs/check_trace_sites.py")))
 # The user's environment must not steer the runtime under test.
 for var in list(os.environ):
     if var.startswith("COLLECTIVIZE_"):

@@ -1,0 +1,286 @@
+// InstrumentVerb.cpp: `collectivize instrument -p BUILD_DIR [files]` (or
+// `... files -- compile flags`): instrumented copies in an output directory,
+// the originals untouched, plus the site database and a compile database
+// for the copies.
+#include "collectivize/instrument/Verb.h"
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "collectivize/clang/ProjectRoot.h"
+#include "collectivize/clang/SiteDatabase.h"
+#include "collectivize/instrument/Instrument.h"
+
+namespace cz::instrument {
+namespace {
+
+const char kUsage[] =
+    "usage: collectivize instrument -p BUILD_DIR [options] [FILE...]\n"
+    "       collectivize instrument [options] FILE... -- [COMPILER] FLAGS...\n\n"
+    "Finds every MPI call site of the files (default: all files of\n"
+    "BUILD_DIR/compile_commands.json), writes instrumented copies that report\n"
+    "each site's id to the tracer, and a site database. Originals are not touched.\n\n"
+    "options:\n"
+    "  -p DIR        build directory holding compile_commands.json\n"
+    "  -o DIR        output directory (default: BUILD_DIR/collectivize-instrumented,\n"
+    "                or ./collectivize-instrumented); copies keep their path\n"
+    "                relative to the project root\n"
+    "  --sites FILE  site database to merge into (default: DIR/collectivize-sites.json)\n"
+    "  --root DIR    project root: only files under it are instrumented, and site\n"
+    "                ids use paths relative to it (default: the deepest directory\n"
+    "                holding every file of the compile database)\n"
+    "  -q            print nothing but errors\n";
+
+std::string absolute(const std::string &p) {
+  llvm::SmallString<256> s(p);
+  llvm::sys::fs::make_absolute(s);
+  llvm::sys::path::remove_dots(s, true);
+  return std::string(s);
+}
+
+std::string commonAncestor(const std::vector<std::string> &files) {
+  std::string common;
+  for (const std::string &f : files) {
+    std::string real = clangtools::realPath(f);
+    std::string dir = llvm::sys::path::parent_path(real.empty() ? absolute(f) : real).str();
+    if (common.empty()) {
+      common = dir;
+      continue;
+    }
+    std::string rel;
+    while (common != dir && !clangtools::relativeToRoot(common, dir, rel) && common != "/")
+      common = llvm::sys::path::parent_path(common).str();
+  }
+  return common.empty() ? "/" : common;
+}
+
+bool writeFile(const std::string &path, llvm::StringRef text, std::string &err) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path))) {
+    err = "cannot create " + llvm::sys::path::parent_path(path).str() + ": " + ec.message();
+    return false;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    err = "cannot write " + path + ": " + ec.message();
+    return false;
+  }
+  os << text;
+  os.close();
+  if (os.has_error()) {
+    err = "cannot write " + path + ": " + os.error().message();
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int instrumentVerb(int argc, char **argv) {
+  std::string buildDir, outDir, sitesPath, root;
+  std::vector<std::string> files, flags;
+  bool haveFlags = false, quiet = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "collectivize instrument: %s needs a value\n%s", a.c_str(), kUsage);
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "-p") {
+      if (!value(buildDir)) return 2;
+    } else if (a == "-o") {
+      if (!value(outDir)) return 2;
+    } else if (a == "--sites") {
+      if (!value(sitesPath)) return 2;
+    } else if (a == "--root") {
+      if (!value(root)) return 2;
+    } else if (a == "-q") {
+      quiet = true;
+    } else if (a == "--") {
+      haveFlags = true;
+      flags.assign(argv + i + 1, argv + argc);
+      break;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "collectivize instrument: unknown option '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (buildDir.empty() && !haveFlags) {
+    std::fprintf(stderr, "collectivize instrument: give a build directory (-p BUILD_DIR "
+                         "with compile_commands.json) or compile flags after --\n%s",
+                 kUsage);
+    return 2;
+  }
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> db;
+  if (!buildDir.empty()) {
+    std::string err;
+    // Exactly the listed files: no interpolated commands for others.
+    db = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        buildDir + "/compile_commands.json", err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    if (!db) {
+      std::fprintf(stderr,
+                   "collectivize instrument: no usable compile database in '%s' (%s).\n"
+                   "Generate one: configure with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
+                   "or run the build under `bear -- make`.\n",
+                   buildDir.c_str(), err.c_str());
+      return 1;
+    }
+  } else {
+    // `-- mpicc -O2 ...` names the compiler; `-- -O2 ...` means plain cc.
+    std::string compiler = "cc";
+    if (!flags.empty() && !flags[0].empty() && flags[0][0] != '-') {
+      compiler = flags[0];
+      flags.erase(flags.begin());
+    }
+    llvm::SmallString<256> cwd;
+    llvm::sys::fs::current_path(cwd);
+    db = fixedCommandDatabase(std::string(cwd), compiler, flags, files);
+  }
+
+  std::vector<std::string> all = files.empty() ? db->getAllFiles() : std::vector<std::string>();
+  for (const std::string &f : files) {
+    std::string abs = absolute(f);
+    if (!llvm::sys::fs::exists(abs)) {
+      std::fprintf(stderr, "collectivize instrument: %s: no such file\n", f.c_str());
+      return 1;
+    }
+    if (!buildDir.empty() && db->getCompileCommands(abs).empty()) {
+      std::fprintf(stderr, "collectivize instrument: %s is not in %s/compile_commands.json\n",
+                   f.c_str(), buildDir.c_str());
+      return 1;
+    }
+    all.push_back(abs);
+  }
+  if (all.empty()) {
+    std::fprintf(stderr, "collectivize instrument: the compile database lists no files\n");
+    return 1;
+  }
+  if (root.empty()) {
+    root = commonAncestor(buildDir.empty() ? all : db->getAllFiles());
+  } else {
+    std::string r = clangtools::realPath(root);
+    if (r.empty() || !llvm::sys::fs::is_directory(r)) {
+      std::fprintf(stderr, "collectivize instrument: --root %s is not a directory\n", root.c_str());
+      return 1;
+    }
+    root = r;
+  }
+  if (outDir.empty())
+    outDir = buildDir.empty() ? "collectivize-instrumented" : buildDir + "/collectivize-instrumented";
+  outDir = absolute(outDir);
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
+    std::fprintf(stderr, "collectivize instrument: cannot create the output directory %s: %s\n",
+                 outDir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  if (::access(outDir.c_str(), W_OK) != 0) {
+    std::fprintf(stderr, "collectivize instrument: the output directory %s is not writable "
+                         "(choose another with -o DIR)\n", outDir.c_str());
+    return 1;
+  }
+  if (sitesPath.empty()) sitesPath = outDir + "/collectivize-sites.json";
+
+  Options options;
+  options.root = root;
+  std::vector<FileResult> results = instrumentFiles(*db, all, options);
+
+  int failed = 0, written = 0;
+  size_t sites = 0, reporting = 0;
+  std::string commands;
+  llvm::raw_string_ostream cmds(commands);
+  llvm::json::OStream cj(cmds, 2);
+  cj.arrayBegin();
+  for (FileResult &r : results) {
+    std::string rel;
+    if (!r.parsed) {
+      std::fprintf(stderr, "collectivize instrument: %s: Clang reported errors (above); "
+                           "not instrumented\n", r.file.c_str());
+      ++failed;
+      continue;
+    }
+    if (!clangtools::relativeToRoot(root, r.file, rel)) {
+      std::fprintf(stderr, "collectivize instrument: %s is outside the project root %s; "
+                           "skipped (see --root)\n", r.file.c_str(), root.c_str());
+      continue;
+    }
+    std::string copy = outDir + "/" + rel, err;
+    if (!writeFile(copy, r.instrumented, err)) {
+      std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
+      return 1;
+    }
+    // Every project header it read, beside it at its own path below the
+    // root (a rewritten version wins over a plain copy of the same header).
+    for (const HeaderCopy &h : r.headers) {
+      std::string hc = outDir + "/" + h.relative;
+      if (!h.rewritten && llvm::sys::fs::exists(hc)) continue;
+      if (!writeFile(hc, h.text, err)) {
+        std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
+        return 1;
+      }
+    }
+    ++written;
+    for (const clangtools::FoundSite &f : r.sites) {
+      ++sites;
+      reporting += f.site.instrumented;
+    }
+    // The copy compiles like the original, quoted includes resolving from
+    // the original's directory.
+    for (const clang::tooling::CompileCommand &c : db->getCompileCommands(r.file)) {
+      std::vector<std::string> args = c.CommandLine;
+      for (std::string &a : args) {
+        llvm::SmallString<256> abs(a);
+        llvm::sys::fs::make_absolute(c.Directory, abs);
+        llvm::sys::path::remove_dots(abs, true);
+        if (a == c.Filename || clangtools::realPath(std::string(abs)) == r.file) a = copy;
+      }
+      if (!args.empty())
+        args.insert(args.begin() + 1, {"-iquote", llvm::sys::path::parent_path(r.file).str()});
+      args = mirrorIncludeDirs(args, c.Directory, root, outDir);
+      cj.object([&] {
+        cj.attribute("directory", c.Directory);
+        cj.attribute("file", copy);
+        cj.attributeArray("arguments", [&] {
+          for (const std::string &a : args) cj.value(a);
+        });
+      });
+      break;
+    }
+  }
+  cj.arrayEnd();
+  cmds << "\n";
+  std::string err;
+  if (!writeFile(outDir + "/compile_commands.json", cmds.str(), err) ||
+      !clangtools::mergeIntoSiteDatabase(sitesPath, sitesOf(results), err)) {
+    std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
+    return 1;
+  }
+  if (!quiet)
+    std::printf("instrumented %d file(s): %zu site(s), %zu reporting ids to the tracer -> %s\n"
+                "site database: %s\n",
+                written, sites, reporting, outDir.c_str(), sitesPath.c_str());
+  if (failed)
+    std::fprintf(stderr, "collectivize instrument: %d file(s) could not be parsed\n", failed);
+  return failed ? 1 : 0;
+}
+
+} // namespace cz::instrument

@@ -1,0 +1,255 @@
+// Wrapper.cpp: collectivize-cc / collectivize-c++. Each source is parsed by
+// Clang in this process, the instrumented copy goes to a private temporary
+// directory under the same file name (so default object names do not
+// change), and the real compiler compiles it with -iquote <original dir>.
+// Anything that goes wrong on our side falls back to the original command.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "bench/launch.h"
+#include "collectivize/clang/ProjectRoot.h"
+#include "collectivize/clang/SiteDatabase.h"
+#include "collectivize/instrument/Instrument.h"
+#include "collectivize/instrument/Wrapper.h"
+
+namespace cz::instrument {
+namespace {
+
+const char *env(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+// COLLECTIVIZE_TRACE_LIB, else <bindir>/../lib (installed), else the build
+// tree's library.
+std::string tracerLibrary() {
+  if (const char *e = env("COLLECTIVIZE_TRACE_LIB")) return e;
+  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  if (!installed.empty() && llvm::sys::fs::exists(installed)) return installed;
+#ifdef CZ_TRACE_LIB_BUILD_PATH
+  if (llvm::sys::fs::exists(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
+#endif
+  return "";
+}
+
+// Runs the compiler; stderr goes to errFile unless it is "".
+int run(const std::string &compiler, const std::vector<std::string> &args,
+        const std::string &errFile) {
+  auto found = llvm::sys::findProgramByName(compiler);
+  if (!found) {
+    std::fprintf(stderr, "collectivize: cannot find the compiler '%s' (set %s)\n",
+                 compiler.c_str(), "COLLECTIVIZE_CC / COLLECTIVIZE_CXX");
+    return 127;
+  }
+  std::vector<llvm::StringRef> argv{compiler};
+  for (const std::string &a : args) argv.push_back(a);
+  std::string msg;
+  llvm::Optional<llvm::StringRef> redirects[3] = {llvm::None, llvm::None, llvm::None};
+  if (!errFile.empty()) redirects[2] = llvm::StringRef(errFile);
+  int rc = llvm::sys::ExecuteAndWait(*found, argv, llvm::None, redirects, 0, 0, &msg);
+  if (rc < 0) std::fprintf(stderr, "collectivize: %s: %s\n", compiler.c_str(), msg.c_str());
+  return rc;
+}
+
+bool writeText(const std::string &path, llvm::StringRef text, std::string &err) {
+  std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+  if (!ec) {
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) os << text;
+  }
+  if (ec) err = "cannot write " + path + " (" + ec.message() + ")";
+  return !ec;
+}
+
+void replaceInFile(const std::string &path, const std::string &from, const std::string &to) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) return;
+  std::string text = (*buf)->getBuffer().str();
+  bool changed = false;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+    changed = true;
+  }
+  if (!changed) return;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) os << text;
+}
+
+// What the real compiler compiles instead: instrumented copies in a
+// private temporary directory, and how to map them back in dependency files.
+struct Prepared {
+  std::vector<std::string> args;
+  llvm::SmallString<128> tmpDir;
+  std::vector<std::pair<std::string, std::string>> copies;      // (copy, original)
+  std::vector<std::pair<std::string, std::string>> depRewrites; // (from, to) in depfiles
+};
+
+// Instruments each source of cmd; any failure leaves that source as it was.
+Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const char *self) {
+  Prepared out;
+  out.args = cmd.args;
+  if (cmd.passthrough || cmd.sources.empty()) return out;
+  std::vector<size_t> sources = cmd.sources;
+  std::string cwd;
+  {
+    llvm::SmallString<256> c;
+    llvm::sys::fs::current_path(c);
+    cwd = std::string(c);
+  }
+  std::vector<std::string> files, spellings;
+  for (size_t i : cmd.sources) {
+    spellings.push_back(out.args[i]);
+    llvm::SmallString<256> abs(out.args[i]);
+    llvm::sys::fs::make_absolute(abs);
+    files.push_back(std::string(abs));
+  }
+  // The parse command: the user's flags for one source at a time.
+  std::vector<std::string> flags;
+  std::vector<bool> input(out.args.size(), false);
+  for (size_t i : cmd.sources) input[i] = true;
+  for (size_t i : cmd.others) input[i] = true;
+  for (size_t i = 0; i < out.args.size(); ++i)
+    if (!input[i]) flags.push_back(out.args[i]);
+
+  Options options;
+  if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
+  std::vector<FileResult> results =
+      instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
+
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", out.tmpDir)) {
+    std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "
+                         "compiling without instrumentation\n", self, ec.message().c_str());
+    results.clear();
+  }
+  // Copies live in a mirror of the project (one per root): main files and
+  // every project header they read, at their path below the root, so
+  // includes between them resolve as in the project.
+  std::map<std::string, std::string> mirrors; // root -> mirror directory
+  std::vector<clangtools::Site> sites;
+  for (size_t k = 0; k < results.size(); ++k) {
+    const FileResult &r = results[k];
+    size_t argIndex = sources[k];
+    if (!r.parsed) {
+      std::fprintf(stderr, "%s: warning: could not instrument %s (Clang's errors above); "
+                           "compiling it unmodified\n", self, out.args[argIndex].c_str());
+      continue;
+    }
+    std::string rel, copy, err;
+    bool inRoot = clangtools::relativeToRoot(r.root, r.file, rel);
+    if (inRoot) {
+      auto m = mirrors.find(r.root);
+      if (m == mirrors.end())
+        m = mirrors.emplace(r.root, std::string(out.tmpDir) + "/m" + std::to_string(mirrors.size()))
+                .first; // one mirror per project root
+      copy = m->second + "/" + rel;
+    } else {
+      copy = std::string(out.tmpDir) + "/x" + std::to_string(k) + "/" +
+             llvm::sys::path::filename(r.file).str();
+    }
+    bool ok = writeText(copy, r.instrumented, err);
+    for (const HeaderCopy &h : r.headers) {
+      if (!ok || !inRoot) break;
+      std::string hc = mirrors[r.root] + "/" + h.relative;
+      if (!llvm::sys::fs::exists(hc)) ok = writeText(hc, h.text, err);
+    }
+    if (!ok) {
+      std::fprintf(stderr, "%s: warning: %s; compiling %s unmodified\n", self, err.c_str(),
+                   out.args[argIndex].c_str());
+      continue;
+    }
+    out.copies.emplace_back(copy, r.file);
+    out.args[argIndex] = copy;
+    out.args.insert(out.args.begin(), {"-iquote", llvm::sys::path::parent_path(r.file).str()});
+    for (size_t j = 0; j < sources.size(); ++j) sources[j] += 2;
+    for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
+  }
+  for (const auto &m : mirrors) out.args = mirrorIncludeDirs(out.args, cwd, m.first, m.second);
+  if (!sites.empty()) {
+    std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
+                                                  : "collectivize-sites.json";
+    std::string err;
+    if (!clangtools::mergeIntoSiteDatabase(path, sites, err)) {
+      std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self,
+                   err.c_str());
+      out.args = cmd.args;
+      out.copies.clear();
+      mirrors.clear();
+    }
+  }
+  for (const auto &m : mirrors) out.depRewrites.emplace_back(m.second + "/", m.first + "/");
+  for (const auto &c : out.copies)
+    if (llvm::StringRef(c.first).startswith(std::string(out.tmpDir) + "/x"))
+      out.depRewrites.emplace_back(c.first, c.second);
+  return out;
+}
+
+} // namespace
+
+int wrapperMain(int argc, char **argv, bool cxx) {
+  const char *self = cxx ? "collectivize-c++" : "collectivize-cc";
+  std::string compiler = env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
+                             ? env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
+                             : (cxx ? "mpicxx" : "mpicc");
+  if (env("COLLECTIVIZE_IN_WRAPPER")) {
+    std::fprintf(stderr, "%s: the real compiler '%s' calls %s again; set %s to the MPI compiler\n",
+                 self, compiler.c_str(), self, cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
+    return 1;
+  }
+  ::setenv("COLLECTIVIZE_IN_WRAPPER", "1", 1);
+  CompilerCommand cmd = parseCompilerCommand(std::vector<std::string>(argv + 1, argv + argc));
+
+  Prepared prep = prepare(cmd, compiler, self);
+  std::vector<std::string> &args = prep.args;
+  std::vector<std::string> tracer;
+  if (cmd.links && !env("COLLECTIVIZE_NO_TRACER")) {
+    std::string lib = tracerLibrary();
+    if (lib.empty()) {
+      std::fprintf(stderr, "%s: warning: the tracer library (libcollectivize_trace.so) was not "
+                           "found; linking without it (set COLLECTIVIZE_TRACE_LIB)\n", self);
+    } else {
+      tracer = {lib, "-Wl,-rpath," + llvm::sys::path::parent_path(lib).str()};
+    }
+  }
+  args.insert(args.end(), tracer.begin(), tracer.end());
+  int rc;
+  if (prep.copies.empty()) {
+    rc = run(compiler, args, "");
+  } else {
+    // The copies compile where the original does; if they ever do not, the
+    // original is compiled instead: the tool never breaks a build.
+    std::string errFile = std::string(prep.tmpDir) + "/stderr.txt";
+    rc = run(compiler, args, errFile);
+    auto captured = llvm::MemoryBuffer::getFile(errFile);
+    if (rc != 0) {
+      std::vector<std::string> original = cmd.args;
+      original.insert(original.end(), tracer.begin(), tracer.end());
+      rc = run(compiler, original, "");
+      if (rc == 0)
+        std::fprintf(stderr, "%s: warning: the instrumented copy did not compile; compiled the "
+                             "original unmodified\n", self);
+      prep.depRewrites.clear();
+    } else if (captured) {
+      std::fwrite((*captured)->getBufferStart(), 1, (*captured)->getBufferSize(), stderr);
+    }
+  }
+  // Dependency files name what was compiled: the originals, not the copies.
+  if (rc == 0 && !cmd.depFile.empty())
+    for (const auto &d : prep.depRewrites) replaceInFile(cmd.depFile, d.first, d.second);
+  if (!prep.tmpDir.empty()) llvm::sys::fs::remove_directories(prep.tmpDir);
+  return rc;
+}
+
+} // namespace cz::instrument

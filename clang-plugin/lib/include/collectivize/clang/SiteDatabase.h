@@ -1,0 +1,86 @@
+// SiteDatabase.h: the site database (clang-plugin/SITE_DATABASE.md): one
+// record per MPI call site, as JSON. Writer, reader and a merge that several
+// compiler processes can run at once on the same file (flock + rename).
+// Shared by the instrumenter, the plugin, the detector and the rewriter.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/StringRef.h"
+
+namespace cz::clangtools {
+
+constexpr int kSiteDatabaseVersion = 1;
+
+struct Position {
+  unsigned line = 0, column = 0; // 1-based; column in bytes
+};
+// Half-open: end is the position just after the last character.
+struct Range {
+  Position begin, end;
+};
+
+// One enclosing statement, outermost first in Site::context.
+struct ContextEntry {
+  std::string kind;      // for, range-for, while, do, if, switch, case, default, lambda
+  std::string header;    // "for (i = 0; i < n; i++)", "if (rank == 0)", "while (x)", "case 3:"
+  std::string condition; // the condition's text (if, while, do, switch, for), else ""
+  std::string branch;    // if: "then", "else" or "condition"; else ""
+  Range range;           // the whole statement
+};
+
+struct MacroInfo {
+  std::string name;            // outermost macro expanded at the site
+  std::string spellingFile;    // where MPI_xxx is spelled (root-relative if in the project)
+  Position spelling;
+  Position expansion;          // where the macro is used
+  std::string expansionFile;   // the file of the uses, if not Site::file (anchor macro-definition)
+  std::vector<Position> expansions; // anchor macro-definition: every use seen (in one TU)
+};
+
+struct Site {
+  uint64_t id = 0;
+  std::string file;      // root-relative path of the file holding the site
+  std::string path;      // absolute path when recorded
+  uint64_t fileHash = 0; // fnv1a64 of that file's bytes
+  Position position;     // begin of the call (expansion location)
+  Range range;           // exact source range of the call (file coordinates)
+  std::string callee;
+  std::string kind;      // p2p, completion, collective, comm
+  std::vector<std::string> args;
+  std::string function;  // enclosing function, qualified ("" at file scope)
+  Range functionRange;
+  std::vector<ContextEntry> context;
+  bool inMacro = false;
+  MacroInfo macro;
+  bool inTemplate = false;
+  std::string anchor;    // see SiteKey::anchor
+  bool instrumented = false;
+  std::string note;      // why not instrumented, or ""
+};
+
+struct SiteDatabase {
+  int version = kSiteDatabaseVersion;
+  std::vector<Site> sites; // sorted by file, line, column, id
+};
+
+std::string toJson(const SiteDatabase &db);
+// false + err on malformed input or a newer format version.
+bool fromJson(llvm::StringRef text, SiteDatabase &db, std::string &err);
+
+// A missing file reads as an empty database.
+bool readSiteDatabase(const std::string &path, SiteDatabase &db, std::string &err);
+// Writes path.tmp.<pid>, then renames it over path.
+bool writeSiteDatabase(const std::string &path, const SiteDatabase &db, std::string &err);
+
+// Adds sites to db: a site replaces the record with the same id; records of
+// a file whose content hash differs from the added sites' (an older version
+// of the file) are dropped. Result sorted.
+void mergeSites(SiteDatabase &db, const std::vector<Site> &sites);
+// read-merge-write under an exclusive flock on path + ".lock".
+bool mergeIntoSiteDatabase(const std::string &path, const std::vector<Site> &sites,
+                           std::string &err);
+
+} // namespace cz::clangtools

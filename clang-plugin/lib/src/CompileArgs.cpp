@@ -1,0 +1,88 @@
+// CompileArgs.cpp: MPI wrapper include discovery and the argument adjuster.
+#include "collectivize/clang/CompileArgs.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+namespace cz::clangtools {
+
+bool isMpiCompilerWrapper(llvm::StringRef compiler) {
+  llvm::StringRef base = llvm::sys::path::filename(compiler);
+  return base.startswith("mpi") &&
+         (base.contains("cc") || base.contains("cxx") || base.contains("c++") ||
+          base.contains("CC") || base.contains("clang"));
+}
+
+bool isCxxCompiler(llvm::StringRef compiler) {
+  llvm::StringRef base = llvm::sys::path::filename(compiler);
+  return base.contains("++") || base.contains("cxx") || base.endswith("CC");
+}
+
+const char *clangResourceDir() { return CZ_CLANG_RESOURCE_DIR; }
+
+namespace {
+
+std::string shellQuote(llvm::StringRef s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+bool runForOutput(const std::string &command, std::string &out) {
+  FILE *p = ::popen((command + " 2>/dev/null").c_str(), "r");
+  if (!p) return false;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  return ::pclose(p) == 0;
+}
+
+} // namespace
+
+std::vector<std::string> mpiIncludeDirs(const std::string &wrapper) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(wrapper);
+  if (it != cache.end()) return it->second;
+  std::vector<std::string> dirs;
+  std::string out;
+  llvm::SmallVector<llvm::StringRef, 16> words;
+  if (runForOutput(shellQuote(wrapper) + " --showme:incdirs", out)) {
+    llvm::SplitString(out, words);
+    for (llvm::StringRef w : words) dirs.push_back(w.str());
+  } else if (out.clear(), runForOutput(shellQuote(wrapper) + " -show", out)) {
+    llvm::SplitString(out, words);
+    for (llvm::StringRef w : words)
+      if (w.startswith("-I") && w.size() > 2) dirs.push_back(w.drop_front(2).str());
+  }
+  cache[wrapper] = dirs;
+  return dirs;
+}
+
+clang::tooling::ArgumentsAdjuster mpiAwareAdjuster() {
+  return [](const clang::tooling::CommandLineArguments &args, llvm::StringRef) {
+    if (args.empty()) return args;
+    clang::tooling::CommandLineArguments out;
+    const std::string &compiler = args[0];
+    out.push_back(std::string(CZ_CLANG_DRIVER) + (isCxxCompiler(compiler) ? "++" : ""));
+    out.push_back(std::string("-resource-dir=") + clangResourceDir());
+    out.push_back("-Qunused-arguments");
+    if (isMpiCompilerWrapper(compiler))
+      for (const std::string &dir : mpiIncludeDirs(compiler)) {
+        out.push_back("-isystem");
+        out.push_back(dir);
+      }
+    out.insert(out.end(), args.begin() + 1, args.end());
+    // The real compiler reports the user's warnings; the instrumenting
+    // parse shows errors only.
+    out.push_back("-w");
+    return out;
+  };
+}
+
+} // namespace cz::clangtools

@@ -1,0 +1,350 @@
+// SiteDatabase.cpp: JSON (llvm::json) writer and reader of the site
+// database, and the locked merge the compiler wrappers use under make -j.
+#include "collectivize/clang/SiteDatabase.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <set>
+#include <sys/file.h>
+#include <tuple>
+#include <unistd.h>
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "collectivize/clang/SiteId.h"
+
+namespace cz::clangtools {
+namespace json = llvm::json;
+
+namespace {
+
+void writePos(json::OStream &o, const Position &p) {
+  o.object([&] {
+    o.attribute("line", int64_t(p.line));
+    o.attribute("column", int64_t(p.column));
+  });
+}
+
+void writeRange(json::OStream &o, const Range &r) {
+  o.object([&] {
+    o.attributeBegin("begin");
+    writePos(o, r.begin);
+    o.attributeEnd();
+    o.attributeBegin("end");
+    writePos(o, r.end);
+    o.attributeEnd();
+  });
+}
+
+void writeSite(json::OStream &o, const Site &s) {
+  o.object([&] {
+    // Decimal string: exact in every JSON reader, and what `trace dump` prints.
+    o.attribute("id", std::to_string(s.id));
+    o.attribute("file", s.file);
+    o.attribute("line", int64_t(s.position.line));
+    o.attribute("column", int64_t(s.position.column));
+    o.attributeBegin("range");
+    writeRange(o, s.range);
+    o.attributeEnd();
+    o.attribute("callee", s.callee);
+    o.attribute("kind", s.kind);
+    o.attributeArray("args", [&] {
+      for (const std::string &a : s.args) o.value(a);
+    });
+    o.attribute("function", s.function);
+    o.attributeBegin("function_range");
+    writeRange(o, s.functionRange);
+    o.attributeEnd();
+    o.attributeArray("context", [&] {
+      for (const ContextEntry &c : s.context)
+        o.object([&] {
+          o.attribute("kind", c.kind);
+          o.attribute("header", c.header);
+          if (!c.condition.empty()) o.attribute("condition", c.condition);
+          if (!c.branch.empty()) o.attribute("branch", c.branch);
+          o.attributeBegin("range");
+          writeRange(o, c.range);
+          o.attributeEnd();
+        });
+    });
+    if (s.inMacro) {
+      o.attributeObject("macro", [&] {
+        o.attribute("name", s.macro.name);
+        o.attribute("spelling_file", s.macro.spellingFile);
+        o.attributeBegin("spelling");
+        writePos(o, s.macro.spelling);
+        o.attributeEnd();
+        o.attributeBegin("expansion");
+        writePos(o, s.macro.expansion);
+        o.attributeEnd();
+        if (!s.macro.expansionFile.empty() && s.macro.expansionFile != s.file)
+          o.attribute("expansion_file", s.macro.expansionFile);
+        if (!s.macro.expansions.empty())
+          o.attributeArray("expansions", [&] {
+            for (const Position &p : s.macro.expansions) writePos(o, p);
+          });
+      });
+    } else {
+      o.attribute("macro", nullptr);
+    }
+    o.attribute("in_template", s.inTemplate);
+    o.attribute("anchor", s.anchor);
+    o.attribute("instrumented", s.instrumented);
+    if (!s.note.empty()) o.attribute("note", s.note);
+    o.attribute("path", s.path);
+    o.attribute("file_hash", hex16(s.fileHash));
+  });
+}
+
+// ---- reading ----------------------------------------------------------
+
+struct Reader {
+  std::string err;
+
+  bool fail(const std::string &what) {
+    if (err.empty()) err = what;
+    return false;
+  }
+  bool str(const json::Object &o, llvm::StringRef key, std::string &out, bool required = true) {
+    const json::Value *v = o.get(key);
+    if (!v) return required ? fail("missing \"" + key.str() + "\"") : true;
+    auto s = v->getAsString();
+    if (!s) return fail("\"" + key.str() + "\" is not a string");
+    out = s->str();
+    return true;
+  }
+  bool uns(const json::Value *v, unsigned &out, llvm::StringRef what) {
+    auto n = v ? v->getAsInteger() : llvm::None;
+    if (!n || *n < 0) return fail(what.str() + " is not a non-negative integer");
+    out = unsigned(*n);
+    return true;
+  }
+  bool pos(const json::Value *v, Position &p, llvm::StringRef what) {
+    const json::Object *o = v ? v->getAsObject() : nullptr;
+    if (!o) return fail(what.str() + " is not {\"line\": L, \"column\": C}");
+    return uns(o->get("line"), p.line, what) && uns(o->get("column"), p.column, what);
+  }
+  bool range(const json::Value *v, Range &r, llvm::StringRef what) {
+    const json::Object *o = v ? v->getAsObject() : nullptr;
+    if (!o) return fail(what.str() + " is not a range object");
+    return pos(o->get("begin"), r.begin, what) && pos(o->get("end"), r.end, what);
+  }
+  bool boolean(const json::Object &o, llvm::StringRef key, bool &out) {
+    auto b = o.getBoolean(key);
+    if (!b) return fail("\"" + key.str() + "\" is not a boolean");
+    out = *b;
+    return true;
+  }
+
+  bool site(const json::Object &o, Site &s) {
+    std::string id, hash;
+    if (!str(o, "id", id)) return false;
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos ||
+        llvm::StringRef(id).getAsInteger(10, s.id))
+      return fail("\"id\" is not a decimal 64-bit number: '" + id + "'");
+    if (!str(o, "file", s.file) || !uns(o.get("line"), s.position.line, "line") ||
+        !uns(o.get("column"), s.position.column, "column") ||
+        !range(o.get("range"), s.range, "range") || !str(o, "callee", s.callee) ||
+        !str(o, "kind", s.kind) || !str(o, "function", s.function) ||
+        !range(o.get("function_range"), s.functionRange, "function_range") ||
+        !boolean(o, "in_template", s.inTemplate) || !str(o, "anchor", s.anchor) ||
+        !boolean(o, "instrumented", s.instrumented) || !str(o, "note", s.note, false) ||
+        !str(o, "path", s.path) || !str(o, "file_hash", hash))
+      return false;
+    if (llvm::StringRef(hash).getAsInteger(16, s.fileHash))
+      return fail("\"file_hash\" is not hexadecimal");
+    const json::Array *args = o.getArray("args");
+    if (!args) return fail("\"args\" is not an array");
+    for (const json::Value &a : *args) {
+      auto t = a.getAsString();
+      if (!t) return fail("an argument is not a string");
+      s.args.push_back(t->str());
+    }
+    const json::Array *ctx = o.getArray("context");
+    if (!ctx) return fail("\"context\" is not an array");
+    for (const json::Value &v : *ctx) {
+      const json::Object *c = v.getAsObject();
+      if (!c) return fail("a context entry is not an object");
+      ContextEntry e;
+      if (!str(*c, "kind", e.kind) || !str(*c, "header", e.header) ||
+          !str(*c, "condition", e.condition, false) || !str(*c, "branch", e.branch, false) ||
+          !range(c->get("range"), e.range, "context range"))
+        return false;
+      s.context.push_back(std::move(e));
+    }
+    const json::Value *m = o.get("macro");
+    if (!m) return fail("missing \"macro\"");
+    if (const json::Object *mo = m->getAsObject()) {
+      s.inMacro = true;
+      if (!str(*mo, "name", s.macro.name) || !str(*mo, "spelling_file", s.macro.spellingFile) ||
+          !pos(mo->get("spelling"), s.macro.spelling, "macro spelling") ||
+          !pos(mo->get("expansion"), s.macro.expansion, "macro expansion") ||
+          !str(*mo, "expansion_file", s.macro.expansionFile, false))
+        return false;
+      if (const json::Array *ex = mo->getArray("expansions"))
+        for (const json::Value &v : *ex) {
+          Position p;
+          if (!pos(&v, p, "macro expansions")) return false;
+          s.macro.expansions.push_back(p);
+        }
+    } else if (!m->getAsNull()) {
+      return fail("\"macro\" is neither null nor an object");
+    }
+    return true;
+  }
+};
+
+bool siteLess(const Site &a, const Site &b) {
+  return std::tie(a.file, a.position.line, a.position.column, a.id) <
+         std::tie(b.file, b.position.line, b.position.column, b.id);
+}
+
+} // namespace
+
+std::string toJson(const SiteDatabase &db) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  // One record per line: readable, greppable and diffable.
+  os << "{\n  \"format\": \"collectivize-sites\",\n  \"version\": " << db.version
+     << ",\n  \"sites\": [";
+  for (size_t i = 0; i < db.sites.size(); ++i) {
+    os << (i ? ",\n    " : "\n    ");
+    json::OStream o(os);
+    writeSite(o, db.sites[i]);
+  }
+  os << (db.sites.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  return os.str();
+}
+
+bool fromJson(llvm::StringRef text, SiteDatabase &db, std::string &err) {
+  db = SiteDatabase();
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed) {
+    err = "not JSON: " + llvm::toString(parsed.takeError());
+    return false;
+  }
+  const json::Object *top = parsed->getAsObject();
+  if (!top || top->getString("format") != llvm::Optional<llvm::StringRef>("collectivize-sites")) {
+    err = "not a site database (\"format\" is not \"collectivize-sites\")";
+    return false;
+  }
+  auto version = top->getInteger("version");
+  if (!version || *version < 1 || *version > kSiteDatabaseVersion) {
+    err = "unsupported site database version (this tool reads version " +
+          std::to_string(kSiteDatabaseVersion) + ")";
+    return false;
+  }
+  db.version = int(*version);
+  const json::Array *sites = top->getArray("sites");
+  if (!sites) {
+    err = "\"sites\" is not an array";
+    return false;
+  }
+  Reader r;
+  for (size_t i = 0; i < sites->size(); ++i) {
+    const json::Object *o = (*sites)[i].getAsObject();
+    Site s;
+    if (!o) r.fail("not an object");
+    if (!o || !r.site(*o, s)) {
+      err = "site " + std::to_string(i) + ": " + r.err;
+      return false;
+    }
+    db.sites.push_back(std::move(s));
+  }
+  return true;
+}
+
+bool readSiteDatabase(const std::string &path, SiteDatabase &db, std::string &err) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    if (buf.getError() == std::errc::no_such_file_or_directory) {
+      db = SiteDatabase();
+      return true;
+    }
+    err = path + ": " + buf.getError().message();
+    return false;
+  }
+  if ((*buf)->getBuffer().trim().empty()) { // created by a crashed writer's lock step
+    db = SiteDatabase();
+    return true;
+  }
+  if (!fromJson((*buf)->getBuffer(), db, err)) {
+    err = path + ": " + err;
+    return false;
+  }
+  return true;
+}
+
+bool writeSiteDatabase(const std::string &path, const SiteDatabase &db, std::string &err) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      err = "cannot write the site database " + path + ": " + ec.message();
+      return false;
+    }
+    os << toJson(db);
+    os.close();
+    if (os.has_error()) {
+      err = "cannot write the site database " + path + ": " + os.error().message();
+      os.clear_error();
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = "cannot replace the site database " + path + ": " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+void mergeSites(SiteDatabase &db, const std::vector<Site> &sites) {
+  std::map<std::string, uint64_t> newHash;
+  for (const Site &s : sites) newHash[s.file] = s.fileHash;
+  std::map<uint64_t, Site> byId;
+  for (Site &s : db.sites) {
+    auto it = newHash.find(s.file);
+    if (it != newHash.end() && it->second != s.fileHash) continue; // stale
+    byId[s.id] = std::move(s);
+  }
+  for (const Site &s : sites) byId[s.id] = s;
+  db.sites.clear();
+  for (auto &kv : byId) db.sites.push_back(std::move(kv.second));
+  std::sort(db.sites.begin(), db.sites.end(), siteLess);
+}
+
+bool mergeIntoSiteDatabase(const std::string &path, const std::vector<Site> &sites,
+                           std::string &err) {
+  std::string lockPath = path + ".lock";
+  int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    err = "cannot open the site database lock " + lockPath + ": " + std::strerror(errno);
+    return false;
+  }
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      err = "cannot lock " + lockPath + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+  }
+  SiteDatabase db;
+  bool ok = readSiteDatabase(path, db, err);
+  if (ok) {
+    mergeSites(db, sites);
+    ok = writeSiteDatabase(path, db, err);
+  }
+  ::close(fd); // releases the lock
+  return ok;
+}
+
+} // namespace cz::clangtools

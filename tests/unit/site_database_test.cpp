@@ -1,0 +1,137 @@
+// The site database: JSON round trip, rejected input, the merge rules, and
+// the locked merge under concurrent writers (as under make -j).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collectivize/clang/SiteDatabase.h"
+
+using namespace cz::clangtools;
+
+namespace {
+
+Site sampleSite(uint64_t id, const std::string &file, unsigned line, uint64_t hash = 7) {
+  Site s;
+  s.id = id;
+  s.file = file;
+  s.path = "/abs/" + file;
+  s.fileHash = hash;
+  s.position = {line, 5};
+  s.range = {{line, 5}, {line, 40}};
+  s.callee = "MPI_Send";
+  s.kind = "p2p";
+  s.args = {"&x", "1", "MPI_INT", "r", "0", "MPI_COMM_WORLD"};
+  s.function = "ns::f";
+  s.functionRange = {{1, 1}, {30, 2}};
+  s.context.push_back({"for", "for (int r = 1; r < n; r++)", "r < n", "", {{3, 3}, {4, 40}}});
+  s.context.push_back({"if", "if (rank == 0)", "rank == 0", "then", {{2, 3}, {9, 4}}});
+  s.anchor = "call";
+  s.instrumented = true;
+  return s;
+}
+
+std::string tempPath(const char *name) {
+  const char *tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/cz-sitedb-" + std::to_string(getpid()) + "-" + name;
+}
+
+} // namespace
+
+TEST(SiteDatabase, RoundTrip) {
+  SiteDatabase db;
+  db.sites.push_back(sampleSite(18446744073709551557ull, "a.c", 3)); // > 2^63: exact
+  Site m = sampleSite(42, "b.c", 8);
+  m.inMacro = true;
+  m.macro = {"SEND", "b.h", {2, 20}, {8, 5}, "main.c", {{8, 5}, {9, 5}}};
+  m.inTemplate = true;
+  m.anchor = "macro-definition";
+  m.instrumented = false;
+  m.note = "why \"quoted\"\n";
+  m.args.push_back("a\\b");
+  db.sites.push_back(m);
+  std::string text = toJson(db);
+  SiteDatabase back;
+  std::string err;
+  ASSERT_TRUE(fromJson(text, back, err)) << err;
+  EXPECT_EQ(toJson(back), text);
+  ASSERT_EQ(back.sites.size(), 2u);
+  EXPECT_EQ(back.sites[0].id, 18446744073709551557ull);
+  EXPECT_EQ(back.sites[1].macro.expansions.size(), 2u);
+  EXPECT_EQ(back.sites[1].macro.expansionFile, "main.c");
+  EXPECT_EQ(back.sites[1].note, "why \"quoted\"\n");
+  EXPECT_EQ(back.sites[1].context[1].branch, "then");
+  // One record per line, ids as decimal strings.
+  EXPECT_NE(text.find("\n    {\"id\":\"18446744073709551557\",\"file\":\"a.c\""), std::string::npos);
+  EXPECT_NE(text.find("\"format\": \"collectivize-sites\""), std::string::npos);
+  EXPECT_NE(text.find("\"version\": 1"), std::string::npos);
+}
+
+TEST(SiteDatabase, RejectsBadInput) {
+  SiteDatabase db;
+  std::string err;
+  EXPECT_FALSE(fromJson("{", db, err));
+  EXPECT_NE(err.find("not JSON"), std::string::npos);
+  EXPECT_FALSE(fromJson(R"({"format":"other","version":1,"sites":[]})", db, err));
+  EXPECT_FALSE(fromJson(R"({"format":"collectivize-sites","version":99,"sites":[]})", db, err));
+  EXPECT_NE(err.find("version"), std::string::npos);
+  EXPECT_FALSE(fromJson(R"({"format":"collectivize-sites","version":1,"sites":[{"id":"x"}]})", db, err));
+  EXPECT_NE(err.find("site 0"), std::string::npos);
+  EXPECT_TRUE(fromJson(R"({"format":"collectivize-sites","version":1,"sites":[]})", db, err));
+}
+
+TEST(SiteDatabase, MergeReplacesByIdAndDropsStaleFiles) {
+  SiteDatabase db;
+  db.sites = {sampleSite(1, "a.c", 3, 100), sampleSite(2, "a.c", 9, 100), sampleSite(3, "b.c", 1)};
+  // b.c again, same content: union by id.
+  Site b2 = sampleSite(4, "b.c", 2);
+  // a.c edited (new hash): its old records go.
+  Site a3 = sampleSite(5, "a.c", 4, 200);
+  mergeSites(db, {b2, a3});
+  ASSERT_EQ(db.sites.size(), 3u);
+  EXPECT_EQ(db.sites[0].id, 5u); // sorted: a.c:4, b.c:1, b.c:2
+  EXPECT_EQ(db.sites[1].id, 3u);
+  EXPECT_EQ(db.sites[2].id, 4u);
+  Site again = sampleSite(3, "b.c", 1);
+  again.callee = "MPI_Recv";
+  mergeSites(db, {again});
+  EXPECT_EQ(db.sites[1].callee, "MPI_Recv");
+}
+
+TEST(SiteDatabase, MissingFileIsEmpty) {
+  SiteDatabase db;
+  std::string err;
+  EXPECT_TRUE(readSiteDatabase(tempPath("missing.json"), db, err)) << err;
+  EXPECT_TRUE(db.sites.empty());
+}
+
+TEST(SiteDatabase, ConcurrentMergesKeepEverySite) {
+  std::string path = tempPath("concurrent.json");
+  const int writers = 8, perWriter = 20;
+  std::vector<pid_t> kids;
+  for (int w = 0; w < writers; ++w) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::vector<Site> sites;
+      for (int i = 0; i < perWriter; ++i)
+        sites.push_back(sampleSite(uint64_t(w * 1000 + i + 1), "f" + std::to_string(w) + ".c", i + 1));
+      std::string err;
+      _exit(mergeIntoSiteDatabase(path, sites, err) ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t k : kids) {
+    int status = 0;
+    waitpid(k, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  SiteDatabase db;
+  std::string err;
+  ASSERT_TRUE(readSiteDatabase(path, db, err)) << err;
+  EXPECT_EQ(db.sites.size(), size_t(writers * perWriter));
+  std::remove(path.c_str());
+  std::remove((path + ".lock").c_str());
+}
