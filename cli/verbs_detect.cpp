@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <iostream>
 #include <string>
 
 #include "collectivize/detect.h"
 #include "collectivize/messages.h"
 #include "collectivize/report.h"
+#include "collectivize/site_database.h"
 #include "collectivize/symbolize.h"
 #include "collectivize/trace_reader.h"
 #include "verbs.h"
@@ -20,10 +22,12 @@ namespace cz::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: collectivize detect TRACE_DIR [-o REPORT.json] [--min-group N]\n\n"
+    "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
+    "                           [--min-group N]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
-    "(format: detector/REPORT_FORMAT.md). --min-group: smallest group reported\n"
+    "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
+    "database, to name call sites by file:line. --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n";
 
 // On a terminal, long reads show how far they got.
@@ -38,7 +42,7 @@ void showProgress(int done, int total) {
 } // namespace
 
 int detectVerb(int argc, char **argv) {
-  std::string dir, out;
+  std::string dir, out, sitesPath;
   cz::detect::DetectOptions options;
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
@@ -46,7 +50,7 @@ int detectVerb(int argc, char **argv) {
       std::fputs(kUsage, stdout);
       return 0;
     }
-    if (a == "-o" || a == "--min-group") {
+    if (a == "-o" || a == "--min-group" || a == "--sites") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), kUsage);
         return 2;
@@ -54,6 +58,8 @@ int detectVerb(int argc, char **argv) {
       std::string v = argv[++i];
       if (a == "-o") {
         out = v;
+      } else if (a == "--sites") {
+        sitesPath = v;
       } else {
         char *end = nullptr;
         long n = std::strtol(v.c_str(), &end, 10);
@@ -81,6 +87,15 @@ int detectVerb(int argc, char **argv) {
     std::fprintf(stderr, "collectivize detect: no trace directory\n%s", kUsage);
     return 2;
   }
+  cz::detect::SiteLocations sites;
+  if (!sitesPath.empty()) {
+    auto db = cz::detect::readSiteDatabase(sitesPath);
+    if (!db) {
+      std::fprintf(stderr, "collectivize detect: %s\n", db.error().message().c_str());
+      return 1;
+    }
+    sites = std::move(db.value());
+  }
   auto trace = cz::trace::Trace::open(dir);
   if (!trace) {
     std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
@@ -97,11 +112,23 @@ int detectVerb(int argc, char **argv) {
   cz::detect::SiteLocations resolved;
   cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
   cz::detect::Report report = cz::detect::detect(*table, options);
+  if (!sitesPath.empty()) {
+    std::set<uint64_t> missing;
+    for (const auto &m : table->messages) {
+      if (m.sendSiteKind == 0 && !sites.count(m.sendSite)) missing.insert(m.sendSite);
+      if (m.recvSiteKind == 0 && !sites.count(m.recvSite)) missing.insert(m.recvSite);
+    }
+    if (!missing.empty())
+      report.warnings.push_back(std::to_string(missing.size()) + " instrumenter site ids of the "
+                                "trace are not in " + sitesPath +
+                                " (a database from another build or another project root?)");
+  }
   if (!sym.problem.empty())
     report.warnings.push_back("call sites: " + sym.problem);
   for (const auto &p : trace->problems())
     report.warnings.push_back(p.message);
-  cz::detect::ReportContext ctx{dir, trace->manifest().command, nullptr, &resolved};
+  cz::detect::ReportContext ctx{dir, trace->manifest().command,
+                                sitesPath.empty() ? nullptr : &sites, &resolved};
   if (!out.empty()) {
     std::ofstream f(out, std::ios::trunc);
     if (!f) {

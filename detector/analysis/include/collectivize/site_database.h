@@ -1,0 +1,17 @@
+// site_database.h: reading the instrumenter's site database
+// (clang-plugin/SITE_DATABASE.md) without Clang: the detector meets the
+// instrumenter only through this file.
+#pragma once
+
+#include <string>
+
+#include "collectivize/report.h"
+#include "collectivize/trace_reader.h"
+
+namespace cz::detect {
+
+// Site id -> file (project-relative), line, column, callee. Fails with the
+// file, offset and reason on a file that is not a version-1 site database.
+trace::Result<SiteLocations> readSiteDatabase(const std::string &path);
+
+} // namespace cz::detect
