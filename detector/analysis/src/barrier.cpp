@@ -53,19 +53,7 @@ void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
     size_t words = (p + 63) / 64;
     std::vector<std::vector<uint64_t>> heard(p, std::vector<uint64_t>(words, 0));
     for (size_t r = 0; r < p; r++) heard[r][r / 64] |= uint64_t(1) << (r % 64);
-    struct Step {
-      uint64_t time;
-      uint32_t msg;
-      bool isSend;
-    };
-    std::vector<Step> steps;
-    for (uint32_t i : msgs) {
-      steps.push_back({t.messages[i].sendTime, i, true});
-      steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
-    }
-    std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-      return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
-    });
+    std::vector<Step> steps = timeOrder(t, msgs);
     std::unordered_map<uint32_t, std::vector<uint64_t>> carried;
     for (const Step &s : steps) {
       const Message &m = t.messages[s.msg];

@@ -29,6 +29,16 @@ struct Instance {
   bool shapeOnly = false;             // no evidence beyond the shape: partial
 };
 
+// A message's send, or its receive completion, for replaying messages in
+// time order (one clock on one node; a send before the receive of the same
+// message).
+struct Step {
+  uint64_t time;
+  uint32_t msg;
+  bool isSend;
+};
+std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs);
+
 // Position of world rank w in g (its rank in the communicator), or -1.
 int rankIn(const Group &g, uint32_t w);
 

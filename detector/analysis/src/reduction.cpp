@@ -171,19 +171,7 @@ void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       // and received (for the op check).
       std::vector<std::vector<uint8_t>> heard(p, std::vector<uint8_t>(p, 0));
       for (size_t r = 0; r < p; r++) heard[r][r] = 1;
-      struct Step {
-        uint64_t time;
-        uint32_t msg;
-        bool isSend;
-      };
-      std::vector<Step> steps;
-      for (uint32_t i : msgs) {
-        steps.push_back({t.messages[i].sendTime, i, true});
-        steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
-      }
-      std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-        return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
-      });
+      std::vector<Step> steps = timeOrder(t, msgs);
       Elem e = elemOf(key.type);
       bool small = e.bytes > 0 && key.bytes <= 8 && key.bytes % uint64_t(e.bytes) == 0;
       bool ops[kOps];

@@ -147,20 +147,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const Receip
 // Instances of one item's messages (see the header comment).
 std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
                                                   const std::vector<uint32_t> &msgs) {
-  struct Step {
-    uint64_t time;
-    uint32_t msg;
-    bool isSend;
-  };
-  std::vector<Step> steps;
-  steps.reserve(msgs.size() * 2);
-  for (uint32_t i : msgs) {
-    steps.push_back({t.messages[i].sendTime, i, true});
-    steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
-  }
-  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-    return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
-  });
+  std::vector<Step> steps = timeOrder(t, msgs);
   std::vector<std::vector<uint32_t>> instances;
   std::vector<std::unordered_map<uint32_t, uint8_t>> has; // per instance: ranks holding it
   std::vector<uint32_t> rootOf, parent;                   // union-find over instances

@@ -21,6 +21,19 @@
 
 namespace cz::detect::detail {
 
+std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs) {
+  std::vector<Step> steps;
+  steps.reserve(msgs.size() * 2);
+  for (uint32_t i : msgs) {
+    steps.push_back({t.messages[i].sendTime, i, true});
+    steps.push_back({std::max(t.messages[i].recvTime, t.messages[i].sendTime), i, false});
+  }
+  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+    return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
+  });
+  return steps;
+}
+
 int rankIn(const Group &g, uint32_t w) {
   for (size_t i = 0; i < g.members.size(); i++)
     if (g.members[i] == w) return int(i);
