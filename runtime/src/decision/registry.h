@@ -77,11 +77,17 @@ extern const char czi_builtin_table_text[];
 typedef struct czi_choice {
   const czi_algorithm *alg;
   int param;
+  int from_table; /* 0: forced through the environment */
 } czi_choice;
 
 /* Environment override, else COLLECTIVIZE_TUNING's table, else built-in. */
 int czi_select(cz_collective coll, int nprocs, long long bytes,
                czi_choice *choice);
+/* What a plan for alltoallv on nprocs ranks runs, given the mean bytes per
+ * non-empty block (known to every rank once the plan is made): the first
+ * alltoallv rule matching both; a forced algorithm is not consulted here. */
+int czi_select_alltoallv_plan(int nprocs, long long mean_block,
+                              czi_choice *choice);
 /* Forget the configuration read from the environment (tests). */
 void czi_config_reset(void);
 
