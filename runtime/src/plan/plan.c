@@ -147,10 +147,12 @@ static int recv_overlap(const int *counts, const int *displs, int p,
 }
 
 /* Every rank learns whether any rank found a problem, and if so gets the
- * first such rank's code and message. */
-static int agree_on_error(MPI_Comm priv, int me, int code, const char *why) {
+ * code and message of the most basic one (a rank's own bad arguments come
+ * before the disagreements they cause elsewhere), lowest rank first. */
+static int agree_on_error(MPI_Comm priv, int me, int code, int basic,
+                          const char *why) {
   int rc = MPI_SUCCESS;
-  struct { int flag, rank; } in = {code != MPI_SUCCESS, me}, out;
+  struct { int flag, rank; } in = {code == MPI_SUCCESS ? 0 : basic ? 2 : 1, me}, out;
   struct { int code; char text[400]; } msg;
   CZI_MPI(PMPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, priv));
   if (!out.flag) return MPI_SUCCESS;
@@ -177,6 +179,7 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
   task *tasks = NULL;
   *out = NULL;
   if (local_error != MPI_SUCCESS) snprintf(why, sizeof why, "%s", cz_last_error());
+  int basic = local_error != MPI_SUCCESS;
 
   CZI_TRY(czi_node_ctx_get(priv, &ctx));
   const int p = ctx->p, me = ctx->me, n = ctx->nnodes;
@@ -199,8 +202,10 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
     memcpy(plan->args + 2 * p, recvcounts, sizeof(int) * (size_t)p);
     memcpy(plan->args + 3 * p, rdispls, sizeof(int) * (size_t)p);
     if ((code = czi_type_get(sendtype, &plan->st)) != MPI_SUCCESS ||
-        (code = czi_type_get(recvtype, &plan->rt)) != MPI_SUCCESS)
+        (code = czi_type_get(recvtype, &plan->rt)) != MPI_SUCCESS) {
       snprintf(why, sizeof why, "%s", cz_last_error());
+      basic = 1;
+    }
   }
   if (code == MPI_SUCCESS) {
     for (int j = 0; j < p; j++) {
@@ -220,7 +225,7 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
                "rank %d, which expects %lld (recvcounts[%d] = %d)",
                i, got[i], me, rb[i], i, recvcounts[i]);
     }
-  CZI_TRY(agree_on_error(priv, me, code, why));
+  CZI_TRY(agree_on_error(priv, me, code, basic, why));
 
   /* Node rows: what every rank of my node sends and expects. */
   const int l = ctx->node_size, a = ctx->my_node;
