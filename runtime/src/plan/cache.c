@@ -164,7 +164,7 @@ int czi_alltoallv_cached(const void *sendbuf, const int *sendcounts,
     CZI_TRY(czi_plan_pack(hit->plan, sendbuf));
   const int ready = cacheable && (hit || plan_first_call || was_seen(ctx, h));
   int v[3] = {hit ? hit->plan->id : -1, hit ? -hit->plan->id : 0, ready};
-  CZI_MPI(PMPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MIN, priv));
+  CZI_TRY(czi_vote_min3(ctx, v));
 
   if (v[0] >= 0 && v[0] == -v[1]) { /* every rank hit the same plan */
     hit->used = ++ctx->stamp;

@@ -10,10 +10,71 @@
  * (simulated nodes for testing and study on one machine). Node indices follow
  * the lowest rank of each node. */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
+
+/* Shared by the ranks of a node; one cache line per contended field. */
+struct czi_node_ctl {
+  _Atomic int arrived;
+  char pad1[60];
+  _Atomic unsigned generation;
+  char pad2[60];
+  int result[4];
+  char pad3[48];
+  int votes[][4]; /* [node_size] */
+};
+
+void czi_node_barrier(czi_node_ctx *ctx) {
+  struct czi_node_ctl *c = ctx->ctl;
+  if (ctx->node_size == 1) return;
+  const unsigned gen = atomic_load(&c->generation);
+  if (atomic_fetch_add(&c->arrived, 1) == ctx->node_size - 1) {
+    atomic_store(&c->arrived, 0);
+    atomic_fetch_add(&c->generation, 1);
+    return;
+  }
+  for (int spins = 0; atomic_load(&c->generation) == gen; spins++)
+    if (spins > 64) sched_yield();
+}
+
+/* One shared-memory round for the ranks that are not node leaders: they
+ * post their vote and wait for the leader's answer; the leader waits for
+ * all votes (so everyone's packing is done, too), agrees with the other
+ * leaders and publishes. The leader cannot publish the next answer before
+ * every rank has read this one: it needs their next votes first. */
+int czi_vote_min3(czi_node_ctx *ctx, int v[3]) {
+  int rc = MPI_SUCCESS;
+  struct czi_node_ctl *c = ctx->ctl;
+  const unsigned gen = atomic_load(&c->generation);
+  for (int k = 0; k < 3; k++) c->votes[ctx->node_rank][k] = v[k];
+  if (ctx->node_rank != 0) {
+    atomic_fetch_add(&c->arrived, 1);
+    for (int spins = 0; atomic_load(&c->generation) == gen; spins++)
+      if (spins > 64) sched_yield();
+    for (int k = 0; k < 3; k++) v[k] = c->result[k];
+    rc = c->result[3];
+    if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
+    return MPI_SUCCESS;
+  }
+  for (int spins = 0; atomic_load(&c->arrived) != ctx->node_size - 1; spins++)
+    if (spins > 64) sched_yield();
+  atomic_store(&c->arrived, 0);
+  for (int i = 1; i < ctx->node_size; i++)
+    for (int k = 0; k < 3; k++)
+      if (c->votes[i][k] < v[k]) v[k] = c->votes[i][k];
+  if (ctx->nnodes > 1)
+    rc = PMPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MIN, ctx->leaders);
+  /* A failed allreduce is everyone's failure: publish it. */
+  for (int k = 0; k < 3; k++) c->result[k] = rc == MPI_SUCCESS ? v[k] : -1;
+  c->result[3] = rc;
+  atomic_fetch_add(&c->generation, 1);
+  if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
+  return MPI_SUCCESS;
+}
 
 static int ctx_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
@@ -26,10 +87,9 @@ static void free_mpi_resources(czi_node_ctx *ctx) {
   if (!ctx->alive) return;
   ctx->alive = 0;
   czi_plan_cache_clear(ctx);
-  if (ctx->win != MPI_WIN_NULL) {
-    PMPI_Win_unlock_all(ctx->win);
-    PMPI_Win_free(&ctx->win);
-  }
+  if (ctx->win != MPI_WIN_NULL) PMPI_Win_free(&ctx->win);
+  if (ctx->ctl_win != MPI_WIN_NULL) PMPI_Win_free(&ctx->ctl_win);
+  if (ctx->leaders != MPI_COMM_NULL) PMPI_Comm_free(&ctx->leaders);
   if (ctx->node != MPI_COMM_NULL) PMPI_Comm_free(&ctx->node);
   ctx->seg = NULL;
   ctx->seg_size = 0;
@@ -110,6 +170,8 @@ static int build_ctx(MPI_Comm priv, czi_node_ctx *ctx) {
   int *leader = NULL;
   ctx->priv = priv;
   ctx->node = MPI_COMM_NULL;
+  ctx->leaders = MPI_COMM_NULL;
+  ctx->ctl_win = MPI_WIN_NULL;
   ctx->win = MPI_WIN_NULL;
   CZI_MPI(PMPI_Comm_rank(priv, &ctx->me));
   CZI_MPI(PMPI_Comm_size(priv, &ctx->p));
@@ -156,6 +218,25 @@ static int build_ctx(MPI_Comm priv, czi_node_ctx *ctx) {
   for (int a = 0; a < n; a++) fill[a] = ctx->node_start[a];
   for (int r = 0; r < p; r++) ctx->node_members[fill[ctx->node_of[r]]++] = r;
   ctx->my_node = ctx->node_of[ctx->me];
+
+  CZI_MPI(PMPI_Comm_split(priv, ctx->node_rank == 0 ? 0 : MPI_UNDEFINED,
+                          ctx->me, &ctx->leaders));
+  if (ctx->leaders != MPI_COMM_NULL)
+    CZI_MPI(PMPI_Comm_set_errhandler(ctx->leaders, MPI_ERRORS_RETURN));
+  {
+    MPI_Aint size = 0;
+    int disp = 0;
+    void *base = NULL;
+    const MPI_Aint bytes = (MPI_Aint)(sizeof(struct czi_node_ctl) +
+                                      sizeof(int[4]) * (size_t)ctx->node_size);
+    CZI_MPI(PMPI_Win_allocate_shared(ctx->node_rank == 0 ? bytes : 0, 1,
+                                     MPI_INFO_NULL, ctx->node, &base,
+                                     &ctx->ctl_win));
+    CZI_MPI(PMPI_Win_shared_query(ctx->ctl_win, 0, &size, &disp, &base));
+    ctx->ctl = base;
+    if (ctx->node_rank == 0) memset(base, 0, (size_t)bytes);
+    CZI_MPI(PMPI_Barrier(ctx->node));
+  }
   ctx->alive = 1;
 fn_fail:
   free(leader);
@@ -189,8 +270,8 @@ int czi_node_ctx_get(MPI_Comm priv, czi_node_ctx **out) {
   return MPI_SUCCESS;
 fn_fail:
   if (ctx) {
-    if (ctx->node != MPI_COMM_NULL) PMPI_Comm_free(&ctx->node);
-    ctx->alive = 0;
+    ctx->alive = 1; /* so that what was made gets freed */
+    free_mpi_resources(ctx);
     czi_node_ctx_release(ctx);
   }
   return rc;

@@ -57,7 +57,6 @@ static int ensure_segment(czi_node_ctx *ctx, MPI_Aint need) {
   void *base = NULL;
   if (ctx->seg_size >= need) return MPI_SUCCESS;
   if (ctx->win != MPI_WIN_NULL) {
-    CZI_MPI(PMPI_Win_unlock_all(ctx->win));
     CZI_MPI(PMPI_Win_free(&ctx->win));
     ctx->seg = NULL;
     ctx->seg_size = 0;
@@ -67,7 +66,6 @@ static int ensure_segment(czi_node_ctx *ctx, MPI_Aint need) {
                                    MPI_INFO_NULL, ctx->node, &base, &ctx->win));
   CZI_MPI(PMPI_Win_set_errhandler(ctx->win, MPI_ERRORS_RETURN));
   CZI_MPI(PMPI_Win_shared_query(ctx->win, 0, &size, &disp, &base));
-  CZI_MPI(PMPI_Win_lock_all(MPI_MODE_NOCHECK, ctx->win));
   ctx->seg = base;
   ctx->seg_size = need;
 fn_fail:
@@ -422,16 +420,13 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
   czi_node_ctx *ctx = plan->ctx;
   char *base = half_base(ctx);
   const int *a = plan->args, p = plan->p, me = plan->me;
-  /* No window: nothing of this plan goes through the segment. */
-  const int shared = ctx->node_size > 1 && ctx->win != MPI_WIN_NULL;
   for (int i = 0; i < plan->nrecv; i++)
     CZI_MPI(PMPI_Irecv(base + plan->recvs[i].seg_off, plan->recvs[i].bytes,
                        MPI_BYTE, plan->recvs[i].peer, CZI_TAG_ALLTOALLV_PLAN,
                        ctx->priv, &plan->reqs[nreq++]));
-  /* The other ranks' packing must be visible before their data leaves. */
-  if (shared) CZI_MPI(PMPI_Win_sync(ctx->win));
-  if (node_barrier_first && shared) CZI_MPI(PMPI_Barrier(ctx->node));
-  if (shared) CZI_MPI(PMPI_Win_sync(ctx->win));
+  /* The other ranks' packing must be visible before their data leaves
+   * (the cached path's vote was that barrier already). */
+  if (node_barrier_first) czi_node_barrier(ctx);
   for (int i = 0; i < plan->nsend; i++)
     CZI_MPI(PMPI_Isend(base + plan->sends[i].seg_off, plan->sends[i].bytes,
                        MPI_BYTE, plan->sends[i].peer, CZI_TAG_ALLTOALLV_PLAN,
@@ -444,11 +439,7 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
   CZI_MPI(PMPI_Waitall(nreq, plan->reqs, MPI_STATUSES_IGNORE));
   nreq = 0;
   /* Every message into the node has landed before anyone unpacks. */
-  if (shared) {
-    CZI_MPI(PMPI_Win_sync(ctx->win));
-    CZI_MPI(PMPI_Barrier(ctx->node));
-    CZI_MPI(PMPI_Win_sync(ctx->win));
-  }
+  czi_node_barrier(ctx);
   for (int i = 0; i < plan->nunpack; i++) {
     const czi_seg_block *b = &plan->unpack[i];
     CZI_TRY(czi_unpack(base + b->seg_off, (char *)recvbuf + b->buf_off,

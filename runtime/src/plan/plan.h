@@ -25,6 +25,9 @@ typedef struct czi_node_ctx {
   int *node_of;      /* [p] node index of every rank */
   int *node_start;   /* [nnodes+1] CSR offsets into node_members */
   int *node_members; /* [p] ranks of each node, ascending */
+  MPI_Comm leaders; /* node_rank 0 of every node (MPI_COMM_NULL elsewhere) */
+  MPI_Win ctl_win;  /* small shared control block: barrier, votes */
+  struct czi_node_ctl *ctl;
   MPI_Win win;
   char *seg;        /* node segment: two halves (double buffering) */
   MPI_Aint seg_size;
@@ -80,6 +83,14 @@ typedef struct czi_plan_how {
   const czi_algorithm *direct; /* forced direct algorithm, or NULL */
   int direct_param;
 } czi_plan_how;
+
+/* Barrier of the ranks of one node through shared memory (yields while it
+ * waits: with more ranks than cores, spinning would starve the others). */
+void czi_node_barrier(czi_node_ctx *ctx);
+/* Every rank of the communicator gets the element-wise minimum of v[0..2]
+ * over all ranks: votes combined in shared memory per node, then an
+ * allreduce among node leaders only. Also a barrier of the node. */
+int czi_vote_min3(czi_node_ctx *ctx, int v[3]);
 
 /* Context of a private communicator (created collectively on first use). */
 int czi_node_ctx_get(MPI_Comm priv, czi_node_ctx **ctx);
