@@ -14,6 +14,10 @@
  *   COLLECTIVIZE_<COLL>_ALGORITHM=NAME[:R]   force one algorithm, e.g.
  *                                            COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4
  *   COLLECTIVIZE_QUIET=1                     do not print error messages
+ *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv: simulated
+ *                                            nodes of k ranks
+ *   COLLECTIVIZE_PLAN_CACHE=N                plans cz_alltoallv keeps per
+ *                                            communicator (default 4, 0: none)
  */
 #ifndef COLLECTIVIZE_H
 #define COLLECTIVIZE_H

@@ -42,7 +42,10 @@ int czi_collective_parse(const char *text, size_t len, cz_collective *coll);
  * or "lo-*" (lo and more); bytes take K/M/G suffixes (powers of 1024).
  * bytes means per block for alltoall and allgather, the whole message for
  * bcast; alltoallv rules must say "*" (ranks hold different amounts, and all
- * ranks must choose alike). No matching rule: the library's own ("mpi"). */
+ * ranks must choose alike), except rules naming planned, whose bytes are the
+ * mean bytes per non-empty block that a plan learns collectively: a lookup
+ * with bytes < 0 (unknown) matches those whatever their range. No matching
+ * rule: the library's own ("mpi"). */
 typedef struct czi_rule {
   cz_collective coll;
   int procs_lo, procs_hi;

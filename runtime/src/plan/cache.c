@@ -9,12 +9,17 @@
  *
  * Agreement: a hit is a local fact (each rank sees only its own arguments),
  * but running a plan needs every rank on the same plan. Each call therefore
- * does one MPI_Allreduce(MIN) of three ints over the communicator: the plan
- * id this rank hit (and its negation, so min == -min(-id) proves all ids
- * equal), and whether this rank could plan now. The node path needs a
- * barrier after packing anyway; the allreduce is that barrier (a rank that
- * hit packs before it), so the check costs the difference between an
- * allreduce over all ranks and a barrier within a node. A key is planned the
+ * votes (czi_vote_min3): three ints, the plan id this rank hit, its
+ * negation (so min(id) == -min(-id) proves all ids equal) and whether this
+ * rank could plan now, reduced with MIN in shared memory within each node
+ * and by an allreduce among node leaders only. The node path needs a
+ * barrier after packing anyway, and the vote is that barrier (a rank that
+ * hit packs before it), so on a cluster the vote adds an allreduce among N
+ * leaders to each call. Measured on the development machine (one node,
+ * oversubscribed): about half an MPI_Alltoallv per call (bench/README.md),
+ * which is why explicit plans, which need no vote, are faster. Per-call
+ * counting alone cannot replace the vote: ranks whose own arguments did
+ * not change cannot know that another rank's did. A key is planned the
  * second time every rank has seen it (the first time, or when the ranks
  * disagree, the MPI library's alltoallv runs), so a call that never repeats
  * does not pay for a plan. */

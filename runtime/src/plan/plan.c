@@ -17,11 +17,12 @@
  * Execution (node path), steps and cost in Hockney terms, N nodes of L
  * ranks, m = bytes a rank sends (and receives), M = bytes per node pair:
  *   1. pack my blocks into the send region              m·γ (memory copy)
- *   2. node barrier (cached path: one allreduce over all ranks instead, which
- *      also proves every rank uses the same plan)       log L·α_shm
+ *   2. node barrier in shared memory (cached path: the vote that proves
+ *      every rank runs the same plan, which is that barrier plus an
+ *      allreduce among the N node leaders)              ~L·α_shm
  *   3. the node's N-1 outgoing and N-1 incoming messages, spread over its L
  *      ranks (greedy by bytes)    ⌈2(N-1)/L⌉·α + ⌈2(N-1)/L⌉·M·β per rank
- *   4. node barrier                                     log L·α_shm
+ *   4. node barrier                                     ~L·α_shm
  *   5. unpack my blocks from the segment                m·γ
  * against P-1 messages per rank (P·(P-1) in all) for a direct alltoallv:
  * N·(N-1) messages in all. Pays off when α dominates (small blocks, many
@@ -173,7 +174,8 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
   czi_node_ctx *ctx = NULL;
   cz_alltoallv_plan_t plan = NULL;
   long long *sb = NULL, *got = NULL, *rows = NULL, *mat = NULL, *load = NULL;
-  int *snd = NULL, *rcv = NULL, *tmp_off = NULL;
+  int *snd = NULL, *rcv = NULL;
+  MPI_Aint *offs = NULL;
   task *tasks = NULL;
   *out = NULL;
   if (local_error != MPI_SUCCESS) snprintf(why, sizeof why, "%s", cz_last_error());
@@ -281,6 +283,10 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
       plan->mode = CZI_PLAN_DIRECT;
       plan->direct = choice.alg;
       plan->direct_param = choice.param;
+    } else if (ctx->max_node_size == 1) {
+      /* One rank per node: no message is saved, only copies added. */
+      plan->mode = CZI_PLAN_DIRECT;
+      plan->direct = czi_algorithm_find(CZ_COLL_ALLTOALLV, "mpi", 3);
     }
   }
   plan->id = ctx->next_plan_id++;
@@ -298,12 +304,8 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
   int np = 0, nu = 0;
   CZI_MALLOC(plan->pack, sizeof(czi_seg_block) * (size_t)p);
   CZI_MALLOC(plan->unpack, sizeof(czi_seg_block) * (size_t)p);
-  CZI_MALLOC(tmp_off, sizeof(int) * 2 * (size_t)(n + 1));
-  MPI_Aint *sendoff = (MPI_Aint *)NULL, *recvoff = (MPI_Aint *)NULL;
-  MPI_Aint *offs = NULL;
   CZI_MALLOC(offs, sizeof(MPI_Aint) * 2 * (size_t)n);
-  sendoff = offs;
-  recvoff = offs + n;
+  MPI_Aint *sendoff = offs, *recvoff = offs + n;
   MPI_Aint off = 0;
   for (int b = 0; b < n; b++) {
     sendoff[b] = off;
@@ -361,7 +363,6 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
           ctx->node_members[ctx->node_start[b] + snd[b * n + a]], recvoff[b],
           (int)in_bytes};
   }
-  free(offs);
   CZI_MALLOC(plan->reqs, sizeof(MPI_Request) * (size_t)(plan->nsend + plan->nrecv + 1));
   /* Collective over the node: every rank of it reaches this point. */
   CZI_TRY(ensure_segment(ctx, 2 * my_half));
@@ -382,7 +383,7 @@ fn_fail:
   free(rcv);
   free(tasks);
   free(load);
-  free(tmp_off);
+  free(offs);
   return rc;
 }
 
