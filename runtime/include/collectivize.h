@@ -14,6 +14,10 @@
  *   COLLECTIVIZE_<COLL>_ALGORITHM=NAME[:R]   force one algorithm, e.g.
  *                                            COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4
  *   COLLECTIVIZE_QUIET=1                     do not print error messages
+ *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv: simulated
+ *                                            nodes of k ranks
+ *   COLLECTIVIZE_PLAN_CACHE=N                plans cz_alltoallv keeps per
+ *                                            communicator (default 4, 0: none)
  */
 #ifndef COLLECTIVIZE_H
 #define COLLECTIVIZE_H
@@ -106,6 +110,48 @@ int cz_alltoallv_mpi(const void *sendbuf, const int sendcounts[],
                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int rdispls[],
                      MPI_Datatype recvtype, MPI_Comm comm);
+
+/* Node-aware alltoallv (planned): each (simulated) node collates its ranks'
+ * data in one shared-memory segment and sends one message per node pair.
+ * cz_alltoallv_planned keeps a per-communicator cache of plans keyed by the
+ * call's arguments (COLLECTIVIZE_PLAN_CACHE=N plans, default 4); the two-phase
+ * algorithm is a log-step (Bruck-style) exchange for irregular counts. */
+int cz_alltoallv_planned(const void *sendbuf, const int sendcounts[],
+                         const int sdispls[], MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[],
+                         const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm);
+int cz_alltoallv_two_phase(const void *sendbuf, const int sendcounts[],
+                           const int sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+/* ---- planned alltoallv: a reusable plan --------------------------------
+ * Only what an MPI_Alltoallv call has, so a plan can replace one directly.
+ * create is collective over comm (every rank, same order) and checks the
+ * call: negative counts, send/receive byte counts that disagree between
+ * ranks, and overlapping receive blocks fail on every rank with the same
+ * error code and message. The arrays are copied; the types must stay valid
+ * while the plan lives. execute is collective (all ranks, same plan) and may
+ * run any number of times with different buffer contents or addresses;
+ * MPI_IN_PLACE is not accepted there. A plan decides at creation, from the
+ * decision table, whether the node-aware path pays off or a direct algorithm
+ * runs (cz_alltoallv_plan_algorithm says which). free is local; a plan must
+ * be freed before MPI_Finalize, and executing a plan whose communicator was
+ * freed returns MPI_ERR_COMM.
+ * Environment: COLLECTIVIZE_RANKS_PER_NODE=k splits each real node into
+ * simulated nodes of k ranks (inter-"node" traffic then uses MPI messages). */
+typedef struct cz_alltoallv_plan_s *cz_alltoallv_plan_t;
+int cz_alltoallv_plan_create(const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, cz_alltoallv_plan_t *plan);
+int cz_alltoallv_plan_execute(cz_alltoallv_plan_t plan, const void *sendbuf,
+                              void *recvbuf);
+int cz_alltoallv_plan_free(cz_alltoallv_plan_t *plan);
+/* "planned" or the direct algorithm the plan runs ("mpi", ...). */
+const char *cz_alltoallv_plan_algorithm(cz_alltoallv_plan_t plan);
 
 /* ---- any algorithm by name ---------------------------------------------
  * "bruck", "bruck:4", "ring", "mpi", ... as listed by cz_algorithm_names():

@@ -47,6 +47,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadLine{"alltoall * * mpi:2", "takes no parameter"},
         BadLine{"alltoallv * 1K mpi", "alltoallv rules must use '*' for bytes"},
         BadLine{"alltoallv * 0-* mpi", "alltoallv rules must use '*' for bytes"},
+        BadLine{"alltoallv * 1K two_phase", "unless the algorithm is planned"},
         BadLine{"alltoall 16-8 * mpi", "process range '16-8' ends before it starts"},
         BadLine{"alltoall * 4K-1K mpi", "byte range '4K-1K' ends before it starts"},
         BadLine{"alltoall 0 * mpi", "bad process range '0'"},

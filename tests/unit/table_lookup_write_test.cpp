@@ -61,6 +61,19 @@ TEST(TableLookup, AlltoallvIgnoresBytes) {
   EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 3, 0), "pairwise");
   EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 3, 1LL << 40), "pairwise");
   EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 5, 0), "none");
+  EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 3, -1), "pairwise");
+}
+
+// A planned rule may give a byte range (mean bytes per non-empty block, known
+// once a plan exists): a call whose sizes are unknown (-1) matches it
+// whatever its range; a plan with known sizes matches by range.
+TEST(TableLookup, AlltoallvPlannedByteRange) {
+  ParsedTable t("alltoallv 8-* 0-1K planned\nalltoallv * * mpi\n");
+  ASSERT_EQ(t.rc, MPI_SUCCESS) << t.error;
+  EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 8, -1), "planned");
+  EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 8, 512), "planned");
+  EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 8, 4096), "mpi");
+  EXPECT_EQ(lookup(t.table, CZ_COLL_ALLTOALLV, 4, -1), "mpi");
 }
 
 TEST(TableLookup, EmptyTableMatchesNothing) {

@@ -33,7 +33,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  czi_params params = {param};
+  czi_params params = {param, 0};
   rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                   recvcount, recvtype, call.priv, &params);
 fn_fail:

@@ -1,12 +1,13 @@
-/* alltoallv.c: cz_alltoallv (decision table by process count only: ranks
- * hold different amounts and must all choose alike) and the
+/* alltoallv.c: cz_alltoallv (decision table by process count: ranks hold
+ * different amounts and must all choose alike; a planned rule hands the
+ * size decision to the plan, which knows the global sizes) and the
  * cz_alltoallv_<algo> entry points. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 
-static int check_vector(const char *fn, const char *counts_name,
+int czi_check_vector(const char *fn, const char *counts_name,
                         const int *counts, const char *displs_name,
                         const int *displs, int size) {
   if (!counts)
@@ -26,24 +27,26 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
                          void *recvbuf, const int *recvcounts,
                          const int *rdispls, MPI_Datatype recvtype,
                          MPI_Comm comm) {
-  int rc = MPI_SUCCESS;
+  int rc = MPI_SUCCESS, from_table = 0;
   czi_call call;
   char *scratch = NULL;
   czi_clear_error();
   CZI_TRY(czi_check_comm(fn, comm, &call));
-  CZI_TRY(check_vector(fn, "recvcounts", recvcounts, "rdispls", rdispls,
+  CZI_TRY(czi_check_vector(fn, "recvcounts", recvcounts, "rdispls", rdispls,
                        call.size));
   CZI_TRY(czi_check_type(fn, "recvtype", recvtype, &call.rt));
   if (sendbuf != MPI_IN_PLACE) {
-    CZI_TRY(check_vector(fn, "sendcounts", sendcounts, "sdispls", sdispls,
+    CZI_TRY(czi_check_vector(fn, "sendcounts", sendcounts, "sdispls", sdispls,
                          call.size));
     CZI_TRY(czi_check_type(fn, "sendtype", sendtype, &call.st));
   }
   if (!alg) {
     czi_choice choice;
-    CZI_TRY(czi_select(CZ_COLL_ALLTOALLV, call.size, 0, &choice));
+    /* -1: block sizes unknown here (a plan learns them). */
+    CZI_TRY(czi_select(CZ_COLL_ALLTOALLV, call.size, -1, &choice));
     alg = choice.alg;
     param = choice.param;
+    from_table = choice.from_table;
   }
   CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
@@ -65,7 +68,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
     sdispls = rdispls;
     sendtype = recvtype;
   }
-  czi_params params = {param};
+  czi_params params = {param, from_table};
   rc = ((czi_alltoallv_fn)alg->fn)(sendbuf, sendcounts, sdispls, sendtype,
                                    recvbuf, recvcounts, rdispls, recvtype,
                                    call.priv, &params);
@@ -94,6 +97,8 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
   }
 CZ_ALLTOALLV_ENTRY(spread_out)
 CZ_ALLTOALLV_ENTRY(pairwise)
+CZ_ALLTOALLV_ENTRY(planned)
+CZ_ALLTOALLV_ENTRY(two_phase)
 CZ_ALLTOALLV_ENTRY(mpi)
 
 int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,

@@ -24,6 +24,10 @@ int czi_check_block_call(const char *fn, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, const void *recvbuf,
                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          czi_call *call);
+/* alltoallv: counts and displacements present, counts >= 0. */
+int czi_check_vector(const char *fn, const char *counts_name,
+                     const int *counts, const char *displs_name,
+                     const int *displs, int size);
 /* The library's own collective: gets MPI_IN_PLACE as given. */
 static inline int czi_is_library(const czi_algorithm *alg) {
   return alg->name[0] == 'm' && alg->name[1] == 'p' && alg->name[2] == 'i' &&

@@ -24,7 +24,7 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
     param = choice.param;
   }
   CZI_TRY(czi_private_comm(comm, &call.priv));
-  czi_params params = {param};
+  czi_params params = {param, 0};
   rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, call.priv,
                                &params);
 fn_fail:

@@ -31,6 +31,7 @@ extern "C" {
  *    manual collectives. */
 typedef struct czi_params {
   int param; /* algorithm parameter (Bruck radix); 0 means "the default" */
+  int from_table; /* chosen by the decision table (not forced or by name) */
 } czi_params;
 
 #define CZI_ALLTOALL_ARGS                                                    \
@@ -68,6 +69,8 @@ int czi_bcast_mpi(CZI_BCAST_ARGS);
 int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
+int czi_alltoallv_planned(CZI_ALLTOALLV_ARGS);
+int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS);
 
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */
@@ -76,7 +79,8 @@ enum {
   CZI_TAG_ALLGATHER,
   CZI_TAG_BCAST,
   CZI_TAG_ALLTOALLV,
-  CZI_TAG_GATHER
+  CZI_TAG_GATHER,
+  CZI_TAG_ALLTOALLV_PLAN
 };
 
 /* ---- errors: one path (Open MPI err_hndl / MPICH fn_fail style) --------

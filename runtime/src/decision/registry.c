@@ -43,6 +43,10 @@ const czi_algorithm czi_algorithms[] = {
      0, "all Irecv, all Isend in rank-staggered order, one Waitall"},
     {"pairwise", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_pairwise), NULL, 0, 0, 0,
      "P-1 Sendrecv steps (XOR partner for powers of two)"},
+    {"planned", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_planned), NULL, 0, 0, 0,
+     "node-aware: one message per node pair via shared memory (cached plans)"},
+    {"two_phase", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_two_phase), NULL, 0, 0,
+     0, "Bruck-style log-step exchange of variable-size blocks"},
     {"mpi", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Alltoallv"},
     {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};

@@ -42,7 +42,10 @@ int czi_collective_parse(const char *text, size_t len, cz_collective *coll);
  * or "lo-*" (lo and more); bytes take K/M/G suffixes (powers of 1024).
  * bytes means per block for alltoall and allgather, the whole message for
  * bcast; alltoallv rules must say "*" (ranks hold different amounts, and all
- * ranks must choose alike). No matching rule: the library's own ("mpi"). */
+ * ranks must choose alike), except rules naming planned, whose bytes are the
+ * mean bytes per non-empty block that a plan learns collectively: a lookup
+ * with bytes < 0 (unknown) matches those whatever their range. No matching
+ * rule: the library's own ("mpi"). */
 typedef struct czi_rule {
   cz_collective coll;
   int procs_lo, procs_hi;
@@ -77,11 +80,17 @@ extern const char czi_builtin_table_text[];
 typedef struct czi_choice {
   const czi_algorithm *alg;
   int param;
+  int from_table; /* 0: forced through the environment */
 } czi_choice;
 
 /* Environment override, else COLLECTIVIZE_TUNING's table, else built-in. */
 int czi_select(cz_collective coll, int nprocs, long long bytes,
                czi_choice *choice);
+/* What a plan for alltoallv on nprocs ranks runs, given the mean bytes per
+ * non-empty block (known to every rank once the plan is made): the first
+ * alltoallv rule matching both; a forced algorithm is not consulted here. */
+int czi_select_alltoallv_plan(int nprocs, long long mean_block,
+                              czi_choice *choice);
 /* Forget the configuration read from the environment (tests). */
 void czi_config_reset(void);
 

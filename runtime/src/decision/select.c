@@ -69,9 +69,11 @@ int czi_select(cz_collective coll, int nprocs, long long bytes,
   ensure_loaded();
   if (cfg.forced[coll].alg) {
     *choice = cfg.forced[coll];
+    choice->from_table = 0;
     return MPI_SUCCESS;
   }
   const czi_rule *rule = czi_table_lookup(&cfg.table, coll, nprocs, bytes);
+  choice->from_table = 1;
   if (rule) {
     choice->alg = rule->alg;
     choice->param = rule->param;
@@ -79,6 +81,17 @@ int czi_select(cz_collective coll, int nprocs, long long bytes,
   }
   choice->alg = czi_algorithm_find(coll, "mpi", 3);
   choice->param = 0;
+  return MPI_SUCCESS;
+}
+
+int czi_select_alltoallv_plan(int nprocs, long long mean_block,
+                              czi_choice *choice) {
+  ensure_loaded();
+  const czi_rule *rule = czi_table_lookup(&cfg.table, CZ_COLL_ALLTOALLV, nprocs,
+                                          mean_block < 0 ? 0 : mean_block);
+  choice->from_table = 1;
+  choice->alg = rule ? rule->alg : czi_algorithm_find(CZ_COLL_ALLTOALLV, "mpi", 3);
+  choice->param = rule ? rule->param : 0;
   return MPI_SUCCESS;
 }
 

@@ -154,16 +154,20 @@ int czi_table_parse(const char *text, const char *source, czi_table *table,
                    fields[2]);
       goto done;
     }
-    if (r.coll == CZ_COLL_ALLTOALLV && strcmp(fields[2], "*") != 0) {
-      rc = fail_at(err, errlen, source, line_no,
-                   "alltoallv rules must use '*' for bytes: ranks hold "
-                   "different amounts, and all must pick the same algorithm");
-      goto done;
-    }
     char why[512];
     if (czi_algorithm_parse(r.coll, fields[3], &r.alg, &r.param, why,
                             sizeof why)) {
       rc = fail_at(err, errlen, source, line_no, "%s", why);
+      goto done;
+    }
+    /* alltoallv bytes are the mean bytes per non-empty block, which only a
+     * plan knows (every rank agrees on it when the plan is made). */
+    if (r.coll == CZ_COLL_ALLTOALLV && strcmp(fields[2], "*") != 0 &&
+        strcmp(r.alg->name, "planned") != 0) {
+      rc = fail_at(err, errlen, source, line_no,
+                   "alltoallv rules must use '*' for bytes unless the "
+                   "algorithm is planned: ranks hold different amounts, and "
+                   "all must pick the same algorithm");
       goto done;
     }
     if (t.count == capacity) {
@@ -229,9 +233,13 @@ const czi_rule *czi_table_lookup(const czi_table *table, cz_collective coll,
                                  int nprocs, long long bytes) {
   for (int i = 0; i < table->count; i++) {
     const czi_rule *r = &table->rules[i];
-    if (r->coll == coll && nprocs >= r->procs_lo && nprocs <= r->procs_hi &&
-        (coll == CZ_COLL_ALLTOALLV ||
-         (bytes >= r->bytes_lo && bytes <= r->bytes_hi)))
+    if (r->coll != coll || nprocs < r->procs_lo || nprocs > r->procs_hi)
+      continue;
+    /* bytes < 0: unknown (an alltoallv call before planning): a planned
+     * rule matches any size, since the plan decides later. */
+    if (bytes < 0 ? (r->bytes_lo == 0 && r->bytes_hi == BYTES_MAX) ||
+                        strcmp(r->alg->name, "planned") == 0
+                  : bytes >= r->bytes_lo && bytes <= r->bytes_hi)
       return r;
   }
   return NULL;
