@@ -121,6 +121,50 @@ uint32_t czt_type_code(MPI_Datatype type);
 uint64_t czt_type_bytes(int count, MPI_Datatype type);
 void czt_types_init(void);
 
+/* ---- collectives the program calls (collective_bytes.c) ---------------- */
+/* This rank's bytes sent and received in a collective. */
+typedef struct czt_bytes {
+  uint64_t s, r;
+} czt_bytes;
+czt_bytes czt_bytes_none(void);
+czt_bytes czt_bytes_bcast(int count, MPI_Datatype type, int root, MPI_Comm comm);
+czt_bytes czt_bytes_reduce(int count, MPI_Datatype type, int root, MPI_Comm comm);
+czt_bytes czt_bytes_allreduce(int count, MPI_Datatype type);
+czt_bytes czt_bytes_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+czt_bytes czt_bytes_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            const int *recvcounts, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm);
+czt_bytes czt_bytes_scatter(int sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+czt_bytes czt_bytes_scatterv(const int *sendcounts, MPI_Datatype sendtype, const void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+czt_bytes czt_bytes_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+czt_bytes czt_bytes_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               const int *recvcounts, MPI_Datatype recvtype, MPI_Comm comm);
+czt_bytes czt_bytes_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+czt_bytes czt_bytes_alltoallv(const void *sendbuf, const int *sendcounts, MPI_Datatype sendtype,
+                              const int *recvcounts, MPI_Datatype recvtype, MPI_Comm comm);
+czt_bytes czt_bytes_alltoallw(const void *sendbuf, const int *sendcounts,
+                              const MPI_Datatype *sendtypes, const int *recvcounts,
+                              const MPI_Datatype *recvtypes, MPI_Comm comm);
+czt_bytes czt_bytes_reduce_scatter(const int *recvcounts, MPI_Datatype type, MPI_Comm comm);
+czt_bytes czt_bytes_reduce_scatter_block(int recvcount, MPI_Datatype type, MPI_Comm comm);
+
+/* Begin, the call, End (bytes computed only when recording). */
+#define CZT_COLL(op, comm, root, bytes, call)                             \
+  do {                                                                    \
+    czt_site site_ = CZT_SITE();                                          \
+    if (!czt_recording()) return call;                                    \
+    czt_bytes b_ = bytes;                                                 \
+    czt_write_coll_begin();                                               \
+    int rc_ = call;                                                       \
+    czt_write_coll_end(op, comm, root, b_.s, b_.r, site_);                \
+    return rc_;                                                           \
+  } while (0)
+
 /* ---- communicators (comms.c) ------------------------------------------- */
 #define CZT_COMM_UNDEFINED 0xffffffffu
 /* OTF2 ref of comm and the world rank of its rank `peer` (locked by the

@@ -430,6 +430,25 @@ static void collectives(void) {
   COLL(MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   COLL(MPI_Scan(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   COLL(MPI_Exscan(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  /* Nonblocking ones: recorded where they start. */
+  MPI_Request req[9];
+  COLL(MPI_Ibarrier(MPI_COMM_WORLD, &req[0]));
+  COLL(MPI_Ibcast(s, n, MPI_INT, 0, MPI_COMM_WORLD, &req[1]));
+  COLL(MPI_Iallreduce(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[2]));
+  CHECK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+  COLL(MPI_Ireduce(s, r, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+  COLL(MPI_Igather(s, n, MPI_INT, r, n, MPI_INT, 0, MPI_COMM_WORLD, &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+  COLL(MPI_Iscatter(s, n, MPI_INT, r, n, MPI_INT, 0, MPI_COMM_WORLD, &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+  COLL(MPI_Iallgather(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD, &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+  COLL(MPI_Ialltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD, &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+  COLL(MPI_Ialltoallv(s, counts, displs, MPI_INT, r, counts, displs, MPI_INT, MPI_COMM_WORLD,
+                      &req[0]));
+  CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
   free(s);
   free(r);
   free(counts);
