@@ -115,6 +115,14 @@ void checkOps(const Values &result, const std::vector<const Values *> &operands,
   }
 }
 
+// A reduce is an in-tree: every member but the root sends exactly once
+// (to its parent) in the instance.
+bool inTree(const std::vector<uint32_t> &sends, size_t root) {
+  for (size_t r = 0; r < sends.size(); r++)
+    if (r != root && sends[r] != 1) return false;
+  return true;
+}
+
 // The root sent something between the first and the last message it
 // received in the instance: it answers as they come (dispatch).
 bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32_t root) {
@@ -155,7 +163,8 @@ void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
   for (auto &[key, msgs] : rounds) {
     const Group &g = *t.group(key.comm);
     size_t p = g.members.size();
-    std::vector<uint8_t> seen(p, 0), sends(p, 0);
+    std::vector<uint8_t> seen(p, 0);
+    std::vector<uint32_t> sends(p, 0);
     bool changes = false;
     for (uint32_t i : msgs) {
       const Message &m = t.messages[i];
@@ -222,7 +231,7 @@ void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       // values say so.
       if (full.size() == p && (oneBuffer || pinned == 1)) {
         in.kind = Kind::Allreduce;
-      } else if (full.size() == 1 && sends[full[0]] == 0) {
+      } else if (full.size() == 1 && sends[full[0]] == 0 && inTree(sends, full[0])) {
         in.kind = Kind::Reduce;
         in.rootWorld = g.members[full[0]];
       } else {
