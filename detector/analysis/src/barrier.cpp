@@ -20,21 +20,18 @@ namespace {
 
 void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  // (comm, tag, k) -> msgs
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> rounds;
-  std::map<std::pair<uint32_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>> pairCount;
+  std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || m.bytes > 8 || m.src == m.dst) continue;
     const Group *g = t.group(m.comm);
-    if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t tag = byTag ? m.tag : 0;
-    uint32_t k = pairCount[{m.comm, tag}][uint64_t(m.src) << 32 | m.dst]++;
-    rounds[{m.comm, tag, k}].push_back(i);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
-  for (auto &entry : rounds) {
-    const uint32_t comm = std::get<0>(entry.first);
-    std::vector<uint32_t> &msgs = entry.second;
+  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
+         return RoundKey{m.comm, byTag ? m.tag : 0, 0, 0};
+       })) {
+    const uint32_t comm = round.key.comm;
+    std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
     const Message &first = t.messages[msgs[0]];

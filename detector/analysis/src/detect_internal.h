@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,24 @@ struct Step {
   bool isSend;
 };
 std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs);
+
+// Messages numbered per pair: the k-th message from p to q among those
+// with one key (communicator; and tag, size, datatype as the analysis
+// wants) belongs to round k of that key. One collective uses a pair at
+// most once per round, so a round holds one occurrence of it.
+struct RoundKey {
+  uint32_t comm = 0, tag = 0;
+  uint64_t bytes = 0;
+  uint32_t type = 0;
+};
+struct Round {
+  RoundKey key;
+  uint32_t k = 0;
+  std::vector<uint32_t> messages; // in table order
+};
+using RoundKeyOf = std::function<RoundKey(const Message &)>;
+std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                              const RoundKeyOf &keyOf);
 
 // Position of world rank w in g (its rank in the communicator), or -1.
 int rankIn(const Group &g, uint32_t w);

@@ -140,27 +140,18 @@ bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint3
 
 void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  struct Key {
-    uint32_t comm, tag, k;
-    uint64_t bytes;
-    uint32_t type;
-    bool operator<(const Key &x) const {
-      return std::tie(comm, tag, k, bytes, type) < std::tie(x.comm, x.tag, x.k, x.bytes, x.type);
-    }
-  };
-  std::map<Key, std::vector<uint32_t>> rounds;
-  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, std::unordered_map<uint64_t, uint32_t>>
-      pairs;
+  std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
     const Group *g = t.group(m.comm);
-    if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t tag = byTag ? m.tag : 0;
-    uint32_t k = pairs[{m.comm, tag, m.bytes, m.sendType}][uint64_t(m.src) << 32 | m.dst]++;
-    rounds[{m.comm, tag, k, m.bytes, m.sendType}].push_back(i);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
-  for (auto &[key, msgs] : rounds) {
+  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
+         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
+       })) {
+    const RoundKey &key = round.key;
+    std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(key.comm);
     size_t p = g.members.size();
     std::vector<uint8_t> seen(p, 0);

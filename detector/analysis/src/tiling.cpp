@@ -77,26 +77,25 @@ namespace {
 // not mix in.
 void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  struct Round {
+  struct Sides {
     std::map<uint32_t, Side> sends, recvs;
   };
-  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, Round> rounds;
-  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::unordered_map<uint64_t, uint32_t>>
-      pairCount;
+  std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (m.src == m.dst || claimed[i]) continue;
     const Group *g = t.group(m.comm);
-    if (!g || int(g->members.size()) < o.minGroup) continue;
-    uint32_t tag = byTag ? m.tag : 0;
-    uint32_t k = pairCount[{m.comm, tag, m.bytes}][uint64_t(m.src) << 32 | m.dst]++;
-    Round &r = rounds[{m.comm, tag, m.bytes, k}];
-    r.sends[m.src].msgs.push_back(i);
-    r.recvs[m.dst].msgs.push_back(i);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
-  for (auto &entry : rounds) {
-    const uint32_t comm = std::get<0>(entry.first);
-    Round &r = entry.second;
+  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
+         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
+       })) {
+    const uint32_t comm = round.key.comm;
+    Sides r;
+    for (uint32_t i : round.messages) {
+      r.sends[t.messages[i].src].msgs.push_back(i);
+      r.recvs[t.messages[i].dst].msgs.push_back(i);
+    }
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
     size_t sendTiled = 0, recvTiled = 0;
