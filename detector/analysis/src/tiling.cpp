@@ -43,15 +43,19 @@ int rankIn(const Group &g, uint32_t w) {
 namespace {
 
 struct Side {
-  std::vector<uint32_t> msgs; // one per other member, or fewer
+  std::vector<uint32_t> msgs; // one per other member (and maybe one to itself)
   bool tiled = false;
   uint64_t base = 0, n = 0;
 };
 
-// msgs: one message per other member of g (addresses chosen by `send`).
-bool tiled(const MessageTable &t, const Group &g, uint32_t self, const std::vector<uint32_t> &msgs,
-           bool send, uint64_t &base, uint64_t &n) {
-  if (msgs.size() + 1 != g.members.size() || msgs.empty()) return false;
+// msgs: one message per other member of g (addresses chosen by `send`),
+// and possibly one to itself, which must sit in the hole (code that loops
+// over every rank, itself included).
+bool tiled(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs, bool send,
+           uint64_t &base, uint64_t &n) {
+  size_t toSelf = 0;
+  for (uint32_t i : msgs) toSelf += t.messages[i].src == t.messages[i].dst;
+  if (toSelf > 1 || msgs.size() - toSelf + 1 != g.members.size() || msgs.empty()) return false;
   n = t.messages[msgs[0]].bytes;
   if (n == 0) return false;
   bool first = true;
@@ -60,7 +64,7 @@ bool tiled(const MessageTable &t, const Group &g, uint32_t self, const std::vect
     uint32_t other = send ? m.dst : m.src;
     int pos = rankIn(g, other);
     uint64_t addr = send ? m.sendAddress : m.recvAddress;
-    if (m.bytes != n || pos < 0 || other == self || addr < uint64_t(pos) * n) return false;
+    if (m.bytes != n || pos < 0 || addr < uint64_t(pos) * n) return false;
     uint64_t b = addr - uint64_t(pos) * n;
     if (first) base = b, first = false;
     else if (b != base) return false;
@@ -83,7 +87,7 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    if (m.src == m.dst || claimed[i]) continue;
+    if (claimed[i]) continue;
     const Group *g = t.group(m.comm);
     if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
@@ -99,8 +103,8 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
     size_t sendTiled = 0, recvTiled = 0;
-    for (auto &[w, s] : r.sends) sendTiled += s.tiled = tiled(t, g, w, s.msgs, true, s.base, s.n);
-    for (auto &[w, s] : r.recvs) recvTiled += s.tiled = tiled(t, g, w, s.msgs, false, s.base, s.n);
+    for (auto &[w, s] : r.sends) sendTiled += s.tiled = tiled(t, g, s.msgs, true, s.base, s.n);
+    for (auto &[w, s] : r.recvs) recvTiled += s.tiled = tiled(t, g, s.msgs, false, s.base, s.n);
     auto emit = [&](Kind kind, uint32_t root, const std::vector<const Side *> &sides,
                     uint64_t bytes) {
       Instance in;
