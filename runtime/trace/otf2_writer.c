@@ -270,53 +270,30 @@ static void take_msg(czt_event *e, const czt_msg *m) {
   e->site = m->site.id;
   e->site_kind = m->site.kind;
   e->count = (uint32_t)m->count;
-  e->dtype = czt_type_code(m->type);
+  e->dtype = m->type_code;
   e->kept = (uint8_t)(m->kept != 0);
 }
 
-void czt_write_send(const czt_msg *m) {
-  TAKE(E_SEND);
-  take_msg(e, m);
-  put(e);
-}
-
-void czt_write_isend(const czt_msg *m, uint64_t req) {
-  TAKE(E_ISEND);
+static void write_msg(int kind, const czt_msg *m, uint64_t req) {
+  TAKE(kind);
   take_msg(e, m);
   e->req = req;
   put(e);
 }
 
-void czt_write_isend_complete(uint64_t req) {
-  TAKE(E_ISEND_COMPLETE);
+static void write_request(int kind, uint64_t req) {
+  TAKE(kind);
   e->req = req;
   put(e);
 }
 
-void czt_write_recv(const czt_msg *m) {
-  TAKE(E_RECV);
-  take_msg(e, m);
-  put(e);
-}
-
-void czt_write_irecv_request(uint64_t req) {
-  TAKE(E_IRECV_REQUEST);
-  e->req = req;
-  put(e);
-}
-
-void czt_write_irecv(const czt_msg *m, uint64_t req) {
-  TAKE(E_IRECV);
-  take_msg(e, m);
-  e->req = req;
-  put(e);
-}
-
-void czt_write_cancelled(uint64_t req) {
-  TAKE(E_CANCELLED);
-  e->req = req;
-  put(e);
-}
+void czt_write_send(const czt_msg *m) { write_msg(E_SEND, m, 0); }
+void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(E_ISEND, m, req); }
+void czt_write_recv(const czt_msg *m) { write_msg(E_RECV, m, 0); }
+void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(E_IRECV, m, req); }
+void czt_write_isend_complete(uint64_t req) { write_request(E_ISEND_COMPLETE, req); }
+void czt_write_irecv_request(uint64_t req) { write_request(E_IRECV_REQUEST, req); }
+void czt_write_cancelled(uint64_t req) { write_request(E_CANCELLED, req); }
 
 void czt_write_coll_begin(void) {
   TAKE(E_COLL_BEGIN);

@@ -76,11 +76,6 @@ static const czt_predefined *find(MPI_Datatype type) {
   return NULL;
 }
 
-uint32_t czt_type_code(MPI_Datatype type) {
-  const czt_predefined *p = find(type);
-  return p ? p->code : CZ_TRACE_TYPE_DERIVED;
-}
-
 /* Layout of type: cached for predefined types, asked from MPI otherwise
  * (derived handles can be freed and reused, so they are not cached). */
 static int type_info(MPI_Datatype type, czi_type *t) {
@@ -142,22 +137,23 @@ static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
   return v;
 }
 
-void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
-              uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
-  czi_type t;
+/* Hash count elements of layout t at buf (packed bytes), at most limit
+ * bytes. */
+static void hash_layout(const void *buf, int count, MPI_Datatype type, const czi_type *t,
+                        uint64_t limit, uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
   *bytes = 0;
   *crc = 0;
   *prefix = 0;
-  if (count <= 0 || type_info(type, &t) != MPI_SUCCESS) return;
-  uint64_t n = (uint64_t)count * t.size;
+  if (count <= 0) return;
+  uint64_t n = (uint64_t)count * t->size;
   if (n > limit) n = limit;
   if (n == 0) return;
   const unsigned char *data;
-  if (t.dense) {
-    data = (const unsigned char *)buf + t.true_lb;
+  if (t->dense) {
+    data = (const unsigned char *)buf + t->true_lb;
   } else {
     /* Whole elements; a partial last one (short receive) is cut to n. */
-    size_t full = (size_t)count * t.size;
+    size_t full = (size_t)count * t->size;
     unsigned char *space = pack_space(full);
     int position = 0;
     if (!space || full > INT_MAX ||
@@ -171,26 +167,40 @@ void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
   *prefix = prefix_of(data, n);
 }
 
+/* The datatype's code and layout, looked up once per message. */
+static void describe(czt_msg *m, MPI_Datatype type) {
+  const czt_predefined *p = find(type);
+  m->type = type;
+  m->type_code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
+  if (p) {
+    m->layout = p->info;
+    m->layout_ok = 1;
+  } else {
+    m->layout_ok = czi_type_get(type, &m->layout) == MPI_SUCCESS;
+  }
+}
+
 void czt_msg_send_info(czt_msg *m, const void *buf, int count,
                        MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                        czt_site site) {
+  describe(m, type);
   m->comm = comm;
   m->peer = peer;
   m->tag = tag;
   m->count = count;
-  m->type = type;
   m->buf = buf;
   m->site = site;
   m->kept = 0;
   m->hashed = 0;
   m->crc = 0;
   m->prefix = 0;
-  m->bytes = czt_type_bytes(count, type);
+  m->bytes = m->layout_ok && count > 0 ? (uint64_t)count * m->layout.size : 0;
 }
 
 void czt_msg_hash(czt_msg *m) {
-  czt_hash(m->buf, m->count, m->type, UINT64_MAX, &m->bytes, &m->crc,
-           &m->prefix);
+  if (m->layout_ok)
+    hash_layout(m->buf, m->count, m->type, &m->layout, UINT64_MAX, &m->bytes, &m->crc,
+                &m->prefix);
   m->hashed = 1;
 }
 
@@ -207,15 +217,12 @@ void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
   if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS ||
       received == MPI_UNDEFINED)
     received = 0;
-  czi_type t = {0};
-  int elements = 0;
-  if (received > 0 && type_info(type, &t) == MPI_SUCCESS && t.size > 0)
-    elements = (int)(((size_t)received + t.size - 1) / t.size);
+  describe(m, type);
+  size_t size = m->layout_ok ? m->layout.size : 0;
   m->comm = comm;
   m->peer = st->MPI_SOURCE;
   m->tag = st->MPI_TAG;
-  m->count = received > 0 && t.size > 0 ? (int)((size_t)received / t.size) : 0;
-  m->type = type;
+  m->count = received > 0 && size > 0 ? (int)((size_t)received / size) : 0;
   m->buf = buf;
   m->site = site;
   m->kept = 0;
@@ -225,8 +232,9 @@ void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
   m->hashed = 0;
   /* The matched send carries the payload's hash; hashing again here is a
    * check of MPI and the tracer (COLLECTIVIZE_TRACE_HASH=both). */
-  if (!czt.hash_receives) return;
-  czt_hash(buf, elements, type, (uint64_t)received, &m->bytes, &m->crc,
-           &m->prefix);
+  if (!czt.hash_receives || size == 0) return;
+  int elements = received > 0 ? (int)(((size_t)received + size - 1) / size) : 0;
+  hash_layout(buf, elements, type, &m->layout, (uint64_t)received, &m->bytes, &m->crc,
+              &m->prefix);
   m->hashed = 1;
 }

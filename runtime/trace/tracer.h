@@ -87,6 +87,9 @@ typedef struct czt_msg {
   czt_site site;
   int kept;           /* cz_send_to_self */
   int hashed;         /* crc and prefix are set */
+  uint32_t type_code; /* CZ_TRACE_TYPE_* of type */
+  czi_type layout;    /* of type (layout_ok), looked up once per message */
+  int layout_ok;
 } czt_msg;
 
 /* Sends are hashed once, at the sender (a receive gets its hash from the
@@ -111,12 +114,6 @@ void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                      const MPI_Status *st, czt_site site);
 /* Matched probes (wrappers_mprobe.c): forget all remembered handles. */
 void czt_mprobe_init(void);
-/* Hash count elements of type at buf (packed bytes), at most limit bytes. */
-void czt_hash(const void *buf, int count, MPI_Datatype type, uint64_t limit,
-              uint64_t *bytes, uint32_t *crc, uint64_t *prefix);
-/* CZ_TRACE_TYPE_* code of a predefined datatype, CZ_TRACE_TYPE_DERIVED
- * otherwise. */
-uint32_t czt_type_code(MPI_Datatype type);
 /* Packed bytes of count elements (0 on error). */
 uint64_t czt_type_bytes(int count, MPI_Datatype type);
 void czt_types_init(void);

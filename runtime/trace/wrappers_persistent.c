@@ -12,8 +12,8 @@
     czt_site site = CZT_SITE();                                              \
     int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);        \
     if (rc == MPI_SUCCESS && atomic_load(&czt.on) && dest != MPI_PROC_NULL) {\
-      czt_msg m = {.comm = comm, .peer = dest, .tag = tag, .count = count,   \
-                   .type = type, .buf = buf, .site = site};                  \
+      czt_msg m; /* hashed at each MPI_Start */                              \
+      czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);        \
       czt_req_add(*request, 1, 1, 0, 0, &m);                                 \
     }                                                                        \
     return rc;                                                               \
