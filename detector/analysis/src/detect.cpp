@@ -192,7 +192,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     aggSites[k].insert(sites.begin(), sites.end());
     Match &m = it->second;
     m.instances += in.repeats;
-    if (!in.oneTag && m.segments == 1) m.note = "several tags";
+    if (!in.oneTag && m.segments == 1) m.severalTags = true;
     if (!in.op.empty()) m.op = in.op;
     if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
@@ -297,7 +297,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
       // Partial: enough of the group, and one tag (a chain that changes
       // tags on the way is more likely unrelated messages with equal data).
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
-          m.note == "several tags")
+          m.severalTags)
         continue;
       m.confirmed = false;
     }

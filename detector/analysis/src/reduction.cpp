@@ -131,14 +131,19 @@ bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint3
     const Message &m = t.messages[i];
     if (m.dst == root) first = std::min(first, m.recvPos), last = std::max(last, m.recvPos);
   }
-  for (const Message &m : t.messages) // sends of root are contiguous in the table
-    if (m.src == root && m.sendPos > first && m.sendPos < last) return true;
-  return false;
+  if (first >= last) return false;
+  // The table is ordered by (src, sendPos): the root's first send after
+  // `first` is found by binary search.
+  auto it = std::lower_bound(t.messages.begin(), t.messages.end(), std::make_pair(root, first + 1),
+                             [](const Message &m, const std::pair<uint32_t, uint32_t> &k) {
+                               return m.src != k.first ? m.src < k.first : m.sendPos < k.second;
+                             });
+  return it != t.messages.end() && it->src == root && it->sendPos < last;
 }
 
 } // namespace
 
-void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+static void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {

@@ -158,8 +158,6 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
     if (colon != std::string::npos && fileLine.compare(0, 2, "??") != 0) {
       sl.file = fileLine.substr(0, colon);
       sl.line = std::atoi(fileLine.c_str() + colon + 1);
-      size_t paren = fileLine.find(" (discriminator", colon);
-      (void)paren;
       text = sl.file + ":" + std::to_string(sl.line);
     } else {
       char b[64];

@@ -72,10 +72,6 @@ bool tiled(const MessageTable &t, const Group &g, const std::vector<uint32_t> &m
   return true;
 }
 
-} // namespace
-
-namespace {
-
 // One pass: messages numbered per (communicator, pair, block size, and the
 // tag when byTag), so rounds of other exchanges between the same pairs do
 // not mix in.

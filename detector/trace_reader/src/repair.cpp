@@ -146,6 +146,38 @@ Result<bool> writeEvt(const std::string &path, const std::vector<Chunk> &chunks)
   return true;
 }
 
+struct Span {
+  uint64_t events = 0, first = 0, last = 0;
+};
+
+// Bytes [off, off + n) of a file (fewer at its end).
+Result<std::vector<uint8_t>> readRange(const std::string &path, uint64_t off, uint64_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, -1, std::string("cannot read: ") + std::strerror(errno)};
+  in.seekg(std::streamoff(off));
+  std::vector<uint8_t> b(n);
+  in.read(reinterpret_cast<char *>(b.data()), std::streamsize(n));
+  b.resize(size_t(in.gcount()));
+  return b;
+}
+
+// Event count and time span of a finished .evt file, from its first and
+// last chunks.
+Result<Span> spanOf(const std::string &path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return Error{path, -1, "cannot stat"};
+  uint64_t n = uint64_t(st.st_size), lastOff = n ? (n - 1) / kChunk * kChunk : 0;
+  Result<std::vector<uint8_t>> head = readRange(path, 0, kChunk);
+  if (!head) return head.error();
+  Result<std::vector<uint8_t>> tail = readRange(path, lastOff, kChunk);
+  if (!tail) return tail.error();
+  Chunk t;
+  t.bytes = *tail;
+  detail::ChunkWalk h = detail::walkEventChunk(*head, 0);
+  detail::ChunkWalk l = detail::walkEventChunk(t.bytes, parseHeader(t) ? t.first - 1 : 0);
+  return Span{l.events, h.firstTime.value_or(0), l.lastTime.value_or(h.firstTime.value_or(0))};
+}
+
 // Communicator definitions a rank saved: whole definitions only.
 std::vector<uint64_t> readComms(const std::string &path, int ranks) {
   std::vector<uint64_t> words;
@@ -281,22 +313,12 @@ Result<RepairReport> repair(const std::string &dirIn) {
         if (!written) return written.error();
       }
     }
-    // Time span: first timestamp of the first chunk, last of the last.
+    // Time span: first timestamp of the first chunk, last of the last
+    // (only those two chunks are read).
     if (exists(evtPath)) {
-      Result<std::vector<uint8_t>> b = readFile(evtPath);
-      if (!b) return b.error();
-      uint64_t n = b->size();
-      std::vector<uint8_t> head(b->begin(), b->begin() + std::min(n, kChunk));
-      uint64_t lastOff = n ? (n - 1) / kChunk * kChunk : 0;
-      std::vector<uint8_t> tail(b->begin() + lastOff, b->end());
-      detail::ChunkWalk h = detail::walkEventChunk(head, 0);
-      Chunk t;
-      t.bytes = tail;
-      detail::ChunkWalk l =
-          detail::walkEventChunk(tail, parseHeader(t) ? t.first - 1 : 0);
-      spans[r].events = l.events;
-      spans[r].first = h.firstTime.value_or(0);
-      spans[r].last = l.lastTime.value_or(spans[r].first);
+      Result<Span> sp = spanOf(evtPath);
+      if (!sp) return sp.error();
+      spans[r] = {sp->events, sp->first, sp->last};
     }
     report.ranks.push_back(rr);
   }

@@ -478,35 +478,34 @@ std::optional<uint32_t> peerOf(uint32_t p) {
   return p == OTF2_UNDEFINED_UINT32 ? std::nullopt : std::optional<uint32_t>(p);
 }
 
+// A point-to-point record (peer: receiver of sends, sender of receives).
+OTF2_CallbackCode message(void *u, OTF2_AttributeList *a, OTF2_TimeStamp t, EventKind kind,
+                          uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                          std::optional<uint64_t> req) {
+  Event e;
+  e.kind = kind, e.peer = peerOf(peer), e.comm = comm, e.tag = tag, e.bytes = len;
+  e.request = req;
+  return deliver(ctxOf(u), e, a, t);
+}
 OTF2_CallbackCode evSend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void *u,
                          OTF2_AttributeList *a, uint32_t to, OTF2_CommRef comm, uint32_t tag,
                          uint64_t len) {
-  Event e;
-  e.kind = EventKind::Send, e.peer = peerOf(to), e.comm = comm, e.tag = tag, e.bytes = len;
-  return deliver(ctxOf(u), e, a, t);
+  return message(u, a, t, EventKind::Send, to, comm, tag, len, std::nullopt);
 }
 OTF2_CallbackCode evIsend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void *u,
                           OTF2_AttributeList *a, uint32_t to, OTF2_CommRef comm, uint32_t tag,
                           uint64_t len, uint64_t req) {
-  Event e;
-  e.kind = EventKind::Isend, e.peer = peerOf(to), e.comm = comm, e.tag = tag, e.bytes = len;
-  e.request = req;
-  return deliver(ctxOf(u), e, a, t);
+  return message(u, a, t, EventKind::Isend, to, comm, tag, len, req);
 }
 OTF2_CallbackCode evRecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void *u,
                          OTF2_AttributeList *a, uint32_t from, OTF2_CommRef comm, uint32_t tag,
                          uint64_t len) {
-  Event e;
-  e.kind = EventKind::Recv, e.peer = peerOf(from), e.comm = comm, e.tag = tag, e.bytes = len;
-  return deliver(ctxOf(u), e, a, t);
+  return message(u, a, t, EventKind::Recv, from, comm, tag, len, std::nullopt);
 }
 OTF2_CallbackCode evIrecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void *u,
                           OTF2_AttributeList *a, uint32_t from, OTF2_CommRef comm, uint32_t tag,
                           uint64_t len, uint64_t req) {
-  Event e;
-  e.kind = EventKind::Irecv, e.peer = peerOf(from), e.comm = comm, e.tag = tag, e.bytes = len;
-  e.request = req;
-  return deliver(ctxOf(u), e, a, t);
+  return message(u, a, t, EventKind::Irecv, from, comm, tag, len, req);
 }
 template <EventKind K>
 OTF2_CallbackCode evRequest(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void *u,

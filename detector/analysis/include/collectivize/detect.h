@@ -59,6 +59,7 @@ struct Match {
   int segments = 1;               // bcast sent in pieces (pipelined)
   std::string op;                 // reductions: MPI_Op pinned down by the values, or ""
   bool shapeOnly = false;         // reductions without value evidence (partial)
+  bool severalTags = false;       // a spread whose messages change tag on the way
   std::string note;
 };
 
