@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <iostream>
@@ -127,7 +128,7 @@ int detectVerb(int argc, char **argv) {
     report.warnings.push_back("call sites: " + sym.problem);
   for (const auto &p : trace->problems())
     report.warnings.push_back(p.message);
-  cz::detect::ReportContext ctx{dir, trace->manifest().command,
+  cz::detect::ReportContext ctx{dir, trace->manifest().command, sitesPath.empty() ? std::string() : std::filesystem::absolute(sitesPath).string(),
                                 sitesPath.empty() ? nullptr : &sites, &resolved};
   if (!out.empty()) {
     std::ofstream f(out, std::ios::trunc);

@@ -55,7 +55,7 @@ std::string siteText(const SiteUse &s, const SiteLocations *sites,
     auto it = returnAddresses->find(s.id);
     if (it != returnAddresses->end())
       return it->second.line ? it->second.file + ":" + std::to_string(it->second.line)
-                             : it->second.file + " (" + it->second.callee + ")";
+                             : it->second.file + " (" + it->second.function + ")";
   }
   if (s.siteKind == 1) {
     std::snprintf(b, sizeof b, "ra:0x%" PRIx64, s.id);
@@ -109,6 +109,7 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
   out << "{\n  \"format\": \"collectivize-detection\",\n  \"version\": " << kReportVersion << ",\n";
   out << "  \"trace\": " << quoted(ctx.traceDir) << ",\n";
   out << "  \"command\": " << quoted(ctx.command) << ",\n";
+  out << "  \"sites\": " << (ctx.sitesPath.empty() ? "null" : quoted(ctx.sitesPath)) << ",\n";
   out << "  \"ranks\": " << r.ranks << ",\n";
   const MatchStats &s = r.stats;
   out << "  \"stats\": {\"events\": " << s.events << ", \"sends\": " << s.sends
@@ -148,15 +149,18 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "      \"sites\": [";
     for (size_t j = 0; j < m.sites.size(); j++) {
       const SiteUse &su = m.sites[j];
-      out << (j ? ", " : "") << "{\"id\": " << su.id << ", \"kind\": \""
+      out << (j ? ", " : "") << "{\"id\": \"" << su.id << "\", \"kind\": \""
           << (su.siteKind == 1 ? "return_address" : "instrumenter") << "\", \"role\": \""
           << (su.send ? "send" : "recv") << "\"";
       const SiteLocations *table = su.siteKind == 0 ? ctx.sites : ctx.returnAddresses;
       if (table) {
         auto it = table->find(su.id);
         if (it != table->end()) {
-          out << ", \"file\": " << quoted(it->second.file) << ", \"line\": " << it->second.line;
-          if (!it->second.callee.empty()) out << ", \"function\": " << quoted(it->second.callee);
+          const SourceLocation &at = it->second;
+          out << ", \"file\": " << quoted(at.file) << ", \"line\": " << at.line;
+          if (at.column) out << ", \"column\": " << at.column;
+          if (!at.function.empty()) out << ", \"function\": " << quoted(at.function);
+          if (!at.callee.empty()) out << ", \"callee\": " << quoted(at.callee);
         }
       }
       out << "}";

@@ -173,7 +173,8 @@ trace::Result<SiteLocations> readSiteDatabase(const std::string &path) {
   for (size_t k = 0; k < sites->items.size(); k++) {
     const Json &r = sites->items[k];
     const Json *id = r.get("id"), *file = r.get("file"), *line = r.get("line"),
-               *column = r.get("column"), *callee = r.get("callee");
+               *column = r.get("column"), *callee = r.get("callee"),
+               *function = r.get("function");
     if (!id || id->type != Json::String || !file || !line)
       return trace::Error{path, -1, "site record " + std::to_string(k) + " lacks id, file or line"};
     char *end = nullptr;
@@ -187,6 +188,7 @@ trace::Result<SiteLocations> readSiteDatabase(const std::string &path) {
     sl.line = int(line->number);
     sl.column = column ? int(column->number) : 0;
     sl.callee = callee ? callee->text : "";
+    sl.function = function && function->type == Json::String ? function->text : "";
     out[uint64_t(v)] = sl;
   }
   return out;

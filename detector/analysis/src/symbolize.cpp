@@ -152,7 +152,7 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
     if (a == answers.end()) continue;
     const std::string &fn = a->second.first, &fileLine = a->second.second;
     SourceLocation sl;
-    sl.callee = fn;
+    sl.function = fn;
     size_t colon = fileLine.rfind(':');
     std::string text;
     if (colon != std::string::npos && fileLine.compare(0, 2, "??") != 0) {

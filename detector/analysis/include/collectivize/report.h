@@ -15,13 +15,15 @@ namespace cz::detect {
 struct SourceLocation {
   std::string file;
   int line = 0, column = 0;
-  std::string callee;
+  std::string function; // the enclosing function, when known
+  std::string callee;   // the MPI call (site database only)
 };
 using SiteLocations = std::map<uint64_t, SourceLocation>;
 
 struct ReportContext {
   std::string traceDir;
   std::string command;           // the traced command line
+  std::string sitesPath;         // the site database read, if any
   const SiteLocations *sites = nullptr;           // instrumenter ids
   const SiteLocations *returnAddresses = nullptr; // resolved return-address sites
 };
