@@ -8,6 +8,9 @@
 #ifdef CZ_HAVE_INSTRUMENT
 #include "collectivize/instrument/Verb.h"
 #endif
+#ifdef CZ_HAVE_REWRITE
+#include "collectivize/rewrite/Rewrite.h"
+#endif
 
 namespace {
 
@@ -34,6 +37,10 @@ const Verb kVerbs[] = {
 #ifdef CZ_HAVE_INSTRUMENT
     {"instrument", cz::instrument::instrumentVerb,
      "give every MPI call site an id the tracer records; write the site database"},
+#endif
+#ifdef CZ_HAVE_REWRITE
+    {"rewrite", cz::rewrite::rewriteVerb,
+     "turn detected collectives into reviewable patches (diff, YAML, rationale)"},
 #endif
 };
 
