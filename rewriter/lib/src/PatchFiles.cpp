@@ -144,10 +144,6 @@ std::string edited(const std::vector<const PatchPlan *> &chosen) {
   return text;
 }
 
-llvm::json::Object positionJson(unsigned line, unsigned column) {
-  return llvm::json::Object{{"line", int64_t(line)}, {"column", int64_t(column)}};
-}
-
 } // namespace
 
 unsigned afterIncludes(const std::string &text) {
@@ -201,7 +197,31 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     err = "cannot create " + where.dir + ": " + ec.message();
     return false;
   }
-  llvm::json::Array patches;
+  // patches.json in the documented key order (one patch per line group).
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  llvm::json::OStream j(os, 2);
+  auto nullable = [&](const char *key, bool present, const std::string &value) {
+    if (present) j.attribute(key, value);
+    else j.attribute(key, nullptr);
+  };
+  auto position = [&](const char *key, unsigned line, unsigned column) {
+    j.attributeObject(key, [&] {
+      j.attribute("line", int64_t(line));
+      j.attribute("column", int64_t(column));
+    });
+  };
+  j.objectBegin();
+  j.attribute("format", "collectivize-patches");
+  j.attribute("version", 1);
+  j.attribute("report", where.report->path);
+  j.attribute("sites", where.sitesPath);
+  j.attribute("project_root", where.projectRoot);
+  nullable("build_dir", !where.buildDir.empty(), where.buildDir);
+  j.attribute("target", where.target);
+  j.attribute("command", where.report->command);
+  j.attributeBegin("patches");
+  j.arrayBegin();
   // all.diff: per file, the proposed edits that overlap no other.
   std::map<std::string, std::vector<const PatchPlan *>> byFile;
   for (const PatchPlan &p : plans) {
@@ -219,32 +239,40 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
       llvm::sys::fs::remove(base + ".yaml");
     }
     if (!writeText(base + ".md", rationaleOf(p, m), err)) return false;
-    llvm::json::Array siteIds;
-    for (const MatchSite &s : m.sites) siteIds.push_back(std::to_string(s.id));
-    llvm::json::Value region = nullptr;
-    if (hasPatch)
-      region = llvm::json::Object{{"file", p.file},
-                                  {"begin", positionJson(p.beginLine, p.beginColumn)},
-                                  {"end", positionJson(p.endLine, p.endColumn)}};
-    llvm::json::Array files;
-    if (hasPatch) files.push_back(p.file);
-    patches.push_back(llvm::json::Object{
-        {"id", p.id},
-        {"match", int64_t(p.match)},
-        {"kind", p.kind},
-        {"status", p.status},
-        {"reason", p.reason},
-        {"replacement", hasPatch ? llvm::json::Value(p.replacement) : llvm::json::Value(nullptr)},
-        {"region", std::move(region)},
-        {"files", std::move(files)},
-        {"diff", hasPatch ? llvm::json::Value(p.id + ".diff") : llvm::json::Value(nullptr)},
-        {"yaml", hasPatch ? llvm::json::Value(p.id + ".yaml") : llvm::json::Value(nullptr)},
-        {"rationale", p.id + ".md"},
-        {"instances", int64_t(m.instances)},
-        {"seconds_in_messages", m.secondsInMessages},
-        {"sites", std::move(siteIds)},
+    j.objectBegin();
+    j.attribute("id", p.id);
+    j.attribute("match", int64_t(p.match));
+    j.attribute("kind", p.kind);
+    j.attribute("status", p.status);
+    j.attribute("reason", p.reason);
+    nullable("replacement", hasPatch, p.replacement);
+    if (hasPatch) {
+      j.attributeObject("region", [&] {
+        j.attribute("file", p.file);
+        position("begin", p.beginLine, p.beginColumn);
+        position("end", p.endLine, p.endColumn);
+      });
+    } else {
+      j.attribute("region", nullptr);
+    }
+    j.attributeArray("files", [&] {
+      if (hasPatch) j.value(p.file);
     });
+    nullable("diff", hasPatch, p.id + ".diff");
+    nullable("yaml", hasPatch, p.id + ".yaml");
+    j.attribute("rationale", p.id + ".md");
+    j.attribute("instances", int64_t(m.instances));
+    j.attribute("seconds_in_messages", m.secondsInMessages);
+    j.attributeArray("sites", [&] {
+      for (const MatchSite &s : m.sites) j.value(std::to_string(s.id));
+    });
+    j.objectEnd();
   }
+  j.arrayEnd();
+  j.attributeEnd();
+  j.objectEnd();
+  os << "\n";
+  os.flush();
   std::string all;
   for (auto &[path, list] : byFile) {
     std::vector<const PatchPlan *> chosen = nonOverlapping(list);
@@ -254,21 +282,6 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     all += diff;
   }
   if (!writeText(where.dir + "/all.diff", all, err)) return false;
-  llvm::json::Object index{
-      {"format", "collectivize-patches"},
-      {"version", 1},
-      {"report", where.report->path},
-      {"sites", where.sitesPath},
-      {"project_root", where.projectRoot},
-      {"build_dir", where.buildDir.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(where.buildDir)},
-      {"target", where.target},
-      {"command", where.report->command},
-      {"patches", std::move(patches)},
-  };
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(index))) << "\n";
-  os.flush();
   return writeText(where.dir + "/patches.json", json, err);
 }
 

@@ -2,6 +2,7 @@
 #include "collectivize/rewrite/Region.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "clang/AST/Decl.h"
@@ -18,14 +19,60 @@ using namespace clang;
 
 // ---- source text ---------------------------------------------------------
 
-SourceText::SourceText(ASTContext &c)
-    : ctx(c), sm(c.getSourceManager()), file(sm.getMainFileID()),
+SourceText::SourceText(ASTContext &c, Preprocessor *p)
+    : ctx(c), pp(p), sm(c.getSourceManager()), file(sm.getMainFileID()),
       buffer(sm.getBufferData(sm.getMainFileID())) {}
 
+// A range that is a whole macro use (`BLOCK`) or lies in a macro argument
+// reads as written at the use; one inside a macro's body (`buf` in
+// `#define SEND_TO(q) MPI_Send(buf, ...)`) as spelled in the #define, which
+// names the same thing at the use.
 std::string SourceText::of(SourceRange range) const {
+  const LangOptions &lo = ctx.getLangOpts();
+  CharSourceRange file = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(range), sm, lo);
+  if (file.isValid()) return Lexer::getSourceText(file, sm, lo).str();
+  // Up the chain of nested expansions to the outermost macro's body
+  // (MPI_COMM_WORLD is itself a macro in Open MPI's mpi.h).
+  auto outermostBody = [&](SourceLocation l) {
+    while (l.isMacroID()) {
+      SourceLocation up = sm.getImmediateExpansionRange(l).getBegin();
+      if (!up.isMacroID()) break;
+      l = up;
+    }
+    return sm.getSpellingLoc(l);
+  };
+  SourceLocation b = outermostBody(range.getBegin()), e = outermostBody(range.getEnd());
+  // The AST's own rendering: right, but with every macro expanded.
+  std::string printed;
+  if (const Stmt *s = currentStmt) {
+    llvm::raw_string_ostream os(printed);
+    s->printPretty(os, nullptr, PrintingPolicy(lo));
+  }
+  if (sm.getFileID(b) == sm.getFileID(e) && sm.getFileOffset(b) <= sm.getFileOffset(e)) {
+    std::string spelled = Lexer::getSourceText(CharSourceRange::getTokenRange(b, e), sm, lo).str();
+    // Spelled in the #define: fine unless it names a macro parameter (an
+    // identifier that is neither in the expression nor a macro).
+    bool ok = true;
+    for (size_t i = 0; i < spelled.size() && ok;) {
+      if (std::isalpha((unsigned char)spelled[i]) || spelled[i] == '_') {
+        size_t j = i;
+        while (j < spelled.size() && (std::isalnum((unsigned char)spelled[j]) || spelled[j] == '_')) j++;
+        std::string id = spelled.substr(i, j - i);
+        bool inPrinted = printed.empty() || printed.find(id) != std::string::npos;
+        bool isMacro = pp && pp->isMacroDefined(id);
+        ok = inPrinted || isMacro;
+        i = j;
+      } else {
+        i++;
+      }
+    }
+    if (ok || printed.empty()) return spelled;
+    return printed;
+  }
+  if (!printed.empty()) return printed;
   CharSourceRange r = CharSourceRange::getTokenRange(sm.getExpansionRange(range.getBegin()).getBegin(),
                                                      sm.getExpansionRange(range.getEnd()).getEnd());
-  return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  return Lexer::getSourceText(r, sm, lo).str();
 }
 
 unsigned SourceText::offset(SourceLocation loc) const {
@@ -147,6 +194,9 @@ const VarDecl *referencedVar(const Expr *e) {
 
 std::string calleeName(const CallExpr *call) {
   if (const FunctionDecl *f = call->getDirectCallee()) return f->getNameAsString();
+  // In a template, a call with dependent arguments is not resolved yet.
+  if (const auto *u = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    return u->getName().getAsString();
   return "";
 }
 
@@ -173,6 +223,7 @@ public:
     for (const VarDecl *v : outVariables("MPI_Comm_rank")) plan.rankVariables.push_back(v);
     sizeVariables = outVariables("MPI_Comm_size");
 
+    findWrapperMacro(plan);
     for (const CallExpr *c : req.calls) {
       const Stmt *p = patternOf(c);
       if (std::find(plan.patterns.begin(), plan.patterns.end(), p) == plan.patterns.end())
@@ -238,6 +289,7 @@ private:
   const Stmt *body = nullptr;
   std::set<const Stmt *> patterns;
   std::set<const VarDecl *> sizeVariables; // MPI_Comm_size(c, &v)
+  std::set<const Stmt *> wrapped;          // CHECK_MPI(site call) statements
   const Stmt *enclosingLoop = nullptr;     // innermost loop around the region
 
   RegionPlan &fail(RegionPlan &plan, const std::string &why) {
@@ -300,16 +352,38 @@ private:
   }
 
   // ---- pattern statements ----
+  // The statement a call is part of. A call in a macro argument
+  // (CHECK_MPI(MPI_Send(...)) expanding to do { if (...) ... } while (0))
+  // belongs to the statement the macro use is.
   const Stmt *statementOf(const Stmt *call) const {
     const Stmt *cur = call;
     for (const Stmt *p = parentOf(cur); p; p = parentOf(cur)) {
-      if (isa<Expr>(p) || isa<DeclStmt>(p)) {
+      if (isa<Expr>(p) || isa<DeclStmt>(p) || (p != body && sameMacroUse(cur, p))) {
         cur = p;
         continue;
       }
       break;
     }
     return cur;
+  }
+  bool sameMacroUse(const Stmt *a, const Stmt *b) const {
+    SourceLocation la = a->getBeginLoc(), lb = b->getBeginLoc();
+    if (!la.isMacroID() || !lb.isMacroID()) return false;
+    return src.sm.getExpansionRange(la).getBegin() == src.sm.getExpansionRange(lb).getBegin();
+  }
+
+  // Site statements that are a function-like macro around the call.
+  void findWrapperMacro(RegionPlan &plan) {
+    std::string name;
+    for (const CallExpr *c : req.calls) {
+      const Stmt *st = statementOf(c);
+      if (st == c || !st->getBeginLoc().isMacroID()) return;
+      std::string n = Lexer::getImmediateMacroName(st->getBeginLoc(), src.sm, src.ctx.getLangOpts()).str();
+      if (n.empty() || (!name.empty() && n != name)) return;
+      name = n;
+      wrapped.insert(st);
+    }
+    plan.wrapperMacro = name;
   }
 
   // The variables a loop steps through and those computed from them in it.
@@ -436,7 +510,7 @@ private:
   std::string text(unsigned b, unsigned e) const {
     std::string t = src.between(b, e);
     size_t first = t.find_first_not_of(" \t\r\n"), last = t.find_last_not_of(" \t\r\n");
-    if (first == std::string::npos) return "";
+    if (first == std::string::npos || onlyComments(t)) return "";
     std::string indent = src.lineIndent(b + unsigned(first));
     t = t.substr(first, last - first + 1);
     std::string out;
@@ -449,6 +523,23 @@ private:
     }
     return out;
   }
+  // Comments and blank space only: nothing to keep.
+  static bool onlyComments(const std::string &t) {
+    for (size_t i = 0; i < t.size(); i++) {
+      if (t.compare(i, 2, "//") == 0) {
+        i = t.find('\n', i);
+        if (i == std::string::npos) return true;
+      } else if (t.compare(i, 2, "/*") == 0) {
+        i = t.find("*/", i + 2);
+        if (i == std::string::npos) return true;
+        i++;
+      } else if (!std::isspace((unsigned char)t[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static std::string indented(const std::string &t) {
     std::string out = "  ";
     for (char c : t) {
@@ -632,7 +723,14 @@ private:
   }
 
   void checkPattern(const Stmt *p, RegionPlan &plan) {
-    forEachStmt(p, [&](const Stmt *x) {
+    // The error handling of a wrapping macro goes with the call it wraps.
+    std::function<void(const Stmt *, const std::function<void(const Stmt *)> &)> walk =
+        [&](const Stmt *s, const std::function<void(const Stmt *)> &fn) {
+          if (!s || wrapped.count(s)) return;
+          fn(s);
+          for (const Stmt *c : s->children()) walk(c, fn);
+        };
+    walk(p, [&](const Stmt *x) {
       if (!plan.whyNot.empty()) return;
       if (isa<ReturnStmt>(x) || isa<GotoStmt>(x) || isa<CXXThrowExpr>(x)) {
         fail(plan, "the communication at " + where(x) + " can return or jump out");

@@ -89,6 +89,10 @@ public:
       const std::vector<MessageArgs> &rootSide = scatter ? sends : recvs, &memberSide = scatter ? recvs : sends;
       if (rootSide.empty() || memberSide.empty())
         return fail(plan, "the sites show only one side of the " + k);
+      if (!local(rootSide[0].buffer))
+        return fail(plan, "the root " + std::string(scatter ? "sends every block from" : "receives every block into") +
+                              " the same place (" + src.of(rootSide[0].buffer) + "): no " + k +
+                              " buffer to hand to MPI");
       std::string whole = usable(rootSide[0].buffer, true);
       if (whole.empty()) return fail(plan, "the root's buffer is named by variables of the loop only");
       std::string block = usable(memberSide[0].buffer, false);
@@ -114,6 +118,10 @@ public:
                            ", " + type + ", " + root + ", " + comm + ")";
     } else if (k == "allgather" || k == "alltoall") {
       if (sends.empty() || recvs.empty()) return fail(plan, "the sites show only one side of the " + k);
+      if (!local(recvs[0].buffer))
+        return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
+                              "): the program consumes them as they arrive (a reduction?), so there is "
+                              "no " + k + " buffer to hand to MPI");
       std::string in = usable(recvs[0].buffer, true);
       std::string out = usable(sends[0].buffer, k == "alltoall");
       std::string outBase = usable(sends[0].buffer, true);
@@ -420,6 +428,11 @@ private:
                             std::to_string(match.splitColors.size()) +
                             "-rank run; generalise them, and create the communicator once (every rank of " +
                             comm + " must reach MPI_Comm_split)");
+    }
+    if (!region.wrapperMacro.empty()) {
+      size_t at = body.find(call);
+      if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");
+      plan.notes.push_back("wrapped in " + region.wrapperMacro + "(...) like the calls it replaces");
     }
     if (rankUsed && !rankDecl.empty()) body = rankDecl + body;
     if (body.find('\n') != std::string::npos) body = "{\n" + indentLines(body) + "\n}";

@@ -66,9 +66,11 @@ public:
   bool VisitCallExpr(CallExpr *call) {
     std::string name = calleeName(call);
     if (name.empty() || !isPointToPoint(name)) return true;
-    SourceLocation at = sm.getExpansionLoc(call->getBeginLoc());
+    // Where the call is written: in a macro argument its own text, else
+    // the macro use (the site database anchors them the same way).
+    SourceLocation at = sm.getFileLoc(call->getBeginLoc());
     if (sm.getFileID(at) != sm.getMainFileID()) return true;
-    unsigned line = sm.getExpansionLineNumber(at), column = sm.getExpansionColumnNumber(at);
+    unsigned line = sm.getSpellingLineNumber(at), column = sm.getSpellingColumnNumber(at);
     for (size_t i = 0; i < refs.size(); i++) {
       const SiteRef &r = refs[i];
       if (r.line != line || (r.column && r.column != column)) continue;
@@ -87,7 +89,7 @@ public:
 
 class PlanConsumer : public ASTConsumer {
 public:
-  explicit PlanConsumer(Job &job) : job(job) {}
+  PlanConsumer(Job &job, Preprocessor *pp) : job(job), pp(pp) {}
   void HandleTranslationUnit(ASTContext &ctx) override {
     job.ran = true;
     PatchPlan &p = *job.out;
@@ -110,7 +112,7 @@ public:
     }
     const std::string &k = job.match->kind;
     if (k == "reduce" || k == "allreduce") req.collectiveWrites = reductionAccumulators(finder.found);
-    SourceText src(ctx);
+    SourceText src(ctx, pp);
     RegionPlan region = planRegion(src, req);
     if (!region.ok) {
       p.reason = region.whyNot;
@@ -142,13 +144,14 @@ public:
 
 private:
   Job &job;
+  Preprocessor *pp;
 };
 
 class PlanAction : public ASTFrontendAction {
 public:
   explicit PlanAction(Job &job) : job(job) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<PlanConsumer>(job);
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<PlanConsumer>(job, &ci.getPreprocessor());
   }
 
 private:

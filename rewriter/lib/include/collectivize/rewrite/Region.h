@@ -21,15 +21,22 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Lex/Preprocessor.h"
 
 namespace cz::rewrite {
 
 // Source text and positions in the file of the region (expansion locations).
 class SourceText {
 public:
-  explicit SourceText(clang::ASTContext &ctx);
+  // pp: to tell a macro name spelled in a #define from a macro parameter.
+  SourceText(clang::ASTContext &ctx, clang::Preprocessor *pp = nullptr);
   std::string of(clang::SourceRange range) const;      // token range, as written
-  std::string of(const clang::Stmt *s) const { return of(s->getSourceRange()); }
+  std::string of(const clang::Stmt *s) const {
+    currentStmt = s;
+    std::string t = of(s->getSourceRange());
+    currentStmt = nullptr;
+    return t;
+  }
   unsigned offset(clang::SourceLocation loc) const;    // in its file
   unsigned endOffset(const clang::Stmt *s) const;      // just after the last token (and its ';')
   unsigned line(clang::SourceLocation loc) const;
@@ -37,9 +44,11 @@ public:
   std::string lineIndent(unsigned offset) const;
   unsigned lineStart(unsigned offset) const;
   clang::ASTContext &ctx;
+  clang::Preprocessor *pp;
   clang::SourceManager &sm;
   clang::FileID file;
   llvm::StringRef buffer;
+  mutable const clang::Stmt *currentStmt = nullptr; // for of(Stmt): printed fallback
 };
 
 struct RegionPlan {
@@ -56,6 +65,9 @@ struct RegionPlan {
   // the side that is not the rank variable, as root candidates.
   std::vector<const clang::Expr *> rootCandidates;
   std::vector<const clang::VarDecl *> rankVariables; // MPI_Comm_rank(c, &v) in the function
+  // Every site call is the argument of the same function-like macro
+  // (CHECK_MPI(MPI_Send(...))): the new call gets it too.
+  std::string wrapperMacro;
 };
 
 struct RegionRequest {
