@@ -292,6 +292,9 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       continue;
     }
     p.path = *paths.begin();
+    // No site database (return-address sites): the instrumenter's rule, the
+    // nearest directory above the file holding .git, else its directory.
+    if (projectRoot.empty()) projectRoot = clangtools::defaultProjectRoot(p.path);
     if (!projectRoot.empty() && !clangtools::relativeToRoot(projectRoot, p.path, p.file))
       p.file = p.path;
     if (!readFile(p.path, p.original)) {
