@@ -1,6 +1,8 @@
 // PatchFiles.cpp: writing what the rewriter found, in the documented layout.
 #include "collectivize/rewrite/PatchFiles.h"
 
+#include "collectivize/clang/Files.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -19,20 +21,7 @@ namespace cz::rewrite {
 namespace {
 
 bool writeText(const std::string &path, const std::string &text, std::string &err) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    err = "cannot write " + path + ": " + ec.message();
-    return false;
-  }
-  os << text;
-  os.close();
-  if (os.has_error()) {
-    err = "cannot write " + path + ": " + os.error().message();
-    os.clear_error();
-    return false;
-  }
-  return true;
+  return clangtools::writeFile(path, text, err);
 }
 
 bool readText(const std::string &path, std::string &text) {

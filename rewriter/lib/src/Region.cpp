@@ -192,6 +192,15 @@ const VarDecl *referencedVar(const Expr *e) {
   return nullptr;
 }
 
+std::string indentLines(const std::string &t) {
+  std::string out = "  ";
+  for (char c : t) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  return out;
+}
+
 std::string calleeName(const CallExpr *call) {
   if (const FunctionDecl *f = call->getDirectCallee()) return f->getNameAsString();
   // In a template, a call with dependent arguments is not resolved yet.
@@ -540,14 +549,6 @@ private:
     return true;
   }
 
-  static std::string indented(const std::string &t) {
-    std::string out = "  ";
-    for (char c : t) {
-      out += c;
-      if (c == '\n') out += "  ";
-    }
-    return out;
-  }
   static void append(std::string &to, const std::string &piece) {
     if (piece.empty()) return;
     to += to.empty() ? piece : "\n" + piece;
@@ -604,9 +605,9 @@ private:
 
   static std::string wrapIf(const std::string &cond, const std::string &yes, const std::string &no) {
     if (yes.empty() && no.empty()) return "";
-    if (no.empty()) return "if (" + cond + ") {\n" + indented(yes) + "\n}";
-    if (yes.empty()) return "if (!(" + cond + ")) {\n" + indented(no) + "\n}";
-    return "if (" + cond + ") {\n" + indented(yes) + "\n} else {\n" + indented(no) + "\n}";
+    if (no.empty()) return "if (" + cond + ") {\n" + indentLines(yes) + "\n}";
+    if (yes.empty()) return "if (!(" + cond + ")) {\n" + indentLines(no) + "\n}";
+    return "if (" + cond + ") {\n" + indentLines(yes) + "\n} else {\n" + indentLines(no) + "\n}";
   }
 
   bool split(const Stmt *s, Pieces &out, RegionPlan &plan) {

@@ -443,15 +443,6 @@ private:
     plan.ok = true;
     return plan;
   }
-
-  static std::string indentLines(const std::string &t) {
-    std::string out = "  ";
-    for (char c : t) {
-      out += c;
-      if (c == '\n') out += "  ";
-    }
-    return out;
-  }
 };
 
 } // namespace

@@ -85,5 +85,7 @@ const clang::Expr *strip(const clang::Expr *e);
 bool mentions(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
 const clang::VarDecl *referencedVar(const clang::Expr *e); // `x`, `&x`, `x[i]`, `*x`: x
 std::string calleeName(const clang::CallExpr *call);
+// Two more spaces at the start of every line.
+std::string indentLines(const std::string &text);
 
 } // namespace cz::rewrite
