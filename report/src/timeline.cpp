@@ -126,23 +126,26 @@ Json loadTimelines(const Json &detection, const std::string &traceDir, int cap,
       if (ownSeen++ >= want) break;
       end = std::max(end, m->recvTime);
     }
+    // Some context before and after the instances shown.
+    const uint64_t span = end > begin ? end - begin : 1;
+    const uint64_t lo = begin - std::min(begin, span / 4), hi = end + span / 10;
     size_t ownTotal = 0, otherTotal = 0;
     for (auto *m : byTime) {
       if (ownSeen == 0) break;
       bool isOwn = own(*m);
       if (isOwn) ownTotal++;
-      if (m->sendTime > end || m->recvTime < begin) continue;
       if (isOwn) {
-        if (mine.size() < want) mine.push(messageRow(*m, begin, ticksPerUs));
-      } else {
+        if (m->sendTime >= begin && m->recvTime <= end && mine.size() < want)
+          mine.push(messageRow(*m, lo, ticksPerUs));
+      } else if (m->sendTime <= hi && m->recvTime >= lo) {
         otherTotal++;
-        if (other.size() < size_t(cap)) other.push(messageRow(*m, begin, ticksPerUs));
+        if (other.size() < size_t(cap)) other.push(messageRow(*m, lo, ticksPerUs));
       }
     }
     Json rankList = Json::array();
     for (int r = 0; r < table->ranks; ++r) rankList.push(Json::number(r));
     t.set("ranks", std::move(rankList));
-    t.set("span_us", Json::number(double(end - std::min(end, begin)) / ticksPerUs));
+    t.set("span_us", Json::number(double(hi - lo) / ticksPerUs));
     t.set("match_messages_total", Json::number(double(ownTotal)));
     t.set("other_in_window", Json::number(double(otherTotal)));
     t.set("instances_shown", Json::number(std::min<double>(kInstancesShown, instances)));

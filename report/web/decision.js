@@ -40,7 +40,7 @@
         while (e + 1 < row.length && row[e + 1] === row[c]) e++;
         var a = row[c], k = algs.indexOf(a), ex = explorerId(g.collective, a);
         var rect = S("rect", { x: left + c * cw, y: top + (procs.length - 1 - r) * ch, width: (e - c + 1) * cw, height: ch,
-          fill: "url(#pat-" + g.collective + "-" + k + ")", tabindex: 0, role: "button", "data-algorithm": a, "data-procs": p,
+          fill: "url(#pat-" + g.collective + "-" + k + ")", "data-algorithm": a, "data-procs": p,
           "aria-label": g.collective + " P=" + p + ", " + sizeLabel(bytes[c]) + "–" + sizeLabel(bytes[e]) + " B: " + a + (ex ? " (open in the explorer)" : "") });
         rect.appendChild(S("title", { text: g.collective + ", P = " + p + ", " + sizeLabel(bytes[c]) + "–" + sizeLabel(bytes[e]) + " bytes: " + a + (ex ? " — click to open in the explorer" : "") }));
         var open = function (a2, p2) { return function (ev) {
@@ -50,7 +50,6 @@
           else note.textContent = a2 + ": " + (a2 === "mpi" ? "the MPI library's own collective" : "not in the explorer") + " (P = " + p2 + ").";
         }; }(a, p);
         rect.addEventListener("click", open);
-        rect.addEventListener("keydown", open);
         svg.appendChild(rect);
         c = e + 1;
       }
@@ -65,7 +64,10 @@
     algs.forEach(function (a, k) {
       var sw = S("svg", { width: 22, height: 14 }, S("rect", { width: 22, height: 14, fill: "url(#pat-" + g.collective + "-" + k + ")", stroke: "#555" }));
       sw.insertBefore(defs.cloneNode(true), sw.firstChild);
-      legend.appendChild(el("li", {}, sw, " " + a + (explorerId(g.collective, a) ? "" : " (no explorer view)")));
+      // Keyboard users open an algorithm from its legend entry.
+      var id = explorerId(g.collective, a), minP = null;
+      g.grid.forEach(function (row, r) { if (minP === null && row.indexOf(a) >= 0) minP = procs[r]; });
+      legend.appendChild(el("li", {}, sw, " ", id ? el("button", { type: "button", class: "linkish", text: a + " → explorer", onclick: function () { CZ.openAlgorithm(id, Math.min(32, minP || 8)); } }) : a + " (no explorer view)"));
     });
     return el("figure", {}, el("figcaption", {}, el("strong", { text: g.collective })), svg, legend);
   }
@@ -98,7 +100,7 @@
     svg.appendChild(S("text", { x: l, y: 14, text: coll + " — " + alg, "font-weight": "bold" }));
     for (var e = Math.ceil(yRange[0]); e <= Math.floor(yRange[1]); e++) {
       svg.appendChild(S("line", { x1: l, x2: W - r, y1: ly(Math.pow(10, e)), y2: ly(Math.pow(10, e)), stroke: "#e3e6ea" }));
-      svg.appendChild(S("text", { x: 4, y: ly(Math.pow(10, e)) + 4, text: Math.pow(10, e) + " µs" }));
+      svg.appendChild(S("text", { x: 4, y: ly(Math.pow(10, e)) + 4, text: CZ.seconds(Math.pow(10, e) * 1e-6) }));
     }
     for (var x = Math.ceil(xRange[0]); x <= xRange[1]; x += 4)
       svg.appendChild(S("text", { x: lx(Math.pow(2, x)) - 8, y: H - b + 14, text: sizeLabel(Math.pow(2, x)) }));

@@ -236,6 +236,7 @@ var CZX = (function () {
       });
       ui.grid.appendChild(line);
     });
+    drawArrows(s);
     ui.moves.textContent = "";
     s.moves.slice(0, 64).forEach(function (m) {
       ui.moves.appendChild(el("li", { text: "rank " + m.from + " → rank " + m.to + ": " + m.blocks.length + " block(s) " + m.blocks.map(function (b) { return "[" + labelText(b, alltoall) + "]"; }).join(" ") }));
@@ -245,6 +246,30 @@ var CZX = (function () {
     ui.play.disabled = st.at >= st.states.length - 1 || !!st.timer;
     ui.stop.disabled = !st.timer;
     ui.undo.disabled = st.at === 0;
+  }
+  // Messages of the step as arrows between rank rows (one per message,
+  // the sender's colour); local phases (rotations) get a circular mark.
+  function drawArrows(s) {
+    var rowH = 33, W = 70, H = st.p * rowH, svg = ui.arrows;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    var defs = CZ.svg("defs");
+    CZ.palette.forEach(function (c, k) {
+      defs.appendChild(CZ.svg("marker", { id: "xa" + k, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, CZ.svg("path", { d: "M0,0 L10,5 L0,10 z", fill: c })));
+    });
+    svg.appendChild(defs);
+    var y = function (r) { return r * rowH + 15; };
+    if (!s.moves.length && s.phase !== "start") {
+      for (var r = 0; r < st.p; r++) svg.appendChild(CZ.svg("text", { x: W - 18, y: y(r) + 5, text: "⟲", "font-size": 16 }, CZ.svg("title", { text: "local copy within rank " + r })));
+      return;
+    }
+    s.moves.forEach(function (m) {
+      var k = m.from % CZ.palette.length, a = y(m.from), b = y(m.to), bend = Math.min(W - 8, 8 + Math.abs(b - a) / rowH * 7);
+      var path = CZ.svg("path", { d: "M" + (W - 2) + "," + a + " C" + (W - 2 - bend) + "," + a + " " + (W - 2 - bend) + "," + b + " " + (W - 2) + "," + b,
+        fill: "none", stroke: CZ.palette[k], "stroke-width": 1.5, "marker-end": "url(#xa" + k + ")" });
+      path.appendChild(CZ.svg("title", { text: "rank " + m.from + " → rank " + m.to + ": " + m.blocks.length + " block(s)" }));
+      svg.appendChild(path);
+    });
   }
   function forward() { if (st.at < st.states.length - 1) { st.at++; render(); } if (st.at >= st.states.length - 1) stop(); }
   function stop() { if (st.timer) { clearInterval(st.timer); st.timer = null; } if (st.states.length) render(); }
@@ -286,8 +311,9 @@ var CZX = (function () {
     ui.counters = el("p", { id: "explorer-counters", class: "counters" });
     ui.explain = el("div", { id: "explorer-explain", class: "explain" });
     ui.grid = el("div", { id: "explorer-grid", class: "buffers", role: "img", "aria-label": "buffers of every rank" });
+    ui.arrows = CZ.svg("svg", { class: "step-arrows", "aria-hidden": "true" });
     ui.moves = el("ul", { id: "explorer-moves", class: "moves", "aria-label": "messages of this step" });
-    [ui.status, ui.counters, ui.explain, ui.grid, el("p", { class: "small", text: "Messages of this step:" }), ui.moves].forEach(function (e) { body.appendChild(e); });
+    [ui.status, ui.counters, ui.explain, el("div", { class: "grid-wrap" }, ui.arrows, ui.grid), el("p", { class: "small", text: "Messages of this step:" }), ui.moves].forEach(function (e) { body.appendChild(e); });
     rebuild();
   });
 })();

@@ -99,6 +99,23 @@
     return dl;
   }
 
+  // Light C/C++ highlighting: comments, strings, keywords, MPI names. A
+  // comment that spans lines is only recognised on its first line.
+  var tokenRe = /(\/\/.*$|\/\*.*?(\*\/|$)|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\b(?:if|else|for|while|do|switch|case|default|return|break|continue|int|double|float|char|void|long|short|unsigned|const|static|struct|sizeof|auto|template|class|namespace|using)\b|\b(?:MPI|PMPI|cz)_\w+)/g;
+  function highlightC(text) {
+    var out = [], last = 0, m;
+    tokenRe.lastIndex = 0;
+    while ((m = tokenRe.exec(text)) !== null) {
+      if (!m[0].length) { tokenRe.lastIndex++; continue; }
+      if (m.index > last) out.push(text.slice(last, m.index));
+      var t = m[0], cls = t[0] === "/" ? "tk-com" : t[0] === '"' || t[0] === "'" ? "tk-str" : /^(MPI|PMPI|cz)_/.test(t) ? "tk-mpi" : "tk-kw";
+      out.push(el("span", { class: cls, text: t }));
+      last = m.index + t.length;
+    }
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+
   function sources(i) {
     var box = el("div", { class: "sources" }, el("h3", { text: "Source around the call sites" }));
     var list = (D.sources || [])[i];
@@ -107,7 +124,7 @@
       return box;
     }
     list.forEach(function (f) {
-      box.appendChild(el("p", {}, el("code", { text: f.file }), f.path ? el("span", { class: "small", text: "  " + f.path }) : null));
+      box.appendChild(el("p", {}, el("code", { text: f.file }), f.path && f.path !== f.file ? el("span", { class: "small", text: "  " + f.path }) : null));
       if (!f.chunks) { box.appendChild(CZ.missing(f.file + ": " + (f.missing || "not found"))); return; }
       var marks = {};
       (f.marks || []).forEach(function (l) { marks[l] = true; });
@@ -117,7 +134,7 @@
         c.lines.forEach(function (text, j) {
           var n = c.first + j;
           pre.appendChild(el("span", { class: "line" + (marks[n] ? " hit" : ""), "data-line": n },
-            el("span", { class: "ln", text: String(n) }), text));
+            el("span", { class: "ln", text: String(n) }), highlightC(text)));
         });
       });
       box.appendChild(pre);
