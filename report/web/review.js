@@ -67,7 +67,7 @@
       var gain = g.measured ? CZ.seconds(g.seconds) + " per run (×" + (g.speedup || 0).toFixed(2) + ")"
                             : "≤ " + CZ.seconds(g.seconds) + " (potential)";
       tb.appendChild(el("tr", { "data-match": i },
-        el("td", {}, el("a", { href: "#match-" + i, text: String(i + 1) })),
+        el("td", {}, el("a", { href: "#match-" + i, text: String(i + 1), onclick: function () { var b = document.querySelector("#match-" + i + " > button"); if (b) b.click(); } })),
         el("td", { "data-field": "kind", text: m.kind }),
         el("td", { "data-field": "status", text: m.status + (m.coverage !== undefined && m.coverage < 1 ? " (" + Math.round(m.coverage * 100) + "%)" : "") }),
         el("td", { "data-field": "group", text: groupText(m) }),
@@ -288,10 +288,22 @@
     var body = document.getElementById("matches-body");
     if (!det) { body.appendChild(CZ.missing("No detection report, so no matches.")); return; }
     if (!matches.length) { body.appendChild(el("p", { text: "No matches." })); return; }
-    order().forEach(function (i) {
-      var m = matches[i], t = (D.timelines || [])[i] || null;
+    // Big reports stay quick: the first sections are drawn, the rest on demand.
+    var drawnAtOnce = 40;
+    order().forEach(function (i, rank) {
+      var m = matches[i];
       var sec = el("section", { class: "match", id: "match-" + i, "data-match": i, "aria-labelledby": "match-h-" + i },
         el("h3", { id: "match-h-" + i, text: "#" + (i + 1) + " " + m.kind + " (" + m.status + ") — " + (m.equivalent || "") }));
+      body.appendChild(sec);
+      if (rank < drawnAtOnce) { drawMatch(sec, i); return; }
+      var more = el("button", { type: "button", text: "Draw this match's details", onclick: function () { sec.removeChild(more); drawMatch(sec, i); } });
+      sec.appendChild(more);
+    });
+  }
+
+  function drawMatch(sec, i) {
+    {
+      var m = matches[i], t = (D.timelines || [])[i] || null;
       CZ.part("match " + (i + 1) + " facts", function () { sec.appendChild(facts(m, i)); });
       CZ.part("match " + (i + 1) + " sources", function () { sec.appendChild(sources(i)); });
       CZ.part("match " + (i + 1) + " timeline", function () { sec.appendChild(timeline(i, t)); });
@@ -300,8 +312,7 @@
       CZ.part("match " + (i + 1) + " matrix", function () { row.appendChild(matrix(i, m, t)); });
       sec.appendChild(row);
       CZ.part("match " + (i + 1) + " patch", function () { sec.appendChild(patch(i)); });
-      body.appendChild(sec);
-    });
+    }
   }
 
   CZ.part("overview", overview);

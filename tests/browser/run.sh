@@ -2,25 +2,38 @@
 # run.sh: the report's browser test (ctest `report_browser`). Makes real
 # inputs (a traced run of an example, its detection report, the runtime's
 # step export under mpirun), writes reports with `collectivize report`, and
-# drives Debian's chromium through playwright-core over them
-# (report.test.js). Screenshots go to OUT/shots.
+# drives Debian's chromium through playwright-core and firefox-esr through
+# puppeteer-core over them (report.test.js). Screenshots go to OUT/shots.
 #
 #   run.sh COLLECTIVIZE STEP_EXPORT EXAMPLES_DIR SOURCE_DIR OUT_DIR MPIEXEC
 #
-# Without chromium or playwright-core it exits 77 (ctest: skipped), unless
+# Without chromium or playwright-core it exits 77 (ctest: skipped), and
+# without firefox-esr or puppeteer-core it skips the Firefox pass, unless
 # COLLECTIVIZE_REQUIRE_BROWSER=1 (set by scripts/run, so CI fails instead).
 set -euo pipefail
 cz=$1 step_export=$2 examples=$3 src=$4 out=$5 mpiexec=$6
 chromium=${CZ_CHROMIUM:-/usr/bin/chromium}
+firefox=${CZ_FIREFOX_BIN:-/usr/bin/firefox-esr}
 modules=${CZ_NODE_MODULES:-$src/tests/browser/node_modules}
+require=${COLLECTIVIZE_REQUIRE_BROWSER:-0}
 
 missing=""
 command -v node >/dev/null || missing="node (apt-get install nodejs)"
 [ -x "$chromium" ] || missing="$missing chromium ($chromium; apt-get install chromium)"
 [ -d "$modules/playwright-core" ] ||
   missing="$missing playwright-core (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix $src/tests/browser)"
+# Firefox is checked too where it is installed (always under scripts/run).
+use_firefox=$firefox
+if [ ! -x "$firefox" ] || [ ! -d "$modules/puppeteer-core" ]; then
+  use_firefox=""
+  if [ "$require" = 1 ]; then
+    missing="$missing firefox-esr ($firefox) or puppeteer-core"
+  else
+    echo "report_browser: firefox pass skipped: firefox-esr or puppeteer-core missing"
+  fi
+fi
 if [ -n "$missing" ]; then
-  if [ "${COLLECTIVIZE_REQUIRE_BROWSER:-0}" = 1 ]; then
+  if [ "$require" = 1 ]; then
     echo "report_browser: FAILED: missing$missing (scripts/run installs them)" >&2
     exit 1
   fi
@@ -54,4 +67,4 @@ printf '{"format": "collectivize-patches", "version": 9, "patches": []}' > bad-p
   --trace no-such-trace -o bad.html 2> bad.txt
 "$cz" report -o empty.html 2> empty.txt
 
-CZ_SRC="$src" NODE_PATH="$modules" CZ_CHROMIUM="$chromium" node "$src/tests/browser/report.test.js" "$out"
+CZ_SRC="$src" NODE_PATH="$modules" CZ_CHROMIUM="$chromium" CZ_FIREFOX="$use_firefox" node "$src/tests/browser/report.test.js" "$out"
