@@ -66,6 +66,25 @@ std::string staticOverview(const Json &detection) {
   return h + "</ol>";
 }
 
+// Fields a match must have with the type REPORT_FORMAT.md gives, named for
+// the first few matches that lack them.
+std::string oddMatchFields(const Json &matches) {
+  std::string out;
+  int named = 0;
+  for (size_t i = 0; i < matches.size() && named < 5; ++i) {
+    const Json &m = matches.items()[i];
+    std::string bad;
+    if (!m["kind"].isString()) bad += " kind";
+    if (!m["ranks"].isArray()) bad += " ranks";
+    if (!m["sites"].isArray()) bad += " sites";
+    if (!m["instances"].isNumber()) bad += " instances";
+    if (!m["messages"].isNumber()) bad += " messages";
+    if (bad.empty()) continue;
+    out += (named++ ? "; " : "") + std::string("match ") + std::to_string(i + 1) + " lacks" + bad;
+  }
+  return out;
+}
+
 } // namespace
 
 std::string buildReportHtml(const ReportOptions &options, std::vector<InputStatus> &statuses) {
@@ -88,6 +107,11 @@ std::string buildReportHtml(const ReportOptions &options, std::vector<InputStatu
       } else {
         det.message = std::to_string(detection["matches"].size()) + " matches, " +
                       detection["ranks"].text() + " ranks";
+        std::string odd = oddMatchFields(detection["matches"]);
+        if (!odd.empty()) {
+          det.status = "partial";
+          det.message += "; " + odd + " (shown as unknown)";
+        }
       }
     }
   }

@@ -5,7 +5,26 @@
 (function () {
   var D = CZ.data, el = CZ.el, S = CZ.svg;
   var det = D.detection || null;
-  var matches = det && Array.isArray(det.matches) ? det.matches : [];
+  // Fields of the wrong type (a hand-edited or foreign report) become empty
+  // values, so one odd match cannot stop the others from being drawn.
+  function normalize(m) {
+    m = m && typeof m === "object" ? m : {};
+    var num = function (v) { return typeof v === "number" && isFinite(v) ? v : null; };
+    var out = {};
+    for (var k in m) out[k] = m[k];
+    out.kind = typeof m.kind === "string" ? m.kind : "?";
+    out.status = typeof m.status === "string" ? m.status : "?";
+    out.ranks = Array.isArray(m.ranks) ? m.ranks.filter(function (r) { return typeof r === "number"; }) : [];
+    out.sites = Array.isArray(m.sites) ? m.sites.filter(function (x) { return x && typeof x === "object"; }).map(function (x) {
+      return { id: String(x.id), kind: x.kind, role: String(x.role || "?"), file: typeof x.file === "string" ? x.file : null,
+               line: num(x.line), callee: typeof x.callee === "string" ? x.callee : null, "function": typeof x["function"] === "string" ? x["function"] : null };
+    }) : [];
+    ["instances", "messages", "bytes_moved", "bytes_per_instance", "seconds_in_messages", "count", "coverage", "root", "root_world"].forEach(function (k) { out[k] = num(m[k]); });
+    out.communicator = m.communicator && typeof m.communicator === "object" ? m.communicator : {};
+    out.equivalent = typeof m.equivalent === "string" ? m.equivalent : "";
+    return out;
+  }
+  var matches = det && Array.isArray(det.matches) ? det.matches.map(normalize) : [];
   var patches = D.patches && Array.isArray(D.patches.patches) ? D.patches.patches : [];
   var files = (D.patches && D.patches.files) || {};
 
@@ -162,8 +181,11 @@
       svg.appendChild(S("line", { x1: left, x2: W - right, y1: y(r), y2: y(r), stroke: "#d0d4da" }));
       svg.appendChild(S("text", { x: 4, y: y(r) + 4, text: "rank " + t.ranks[r] }));
     }
-    svg.appendChild(S("text", { x: left, y: 12, text: "0 µs" }));
-    svg.appendChild(S("text", { x: W - right - 80, y: 12, text: span.toFixed(1) + " µs" }));
+    for (var k = 0; k <= 5; k++) {
+      var us = span * k / 5, tx = x(us);
+      svg.appendChild(S("line", { x1: tx, x2: tx, y1: 16, y2: H - 16, stroke: "#eef0f3" }));
+      svg.appendChild(S("text", { x: k === 5 ? tx - 60 : tx + 2, y: 12, text: CZ.seconds(us * 1e-6) }));
+    }
     function arrows(list, own) {
       list.forEach(function (m) {
         var a = S("line", { x1: x(m[2]), y1: y(m[0]), x2: x(Math.max(m[3], m[2])), y2: y(m[1]),

@@ -218,6 +218,13 @@ async function badPages(browser) {
   await page.screenshot({ path: path.join(out, "shots", "bad-inputs.png"), fullPage: true });
   await page.close();
 
+  const o = await openPage(browser, "odd.html");
+  check((await o.page.$$("#overview-table tbody tr")).length === 3, "a report with odd matches still lists all 3");
+  check((await o.page.$$("section.match")).length === 3, "and draws a section for each");
+  check(o.errors.length === 0 && (await o.page.textContent("#script-errors")) === "", "odd matches cause no script errors: " + o.errors.join("; ") + (await o.page.textContent("#script-errors")));
+  await o.page.screenshot({ path: path.join(out, "shots", "odd.png"), fullPage: true });
+  await o.page.close();
+
   const e = await openPage(browser, "empty.html");
   const text = await e.page.textContent("body");
   check(/not given/.test(text) && /No benchmark data/.test(text) && /No detection report/.test(text), "a report of no inputs says what each part needs");

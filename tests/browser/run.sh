@@ -66,5 +66,10 @@ printf '{"format": "collectivize-patches", "version": 9, "patches": []}' > bad-p
 "$cz" report truncated.json --patches bad-patches --bench bad-bench.csv --table bad-table.txt \
   --trace no-such-trace -o bad.html 2> bad.txt
 "$cz" report -o empty.html 2> empty.txt
+# Valid JSON of the right format whose matches lack fields or have odd types.
+printf '%s' '{"format": "collectivize-detection", "version": 1, "ranks": "four", "matches": [
+  {"kind": "bcast"}, {"kind": 3, "ranks": "x", "sites": {"a": 1}, "instances": null},
+  {"kind": "alltoall", "ranks": [0, 1], "communicator": null, "sites": [{"id": 5, "file": 7, "line": "x"}]}]}' > odd.json
+"$cz" report odd.json --no-trace -o odd.html 2> odd.txt
 
 CZ_SRC="$src" NODE_PATH="$modules" CZ_CHROMIUM="$chromium" CZ_FIREFOX="$use_firefox" node "$src/tests/browser/report.test.js" "$out"
