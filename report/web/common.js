@@ -56,3 +56,8 @@ CZ.data = (function () {
   try { return JSON.parse(document.getElementById("cz-data").textContent); }
   catch (e) { CZ.showError("page data", e); return {}; }
 })();
+// What the Inputs table says about one input ("" when it is fine).
+CZ.inputProblem = function (name) {
+  var hit = (CZ.data.inputs || []).filter(function (i) { return i.name === name && i.status !== "ok"; })[0];
+  return hit ? hit.status + ": " + hit.message : "";
+};

@@ -124,6 +124,8 @@
 
   CZ.part("benchmarks", function () {
     var body = document.getElementById("bench-body"), B = D.bench;
+    var why = CZ.inputProblem("benchmark CSV");
+    if ((!B || !B.rows) && why && why.indexOf("not given") !== 0) { body.appendChild(CZ.missing("No benchmark data: the CSV is " + why)); return; }
     if (!B || !B.rows) { body.appendChild(CZ.missing("No benchmark data: give `--bench DIR/bench.csv` from `collectivize bench --collective all --procs 2,4,8 --sizes 8:1M -o DIR`.")); return; }
     if (!B.rows.length) { body.appendChild(CZ.missing("The benchmark CSV has no measurements.")); return; }
     var colls = [];

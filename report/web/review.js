@@ -65,7 +65,15 @@
   function overview() {
     var body = document.getElementById("overview-body");
     body.textContent = "";
+    // Inputs that were given but could not be used, named up front.
+    var bad = (D.inputs || []).filter(function (i) { return i.status === "missing" || i.status === "malformed" || i.status === "partial"; });
+    if (bad.length)
+      body.appendChild(el("div", { class: "missing", role: "note", id: "input-problems" },
+        bad.length + " input" + (bad.length > 1 ? "s" : "") + " could not be used fully: " + bad.map(function (i) { return i.name + " (" + i.status + ")"; }).join(", ") + ". ",
+        el("a", { href: "#inputs", text: "Details under Inputs." })));
     if (!det) {
+      var why = CZ.inputProblem("detection report");
+      if (why && why.indexOf("not given") !== 0) { body.appendChild(CZ.missing("No detection report: it could not be read (" + why + "). The explorer, decision table and benchmarks below do not need it.")); return; }
       body.appendChild(CZ.missing("No detection report: there are no matches to review. Make one with `collectivize detect TRACE --sites SITES -o report.json` and pass it to `collectivize report`. The explorer, decision table and benchmarks below do not need it."));
       return;
     }

@@ -211,7 +211,8 @@ async function badPages(browser) {
   check(/malformed/.test(state("benchmark CSV")), "a CSV that is not bench output is named: " + state("benchmark CSV"));
   check(/malformed/.test(state("decision table")), "a bad decision table is named: " + state("decision table"));
   check(/line|column/.test(inputs.find((r) => r[0] === "detection report")[3]), "the JSON error says where");
-  check(/No detection report/.test(await page.textContent("#overview")), "the overview says what is missing");
+  check(/No detection report: it could not be read \(malformed: .*not valid JSON/.test(await page.textContent("#overview")), "the overview says why there are no matches");
+  check(/4 inputs could not be used fully/.test(await page.textContent("#input-problems")), "the overview names the unusable inputs up front");
   check((await page.$$("#explorer-grid .slot")).length === 64, "the explorer still works (8x8 blocks)");
   check((await page.$$("#decision svg.area")).length === 3, "the built-in decision table is still drawn");
   check(errors.length === 0, "no script errors on the bad-input page: " + errors.join("; "));
