@@ -314,6 +314,13 @@ var CZX = (function () {
     ui.arrows = CZ.svg("svg", { class: "step-arrows", "aria-hidden": "true" });
     ui.moves = el("ul", { id: "explorer-moves", class: "moves", "aria-label": "messages of this step" });
     [ui.status, ui.counters, ui.explain, el("div", { class: "grid-wrap" }, ui.arrows, ui.grid), el("p", { class: "small", text: "Messages of this step:" }), ui.moves].forEach(function (e) { body.appendChild(e); });
+    // Arrow keys step and undo while the explorer has focus (not in a field).
+    body.addEventListener("keydown", function (ev) {
+      if (/^(INPUT|SELECT)$/.test(ev.target.tagName)) return;
+      if (ev.key === "ArrowRight") { ev.preventDefault(); stop(); forward(); }
+      else if (ev.key === "ArrowLeft") { ev.preventDefault(); ui.undo.click(); }
+    });
+    body.appendChild(el("p", { class: "small", text: "Keys: → step, ← undo (with a button of the explorer focused)." }));
     rebuild();
   });
 })();

@@ -28,6 +28,7 @@
   var patches = D.patches && Array.isArray(D.patches.patches) ? D.patches.patches : [];
   var files = (D.patches && D.patches.files) || {};
 
+  function q(v) { return v === null || v === undefined ? "?" : String(v); }
   function patchOf(i) {
     for (var k = 0; k < patches.length; k++) if (patches[k].match === i) return patches[k];
     return null;
@@ -99,7 +100,7 @@
         el("td", { "data-field": "status", text: m.status + (m.coverage !== undefined && m.coverage < 1 ? " (" + Math.round(m.coverage * 100) + "%)" : "") }),
         el("td", { "data-field": "group", text: groupText(m) }),
         el("td", { "data-field": "root", class: "num", text: m.root === null || m.root === undefined ? "—" : String(m.root) }),
-        el("td", { "data-field": "instances", class: "num", text: String(m.instances) }),
+        el("td", { "data-field": "instances", class: "num", text: q(m.instances) }),
         el("td", { "data-field": "seconds", class: "num", text: CZ.seconds(m.seconds_in_messages) }),
         el("td", { "data-field": "verdict" }, verdictCell(i)),
         el("td", { "data-field": "gain", class: "num", text: gain })));
@@ -114,8 +115,8 @@
     add("Equivalent call", el("code", { text: m.equivalent || "?" }));
     add("Group", groupText(m) + (m.subset ? " (a subset of the communicator)" : ""));
     add("Root", m.root === null || m.root === undefined ? "— (rootless)" : m.root + " (world rank " + m.root_world + ")");
-    add("Instances", m.instances + " instances, " + m.messages + " messages, " + CZ.bytes(m.bytes_moved) + " moved");
-    add("Per instance", CZ.bytes(m.bytes_per_instance) + " (" + m.count + " × " + m.datatype + ")");
+    add("Instances", q(m.instances) + " instances, " + q(m.messages) + " messages, " + CZ.bytes(m.bytes_moved) + " moved");
+    add("Per instance", CZ.bytes(m.bytes_per_instance) + " (" + q(m.count) + " × " + q(m.datatype) + ")");
     add("Time in messages", CZ.seconds(m.seconds_in_messages));
     if (m.op) add("Operation", m.op);
     if (m.note) add("Note", m.note);
