@@ -242,10 +242,11 @@ async function firefoxPass() {
   if (!firefox) { console.log("firefox: not run (no CZ_FIREFOX)"); return; }
   const puppeteer = require("puppeteer-core");
   const browser = await puppeteer.launch({ browser: "firefox", executablePath: firefox, headless: true,
-    args: ["--width=1366", "--height=900"], extraPrefsFirefox: { "network.proxy.type": 0 } });
+    extraPrefsFirefox: { "network.proxy.type": 0 } });
   try {
     for (const file of ["report.html", "bad.html"]) {
       const page = await browser.newPage();
+      await page.setViewport({ width: 1366, height: 900 }); // a laptop screen
       const errors = [];
       page.on("pageerror", (e) => errors.push(e.message));
       await page.goto("file://" + path.join(out, file));
