@@ -2,6 +2,8 @@
 // file is found through the site database's absolute "path", else under
 // the project root, else beside the detection report.
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -28,15 +30,32 @@ std::vector<std::string> splitLines(const std::string &text) {
   return lines;
 }
 
-// Site id -> absolute path recorded by the instrumenter.
-std::map<std::string, std::string> sitePaths(const std::string &sitesPath,
-                                             std::vector<InputStatus> &statuses) {
-  std::map<std::string, std::string> paths;
+struct SiteFile {
+  std::string path; // absolute, as the instrumenter saw it
+  std::string hash; // its FNV-1a 64 then (SITE_DATABASE.md "file_hash")
+};
+
+// The site database's file_hash of the bytes we read now.
+std::string fnv1a64Hex(const std::string &bytes) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+  return buf;
+}
+
+// Site id -> the file the instrumenter recorded.
+std::map<std::string, SiteFile> sitePaths(const std::string &sitesPath,
+                                          std::vector<InputStatus> &statuses) {
+  std::map<std::string, SiteFile> paths;
   if (sitesPath.empty()) return paths;
   InputStatus st{"site database", sitesPath, "", ""};
   Json db = loadVersioned(sitesPath, "collectivize-sites", st);
   for (const Json &s : db["sites"].items())
-    if (s["path"].isString()) paths[s["id"].text()] = s["path"].str();
+    if (s["path"].isString()) paths[s["id"].text()] = {s["path"].str(), s["file_hash"].str()};
   if (st.status == "ok")
     st.message = std::to_string(paths.size()) + " sites with their files";
   statuses.push_back(st);
@@ -56,22 +75,22 @@ Json loadSources(const Json &detection, const Json &patches, const ReportOptions
   if (root.empty() && patches["project_root"].isString()) root = patches["project_root"].str();
   fs::path reportDir = fs::absolute(options.detection).parent_path();
 
-  std::set<std::string> unreadable;
+  std::set<std::string> unreadable, stale;
   size_t shown = 0;
   for (const Json &m : detection["matches"].items()) {
-    // file -> (path found, lines to mark)
-    std::map<std::string, std::pair<std::string, std::set<int>>> files;
+    // file -> (the instrumenter's file, lines to mark)
+    std::map<std::string, std::pair<SiteFile, std::set<int>>> files;
     for (const Json &s : m["sites"].items()) {
       if (!s["file"].isString() || s["line"].num(0) < 1) continue;
       auto &entry = files[s["file"].str()];
       entry.second.insert(int(s["line"].num()));
       auto p = paths.find(s["id"].text());
-      if (entry.first.empty() && p != paths.end()) entry.first = p->second;
+      if (entry.first.path.empty() && p != paths.end()) entry.first = p->second;
     }
     Json perMatch = Json::array();
     for (auto &[file, entry] : files) {
       std::vector<std::string> candidates;
-      if (!entry.first.empty()) candidates.push_back(entry.first);
+      if (!entry.first.path.empty()) candidates.push_back(entry.first.path);
       if (fs::path(file).is_absolute()) candidates.push_back(file);
       if (!root.empty()) candidates.push_back((fs::path(root) / file).string());
       candidates.push_back((reportDir / file).string());
@@ -95,6 +114,17 @@ Json loadSources(const Json &detection, const Json &patches, const ReportOptions
         continue;
       }
       auto lines = splitLines(text);
+      // Lines only mean something in the file the program was built from.
+      std::string changed;
+      if (!entry.first.hash.empty() && found == entry.first.path &&
+          fnv1a64Hex(text) != entry.first.hash)
+        changed = "changed since it was instrumented: the marked lines may not be the calls";
+      else if (!entry.second.empty() && *entry.second.rbegin() > int(lines.size()))
+        changed = "has fewer lines than the report names: changed since the run?";
+      if (!changed.empty()) {
+        f.set("changed", Json::string(changed));
+        stale.insert(file);
+      }
       // Windows around the marked lines, merged, in order.
       std::vector<std::pair<int, int>> windows;
       for (int l : entry.second) {
@@ -131,6 +161,11 @@ Json loadSources(const Json &detection, const Json &patches, const ReportOptions
     st.message += "; not found:";
     for (const auto &f : unreadable) st.message += " " + f;
     st.message += " (give the project root with --root DIR)";
+  }
+  if (!stale.empty()) {
+    st.status = "partial";
+    st.message += "; changed since the run:";
+    for (const auto &f : stale) st.message += " " + f;
   }
   statuses.push_back(st);
   return all;

@@ -154,6 +154,7 @@
     list.forEach(function (f) {
       box.appendChild(el("p", {}, el("code", { text: f.file }), f.path && f.path !== f.file ? el("span", { class: "small", text: "  " + f.path }) : null));
       if (!f.chunks) { box.appendChild(CZ.missing(f.file + ": " + (f.missing || "not found"))); return; }
+      if (f.changed) box.appendChild(CZ.missing(f.file + " " + f.changed));
       var marks = {};
       (f.marks || []).forEach(function (l) { marks[l] = true; });
       var pre = el("pre", { class: "src", "data-file": f.file });
