@@ -8,4 +8,5 @@ int tableVerb(int argc, char **argv);
 int traceVerb(int argc, char **argv);
 int runVerb(int argc, char **argv);
 int detectVerb(int argc, char **argv);
+int reportVerb(int argc, char **argv);
 } // namespace cz::cli

@@ -16,6 +16,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%collectivize", config.cz_collectivize))
 # Writes a small fixture trace (tests/unit/trace_fixture_tool.cpp).
 config.substitutions.append(("%cz-trace-fixture", config.cz_trace_fixture))
+# The runtime's algorithms step by step (report/tools/step_export.c).
+config.substitutions.append(("%cz-step-export", config.cz_step_export))
 # The hand-made collectives of examples/manual-collectives, built.
 config.substitutions.append(("%cz-examples", config.cz_examples))
 config.substitutions.append(("%mpirun", config.cz_mpiexec +
