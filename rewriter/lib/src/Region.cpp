@@ -566,6 +566,22 @@ private:
         last = i;
       }
     if (first < 0) return true;
+    // The work before and after the call end up in two blocks: a variable
+    // declared before and used after would go out of scope.
+    if (block) {
+      std::set<const VarDecl *> declaredBefore;
+      for (int i = 0; i < first; i++) declaredIn(kids[size_t(i)], declaredBefore);
+      for (size_t i = size_t(last) + 1; i < kids.size(); i++)
+        if (mentions(kids[i], declaredBefore)) {
+          std::string names;
+          for (const VarDecl *v : declaredBefore)
+            if (mentions(kids[i], {v})) names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
+          fail(plan, "the code kept before the call declares " + names + ", which the code kept after it uses (" +
+                         where(kids[i]) + "): the block cannot be split around the collective; move the "
+                         "declaration out of the block by hand, then rewrite again");
+          return false;
+        }
+    }
     unsigned open = block ? src.offset(block->getLBracLoc()) + 1 : plan.begin;
     unsigned close = block ? src.offset(block->getRBracLoc()) : plan.end;
     const Stmt *f = kids[size_t(first)], *l = kids[size_t(last)];
