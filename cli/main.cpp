@@ -31,6 +31,8 @@ const Verb kVerbs[] = {
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
     {"detect", cz::cli::detectVerb,
      "find hand-made collectives in a trace by what their messages carried"},
+    {"verify", cz::cli::verifyVerb,
+     "prove a patch on scratch copies: rebuild, rerun, compare outputs, retrace, time"},
 #ifdef CZ_HAVE_INSTRUMENT
     {"instrument", cz::instrument::instrumentVerb,
      "give every MPI call site an id the tracer records; write the site database"},

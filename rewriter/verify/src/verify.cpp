@@ -1,0 +1,580 @@
+// verify.cpp: the verification flow (see collectivize/verify/verify.h):
+// copy -> build -> interleaved timed runs -> compare -> retrace -> verdict.
+#include "collectivize/verify/verify.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "build_plan.h"
+#include "command_map.h"
+#include "compare.h"
+#include "patch_index.h"
+#include "process.h"
+#include "result.h"
+#include "retrace.h"
+#include "scratch.h"
+#include "timing.h"
+
+namespace fs = std::filesystem;
+
+namespace cz::verify {
+namespace {
+
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress(const char *fmt, ...) {
+  std::fprintf(stderr, "collectivize verify: ");
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "\n");
+}
+
+std::string seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f s", s);
+  return b;
+}
+
+std::string describe(const ManualCollective &c) {
+  std::string s = "manual " + c.kind + " on ranks [";
+  for (size_t i = 0; i < c.ranks.size(); i++) s += (i ? ", " : "") + std::to_string(c.ranks[i]);
+  s += "]";
+  if (c.rootWorld >= 0) s += ", root " + std::to_string(c.rootWorld);
+  return s;
+}
+
+std::string indent(const std::string &text, const std::string &pad) {
+  std::string o;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    o += pad + text.substr(start, nl - start) + "\n";
+    start = nl + 1;
+  }
+  return o;
+}
+
+std::string joinCommand(const std::vector<std::string> &argv) {
+  std::string s;
+  for (size_t i = 0; i < argv.size(); i++) s += (i ? " " : "") + shellQuote(argv[i]);
+  return s;
+}
+
+// One scratch copy of the project and how to run the program in it.
+struct Copy {
+  std::string name, root, buildDir;
+  std::vector<PathMap> maps;
+  std::vector<std::string> command;
+  std::string cwd;
+  BuildPlan plan;
+};
+
+struct Run {
+  ProcessResult process;
+  std::string out, err;
+};
+
+struct RetraceOutcome {
+  bool ok = false;
+  std::string error;
+  TraceFindings findings;
+};
+
+class Verifier {
+public:
+  explicit Verifier(const VerifyOptions &o) : opt_(o) {}
+  int run();
+
+private:
+  bool makeCopy(const std::string &name, Copy &copy, std::string &error);
+  bool build(Copy &copy, std::string &log);
+  Run runOnce(const Copy &copy, const std::string &tag, double timeout);
+  RetraceOutcome retrace(const Copy &copy);
+  VerifyResult verifyJob(const VerifyJob &job);
+  void report(const VerifyJob &job, const VerifyResult &r);
+
+  const VerifyOptions &opt_;
+  PatchSet set_;
+  OutputFilter filter_;
+  std::string userCwd_, work_;
+  bool ownWork_ = false;
+  Copy original_;
+  std::optional<RetraceOutcome> originalTrace_;
+};
+
+bool Verifier::makeCopy(const std::string &name, Copy &copy, std::string &error) {
+  copy.name = name;
+  copy.root = work_ + "/" + name;
+  const std::string &bd = set_.buildDir;
+  bool buildInside = !bd.empty() && !mapPath(bd, {{set_.projectRoot, "x"}}).empty();
+  copy.maps = {{set_.projectRoot, copy.root}};
+  if (bd.empty()) {
+    copy.buildDir = copy.root + "/build";
+  } else if (buildInside) {
+    copy.buildDir = mapPath(bd, copy.maps);
+  } else {
+    copy.buildDir = copy.root + "-build";
+    copy.maps.push_back({bd, copy.buildDir});
+  }
+  CopyStats stats;
+  std::vector<std::string> skip{work_};
+  if (!bd.empty()) skip.push_back(bd);
+  if (!copyProject(set_.projectRoot, copy.root, skip, stats, error)) return false;
+  progress("%s: copied %llu files (%llu KiB) of %s%s", name.c_str(),
+           (unsigned long long)stats.files, (unsigned long long)(stats.bytes / 1024),
+           set_.projectRoot.c_str(),
+           stats.buildProducts ? (" (" + std::to_string(stats.buildProducts) +
+                                  " build products left out)").c_str()
+                               : "");
+  std::vector<std::string> notes;
+  copy.command = mapCommand(opt_.command, copy.maps, userCwd_, &notes);
+  std::string mappedCwd = mapPath(userCwd_, copy.maps);
+  copy.cwd = mappedCwd.empty() ? userCwd_ : mappedCwd;
+  std::string program;
+  for (const std::string &a : copy.command)
+    if (a.rfind(copy.root, 0) == 0) {
+      program = a;
+      break;
+    }
+  BuildInputs in{opt_.build, set_.projectRoot, bd, copy.root, copy.buildDir, copy.maps, program};
+  return planBuild(in, copy.plan, error);
+}
+
+bool Verifier::build(Copy &copy, std::string &log) {
+  log = work_ + "/" + copy.name + ".build.log";
+  progress("%s: building with %s", copy.name.c_str(), copy.plan.how.c_str());
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", copy.plan.script};
+  spec.cwd = copy.root;
+  spec.stdoutPath = log;
+  spec.stderrPath = log + ".stderr";
+  spec.timeoutSeconds = 3600;
+  ProcessResult r = runProcess(spec);
+  // One log for people: stdout then stderr.
+  std::ofstream(log, std::ios::app) << readFile(spec.stderrPath);
+  fs::remove(spec.stderrPath);
+  return r.started && r.exitCode == 0;
+}
+
+Run Verifier::runOnce(const Copy &copy, const std::string &tag, double timeout) {
+  Run run;
+  ProcessSpec spec;
+  spec.argv = copy.command;
+  spec.cwd = copy.cwd;
+  spec.stdoutPath = work_ + "/runs/" + tag + ".out";
+  spec.stderrPath = work_ + "/runs/" + tag + ".err";
+  spec.timeoutSeconds = timeout;
+  run.process = runProcess(spec);
+  run.out = readFile(spec.stdoutPath);
+  run.err = readFile(spec.stderrPath);
+  return run;
+}
+
+RetraceOutcome Verifier::retrace(const Copy &copy) {
+  RetraceOutcome o;
+  std::string traceDir = work_ + "/" + copy.name + ".trace";
+  std::string reportPath = work_ + "/" + copy.name + ".report.json";
+  progress("%s: traced run", copy.name.c_str());
+  TracedCommand traced = tracedCommand(copy.command, opt_.tracer, traceDir);
+  ProcessSpec spec;
+  spec.argv = traced.argv;
+  spec.env = traced.env;
+  spec.cwd = copy.cwd;
+  spec.stdoutPath = work_ + "/runs/" + copy.name + ".traced.out";
+  spec.stderrPath = work_ + "/runs/" + copy.name + ".traced.err";
+  spec.timeoutSeconds = opt_.timeoutSeconds;
+  ProcessResult run = runProcess(spec);
+  if (!run.started || !fs::exists(traceDir)) {
+    o.error = "the traced run of the " + copy.name + " copy wrote no trace (" +
+              (run.started ? "exit " + std::to_string(run.exitCode) : run.error) +
+              "; its output: " + spec.stderrPath + ")";
+    return o;
+  }
+  ProcessSpec detect;
+  detect.argv = {opt_.collectivize, "detect", traceDir, "-o", reportPath};
+  detect.stdoutPath = work_ + "/" + copy.name + ".detect.log";
+  detect.stderrPath = detect.stdoutPath + ".stderr";
+  detect.timeoutSeconds = opt_.timeoutSeconds;
+  ProcessResult d = runProcess(detect);
+  if (!d.started || d.exitCode != 0) {
+    o.error = "collectivize detect failed on the " + copy.name + " copy's trace: " +
+              (d.started ? tailOfFile(detect.stderrPath, 5) : d.error);
+    return o;
+  }
+  o.ok = readDetectionReport(reportPath, o.findings, o.error);
+  return o;
+}
+
+VerifyResult Verifier::verifyJob(const VerifyJob &job) {
+  VerifyResult r;
+  r.patch = job.diff;
+  r.command = opt_.command;
+  r.build = original_.plan.how;
+
+  Copy patched;
+  std::string error;
+  if (!makeCopy("patched-" + job.id, patched, error)) {
+    r.evidence = error;
+    return r;
+  }
+  ApplyResult applied = applyPatch(job.diff, patched.root, work_ + "/" + patched.name + ".apply.log");
+  if (!applied.applied) {
+    r.verdict = "does not apply";
+    r.evidence = applied.tool + " -p1 refused the patch on a copy of " + set_.projectRoot +
+                 " (were the sources changed since the patch was made? run `collectivize "
+                 "rewrite` again):\n" + applied.message;
+    return r;
+  }
+  std::string log;
+  if (!build(patched, log)) {
+    r.verdict = "does not build";
+    r.evidence = "the original copy builds with " + original_.plan.how +
+                 ", the patched copy does not (log: " + log + "); its last lines:\n" +
+                 tailOfFile(log, 15);
+    return r;
+  }
+
+  // Timed runs, interleaved (and alternating who goes first) so that the
+  // machine's slow moments fall on both programs alike.
+  r.runs = opt_.runs;
+  fs::create_directories(work_ + "/runs");
+  std::vector<Run> orig, pat;
+  double origMax = 0;
+  for (int i = 0; i < opt_.runs; i++) {
+    for (int k = 0; k < 2; k++) {
+      bool originalTurn = (k == 0) == (i % 2 == 0);
+      std::string tag = (originalTurn ? "original-" : job.id + "-") + std::to_string(i + 1);
+      progress("run %d/%d %s", i + 1, opt_.runs, originalTurn ? "original" : "patched");
+      if (originalTurn) {
+        orig.push_back(runOnce(original_, tag, opt_.timeoutSeconds));
+        origMax = std::max(origMax, orig.back().process.seconds);
+      } else {
+        // A patched program that deadlocks is stopped long before --timeout.
+        double limit = orig.empty() ? opt_.timeoutSeconds
+                                    : std::min(opt_.timeoutSeconds, std::max(20.0, 10 * origMax));
+        pat.push_back(runOnce(patched, tag, limit));
+      }
+    }
+  }
+  for (const std::vector<Run> *side : {&orig, &pat})
+    for (const Run &run : *side)
+      if (!run.process.started) {
+        r.evidence = "cannot run the program: " + run.process.error + " (command: " +
+                     joinCommand(side == &orig ? original_.command : patched.command) + ")";
+        return r;
+      }
+  auto summary = [](const std::vector<Run> &runs) {
+    ProgramRuns p;
+    std::vector<double> t;
+    for (const Run &run : runs) t.push_back(run.process.seconds);
+    p.times = summarizeTimes(t);
+    p.exit = runs.empty() ? 0 : runs[0].process.exitCode;
+    return p;
+  };
+  r.original = summary(orig);
+  r.patched = summary(pat);
+  double sp = speedup(r.original->times, r.patched->times);
+  char timing[256];
+  std::snprintf(timing, sizeof timing,
+                "time: original median %.3f s (min %.3f, max %.3f), patched median %.3f s "
+                "(min %.3f, max %.3f) over %d runs each: speedup %.2fx",
+                r.original->times.median, r.original->times.min, r.original->times.max,
+                r.patched->times.median, r.patched->times.min, r.patched->times.max, opt_.runs,
+                sp);
+
+  // Exit statuses.
+  int origExit = orig[0].process.exitCode;
+  for (size_t i = 0; i < orig.size(); i++)
+    if (orig[i].process.exitCode != origExit || orig[i].process.timedOut) {
+      r.evidence = "the original program itself is not repeatable: exit " +
+                   std::to_string(origExit) + " in run 1, " +
+                   (orig[i].process.timedOut ? "killed after " + seconds(orig[i].process.seconds)
+                                             : "exit " + std::to_string(orig[i].process.exitCode)) +
+                   " in run " + std::to_string(i + 1) + " (outputs in " + work_ + "/runs)";
+      return r;
+    }
+  for (size_t i = 0; i < pat.size(); i++) {
+    const ProcessResult &p = pat[i].process;
+    if (p.timedOut || p.exitCode != origExit) {
+      r.verdict = "exit status differs";
+      r.evidence = "the original exits with " + std::to_string(origExit) + " in every run; ";
+      r.evidence += p.timedOut ? "the patched program was killed after " + seconds(p.seconds) +
+                                     " in run " + std::to_string(i + 1) +
+                                     " (the original took at most " + seconds(origMax) +
+                                     "): a deadlock?"
+                               : "the patched program exits with " + std::to_string(p.exitCode) +
+                                     " in run " + std::to_string(i + 1);
+      std::string err = tailOfFile(work_ + "/runs/" + job.id + "-" + std::to_string(i + 1) + ".err", 8);
+      if (!err.empty()) r.evidence += "; its stderr ends with:\n" + err;
+      return r;
+    }
+  }
+
+  // Outputs: each patched run must print what some original run printed.
+  int ignored = 0;
+  std::vector<std::string> streams{"stdout"};
+  if (opt_.compareStderr) streams.push_back("stderr");
+  std::string varying;
+  for (const std::string &stream : streams) {
+    auto text = [&](const Run &run) { return stream == "stdout" ? run.out : run.err; };
+    std::set<std::vector<std::string>> originals;
+    for (const Run &run : orig) {
+      int n = 0;
+      originals.insert(normalizeOutput(text(run), filter_, &n));
+      ignored += n;
+    }
+    if (originals.size() > 1)
+      varying += " The original's " + stream + " itself varies between runs (" +
+                 std::to_string(originals.size()) + " different outputs in " +
+                 std::to_string(orig.size()) + " runs): --ignore REGEX the lines that vary.";
+    for (size_t i = 0; i < pat.size(); i++) {
+      auto lines = normalizeOutput(text(pat[i]), filter_);
+      if (originals.count(lines)) continue;
+      r.verdict = "output differs";
+      r.evidence = "the patched program's " + stream + " (run " + std::to_string(i + 1) +
+                   ") differs from the original's" +
+                   (filter_.ordered ? "" : " (compared as sorted lines: ranks print in any order)") +
+                   (opt_.ignore.empty() ? "" : ", after dropping lines matching --ignore") +
+                   "; lines only in the original (-) and only in the patched (+):\n" +
+                   describeDifference(*originals.begin(), lines, filter_.ordered) + varying +
+                   "\nBoth outputs: " + work_ + "/runs/";
+      return r;
+    }
+  }
+  std::string compared = "stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
+                         " and exit status (" + std::to_string(origExit) + ") the same in " +
+                         std::to_string(opt_.runs) + " runs of each" +
+                         (ignored ? " (" + std::to_string(ignored) +
+                                        " original lines dropped by --ignore)"
+                                  : std::string());
+
+  if (!opt_.retrace) {
+    r.verdict = "verified";
+    r.evidence = "built both with " + original_.plan.how + "; " + compared +
+                 "; not retraced (--no-retrace): the manual messages were not checked. " + timing;
+    return r;
+  }
+  if (!originalTrace_) originalTrace_ = retrace(original_);
+  if (!originalTrace_->ok) {
+    r.evidence = compared + "; but " + originalTrace_->error;
+    return r;
+  }
+  RetraceOutcome after = retrace(patched);
+  if (!after.ok) {
+    r.evidence = compared + "; but " + after.error;
+    return r;
+  }
+  const TraceFindings &before = originalTrace_->findings;
+  Retrace rt;
+  rt.originalCollectives = before.collectives;
+  rt.patchedCollectives = after.findings.collectives;
+
+  // The targeted collectives as the original run shows them.
+  std::string missing;
+  if (job.targets.empty()) {
+    for (const ManualCollective &m : before.matches)
+      if (m.confirmed) rt.targets.push_back(m);
+  } else {
+    for (const ManualCollective &t : job.targets) {
+      bool found = false;
+      for (const ManualCollective &m : before.matches)
+        if (sameCollective(t, set_.reportRanks, m, before.ranks)) {
+          rt.targets.push_back(m);
+          found = true;
+        }
+      if (!found) missing += (missing.empty() ? "" : "; ") + describe(t);
+    }
+  }
+  std::string leftText;
+  std::set<std::string> kinds;
+  for (const ManualCollective &t : rt.targets) {
+    kinds.insert(t.kind);
+    for (const ManualCollective &m : after.findings.matches)
+      if (sameCollective(t, before.ranks, m, after.findings.ranks)) {
+        rt.matchesLeft++;
+        leftText += (leftText.empty() ? "" : "; ") + describe(m) + " (" +
+                    std::to_string(m.instances) + " instances)";
+      }
+  }
+  r.retrace = rt;
+  if (!missing.empty()) {
+    r.evidence = compared + "; but the original program, run this way, shows no " + missing +
+                 " (the patch targets it; the detection report traced '" + set_.reportCommand +
+                 "'): verify with the command that was traced.";
+    return r;
+  }
+  if (rt.targets.empty()) {
+    r.evidence = compared + "; but the original's traced run shows no confirmed manual "
+                            "collective for this patch to remove.";
+    return r;
+  }
+  if (rt.matchesLeft > 0) {
+    r.verdict = "manual messages remain";
+    r.evidence = compared + "; but the patched program's trace still shows " + leftText +
+                 " (traces: " + work_ + ").";
+    return r;
+  }
+  std::string appeared;
+  std::string absent;
+  for (const std::string &kind : kinds) {
+    bool any = false;
+    for (const std::string &name : acceptedCollectives(kind)) {
+      uint64_t was = before.collectives.count(name) ? before.collectives.at(name) : 0;
+      uint64_t now = after.findings.collectives.count(name) ? after.findings.collectives.at(name) : 0;
+      if (now > was) {
+        appeared += (appeared.empty() ? "" : ", ") + name + " calls " + std::to_string(was) +
+                    " -> " + std::to_string(now);
+        any = true;
+      }
+    }
+    if (!any) absent += (absent.empty() ? "" : ", ") + mpiCollectiveFor(kind);
+  }
+  std::string gone;
+  for (const ManualCollective &t : rt.targets) gone += (gone.empty() ? "" : "; ") + describe(t);
+  if (!absent.empty() && set_.target != "runtime") {
+    r.verdict = "collective missing";
+    r.evidence = compared + "; the " + gone + " is gone from the patched trace, but it shows " +
+                 "no new " + absent + " call either: the patch removed the communication " +
+                 "instead of replacing it?";
+    return r;
+  }
+  r.verdict = "verified";
+  r.evidence = "built both with " + original_.plan.how + "; " + compared + "; retrace: the " +
+               gone + " is gone" +
+               (set_.target == "runtime" ? " (cz_* collectives talk through PMPI and leave no "
+                                           "collective event to count)"
+                                         : ", " + appeared) +
+               ". " + timing;
+  return r;
+}
+
+void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
+  std::printf("%s: %s\n", job.id.c_str(), r.verdict.c_str());
+  std::printf("  patch: %s%s\n", job.diff.c_str(),
+              job.status == "review" ? (" (status review: " + job.reason + ")").c_str() : "");
+  std::fputs(indent(r.evidence, "  ").c_str(), stdout);
+  if (r.original && r.patched && r.verdict == "verified") {
+    std::printf("  speedup %.2fx: original median %.3f s, patched median %.3f s\n",
+                speedup(r.original->times, r.patched->times), r.original->times.median,
+                r.patched->times.median);
+  }
+  if (!job.resultPath.empty()) {
+    std::ofstream f(job.resultPath, std::ios::trunc);
+    f << resultJson(r);
+    if (f.good())
+      std::printf("  result: %s\n", job.resultPath.c_str());
+    else
+      std::fprintf(stderr, "collectivize verify: cannot write %s\n", job.resultPath.c_str());
+  }
+  std::fflush(stdout);
+}
+
+void onSignal(int sig) {
+  killRunningProcess(SIGTERM);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+int Verifier::run() {
+  std::string error;
+  if (opt_.command.empty()) {
+    std::fprintf(stderr, "collectivize verify: no run command: put it after `--`, e.g. "
+                         "`-- mpirun -np 4 ./app`\n");
+    return 2;
+  }
+  if (!compileIgnorePatterns(opt_.ignore, filter_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    return 2;
+  }
+  filter_.ordered = opt_.ordered;
+  userCwd_ = fs::current_path().string();
+  if (!resolvePatchSet(opt_.patch, opt_.root, opt_.output, set_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    return 2;
+  }
+  for (const std::string &n : set_.notes) std::printf("%s\n", n.c_str());
+
+  if (!opt_.workDir.empty()) {
+    work_ = absolutePath(opt_.workDir, userCwd_);
+    std::error_code ec;
+    if (fs::exists(work_) && !fs::is_empty(work_, ec)) {
+      std::fprintf(stderr, "collectivize verify: --work %s is not empty: give a new or empty "
+                           "directory\n", work_.c_str());
+      return 2;
+    }
+    fs::create_directories(work_, ec);
+    if (ec) {
+      std::fprintf(stderr, "collectivize verify: cannot create %s: %s\n", work_.c_str(),
+                   ec.message().c_str());
+      return 1;
+    }
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/collectivize-verify-XXXXXX";
+    if (!mkdtemp(templ.data())) {
+      std::fprintf(stderr, "collectivize verify: cannot create a work directory %s\n",
+                   templ.c_str());
+      return 1;
+    }
+    work_ = templ;
+    ownWork_ = true;
+  }
+  signal(SIGINT, onSignal);
+  signal(SIGTERM, onSignal);
+
+  bool allVerified = true;
+  std::vector<VerifyResult> results;
+  std::string log;
+  if (!makeCopy("original", original_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    allVerified = false;
+  } else if (!build(original_, log)) {
+    // Nothing can be verified when the unpatched project does not build.
+    for (const VerifyJob &job : set_.jobs) {
+      VerifyResult r;
+      r.patch = job.diff;
+      r.command = opt_.command;
+      r.build = original_.plan.how;
+      r.evidence = "the original project (unpatched) does not build in its copy with " +
+                   original_.plan.how + " (log: " + log + "); its last lines:\n" +
+                   tailOfFile(log, 15);
+      r.workDir = work_;
+      report(job, r);
+    }
+    allVerified = false;
+  } else {
+    for (const VerifyJob &job : set_.jobs) {
+      results.push_back(verifyJob(job));
+      if (results.back().verdict != "verified") allVerified = false;
+    }
+    for (size_t i = 0; i < set_.jobs.size(); i++) {
+      if (!allVerified || opt_.keep || !ownWork_) results[i].workDir = work_;
+      report(set_.jobs[i], results[i]);
+    }
+  }
+  if (allVerified && ownWork_ && !opt_.keep) {
+    std::error_code ec;
+    fs::remove_all(work_, ec);
+  } else {
+    std::printf("work directory kept: %s (copies, build logs, run outputs, traces)\n",
+                work_.c_str());
+  }
+  return allVerified ? 0 : 1;
+}
+
+} // namespace
+
+int verify(const VerifyOptions &options) { return Verifier(options).run(); }
+
+} // namespace cz::verify
