@@ -51,13 +51,17 @@ std::vector<std::string> mapCommand(const std::vector<std::string> &command,
                                     std::vector<std::string> *notes) {
   std::vector<std::string> out;
   for (const std::string &arg : command) {
-    std::string mapped = mapOne(arg, maps, cwd);
-    if (mapped.empty()) {
-      size_t eq = arg.find('=');
-      if (eq != std::string::npos && eq > 0) {
-        std::string value = mapOne(arg.substr(eq + 1), maps, cwd);
-        if (!value.empty()) mapped = arg.substr(0, eq + 1) + value;
-      }
+    // An option ("-x", "--out=PATH") or an assignment ("VAR=PATH") is not a
+    // path itself; its value may be.
+    size_t eq = arg.find('=');
+    bool assignment = eq != std::string::npos && eq > 0 &&
+                      arg.find('/') > eq;
+    std::string mapped;
+    if (assignment) {
+      std::string value = mapOne(arg.substr(eq + 1), maps, cwd);
+      if (!value.empty()) mapped = arg.substr(0, eq + 1) + value;
+    } else if (arg.empty() || arg[0] != '-') {
+      mapped = mapOne(arg, maps, cwd);
     }
     if (!mapped.empty() && notes) notes->push_back(arg + " -> " + mapped);
     out.push_back(mapped.empty() ? arg : mapped);

@@ -61,9 +61,9 @@ std::string describeDifference(const std::vector<std::string> &original,
     return "the same lines in another order (first difference at line " + std::to_string(k + 1) +
            ")";
   }
-  for (const std::string &l : out) text += l + "\n";
+  for (const std::string &l : out) text += (text.empty() ? "" : "\n") + l;
   if (differing > out.size())
-    text += "(" + std::to_string(differing - out.size()) + " more differing lines)\n";
+    text += "\n(" + std::to_string(differing - out.size()) + " more differing lines)";
   return text;
 }
 

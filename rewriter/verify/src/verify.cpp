@@ -110,6 +110,8 @@ private:
   std::string userCwd_, work_;
   bool ownWork_ = false;
   Copy original_;
+  int originalBuilt_ = 0; // 0 not yet, 1 built, -1 failed
+  std::string originalBuildError_;
   std::optional<RetraceOutcome> originalTrace_;
 };
 
@@ -236,6 +238,18 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
                  "rewrite` again):\n" + applied.message;
     return r;
   }
+  if (!originalBuilt_) {
+    std::string originalLog;
+    originalBuilt_ = build(original_, originalLog) ? 1 : -1;
+    if (originalBuilt_ < 0)
+      originalBuildError_ = "the original project (unpatched) does not build in its copy with " +
+                            original_.plan.how + " (log: " + originalLog + "); its last lines:\n" +
+                            tailOfFile(originalLog, 15);
+  }
+  if (originalBuilt_ < 0) {
+    r.evidence = originalBuildError_;
+    return r;
+  }
   std::string log;
   if (!build(patched, log)) {
     r.verdict = "does not build";
@@ -335,7 +349,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
       ignored += n;
     }
     if (originals.size() > 1)
-      varying += " The original's " + stream + " itself varies between runs (" +
+      varying += "\nThe original's " + stream + " itself varies between runs (" +
                  std::to_string(originals.size()) + " different outputs in " +
                  std::to_string(orig.size()) + " runs): --ignore REGEX the lines that vary.";
     for (size_t i = 0; i < pat.size(); i++) {
@@ -352,7 +366,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
       return r;
     }
   }
-  std::string compared = "stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
+  std::string compared = "outputs: stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
                          " and exit status (" + std::to_string(origExit) + ") the same in " +
                          std::to_string(opt_.runs) + " runs of each" +
                          (ignored ? " (" + std::to_string(ignored) +
@@ -361,18 +375,19 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
 
   if (!opt_.retrace) {
     r.verdict = "verified";
-    r.evidence = "built both with " + original_.plan.how + "; " + compared +
-                 "; not retraced (--no-retrace): the manual messages were not checked. " + timing;
+    r.evidence = "build: both copies with " + original_.plan.how + "\n" + compared +
+                 "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
+                 timing;
     return r;
   }
   if (!originalTrace_) originalTrace_ = retrace(original_);
   if (!originalTrace_->ok) {
-    r.evidence = compared + "; but " + originalTrace_->error;
+    r.evidence = compared + "\nretrace: " + originalTrace_->error;
     return r;
   }
   RetraceOutcome after = retrace(patched);
   if (!after.ok) {
-    r.evidence = compared + "; but " + after.error;
+    r.evidence = compared + "\nretrace: " + after.error;
     return r;
   }
   const TraceFindings &before = originalTrace_->findings;
@@ -409,20 +424,20 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   }
   r.retrace = rt;
   if (!missing.empty()) {
-    r.evidence = compared + "; but the original program, run this way, shows no " + missing +
+    r.evidence = compared + "\nretrace: the original program, run this way, shows no " + missing +
                  " (the patch targets it; the detection report traced '" + set_.reportCommand +
                  "'): verify with the command that was traced.";
     return r;
   }
   if (rt.targets.empty()) {
-    r.evidence = compared + "; but the original's traced run shows no confirmed manual "
-                            "collective for this patch to remove.";
+    r.evidence = compared + "\nretrace: the original's traced run shows no confirmed manual "
+                            "collective for this patch to remove";
     return r;
   }
   if (rt.matchesLeft > 0) {
     r.verdict = "manual messages remain";
-    r.evidence = compared + "; but the patched program's trace still shows " + leftText +
-                 " (traces: " + work_ + ").";
+    r.evidence = compared + "\nretrace: the patched program's trace still shows " + leftText +
+                 " (traces: " + work_ + ")";
     return r;
   }
   std::string appeared;
@@ -444,18 +459,18 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   for (const ManualCollective &t : rt.targets) gone += (gone.empty() ? "" : "; ") + describe(t);
   if (!absent.empty() && set_.target != "runtime") {
     r.verdict = "collective missing";
-    r.evidence = compared + "; the " + gone + " is gone from the patched trace, but it shows " +
+    r.evidence = compared + "\nretrace: the " + gone + " is gone from the patched trace, but it shows " +
                  "no new " + absent + " call either: the patch removed the communication " +
                  "instead of replacing it?";
     return r;
   }
   r.verdict = "verified";
-  r.evidence = "built both with " + original_.plan.how + "; " + compared + "; retrace: the " +
-               gone + " is gone" +
+  r.evidence = "build: both copies with " + original_.plan.how + "\n" + compared +
+               "\nretrace: the " + gone + " is gone" +
                (set_.target == "runtime" ? " (cz_* collectives talk through PMPI and leave no "
                                            "collective event to count)"
-                                         : ", " + appeared) +
-               ". " + timing;
+                                         : "; " + appeared) +
+               "\n" + timing + "\n";
   return r;
 }
 
@@ -464,11 +479,6 @@ void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
   std::printf("  patch: %s%s\n", job.diff.c_str(),
               job.status == "review" ? (" (status review: " + job.reason + ")").c_str() : "");
   std::fputs(indent(r.evidence, "  ").c_str(), stdout);
-  if (r.original && r.patched && r.verdict == "verified") {
-    std::printf("  speedup %.2fx: original median %.3f s, patched median %.3f s\n",
-                speedup(r.original->times, r.patched->times), r.original->times.median,
-                r.patched->times.median);
-  }
   if (!job.resultPath.empty()) {
     std::ofstream f(job.resultPath, std::ios::trunc);
     f << resultJson(r);
@@ -535,23 +545,8 @@ int Verifier::run() {
 
   bool allVerified = true;
   std::vector<VerifyResult> results;
-  std::string log;
   if (!makeCopy("original", original_, error)) {
     std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
-    allVerified = false;
-  } else if (!build(original_, log)) {
-    // Nothing can be verified when the unpatched project does not build.
-    for (const VerifyJob &job : set_.jobs) {
-      VerifyResult r;
-      r.patch = job.diff;
-      r.command = opt_.command;
-      r.build = original_.plan.how;
-      r.evidence = "the original project (unpatched) does not build in its copy with " +
-                   original_.plan.how + " (log: " + log + "); its last lines:\n" +
-                   tailOfFile(log, 15);
-      r.workDir = work_;
-      report(job, r);
-    }
     allVerified = false;
   } else {
     for (const VerifyJob &job : set_.jobs) {
