@@ -98,6 +98,7 @@ public:
 
 private:
   bool makeCopy(const std::string &name, Copy &copy, std::string &error);
+  bool plan(Copy &copy, std::string &error);
   bool build(Copy &copy, std::string &log);
   Run runOnce(const Copy &copy, const std::string &tag, double timeout);
   RetraceOutcome retrace(const Copy &copy);
@@ -143,13 +144,18 @@ bool Verifier::makeCopy(const std::string &name, Copy &copy, std::string &error)
   copy.command = mapCommand(opt_.command, copy.maps, userCwd_, &notes);
   std::string mappedCwd = mapPath(userCwd_, copy.maps);
   copy.cwd = mappedCwd.empty() ? userCwd_ : mappedCwd;
-  std::string program;
+  return true;
+}
+
+bool Verifier::plan(Copy &copy, std::string &error) {
+  std::string program; // the first argument that lands in the copy
   for (const std::string &a : copy.command)
     if (a.rfind(copy.root, 0) == 0) {
       program = a;
       break;
     }
-  BuildInputs in{opt_.build, set_.projectRoot, bd, copy.root, copy.buildDir, copy.maps, program};
+  BuildInputs in{opt_.build,  set_.projectRoot, set_.buildDir, copy.root,
+                 copy.buildDir, copy.maps,       program};
   return planBuild(in, copy.plan, error);
 }
 
@@ -222,7 +228,6 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   VerifyResult r;
   r.patch = job.diff;
   r.command = opt_.command;
-  r.build = original_.plan.how;
 
   Copy patched;
   std::string error;
@@ -240,17 +245,27 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   }
   if (!originalBuilt_) {
     std::string originalLog;
-    originalBuilt_ = build(original_, originalLog) ? 1 : -1;
-    if (originalBuilt_ < 0)
+    if (!plan(original_, originalBuildError_)) {
+      originalBuilt_ = -1;
+    } else if (!build(original_, originalLog)) {
+      originalBuilt_ = -1;
       originalBuildError_ = "the original project (unpatched) does not build in its copy with " +
                             original_.plan.how + " (log: " + originalLog + "); its last lines:\n" +
                             tailOfFile(originalLog, 15);
+    } else {
+      originalBuilt_ = 1;
+    }
   }
+  r.build = original_.plan.how;
   if (originalBuilt_ < 0) {
     r.evidence = originalBuildError_;
     return r;
   }
   std::string log;
+  if (!plan(patched, error)) {
+    r.evidence = error;
+    return r;
+  }
   if (!build(patched, log)) {
     r.verdict = "does not build";
     r.evidence = "the original copy builds with " + original_.plan.how +
@@ -302,10 +317,10 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   char timing[256];
   std::snprintf(timing, sizeof timing,
                 "time: original median %.3f s (min %.3f, max %.3f), patched median %.3f s "
-                "(min %.3f, max %.3f) over %d runs each: speedup %.2fx",
+                "(min %.3f, max %.3f) over %d run%s each: speedup %.2fx",
                 r.original->times.median, r.original->times.min, r.original->times.max,
                 r.patched->times.median, r.patched->times.min, r.patched->times.max, opt_.runs,
-                sp);
+                opt_.runs == 1 ? "" : "s", sp);
 
   // Exit statuses.
   int origExit = orig[0].process.exitCode;
@@ -368,7 +383,8 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   }
   std::string compared = "outputs: stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
                          " and exit status (" + std::to_string(origExit) + ") the same in " +
-                         std::to_string(opt_.runs) + " runs of each" +
+                         std::to_string(opt_.runs) + (opt_.runs == 1 ? " run" : " runs") +
+                         " of each" +
                          (ignored ? " (" + std::to_string(ignored) +
                                         " original lines dropped by --ignore)"
                                   : std::string());
