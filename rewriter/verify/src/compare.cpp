@@ -8,7 +8,7 @@
 namespace cz::verify {
 
 std::vector<std::string> normalizeOutput(const std::string &text, const OutputFilter &filter,
-                                         int *ignored) {
+                                         int *ignored, std::vector<std::string> *ignoredLines) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   int dropped = 0;
@@ -22,6 +22,7 @@ std::vector<std::string> normalizeOutput(const std::string &text, const OutputFi
       }
     if (skip) {
       dropped++;
+      if (ignoredLines) ignoredLines->push_back(line);
       continue;
     }
     lines.push_back(line);

@@ -15,10 +15,11 @@ struct OutputFilter {
   bool ordered = false;
 };
 
-// The text's lines without ignored ones (counted in *ignored), sorted
-// unless filter.ordered.
+// The text's lines without ignored ones (counted in *ignored, collected in
+// *ignoredLines), sorted unless filter.ordered.
 std::vector<std::string> normalizeOutput(const std::string &text, const OutputFilter &filter,
-                                         int *ignored = nullptr);
+                                         int *ignored = nullptr,
+                                         std::vector<std::string> *ignoredLines = nullptr);
 
 // What differs between two normalized outputs, for people: up to maxLines
 // lines "- only in the original" / "+ only in the patched"; "" when equal.

@@ -351,18 +351,13 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   }
 
   // Outputs: each patched run must print what some original run printed.
-  int ignored = 0;
   std::vector<std::string> streams{"stdout"};
   if (opt_.compareStderr) streams.push_back("stderr");
-  std::string varying;
+  std::string varying, ignoredText;
   for (const std::string &stream : streams) {
     auto text = [&](const Run &run) { return stream == "stdout" ? run.out : run.err; };
     std::set<std::vector<std::string>> originals;
-    for (const Run &run : orig) {
-      int n = 0;
-      originals.insert(normalizeOutput(text(run), filter_, &n));
-      ignored += n;
-    }
+    for (const Run &run : orig) originals.insert(normalizeOutput(text(run), filter_));
     if (originals.size() > 1)
       varying += "\nThe original's " + stream + " itself varies between runs (" +
                  std::to_string(originals.size()) + " different outputs in " +
@@ -380,14 +375,32 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
                    "\nBoth outputs: " + work_ + "/runs/";
       return r;
     }
+    // What --ignore hid: said, so that a pattern that hides a real
+    // difference is seen.
+    if (!filter_.ignore.empty()) {
+      int n = 0;
+      std::vector<std::string> before, after;
+      normalizeOutput(text(orig[0]), filter_, &n, &before);
+      normalizeOutput(text(pat[0]), filter_, nullptr, &after);
+      if (!filter_.ordered) {
+        std::sort(before.begin(), before.end());
+        std::sort(after.begin(), after.end());
+      }
+      if (n || !after.empty()) {
+        std::string diff = describeDifference(before, after, filter_.ordered, 4);
+        ignoredText += "\n  --ignore dropped " + std::to_string(n) + " " + stream +
+                       " line" + (n == 1 ? "" : "s") + " of the original's run 1" +
+                       (diff.empty() ? ", the same in the patched run 1"
+                                     : "; they differed from the patched run 1's:\n" +
+                                           indent(diff, "    "));
+        while (!ignoredText.empty() && ignoredText.back() == '\n') ignoredText.pop_back();
+      }
+    }
   }
   std::string compared = "outputs: stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
                          " and exit status (" + std::to_string(origExit) + ") the same in " +
                          std::to_string(opt_.runs) + (opt_.runs == 1 ? " run" : " runs") +
-                         " of each" +
-                         (ignored ? " (" + std::to_string(ignored) +
-                                        " original lines dropped by --ignore)"
-                                  : std::string());
+                         " of each" + ignoredText;
 
   if (!opt_.retrace) {
     r.verdict = "verified";
@@ -564,6 +577,17 @@ int Verifier::run() {
   if (!makeCopy("original", original_, error)) {
     std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
     allVerified = false;
+  } else if (original_.command == opt_.command && original_.cwd == userCwd_) {
+    // Both copies would run the very same binary: nothing would be compared.
+    std::fprintf(stderr,
+                 "collectivize verify: the command names nothing inside the project %s (and "
+                 "does not run in it): both copies would run the same program. Name the "
+                 "program by its path in the project or its build directory (e.g. "
+                 "`-- mpirun -np 4 %s/app`), or run from inside the project\n",
+                 set_.projectRoot.c_str(),
+                 set_.buildDir.empty() ? set_.projectRoot.c_str() : set_.buildDir.c_str());
+    if (ownWork_) fs::remove_all(work_);
+    return 2;
   } else {
     for (const VerifyJob &job : set_.jobs) {
       results.push_back(verifyJob(job));
