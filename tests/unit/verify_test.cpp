@@ -323,6 +323,18 @@ TEST(VerifyPatchIndex, DirectoryDiffAndLooseDiff) {
   ASSERT_EQ(set.notes.size(), 1u);
   EXPECT_NE(set.notes[0].find("sites in two files"), std::string::npos);
 
+  // all.diff targets every patched match; results go beside it.
+  d.write("pd/all.diff", "");
+  set = PatchSet();
+  ASSERT_TRUE(resolvePatchSet(d.path + "/pd/all.diff", "", "", set, err)) << err;
+  ASSERT_EQ(set.jobs.size(), 1u);
+  EXPECT_EQ(set.jobs[0].id, "all");
+  EXPECT_EQ(set.jobs[0].resultPath, d.path + "/pd/all.verify.json");
+  EXPECT_EQ(set.jobs[0].targets.size(), 1u); // 02-gather has no diff
+  set = PatchSet();
+  ASSERT_TRUE(resolvePatchSet(d.path + "/pd", "", d.path + "/one.json", set, err)) << err;
+  EXPECT_EQ(set.jobs[0].resultPath, d.path + "/one.json"); // -o with one patch
+
   set = PatchSet();
   EXPECT_FALSE(resolvePatchSet(d.path + "/loose.diff", "", "", set, err));
   EXPECT_NE(err.find("--root"), std::string::npos) << err;

@@ -61,7 +61,10 @@ ProcessResult runProcess(const ProcessSpec &spec) {
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
     redirect(spec.stdoutPath, 1);
-    redirect(spec.stderrPath, 2);
+    if (!spec.stderrPath.empty() && spec.stderrPath == spec.stdoutPath)
+      dup2(1, 2); // one file, in the order things were written
+    else
+      redirect(spec.stderrPath, 2);
     for (const auto &[k, v] : spec.env) setenv(k.c_str(), v.c_str(), 1);
     if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
       int e = errno;

@@ -14,7 +14,7 @@ struct ProcessSpec {
   std::vector<std::string> argv;
   std::string cwd;                                       // "" = inherit
   std::vector<std::pair<std::string, std::string>> env;  // added / replaced
-  std::string stdoutPath, stderrPath;                    // "" = /dev/null
+  std::string stdoutPath, stderrPath;                    // "" = /dev/null; may be one file
   double timeoutSeconds = 0;                             // 0 = none
 };
 

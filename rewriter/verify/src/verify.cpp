@@ -165,13 +165,9 @@ bool Verifier::build(Copy &copy, std::string &log) {
   ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", copy.plan.script};
   spec.cwd = copy.root;
-  spec.stdoutPath = log;
-  spec.stderrPath = log + ".stderr";
+  spec.stdoutPath = spec.stderrPath = log;
   spec.timeoutSeconds = 3600;
   ProcessResult r = runProcess(spec);
-  // One log for people: stdout then stderr.
-  std::ofstream(log, std::ios::app) << readFile(spec.stderrPath);
-  fs::remove(spec.stderrPath);
   return r.started && r.exitCode == 0;
 }
 
@@ -211,13 +207,12 @@ RetraceOutcome Verifier::retrace(const Copy &copy) {
   }
   ProcessSpec detect;
   detect.argv = {opt_.collectivize, "detect", traceDir, "-o", reportPath};
-  detect.stdoutPath = work_ + "/" + copy.name + ".detect.log";
-  detect.stderrPath = detect.stdoutPath + ".stderr";
+  detect.stdoutPath = detect.stderrPath = work_ + "/" + copy.name + ".detect.log";
   detect.timeoutSeconds = opt_.timeoutSeconds;
   ProcessResult d = runProcess(detect);
   if (!d.started || d.exitCode != 0) {
     o.error = "collectivize detect failed on the " + copy.name + " copy's trace: " +
-              (d.started ? tailOfFile(detect.stderrPath, 5) : d.error);
+              (d.started ? tailOfFile(detect.stdoutPath, 5) : d.error);
     return o;
   }
   o.ok = readDetectionReport(reportPath, o.findings, o.error);
