@@ -309,13 +309,21 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   r.original = summary(orig);
   r.patched = summary(pat);
   double sp = speedup(r.original->times, r.patched->times);
-  char timing[256];
+  // Whole-command wall time includes mpirun's start-up; say when the two
+  // spreads overlap, so that a ratio near 1 is not read as a result.
+  const TimingSummary &to = r.original->times, &tp = r.patched->times;
+  bool overlap = tp.min <= to.max && to.min <= tp.max;
+  char timing[384];
   std::snprintf(timing, sizeof timing,
                 "time: original median %.3f s (min %.3f, max %.3f), patched median %.3f s "
                 "(min %.3f, max %.3f) over %d run%s each: speedup %.2fx",
                 r.original->times.median, r.original->times.min, r.original->times.max,
                 r.patched->times.median, r.patched->times.min, r.patched->times.max, opt_.runs,
                 opt_.runs == 1 ? "" : "s", sp);
+  std::string timingText = timing;
+  if (overlap && opt_.runs > 1)
+    timingText += " (the ranges overlap: within run-to-run noise at " +
+                  std::to_string(opt_.runs) + " runs; more --runs or a longer run to tell)";
 
   // Exit statuses.
   int origExit = orig[0].process.exitCode;
@@ -401,7 +409,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     r.verdict = "verified";
     r.evidence = "build: both copies with " + original_.plan.how + "\n" + compared +
                  "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
-                 timing;
+                 timingText;
     return r;
   }
   if (!originalTrace_) originalTrace_ = retrace(original_);
@@ -494,7 +502,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
                (set_.target == "runtime" ? " (cz_* collectives talk through PMPI and leave no "
                                            "collective event to count)"
                                          : "; " + appeared) +
-               "\n" + timing + "\n";
+               "\n" + timingText + "\n";
   return r;
 }
 
