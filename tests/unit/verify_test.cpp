@@ -90,6 +90,9 @@ TEST(VerifyCompare, IgnoredLinesAreDroppedAndCounted) {
   auto a = normalizeOutput("result 42\ntime: 0.31\nphase 1 took 0.2 s\n", f, &ignored);
   EXPECT_EQ(ignored, 2);
   EXPECT_EQ(a, std::vector<std::string>{"result 42"});
+  std::vector<std::string> dropped;
+  normalizeOutput("time: 9\nkeep\n", f, nullptr, &dropped);
+  EXPECT_EQ(dropped, std::vector<std::string>{"time: 9"});
   EXPECT_FALSE(compileIgnorePatterns({"(unclosed"}, f, err));
   EXPECT_NE(err.find("(unclosed"), std::string::npos);
 }

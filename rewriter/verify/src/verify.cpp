@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
@@ -522,8 +523,11 @@ void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
   std::fflush(stdout);
 }
 
+// Interrupted: stop the running program and say where the work is.
+char gWorkMessage[4200];
 void onSignal(int sig) {
   killRunningProcess(SIGTERM);
+  (void)!write(2, gWorkMessage, strnlen(gWorkMessage, sizeof gWorkMessage));
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -572,6 +576,8 @@ int Verifier::run() {
     work_ = templ;
     ownWork_ = true;
   }
+  std::snprintf(gWorkMessage, sizeof gWorkMessage,
+                "\ncollectivize verify: interrupted; work directory kept: %s\n", work_.c_str());
   signal(SIGINT, onSignal);
   signal(SIGTERM, onSignal);
 
