@@ -18,6 +18,7 @@
 #include "build_plan.h"
 #include "command_map.h"
 #include "compare.h"
+#include "judge.h"
 #include "patch_index.h"
 #include "process.h"
 #include "result.h"
@@ -38,20 +39,6 @@ void progress(const char *fmt, ...) {
   std::vfprintf(stderr, fmt, ap);
   va_end(ap);
   std::fprintf(stderr, "\n");
-}
-
-std::string seconds(double s) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3f s", s);
-  return b;
-}
-
-std::string describe(const ManualCollective &c) {
-  std::string s = "manual " + c.kind + " on ranks [";
-  for (size_t i = 0; i < c.ranks.size(); i++) s += (i ? ", " : "") + std::to_string(c.ranks[i]);
-  s += "]";
-  if (c.rootWorld >= 0) s += ", root " + std::to_string(c.rootWorld);
-  return s;
 }
 
 std::string indent(const std::string &text, const std::string &pad) {
@@ -299,211 +286,55 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
                      joinCommand(side == &orig ? original_.command : patched.command) + ")";
         return r;
       }
-  auto summary = [](const std::vector<Run> &runs) {
-    ProgramRuns p;
-    std::vector<double> t;
-    for (const Run &run : runs) t.push_back(run.process.seconds);
-    p.times = summarizeTimes(t);
-    p.exit = runs.empty() ? 0 : runs[0].process.exitCode;
-    return p;
+  auto records = [](const std::vector<Run> &runs) {
+    std::vector<RunRecord> out;
+    for (const Run &run : runs)
+      out.push_back({run.process.exitCode, run.process.timedOut, run.process.seconds, run.out,
+                     run.err});
+    return out;
   };
-  r.original = summary(orig);
-  r.patched = summary(pat);
-  double sp = speedup(r.original->times, r.patched->times);
-  // Whole-command wall time includes mpirun's start-up; say when the two
-  // spreads overlap, so that a ratio near 1 is not read as a result.
-  const TimingSummary &to = r.original->times, &tp = r.patched->times;
-  bool overlap = tp.min <= to.max && to.min <= tp.max;
-  char timing[384];
-  std::snprintf(timing, sizeof timing,
-                "time: original median %.3f s (min %.3f, max %.3f), patched median %.3f s "
-                "(min %.3f, max %.3f) over %d run%s each: speedup %.2fx",
-                r.original->times.median, r.original->times.min, r.original->times.max,
-                r.patched->times.median, r.patched->times.min, r.patched->times.max, opt_.runs,
-                opt_.runs == 1 ? "" : "s", sp);
-  std::string timingText = timing;
-  if (overlap && opt_.runs > 1)
-    timingText += " (the ranges overlap: within run-to-run noise at " +
-                  std::to_string(opt_.runs) + " runs; more --runs or a longer run to tell)";
+  std::vector<RunRecord> origRecords = records(orig), patRecords = records(pat);
+  auto summary = [](const std::vector<RunRecord> &runs) {
+    std::vector<double> t;
+    for (const RunRecord &run : runs) t.push_back(run.seconds);
+    return ProgramRuns{runs.empty() ? 0 : runs[0].exit, summarizeTimes(t)};
+  };
+  r.original = summary(origRecords);
+  r.patched = summary(patRecords);
+  std::string timing = timingLine(r.original->times, r.patched->times, opt_.runs);
 
-  // Exit statuses.
-  int origExit = orig[0].process.exitCode;
-  for (size_t i = 0; i < orig.size(); i++)
-    if (orig[i].process.exitCode != origExit || orig[i].process.timedOut) {
-      r.evidence = "the original program itself is not repeatable: exit " +
-                   std::to_string(origExit) + " in run 1, " +
-                   (orig[i].process.timedOut ? "killed after " + seconds(orig[i].process.seconds)
-                                             : "exit " + std::to_string(orig[i].process.exitCode)) +
-                   " in run " + std::to_string(i + 1) + " (outputs in " + work_ + "/runs)";
-      return r;
-    }
-  for (size_t i = 0; i < pat.size(); i++) {
-    const ProcessResult &p = pat[i].process;
-    if (p.timedOut || p.exitCode != origExit) {
-      r.verdict = "exit status differs";
-      r.evidence = "the original exits with " + std::to_string(origExit) + " in every run; ";
-      r.evidence += p.timedOut ? "the patched program was killed after " + seconds(p.seconds) +
-                                     " in run " + std::to_string(i + 1) +
-                                     " (the original took at most " + seconds(origMax) +
-                                     "): a deadlock?"
-                               : "the patched program exits with " + std::to_string(p.exitCode) +
-                                     " in run " + std::to_string(i + 1);
-      std::string err = tailOfFile(work_ + "/runs/" + job.id + "-" + std::to_string(i + 1) + ".err", 8);
-      if (!err.empty()) r.evidence += "; its stderr ends with:\n" + err;
-      return r;
-    }
+  RunSettings settings{filter_, opt_.compareStderr, work_ + "/runs/"};
+  Judgement runs = judgeRuns(origRecords, patRecords, settings);
+  if (!runs.verdict.empty()) {
+    r.verdict = runs.verdict;
+    r.evidence = runs.text;
+    return r;
   }
-
-  // Outputs: each patched run must print what some original run printed.
-  std::vector<std::string> streams{"stdout"};
-  if (opt_.compareStderr) streams.push_back("stderr");
-  std::string varying, ignoredText;
-  for (const std::string &stream : streams) {
-    auto text = [&](const Run &run) { return stream == "stdout" ? run.out : run.err; };
-    std::set<std::vector<std::string>> originals;
-    for (const Run &run : orig) originals.insert(normalizeOutput(text(run), filter_));
-    if (originals.size() > 1)
-      varying += "\nThe original's " + stream + " itself varies between runs (" +
-                 std::to_string(originals.size()) + " different outputs in " +
-                 std::to_string(orig.size()) + " runs): --ignore REGEX the lines that vary.";
-    for (size_t i = 0; i < pat.size(); i++) {
-      auto lines = normalizeOutput(text(pat[i]), filter_);
-      if (originals.count(lines)) continue;
-      r.verdict = "output differs";
-      r.evidence = "the patched program's " + stream + " (run " + std::to_string(i + 1) +
-                   ") differs from the original's" +
-                   (filter_.ordered ? "" : " (compared as sorted lines: ranks print in any order)") +
-                   (opt_.ignore.empty() ? "" : ", after dropping lines matching --ignore") +
-                   "; lines only in the original (-) and only in the patched (+):\n" +
-                   describeDifference(*originals.begin(), lines, filter_.ordered) + varying +
-                   "\nBoth outputs: " + work_ + "/runs/";
-      return r;
-    }
-    // What --ignore hid: said, so that a pattern that hides a real
-    // difference is seen.
-    if (!filter_.ignore.empty()) {
-      int n = 0;
-      std::vector<std::string> before, after;
-      normalizeOutput(text(orig[0]), filter_, &n, &before);
-      normalizeOutput(text(pat[0]), filter_, nullptr, &after);
-      if (!filter_.ordered) {
-        std::sort(before.begin(), before.end());
-        std::sort(after.begin(), after.end());
-      }
-      if (n || !after.empty()) {
-        std::string diff = describeDifference(before, after, filter_.ordered, 4);
-        ignoredText += "\n  --ignore dropped " + std::to_string(n) + " " + stream +
-                       " line" + (n == 1 ? "" : "s") + " of the original's run 1" +
-                       (diff.empty() ? ", the same in the patched run 1"
-                                     : "; they differed from the patched run 1's:\n" +
-                                           indent(diff, "    "));
-        while (!ignoredText.empty() && ignoredText.back() == '\n') ignoredText.pop_back();
-      }
-    }
-  }
-  std::string compared = "outputs: stdout" + std::string(opt_.compareStderr ? ", stderr" : "") +
-                         " and exit status (" + std::to_string(origExit) + ") the same in " +
-                         std::to_string(opt_.runs) + (opt_.runs == 1 ? " run" : " runs") +
-                         " of each" + ignoredText;
-
+  std::string build = "build: both copies with " + original_.plan.how;
   if (!opt_.retrace) {
     r.verdict = "verified";
-    r.evidence = "build: both copies with " + original_.plan.how + "\n" + compared +
+    r.evidence = build + "\n" + runs.text +
                  "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
-                 timingText;
+                 timing;
     return r;
   }
   if (!originalTrace_) originalTrace_ = retrace(original_);
   if (!originalTrace_->ok) {
-    r.evidence = compared + "\nretrace: " + originalTrace_->error;
+    r.evidence = runs.text + "\nretrace: " + originalTrace_->error;
     return r;
   }
   RetraceOutcome after = retrace(patched);
   if (!after.ok) {
-    r.evidence = compared + "\nretrace: " + after.error;
+    r.evidence = runs.text + "\nretrace: " + after.error;
     return r;
   }
-  const TraceFindings &before = originalTrace_->findings;
   Retrace rt;
-  rt.originalCollectives = before.collectives;
-  rt.patchedCollectives = after.findings.collectives;
-
-  // The targeted collectives as the original run shows them.
-  std::string missing;
-  if (job.targets.empty()) {
-    for (const ManualCollective &m : before.matches)
-      if (m.confirmed) rt.targets.push_back(m);
-  } else {
-    for (const ManualCollective &t : job.targets) {
-      bool found = false;
-      for (const ManualCollective &m : before.matches)
-        if (sameCollective(t, set_.reportRanks, m, before.ranks)) {
-          rt.targets.push_back(m);
-          found = true;
-        }
-      if (!found) missing += (missing.empty() ? "" : "; ") + describe(t);
-    }
-  }
-  std::string leftText;
-  std::set<std::string> kinds;
-  for (const ManualCollective &t : rt.targets) {
-    kinds.insert(t.kind);
-    for (const ManualCollective &m : after.findings.matches)
-      if (sameCollective(t, before.ranks, m, after.findings.ranks)) {
-        rt.matchesLeft++;
-        leftText += (leftText.empty() ? "" : "; ") + describe(m) + " (" +
-                    std::to_string(m.instances) + " instances)";
-      }
-  }
+  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime"};
+  Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
   r.retrace = rt;
-  if (!missing.empty()) {
-    r.evidence = compared + "\nretrace: the original program, run this way, shows no " + missing +
-                 " (the patch targets it; the detection report traced '" + set_.reportCommand +
-                 "'): verify with the command that was traced.";
-    return r;
-  }
-  if (rt.targets.empty()) {
-    r.evidence = compared + "\nretrace: the original's traced run shows no confirmed manual "
-                            "collective for this patch to remove";
-    return r;
-  }
-  if (rt.matchesLeft > 0) {
-    r.verdict = "manual messages remain";
-    r.evidence = compared + "\nretrace: the patched program's trace still shows " + leftText +
-                 " (traces: " + work_ + ")";
-    return r;
-  }
-  std::string appeared;
-  std::string absent;
-  for (const std::string &kind : kinds) {
-    bool any = false;
-    for (const std::string &name : acceptedCollectives(kind)) {
-      uint64_t was = before.collectives.count(name) ? before.collectives.at(name) : 0;
-      uint64_t now = after.findings.collectives.count(name) ? after.findings.collectives.at(name) : 0;
-      if (now > was) {
-        appeared += (appeared.empty() ? "" : ", ") + name + " calls " + std::to_string(was) +
-                    " -> " + std::to_string(now);
-        any = true;
-      }
-    }
-    if (!any) absent += (absent.empty() ? "" : ", ") + mpiCollectiveFor(kind);
-  }
-  std::string gone;
-  for (const ManualCollective &t : rt.targets) gone += (gone.empty() ? "" : "; ") + describe(t);
-  if (!absent.empty() && set_.target != "runtime") {
-    r.verdict = "collective missing";
-    r.evidence = compared + "\nretrace: the " + gone + " is gone from the patched trace, but it shows " +
-                 "no new " + absent + " call either: the patch removed the communication " +
-                 "instead of replacing it?";
-    return r;
-  }
-  r.verdict = "verified";
-  r.evidence = "build: both copies with " + original_.plan.how + "\n" + compared +
-               "\nretrace: the " + gone + " is gone" +
-               (set_.target == "runtime" ? " (cz_* collectives talk through PMPI and leave no "
-                                           "collective event to count)"
-                                         : "; " + appeared) +
-               "\n" + timingText + "\n";
+  r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
+  r.evidence = (traced.verdict.empty() ? build + "\n" : "") + runs.text + "\n" + traced.text +
+               (traced.verdict.empty() ? "\n" + timing : " (traces: " + work_ + ")");
   return r;
 }
 
