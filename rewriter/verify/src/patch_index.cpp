@@ -36,6 +36,9 @@ std::string stem(const std::string &diff) {
 struct Index {
   Json json;
   std::string dir;
+  bool reportRead = false; // the detection report, read once
+  TraceFindings report;
+  std::string reportCommand, reportError;
 };
 
 bool readIndex(const std::string &dir, Index &index, PatchSet &set, std::string &error) {
@@ -66,27 +69,35 @@ bool readIndex(const std::string &dir, Index &index, PatchSet &set, std::string 
   return true;
 }
 
-// The report's matches the patches target (kind, group and root).
-bool targetsOf(const Index &index, const Json &patch, PatchSet &set,
+// The report's match a patch targets (kind, group and root).
+bool targetsOf(Index &index, const Json &patch, PatchSet &set,
                std::vector<ManualCollective> &targets, std::string &error) {
   std::string report = index.json.str("report");
+  if (!index.reportRead) {
+    index.reportRead = true;
+    Json r;
+    if (readDetectionReport(report, index.report, index.reportError) &&
+        readJsonFile(report, r, index.reportError))
+      index.reportCommand = r.str("command");
+  }
+  if (!index.reportError.empty()) {
+    error = index.reportError + " (patches.json names it as the detection report; verification "
+                                "needs it to know which manual collective a patch removes)";
+    return false;
+  }
+  set.reportRanks = index.report.ranks;
+  set.reportCommand = index.reportCommand;
   const Json *match = patch.find("match");
   if (!match || match->type != Json::Type::Number) {
     error = index.dir + "/patches.json: patch '" + patch.str("id") + "' has no match index";
     return false;
   }
-  ManualCollective m;
-  if (!readMatchOfReport(report, int(match->number), m, error)) {
-    error += " (patches.json names it as the detection report; verification needs it to know "
-             "which manual collective the patch removes)";
+  if (match->number < 0 || match->number >= double(index.report.matches.size())) {
+    error = report + ": has no match " + match->text + " (patch '" + patch.str("id") +
+            "'; the patch directory was made from another report?)";
     return false;
   }
-  TraceFindings all;
-  if (readDetectionReport(report, all, error)) set.reportRanks = all.ranks;
-  Json r;
-  std::string ignored;
-  if (readJsonFile(report, r, ignored)) set.reportCommand = r.str("command");
-  targets.push_back(m);
+  targets.push_back(index.report.matches[size_t(match->number)]);
   return true;
 }
 

@@ -49,20 +49,6 @@ bool readDetectionReport(const std::string &path, TraceFindings &out, std::strin
   return true;
 }
 
-bool readMatchOfReport(const std::string &path, int index, ManualCollective &out,
-                       std::string &error) {
-  Json report;
-  if (!readReport(path, report, error)) return false;
-  const Json *ms = report.find("matches");
-  if (!ms || index < 0 || size_t(index) >= ms->items.size()) {
-    error = path + ": has no match " + std::to_string(index) +
-            " (the patch directory was made from another report?)";
-    return false;
-  }
-  out = toCollective(ms->items[size_t(index)]);
-  return true;
-}
-
 bool sameCollective(const ManualCollective &a, int ranksA, const ManualCollective &b,
                     int ranksB) {
   if (a.kind != b.kind || a.rootWorld != b.rootWorld) return false;

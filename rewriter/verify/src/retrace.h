@@ -30,9 +30,6 @@ struct TraceFindings {
 
 // Reads a detection report. Errors name the file and the problem.
 bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error);
-// One match of a report's "matches" array (the JSON text of the report).
-bool readMatchOfReport(const std::string &path, int index, ManualCollective &out,
-                       std::string &error);
 
 // The same manual collective in two runs: same kind and root, and the same
 // group, or both the whole world of their runs (a run on another number of
