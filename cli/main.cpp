@@ -8,6 +8,9 @@
 #ifdef CZ_HAVE_INSTRUMENT
 #include "collectivize/instrument/Verb.h"
 #endif
+#ifdef CZ_HAVE_REWRITE
+#include "collectivize/rewrite/Rewrite.h"
+#endif
 
 namespace {
 
@@ -33,9 +36,15 @@ const Verb kVerbs[] = {
      "find hand-made collectives in a trace by what their messages carried"},
     {"verify", cz::cli::verifyVerb,
      "prove a patch on scratch copies: rebuild, rerun, compare outputs, retrace, time"},
+    {"report", cz::cli::reportVerb,
+     "write one offline HTML page: matches, patches, algorithm explorer, plots"},
 #ifdef CZ_HAVE_INSTRUMENT
     {"instrument", cz::instrument::instrumentVerb,
      "give every MPI call site an id the tracer records; write the site database"},
+#endif
+#ifdef CZ_HAVE_REWRITE
+    {"rewrite", cz::rewrite::rewriteVerb,
+     "turn detected collectives into reviewable patches (diff, YAML, rationale)"},
 #endif
 };
 

@@ -14,4 +14,5 @@ int verifyVerb(int argc, char **argv);
 // libcollectivize_trace.so: COLLECTIVIZE_TRACE_LIB, installed beside the
 // CLI, or the build tree's; "" and err when missing.
 std::string findTracer(std::string &err);
+int reportVerb(int argc, char **argv);
 } // namespace cz::cli

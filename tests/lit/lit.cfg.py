@@ -16,6 +16,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%collectivize", config.cz_collectivize))
 # Writes a small fixture trace (tests/unit/trace_fixture_tool.cpp).
 config.substitutions.append(("%cz-trace-fixture", config.cz_trace_fixture))
+# The runtime's algorithms step by step (report/tools/step_export.c).
+config.substitutions.append(("%cz-step-export", config.cz_step_export))
 # The hand-made collectives of examples/manual-collectives, built.
 config.substitutions.append(("%cz-examples", config.cz_examples))
 config.substitutions.append(("%mpirun", config.cz_mpiexec +
@@ -29,6 +31,7 @@ if config.cz_clang_tools:
     config.substitutions.append(("%cz-plugin", config.cz_plugin))
     config.substitutions.append(("%clang", config.cz_clang))
 config.substitutions.append(("%mpicc", config.cz_mpicc))
+config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
 config.substitutions.append(("%cz-src", config.cz_src_root))

@@ -16,6 +16,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "collectivize/clang/Files.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
 #include "collectivize/instrument/Instrument.h"
@@ -61,27 +62,6 @@ std::string commonAncestor(const std::vector<std::string> &files) {
       common = llvm::sys::path::parent_path(common).str();
   }
   return common.empty() ? "/" : common;
-}
-
-bool writeFile(const std::string &path, llvm::StringRef text, std::string &err) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path))) {
-    err = "cannot create " + llvm::sys::path::parent_path(path).str() + ": " + ec.message();
-    return false;
-  }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    err = "cannot write " + path + ": " + ec.message();
-    return false;
-  }
-  os << text;
-  os.close();
-  if (os.has_error()) {
-    err = "cannot write " + path + ": " + os.error().message();
-    os.clear_error();
-    return false;
-  }
-  return true;
 }
 
 } // namespace
@@ -224,7 +204,7 @@ int instrumentVerb(int argc, char **argv) {
       continue;
     }
     std::string copy = outDir + "/" + rel, err;
-    if (!writeFile(copy, r.instrumented, err)) {
+    if (!clangtools::writeFile(copy, r.instrumented, err)) {
       std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
       return 1;
     }
@@ -233,7 +213,7 @@ int instrumentVerb(int argc, char **argv) {
     for (const HeaderCopy &h : r.headers) {
       std::string hc = outDir + "/" + h.relative;
       if (!h.rewritten && llvm::sys::fs::exists(hc)) continue;
-      if (!writeFile(hc, h.text, err)) {
+      if (!clangtools::writeFile(hc, h.text, err)) {
         std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
         return 1;
       }
@@ -269,7 +249,7 @@ int instrumentVerb(int argc, char **argv) {
   cj.arrayEnd();
   cmds << "\n";
   std::string err;
-  if (!writeFile(outDir + "/compile_commands.json", cmds.str(), err) ||
+  if (!clangtools::writeFile(outDir + "/compile_commands.json", cmds.str(), err) ||
       !clangtools::mergeIntoSiteDatabase(sitesPath, sitesOf(results), err)) {
     std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
     return 1;

@@ -72,8 +72,12 @@ clang::tooling::ArgumentsAdjuster mpiAwareAdjuster() {
     out.push_back(std::string(CZ_CLANG_DRIVER) + (isCxxCompiler(compiler) ? "++" : ""));
     out.push_back(std::string("-resource-dir=") + clangResourceDir());
     out.push_back("-Qunused-arguments");
-    if (isMpiCompilerWrapper(compiler))
-      for (const std::string &dir : mpiIncludeDirs(compiler)) {
+    // Collectivize's own wrappers compile through the MPI wrapper.
+    std::string mpi = compiler;
+    if (llvm::sys::path::filename(compiler).startswith("collectivize-c"))
+      mpi = isCxxCompiler(compiler) ? "mpicxx" : "mpicc";
+    if (isMpiCompilerWrapper(mpi))
+      for (const std::string &dir : mpiIncludeDirs(mpi)) {
         out.push_back("-isystem");
         out.push_back(dir);
       }

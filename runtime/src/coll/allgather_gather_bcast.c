@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "cz_internal.h"
+#include "step_observer.h"
 
 int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS) {
   int rc = MPI_SUCCESS, me, p, nreq = 0;
@@ -26,6 +27,7 @@ int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS) {
 
   if (me == 0) {
     CZI_TRY(czi_copy_local(sendbuf, sendcount, &st, recvbuf, recvcount, &rt));
+    CZI_STEP("allgather_gather_bcast", 0, "local copy", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
     CZI_MALLOC(reqs, sizeof(MPI_Request) * (size_t)(p > 1 ? p - 1 : 1));
     for (int r = 1; r < p; ++r)
       CZI_MPI(PMPI_Irecv(czi_block(recvbuf, r, recvcount, &rt), recvcount,
@@ -34,8 +36,10 @@ int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS) {
   } else {
     CZI_MPI(PMPI_Send(sendbuf, sendcount, sendtype, 0, CZI_TAG_GATHER, comm));
   }
+  CZI_STEP("allgather_gather_bcast", 1, "gather", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
   CZI_TRY(czi_bcast_binomial(recvbuf, p * recvcount, recvtype, 0, comm,
                              params));
+  CZI_STEP("allgather_gather_bcast", 2, "bcast", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
 fn_fail:
   free(reqs);
   return rc;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "cz_internal.h"
+#include "step_observer.h"
 
 /* Number of blocks of [lo, lo+len) that fall inside [Q, P). */
 static int folded_len(int lo, int len, int q, int p) {
@@ -41,24 +42,30 @@ int czi_allgather_recursive_doubling(CZI_ALLGATHER_ARGS) {
     return czi_fail(MPI_ERR_COUNT, __func__,
                     "%d blocks of %d elements exceed an int count", p,
                     recvcount);
+  const char *const me_name = "allgather_recursive_doubling";
+  const size_t span = (size_t)p * (size_t)recvcount * (size_t)rt.extent;
+  CZI_STEP(me_name, 0, "local copy", recvbuf, span);
 
-  int q = 1;
-  while (q * 2 <= p) q *= 2;
+  int q = 1, rounds = 0;
+  while (q * 2 <= p) q *= 2, ++rounds;
   const int extra = p - q;
+  /* Steps: 0 local copy, 1 fold, 2..rounds+1 doubling, rounds+2 unfold. */
 
   if (me >= q) { /* extra rank: hand over my block, wait for the result */
     CZI_MPI(PMPI_Send(czi_block(recvbuf, me, recvcount, &rt), recvcount,
                       recvtype, me - q, CZI_TAG_ALLGATHER, comm));
     CZI_MPI(PMPI_Recv(recvbuf, p * recvcount, recvtype, me - q,
                       CZI_TAG_ALLGATHER, comm, MPI_STATUS_IGNORE));
+    CZI_STEP(me_name, rounds + 2, "unfold", recvbuf, span);
     return MPI_SUCCESS;
   }
   if (me < extra)
     CZI_MPI(PMPI_Recv(czi_block(recvbuf, me + q, recvcount, &rt), recvcount,
                       recvtype, me + q, CZI_TAG_ALLGATHER, comm,
                       MPI_STATUS_IGNORE));
+  CZI_STEP(me_name, 1, "fold", recvbuf, span);
 
-  for (int d = 1; d < q; d *= 2) {
+  for (int d = 1, step = 2; d < q; d *= 2, ++step) {
     const int partner = me ^ d;
     const int mine = me & ~(d - 1), theirs = partner & ~(d - 1);
     const int mine_folded = folded_len(mine + q, d, q, p);
@@ -80,11 +87,13 @@ int czi_allgather_recursive_doubling(CZI_ALLGATHER_ARGS) {
                          mine_folded * recvcount, recvtype, partner,
                          CZI_TAG_ALLGATHER, comm, &reqs[nreq++]));
     CZI_MPI(PMPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    CZI_STEP(me_name, step, "exchange", recvbuf, span);
   }
 
   if (me < extra)
     CZI_MPI(PMPI_Send(recvbuf, p * recvcount, recvtype, me + q,
                       CZI_TAG_ALLGATHER, comm));
+  CZI_STEP(me_name, rounds + 2, "unfold", recvbuf, span);
 fn_fail:
   return rc;
 }

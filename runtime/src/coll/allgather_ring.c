@@ -8,6 +8,7 @@
  * bandwidth optimum, with the worst latency term.
  */
 #include "cz_internal.h"
+#include "step_observer.h"
 
 int czi_allgather_ring(CZI_ALLGATHER_ARGS) {
   int rc = MPI_SUCCESS, me, p;
@@ -19,6 +20,7 @@ int czi_allgather_ring(CZI_ALLGATHER_ARGS) {
                          czi_block(recvbuf, me, recvcount, &rt), recvcount,
                          &rt));
   if ((size_t)recvcount * rt.size == 0) return MPI_SUCCESS;
+  CZI_STEP("allgather_ring", 0, "local copy", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
 
   const int right = (me + 1) % p, left = czi_mod(me - 1, p);
   for (int k = 0; k < p - 1; ++k) {
@@ -28,6 +30,7 @@ int czi_allgather_ring(CZI_ALLGATHER_ARGS) {
                           czi_block(recvbuf, in, recvcount, &rt), recvcount,
                           recvtype, left, CZI_TAG_ALLGATHER, comm,
                           MPI_STATUS_IGNORE));
+    CZI_STEP("allgather_ring", k + 1, "pass", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
   }
 fn_fail:
   return rc;

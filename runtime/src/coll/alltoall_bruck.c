@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cz_internal.h"
+#include "step_observer.h"
 
 /* Digit of i at weight w in base r. */
 static int digit(int i, int w, int r) { return (i / w) % r; }
@@ -50,6 +51,8 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
   for (int i = 0; i < p; ++i)
     CZI_TRY(czi_pack(czi_block(sendbuf, (me + i) % p, sendcount, &st),
                      sendcount, &st, work + (size_t)i * m));
+  int step = 0;
+  CZI_STEP("alltoall_bruck", step++, "rotate", work, (size_t)p * m);
 
   for (long w = 1; w < p; w *= radix) {
     int nreq = 0;
@@ -79,12 +82,15 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
           memcpy(work + (size_t)i * m, in + offset, m);
           offset += m;
         }
+    CZI_STEP("alltoall_bruck", step++, "round", work, (size_t)p * m);
   }
 
   for (int i = 0; i < p; ++i)
     CZI_TRY(czi_unpack(work + (size_t)i * m,
                        czi_block(recvbuf, czi_mod(me - i, p), recvcount, &rt),
                        recvcount, &rt));
+  CZI_STEP("alltoall_bruck", step, "inverse rotation", recvbuf,
+           (size_t)p * (size_t)recvcount * (size_t)rt.extent);
 fn_fail:
   free(reqs);
   return rc;

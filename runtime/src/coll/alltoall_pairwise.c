@@ -9,6 +9,7 @@
  * Cost (Hockney, m = bytes per block): T = (P-1)·α + (P-1)·m·β.
  */
 #include "cz_internal.h"
+#include "step_observer.h"
 
 int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS) {
   int rc = MPI_SUCCESS, me, p;
@@ -20,6 +21,7 @@ int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS) {
                          czi_block(recvbuf, me, recvcount, &rt), recvcount,
                          &rt));
   if ((size_t)sendcount * st.size == 0) return MPI_SUCCESS;
+  CZI_STEP("alltoall_pairwise", 0, "local copy", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
 
   const int pow2 = (p & (p - 1)) == 0;
   for (int k = 1; k < p; ++k) {
@@ -30,6 +32,7 @@ int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS) {
                           czi_block(recvbuf, from, recvcount, &rt), recvcount,
                           recvtype, from, CZI_TAG_ALLTOALL, comm,
                           MPI_STATUS_IGNORE));
+    CZI_STEP("alltoall_pairwise", k, "exchange", recvbuf, (size_t)p * (size_t)recvcount * (size_t)rt.extent);
   }
 fn_fail:
   return rc;

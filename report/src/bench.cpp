@@ -1,0 +1,80 @@
+// bench.cpp: the CSV `collectivize bench` writes (bench/README.md):
+// collective,procs,bytes,algorithm,iters,reps,median_us,min_us,max_us,
+// ratio_to_mpi,status,note. Rows that do not parse are counted and skipped.
+#include <cstdlib>
+#include <sstream>
+
+#include "inputs.h"
+
+namespace cz::report {
+
+Json loadBench(const std::string &path, InputStatus &status) {
+  status.name = "benchmark CSV";
+  status.path = path;
+  if (path.empty()) {
+    status.status = "not given";
+    status.message = "no --bench FILE (`collectivize bench -o DIR` writes DIR/bench.csv)";
+    return Json();
+  }
+  std::string text, error;
+  if (!readFile(path, text, error)) {
+    status.status = "missing";
+    status.message = error;
+    return Json();
+  }
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.rfind("collective,procs,bytes,algorithm,", 0) != 0) {
+    status.status = "malformed";
+    status.message = path + ": not a `collectivize bench` CSV (first line: '" +
+                     line.substr(0, 80) + "')";
+    return Json();
+  }
+  Json rows = Json::array();
+  size_t bad = 0, lineNo = 1;
+  while (std::getline(in, line)) {
+    lineNo++;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ',')) f.push_back(cell);
+    char *e1 = nullptr, *e2 = nullptr, *e3 = nullptr;
+    if (f.size() < 9) {
+      bad++;
+      continue;
+    }
+    double procs = std::strtod(f[1].c_str(), &e1), bytes = std::strtod(f[2].c_str(), &e2),
+           median = std::strtod(f[6].c_str(), &e3);
+    if (*e1 || *e2 || *e3 || f[6].empty()) {
+      bad++;
+      continue;
+    }
+    Json r = Json::array();
+    r.push(Json::string(f[0]));
+    r.push(Json::number(procs));
+    r.push(Json::number(bytes));
+    r.push(Json::string(f[3]));
+    r.push(Json::number(median));
+    r.push(Json::number(std::strtod(f[7].c_str(), nullptr)));
+    r.push(Json::number(std::strtod(f[8].c_str(), nullptr)));
+    r.push(Json::string(f.size() > 10 ? f[10] : "ok"));
+    rows.push(std::move(r));
+  }
+  Json out = Json::object();
+  out.set("columns", Json::string("collective,procs,bytes,algorithm,median_us,min_us,max_us,status"));
+  out.set("rows", std::move(rows));
+  status.status = bad ? "partial" : "ok";
+  status.message = std::to_string(out["rows"].size()) + " measurements";
+  if (bad) status.message += "; " + std::to_string(bad) + " lines that do not parse were skipped";
+  if (out["rows"].size() == 0 && !bad) {
+    status.status = "partial";
+    status.message = "the CSV has a header but no measurements";
+  }
+  return out;
+}
+
+} // namespace cz::report

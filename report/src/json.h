@@ -1,0 +1,66 @@
+// json.h: a small JSON document model for the report's inputs (detection
+// report, patches.json, verification results, site database, step export)
+// and its output. Reading keeps numbers' text so 64-bit ids stay exact;
+// writing escapes '<' so the result can sit inside an HTML <script>.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cz::report {
+
+class Json {
+public:
+  enum class Type { Null, Bool, Number, String, Array, Object };
+
+  Json() = default;
+  static Json boolean(bool b);
+  static Json number(double v);
+  static Json numberText(std::string text); // exact, as read
+  static Json string(std::string s);
+  static Json array();
+  static Json object();
+
+  Type type() const { return type_; }
+  bool isNull() const { return type_ == Type::Null; }
+  bool isObject() const { return type_ == Type::Object; }
+  bool isArray() const { return type_ == Type::Array; }
+  bool isString() const { return type_ == Type::String; }
+  bool isNumber() const { return type_ == Type::Number; }
+
+  // Accessors with a fallback for the wrong type: inputs are untrusted.
+  double num(double fallback = 0) const;
+  const std::string &str() const; // "" unless a string
+  std::string text() const;       // string, or a number's text
+  bool flag(bool fallback = false) const;
+
+  // Objects: member lookup (null Json when absent) and insertion order kept.
+  const Json &operator[](const std::string &key) const;
+  bool has(const std::string &key) const;
+  Json &set(const std::string &key, Json value);
+  const std::vector<std::pair<std::string, Json>> &members() const { return members_; }
+
+  // Arrays.
+  const std::vector<Json> &items() const { return items_; }
+  Json &push(Json value);
+  size_t size() const { return type_ == Type::Array ? items_.size() : members_.size(); }
+
+  std::string dump() const; // compact; '<' written as \u003c
+  void dump(std::string &out) const;
+
+private:
+  Type type_ = Type::Null;
+  bool bool_ = false;
+  std::string text_; // number text or string
+  std::vector<Json> items_;
+  std::vector<std::pair<std::string, Json>> members_;
+};
+
+// Parses text; on failure returns false and says where and why in `error`
+// ("line 3, column 7: expected ':'").
+bool parseJson(const std::string &text, Json &out, std::string &error);
+
+} // namespace cz::report

@@ -1,0 +1,32 @@
+// CallShapes.h: where buffer, count, datatype, peer and communicator sit in
+// the arguments of each MPI point-to-point call, per side (a Sendrecv is a
+// send and a receive).
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+namespace clang {
+class CallExpr;
+class Expr;
+} // namespace clang
+
+namespace cz::rewrite {
+
+struct MessageArgs {
+  const clang::Expr *buffer = nullptr, *count = nullptr, *datatype = nullptr,
+                    *peer = nullptr, *comm = nullptr;
+  bool valid() const { return buffer && count && datatype && comm; }
+};
+
+// The send or receive side of call (callee e.g. "MPI_Isend"); invalid when
+// the call has no such side or too few arguments.
+MessageArgs messageArgs(const clang::CallExpr *call, llvm::StringRef callee, bool sendSide);
+
+// MPI_Wait*, MPI_Test*, MPI_Request_free: completing requests the sites started.
+bool isCompletionCall(llvm::StringRef callee);
+// Queries with no effect on communication (rank, size, count, time, ...).
+bool isHarmlessMpiQuery(llvm::StringRef callee);
+// MPI point-to-point calls (sends, receives, probes, persistent starts).
+bool isPointToPoint(llvm::StringRef callee);
+
+} // namespace cz::rewrite

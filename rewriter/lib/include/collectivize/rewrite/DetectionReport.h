@@ -1,0 +1,49 @@
+// DetectionReport.h: the part of the detector's JSON report
+// (detector/REPORT_FORMAT.md) the rewriter needs. Read through the
+// documented file only: the rewriter never links the detector.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cz::rewrite {
+
+struct MatchSite {
+  uint64_t id = 0;
+  bool instrumenter = true; // else a return address
+  bool send = true;         // role
+  std::string file;         // as reported (root-relative for instrumenter ids)
+  int line = 0, column = 0;
+  std::string function, callee;
+};
+
+struct DetectedMatch {
+  size_t index = 0; // position in the report's matches
+  std::string kind; // bcast, scatter, gather, reduce, allreduce, allgather, alltoall, barrier
+  bool confirmed = false;
+  int root = -1;      // rank in `ranks`; -1 for rootless kinds
+  int rootWorld = -1;
+  std::string commName;
+  std::vector<int> ranks;
+  bool subset = false;
+  std::vector<int> splitColors; // empty: no split given
+  long long instances = 0, messages = 0, bytesPerInstance = 0, bytesMoved = 0;
+  double secondsInMessages = 0;
+  long long count = 0;
+  std::string datatype, op, equivalent, note;
+  std::vector<MatchSite> sites;
+};
+
+struct DetectionReport {
+  std::string path;  // absolute
+  std::string trace, command, sites; // sites: the site database given to detect, or ""
+  int ranks = 0;
+  std::vector<DetectedMatch> matches;
+};
+
+// false + err (naming the file and the problem) on unreadable, malformed or
+// newer-version input.
+bool readDetectionReport(const std::string &path, DetectionReport &out, std::string &err);
+
+} // namespace cz::rewrite

@@ -1,0 +1,36 @@
+// PatchFiles.h: the patch directory (rewriter/PATCH_FORMAT.md): per match a
+// unified diff, clang-apply-replacements YAML and a rationale; patches.json;
+// all.diff. And --apply: the proposed edits written into the user's files,
+// each original kept as FILE.collectivize-orig.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collectivize/rewrite/DetectionReport.h"
+#include "collectivize/rewrite/Rewrite.h"
+
+namespace cz::rewrite {
+
+struct PatchDirectory {
+  std::string dir;        // output directory (created)
+  std::string sitesPath, projectRoot, buildDir, target;
+  const DetectionReport *report = nullptr;
+};
+
+// Just after the last #include line (0 if none): where a new include goes.
+unsigned afterIncludes(const std::string &text);
+
+// `diff -u` of two texts, paths a/FILE and b/FILE; "" if equal.
+bool unifiedDiff(const std::string &file, const std::string &before, const std::string &after,
+                 std::string &diff, std::string &err);
+
+bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPlan> &plans,
+                         std::string &err);
+
+// Writes the proposed plans (non-overlapping, per file) into the project's
+// files. Refuses when a backup from an earlier --apply is still there.
+bool applyProposed(const std::vector<PatchPlan> &plans, std::vector<std::string> &changed,
+                   std::string &err);
+
+} // namespace cz::rewrite

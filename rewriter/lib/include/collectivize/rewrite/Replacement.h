@@ -1,0 +1,39 @@
+// Replacement.h: the collective call that replaces a region, with its
+// arguments taken from the sites' source text and the detector's facts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clang/AST/Expr.h"
+
+#include "collectivize/rewrite/DetectionReport.h"
+#include "collectivize/rewrite/Region.h"
+
+namespace cz::rewrite {
+
+enum class Target { Mpi, Runtime };
+
+struct SiteCall {
+  const clang::CallExpr *call = nullptr;
+  std::string callee;
+  bool send = true; // the role the site played in the match
+};
+
+struct CallPlan {
+  bool ok = false;
+  std::string whyNot;
+  std::vector<std::string> review; // arguments the source did not pin down
+  std::vector<std::string> notes;  // how arguments were chosen
+  std::string code;                // the statement(s), unindented, without trailing newline
+  bool usesRuntime = false;        // needs #include "collectivize.h"
+};
+
+CallPlan buildCall(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
+                   const std::vector<SiteCall> &sites, Target target);
+
+// The variables a reduction's sends accumulate into (`&sum` -> sum): the
+// combine step writing them is part of the collective.
+std::set<const clang::VarDecl *> reductionAccumulators(const std::vector<SiteCall> &sites);
+
+} // namespace cz::rewrite

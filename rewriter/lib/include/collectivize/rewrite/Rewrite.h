@@ -1,0 +1,53 @@
+// Rewrite.h: from a detection report and the site database to one patch
+// per match (rewriter/PATCH_FORMAT.md).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectivize/rewrite/DetectionReport.h"
+#include "collectivize/rewrite/Replacement.h"
+
+namespace clang::tooling {
+class CompilationDatabase;
+}
+
+namespace cz::rewrite {
+
+struct PatchPlan {
+  size_t match = 0;
+  std::string id;      // "01-bcast"
+  std::string kind;
+  std::string status;  // proposed, review, none
+  std::string reason;  // review/none: why
+  std::string file;    // root-relative
+  std::string path;    // absolute
+  unsigned begin = 0, end = 0; // replaced bytes
+  unsigned beginLine = 0, beginColumn = 0, endLine = 0, endColumn = 0;
+  std::string replacement;     // the text put at [begin, end)
+  std::string call;            // the collective call alone
+  std::vector<std::string> review, notes, kept;
+  bool addInclude = false;     // #include "collectivize.h" at the top
+  std::string original, patched; // whole file, before and after
+};
+
+struct RewriteInputs {
+  const DetectionReport *report = nullptr;
+  std::string sitesPath;   // site database
+  std::string root;        // project root ("" : from the site database)
+  clang::tooling::CompilationDatabase *compileDb = nullptr; // may be null
+  std::vector<std::string> fallbackFlags; // compile flags when a file is not in compileDb
+  Target target = Target::Mpi;
+  bool progress = true;
+};
+
+// One plan per match of the report, in report order. false + err when the
+// inputs themselves are unusable (no site database, ...).
+bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::string &projectRoot,
+                 std::string &err);
+
+// The `collectivize rewrite` verb.
+int rewriteVerb(int argc, char **argv);
+
+} // namespace cz::rewrite

@@ -1,0 +1,304 @@
+// PatchFiles.cpp: writing what the rewriter found, in the documented layout.
+#include "collectivize/rewrite/PatchFiles.h"
+
+#include "collectivize/clang/Files.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "clang/Tooling/Core/Diagnostic.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cz::rewrite {
+namespace {
+
+bool writeText(const std::string &path, const std::string &text, std::string &err) {
+  return clangtools::writeFile(path, text, err);
+}
+
+bool readText(const std::string &path, std::string &text) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buf[65536];
+  size_t n;
+  text.clear();
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  std::fclose(f);
+  return true;
+}
+
+std::string seconds(double s) {
+  char b[64];
+  if (s >= 1) std::snprintf(b, sizeof b, "%.2f s", s);
+  else if (s >= 1e-3) std::snprintf(b, sizeof b, "%.2f ms", s * 1e3);
+  else std::snprintf(b, sizeof b, "%.1f us", s * 1e6);
+  return b;
+}
+
+std::string yamlOf(const PatchPlan &p, const std::string &projectRoot) {
+  namespace tooling = clang::tooling;
+  tooling::TranslationUnitDiagnostics tu;
+  tu.MainSourceFile = p.path;
+  tooling::DiagnosticMessage message("hand-made " + p.kind + ": replace with " +
+                                     p.call.substr(0, p.call.find('(')));
+  message.FilePath = p.path;
+  message.FileOffset = p.begin;
+  tooling::Replacements reps;
+  llvm::consumeError(reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement)));
+  if (p.addInclude) {
+    // The include edit is part of the diff; the YAML carries it too.
+    llvm::consumeError(reps.add(
+        tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n")));
+  }
+  message.Fix.insert({p.path, reps});
+  tooling::Diagnostic d("collectivize-manual-" + p.kind, message, {}, tooling::Diagnostic::Warning,
+                        projectRoot);
+  tu.Diagnostics.push_back(d);
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::yaml::Output yaml(os);
+  yaml << tu;
+  os.flush();
+  return out;
+}
+
+std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m) {
+  std::ostringstream r;
+  r << "# " << p.id << ": hand-made " << m.kind;
+  if (!p.file.empty()) r << " in " << p.file;
+  r << "\n\n";
+  r << "Status: **" << p.status << "**";
+  if (!p.reason.empty()) r << " — " << p.reason;
+  r << "\n\n## What was proven\n\n";
+  r << "The trace shows " << m.kind << " semantics on ranks [";
+  for (size_t i = 0; i < m.ranks.size(); i++) r << (i ? ", " : "") << m.ranks[i];
+  r << "] of " << (m.commName.empty() ? "the communicator" : m.commName);
+  if (m.root >= 0) r << ", root " << m.root;
+  r << ": " << m.instances << " instance" << (m.instances == 1 ? "" : "s") << ", " << m.messages
+    << " messages, " << m.bytesMoved << " bytes, " << seconds(m.secondsInMessages)
+    << " between send start and receive completion, summed over messages.\n";
+  r << "Equivalent call: `" << m.equivalent << "`.\n";
+  if (!m.note.empty()) r << "Detector's note: " << m.note << "\n";
+  r << "\nSites:\n";
+  for (const MatchSite &s : m.sites)
+    r << "- " << (s.send ? "send" : "recv") << " " << (s.file.empty() ? std::to_string(s.id) : s.file + ":" + std::to_string(s.line))
+      << (s.callee.empty() ? "" : " (" + s.callee + ")") << "\n";
+  if (p.status == "none") return r.str();
+  r << "\n## The patch\n\n";
+  r << "Replaces " << p.file << " lines " << p.beginLine << "-" << p.endLine << " with:\n\n```c\n"
+    << p.replacement << "\n```\n";
+  if (!p.kept.empty() || !p.notes.empty()) r << "\n";
+  for (const std::string &k : p.kept) r << "- " << k << "\n";
+  for (const std::string &n : p.notes) r << "- " << n << "\n";
+  if (!p.review.empty()) {
+    r << "\n## Review\n\n";
+    for (const std::string &x : p.review) r << "- " << x << "\n";
+  }
+  r << "\n## Expected gain\n\nThe hand-made version spent " << seconds(m.secondsInMessages)
+    << " in its messages";
+  if (m.instances > 0) r << " (" << seconds(m.secondsInMessages / double(m.instances)) << " per instance)";
+  r << ". Measure the patched program with `collectivize verify " << p.id
+    << ".diff -- mpirun -np N ./app`.\n";
+  return r.str();
+}
+
+// Edits of one file that overlap no earlier one, last first (offsets stay valid).
+std::vector<const PatchPlan *> nonOverlapping(const std::vector<const PatchPlan *> &list) {
+  std::vector<const PatchPlan *> chosen;
+  for (const PatchPlan *p : list) {
+    bool overlaps = false;
+    for (const PatchPlan *q : chosen) overlaps = overlaps || (p->begin < q->end && q->begin < p->end);
+    if (!overlaps) chosen.push_back(p);
+  }
+  std::sort(chosen.begin(), chosen.end(), [](const PatchPlan *a, const PatchPlan *b) { return a->begin > b->begin; });
+  return chosen;
+}
+
+std::string edited(const std::vector<const PatchPlan *> &chosen) {
+  std::string text = chosen.front()->original;
+  bool include = false;
+  for (const PatchPlan *p : chosen) {
+    text.replace(p->begin, p->end - p->begin, p->replacement);
+    include = include || p->addInclude;
+  }
+  if (include) text.insert(afterIncludes(text), "#include \"collectivize.h\"\n");
+  return text;
+}
+
+} // namespace
+
+unsigned afterIncludes(const std::string &text) {
+  size_t at = 0, pos = 0;
+  while ((pos = text.find("#include", pos)) != std::string::npos) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) break;
+    at = eol + 1;
+    pos = eol;
+  }
+  return unsigned(at);
+}
+
+bool unifiedDiff(const std::string &file, const std::string &before, const std::string &after,
+                 std::string &diff, std::string &err) {
+  diff.clear();
+  if (before == after) return true;
+  llvm::SmallString<128> a, b, outPath;
+  if (llvm::sys::fs::createTemporaryFile("cz-before", "txt", a) ||
+      llvm::sys::fs::createTemporaryFile("cz-after", "txt", b) ||
+      llvm::sys::fs::createTemporaryFile("cz-diff", "txt", outPath)) {
+    err = "cannot create temporary files for diff";
+    return false;
+  }
+  bool ok = writeText(std::string(a), before, err) && writeText(std::string(b), after, err);
+  if (ok) {
+    auto diffExe = llvm::sys::findProgramByName("diff");
+    if (!diffExe) {
+      err = "the `diff` program (diffutils) is not installed";
+      ok = false;
+    } else {
+      std::string la = "a/" + file, lb = "b/" + file;
+      llvm::StringRef args[] = {*diffExe, "-u", "--label", la, "--label", lb, a, b};
+      llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(outPath), llvm::None};
+      int rc = llvm::sys::ExecuteAndWait(*diffExe, args, llvm::None, redirects);
+      if (rc != 1 || !readText(std::string(outPath), diff)) {
+        err = "diff failed (exit " + std::to_string(rc) + ")";
+        ok = false;
+      }
+    }
+  }
+  llvm::sys::fs::remove(a);
+  llvm::sys::fs::remove(b);
+  llvm::sys::fs::remove(outPath);
+  return ok;
+}
+
+bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPlan> &plans,
+                         std::string &err) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(where.dir)) {
+    err = "cannot create " + where.dir + ": " + ec.message();
+    return false;
+  }
+  // patches.json in the documented key order (one patch per line group).
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  llvm::json::OStream j(os, 2);
+  auto nullable = [&](const char *key, bool present, const std::string &value) {
+    if (present) j.attribute(key, value);
+    else j.attribute(key, nullptr);
+  };
+  auto position = [&](const char *key, unsigned line, unsigned column) {
+    j.attributeObject(key, [&] {
+      j.attribute("line", int64_t(line));
+      j.attribute("column", int64_t(column));
+    });
+  };
+  j.objectBegin();
+  j.attribute("format", "collectivize-patches");
+  j.attribute("version", 1);
+  j.attribute("report", where.report->path);
+  j.attribute("sites", where.sitesPath);
+  j.attribute("project_root", where.projectRoot);
+  nullable("build_dir", !where.buildDir.empty(), where.buildDir);
+  j.attribute("target", where.target);
+  j.attribute("command", where.report->command);
+  j.attributeBegin("patches");
+  j.arrayBegin();
+  // all.diff: per file, the proposed edits that overlap no other.
+  std::map<std::string, std::vector<const PatchPlan *>> byFile;
+  for (const PatchPlan &p : plans) {
+    const DetectedMatch &m = where.report->matches[p.match];
+    bool hasPatch = p.status != "none";
+    std::string base = where.dir + "/" + p.id;
+    if (hasPatch) {
+      std::string diff;
+      if (!unifiedDiff(p.file, p.original, p.patched, diff, err)) return false;
+      if (!writeText(base + ".diff", diff, err) || !writeText(base + ".yaml", yamlOf(p, where.projectRoot), err))
+        return false;
+      if (p.status == "proposed") byFile[p.path].push_back(&p);
+    } else {
+      llvm::sys::fs::remove(base + ".diff");
+      llvm::sys::fs::remove(base + ".yaml");
+    }
+    if (!writeText(base + ".md", rationaleOf(p, m), err)) return false;
+    j.objectBegin();
+    j.attribute("id", p.id);
+    j.attribute("match", int64_t(p.match));
+    j.attribute("kind", p.kind);
+    j.attribute("status", p.status);
+    j.attribute("reason", p.reason);
+    nullable("replacement", hasPatch, p.replacement);
+    if (hasPatch) {
+      j.attributeObject("region", [&] {
+        j.attribute("file", p.file);
+        position("begin", p.beginLine, p.beginColumn);
+        position("end", p.endLine, p.endColumn);
+      });
+    } else {
+      j.attribute("region", nullptr);
+    }
+    j.attributeArray("files", [&] {
+      if (hasPatch) j.value(p.file);
+    });
+    nullable("diff", hasPatch, p.id + ".diff");
+    nullable("yaml", hasPatch, p.id + ".yaml");
+    j.attribute("rationale", p.id + ".md");
+    j.attribute("instances", int64_t(m.instances));
+    j.attribute("seconds_in_messages", m.secondsInMessages);
+    j.attributeArray("sites", [&] {
+      for (const MatchSite &s : m.sites) j.value(std::to_string(s.id));
+    });
+    j.objectEnd();
+  }
+  j.arrayEnd();
+  j.attributeEnd();
+  j.objectEnd();
+  os << "\n";
+  os.flush();
+  std::string all;
+  for (auto &[path, list] : byFile) {
+    std::vector<const PatchPlan *> chosen = nonOverlapping(list);
+    std::string text = edited(chosen);
+    std::string diff;
+    if (!unifiedDiff(chosen.front()->file, chosen.front()->original, text, diff, err)) return false;
+    all += diff;
+  }
+  if (!writeText(where.dir + "/all.diff", all, err)) return false;
+  return writeText(where.dir + "/patches.json", json, err);
+}
+
+bool applyProposed(const std::vector<PatchPlan> &plans, std::vector<std::string> &changed,
+                   std::string &err) {
+  std::map<std::string, std::vector<const PatchPlan *>> byFile;
+  for (const PatchPlan &p : plans)
+    if (p.status == "proposed") byFile[p.path].push_back(&p);
+  for (auto &[path, list] : byFile) {
+    std::string backup = path + ".collectivize-orig";
+    if (llvm::sys::fs::exists(backup)) {
+      err = "a backup from an earlier --apply exists (" + backup +
+            "): restore or remove it first; nothing was changed";
+      return false;
+    }
+  }
+  for (auto &[path, list] : byFile) {
+    std::vector<const PatchPlan *> chosen = nonOverlapping(list);
+    std::string current;
+    if (!readText(path, current) || current != chosen.front()->original) {
+      err = path + " changed since the rewrite was planned; nothing written to it";
+      return false;
+    }
+    std::string text = edited(chosen);
+    if (!writeText(path + ".collectivize-orig", current, err) || !writeText(path, text, err)) return false;
+    changed.push_back(path);
+  }
+  return true;
+}
+
+} // namespace cz::rewrite

@@ -1,0 +1,455 @@
+// Replacement.cpp: choosing each argument of the collective call.
+//
+// Arguments come from the sites' own argument text when it is valid at the
+// region (it names no variable declared inside the region: the loop's peer
+// or offset). A buffer argument `all + q * n` or `&all[q * n]` gives its base
+// `all`. Counts must evaluate to the detector's count or be the same text at
+// every site; a root comes from a rank comparison (`me == root`) whose other
+// side agrees with the observed root. What the source does not pin down is
+// taken from the trace and marked for review.
+#include "collectivize/rewrite/Replacement.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/TypeLoc.h"
+
+#include "collectivize/rewrite/CallShapes.h"
+
+namespace cz::rewrite {
+
+using namespace clang;
+
+std::set<const VarDecl *> reductionAccumulators(const std::vector<SiteCall> &sites) {
+  std::set<const VarDecl *> out;
+  for (const SiteCall &s : sites) {
+    if (!s.send) continue;
+    MessageArgs a = messageArgs(s.call, s.callee, true);
+    if (a.valid())
+      if (const VarDecl *v = referencedVar(a.buffer)) out.insert(v);
+  }
+  return out;
+}
+
+namespace {
+
+std::string squeeze(const std::string &t) {
+  std::string out;
+  for (char c : t)
+    if (c != ' ' && c != '\t' && c != '\n') out += c;
+  return out;
+}
+
+class Builder {
+public:
+  Builder(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
+          const std::vector<SiteCall> &sites, Target target)
+      : src(src), region(region), match(match), target(target) {
+    for (const SiteCall &s : sites) {
+      MessageArgs a = messageArgs(s.call, s.callee, s.send);
+      if (!a.valid()) continue;
+      (s.send ? sends : recvs).push_back(a);
+    }
+  }
+
+  CallPlan run() {
+    CallPlan plan;
+    const std::string &k = match.kind;
+    bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
+    if (sends.empty() && recvs.empty()) return fail(plan, "no send or receive arguments at the sites");
+    if (!commText(plan)) return plan;
+    if (k == "barrier") return finish(plan, "MPI_Barrier(" + comm + ")");
+    if (!countText(plan) || !typeText(plan)) return plan;
+    if (rooted && !rootText(plan)) return plan;
+    rank = rankText();
+    std::string call;
+    if (k == "bcast") {
+      // One buffer on every rank: the root's, if the receivers use it too.
+      std::string s = sends.empty() ? "" : usable(sends[0].buffer, true), r;
+      std::set<std::string> received;
+      for (const MessageArgs &a : recvs) {
+        std::string t = usable(a.buffer, true);
+        received.insert(squeeze(t));
+        if (r.empty() || squeeze(t) == squeeze(s)) r = t;
+      }
+      if (s.empty()) s = r;
+      if (r.empty()) r = s;
+      if (s.empty()) return fail(plan, "the buffer is named by variables of the loop only");
+      if (received.size() > 1)
+        plan.review.push_back("the receivers used several buffers; all now receive into " + r);
+      std::string buf = squeeze(s) == squeeze(r) ? s : "(" + rank + " == " + root + " ? (void *)(" + s +
+                                                           ") : (void *)(" + r + "))";
+      call = fn("MPI_Bcast", "cz_bcast") + "(" + buf + ", " + count + ", " + type + ", " + root + ", " +
+             comm + ")";
+    } else if (k == "scatter" || k == "gather") {
+      bool scatter = k == "scatter";
+      // The root's side is the whole array; the others' side is one block.
+      const std::vector<MessageArgs> &rootSide = scatter ? sends : recvs, &memberSide = scatter ? recvs : sends;
+      if (rootSide.empty() || memberSide.empty())
+        return fail(plan, "the sites show only one side of the " + k);
+      if (!local(rootSide[0].buffer))
+        return fail(plan, "the root " + std::string(scatter ? "sends every block from" : "receives every block into") +
+                              " the same place (" + src.of(rootSide[0].buffer) + "): no " + k +
+                              " buffer to hand to MPI");
+      std::string whole = usable(rootSide[0].buffer, true);
+      if (whole.empty()) return fail(plan, "the root's buffer is named by variables of the loop only");
+      std::string block = usable(memberSide[0].buffer, false);
+      bool inPlace = squeeze(baseText(memberSide[0].buffer)) == squeeze(whole);
+      if (inPlace) {
+        // Each rank's block sits in the same array, at its own position; the
+        // root's is already in place.
+        std::string own = block;
+        if (own.empty()) {
+          if (pointeeIsVoid(rootSide[0].buffer))
+            return fail(plan, "the blocks are addressed in a void * buffer: cannot form each rank's block");
+          own = "(" + whole + ") + " + rank + " * (" + count + ")";
+          plan.review.push_back("assumes rank r's block sits at " + whole + " + r * " + count +
+                                " on every rank, as in the root's buffer");
+        }
+        block = "(" + rank + " == " + root + " ? MPI_IN_PLACE : " + own + ")";
+      } else if (block.empty()) {
+        return fail(plan, "each rank's block is named by variables of the loop only");
+      }
+      call = scatter ? "MPI_Scatter(" + whole + ", " + count + ", " + type + ", " + block + ", " + count +
+                           ", " + type + ", " + root + ", " + comm + ")"
+                     : "MPI_Gather(" + block + ", " + count + ", " + type + ", " + whole + ", " + count +
+                           ", " + type + ", " + root + ", " + comm + ")";
+    } else if (k == "allgather" || k == "alltoall") {
+      if (sends.empty() || recvs.empty()) return fail(plan, "the sites show only one side of the " + k);
+      if (!local(recvs[0].buffer))
+        return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
+                              "): the program consumes them as they arrive (a reduction?), so there is "
+                              "no " + k + " buffer to hand to MPI");
+      std::string in = usable(recvs[0].buffer, true);
+      std::string out = usable(sends[0].buffer, k == "alltoall");
+      std::string outBase = usable(sends[0].buffer, true);
+      if (in.empty()) return fail(plan, "the receive buffer is named by variables of the loop only");
+      if (k == "allgather" && squeeze(outBase) == squeeze(in)) {
+        out = "MPI_IN_PLACE";
+        plan.notes.push_back("every rank's own block already sits in " + in + ": MPI_IN_PLACE");
+      } else if (k == "alltoall" && squeeze(out) == squeeze(in)) {
+        out = "MPI_IN_PLACE";
+      }
+      if (out.empty()) return fail(plan, "the send buffer is named by variables of the loop only");
+      std::string sendCount = out == "MPI_IN_PLACE" ? "0" : count;
+      std::string sendType = out == "MPI_IN_PLACE" ? "MPI_DATATYPE_NULL" : type;
+      call = fn(k == "allgather" ? "MPI_Allgather" : "MPI_Alltoall", k == "allgather" ? "cz_allgather" : "cz_alltoall") +
+             "(" + out + ", " + sendCount + ", " + sendType + ", " + in + ", " + count + ", " + type + ", " +
+             comm + ")";
+    } else if (k == "reduce" || k == "allreduce") {
+      std::string op = match.op, fromSource = sourceOp();
+      if (op.empty() && fromSource.empty())
+        return fail(plan, "the reduction's operation is known neither from the values (payloads over 8 "
+                          "bytes, or values several operations fit) nor from the source's combine step");
+      if (op.empty()) {
+        op = fromSource;
+        plan.notes.push_back("operation " + op + " from the combine step in the source");
+      } else if (!fromSource.empty() && fromSource != op) {
+        plan.review.push_back("the values fit " + op + " but the source combines with " + fromSource);
+      }
+      if (sends.empty()) return fail(plan, "no send site of the reduction");
+      std::string acc = usable(sends[0].buffer, false);
+      if (acc.empty()) return fail(plan, "the accumulated buffer is named by variables of the loop only");
+      if (k == "reduce")
+        call = "MPI_Reduce(" + rank + " == " + root + " ? MPI_IN_PLACE : " + acc + ", " + acc + ", " + count +
+               ", " + type + ", " + op + ", " + root + ", " + comm + ")";
+      else
+        call = "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
+      plan.notes.push_back("the result is left in " + acc + ", where the hand-made reduction accumulated it");
+    } else {
+      return fail(plan, "no rewrite for kind '" + k + "'");
+    }
+    return finish(plan, call);
+  }
+
+private:
+  const SourceText &src;
+  const RegionPlan &region;
+  const DetectedMatch &match;
+  Target target;
+  std::vector<MessageArgs> sends, recvs;
+  std::string comm, count, type, root, rank;
+  std::string rankDecl; // when the function has no rank variable
+  bool runtimeUsed = false;
+
+  CallPlan &fail(CallPlan &plan, const std::string &why) {
+    plan.ok = false;
+    plan.whyNot = why;
+    return plan;
+  }
+
+  std::string fn(const std::string &mpi, const std::string &runtime) {
+    if (target != Target::Runtime) return mpi;
+    runtimeUsed = true;
+    return runtime;
+  }
+
+  bool local(const Expr *e) const { return mentions(e, region.regionLocals); }
+
+  // The argument as written when valid at the region; with base, the array
+  // under an offset (`all + q * n`, `&all[q * n]` -> all).
+  std::string usable(const Expr *e, bool base) const {
+    if (!local(e)) return src.of(e);
+    if (!base) return "";
+    return baseText(e);
+  }
+
+  // The array under any offset, valid at the region, or "". A pointer the
+  // loop declares (`float *piece = data + s * SEG`) is looked through.
+  std::string baseText(const Expr *e) const {
+    const Expr *s = strip(e);
+    for (int depth = 0; depth < 8; depth++) {
+      if (const auto *d = dyn_cast<DeclRefExpr>(s)) {
+        const auto *v = dyn_cast<VarDecl>(d->getDecl());
+        if (v && region.regionLocals.count(v) && v->getInit() && v->getType()->isPointerType()) {
+          s = strip(v->getInit());
+          continue;
+        }
+        break;
+      }
+      if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->isAdditiveOp() && b->getLHS()->getType()->isPointerType()) {
+        s = strip(b->getLHS());
+      } else if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_AddrOf &&
+                                                              isa<ArraySubscriptExpr>(strip(u->getSubExpr()))) {
+        s = strip(cast<ArraySubscriptExpr>(strip(u->getSubExpr()))->getBase());
+      } else {
+        break;
+      }
+    }
+    return local(s) ? "" : src.of(s);
+  }
+
+  // The operation of the combine step that updates the accumulator inside
+  // the pattern: `acc += x`, `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`.
+  std::string sourceOp() const {
+    std::set<const VarDecl *> acc;
+    for (const MessageArgs &a : sends)
+      if (const VarDecl *v = referencedVar(a.buffer)) acc.insert(v);
+    std::set<std::string> found;
+    auto opOf = [](BinaryOperatorKind k) -> std::string {
+      switch (k) {
+      case BO_Add: case BO_AddAssign: return "MPI_SUM";
+      case BO_Mul: case BO_MulAssign: return "MPI_PROD";
+      case BO_And: case BO_AndAssign: return "MPI_BAND";
+      case BO_Or: case BO_OrAssign: return "MPI_BOR";
+      case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
+      case BO_LAnd: return "MPI_LAND";
+      case BO_LOr: return "MPI_LOR";
+      default: return "";
+      }
+    };
+    std::function<void(const Stmt *)> visit = [&](const Stmt *x) {
+      if (!x) return;
+      if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp() && acc.count(referencedVar(b->getLHS()))) {
+        if (b->isCompoundAssignmentOp()) {
+          found.insert(opOf(b->getOpcode()));
+        } else if (const auto *rhs = dyn_cast<BinaryOperator>(strip(b->getRHS()))) {
+          found.insert(opOf(rhs->getOpcode()));
+        } else if (const auto *call = dyn_cast<CallExpr>(strip(b->getRHS()))) {
+          std::string n = calleeName(call);
+          if (n == "fmax" || n == "fmaxf" || n == "max" || n == "std::max") found.insert("MPI_MAX");
+          else if (n == "fmin" || n == "fminf" || n == "min" || n == "std::min") found.insert("MPI_MIN");
+          else found.insert("");
+        } else if (const auto *c = dyn_cast<ConditionalOperator>(strip(b->getRHS()))) {
+          const auto *cmp = dyn_cast<BinaryOperator>(strip(c->getCond()));
+          bool greater = cmp && (cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE);
+          bool less = cmp && (cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE);
+          // a > b ? a : b is the max; a > b ? b : a the min.
+          bool picksLeft = cmp && src.of(strip(c->getTrueExpr())) == src.of(strip(cmp->getLHS()));
+          if (greater || less) found.insert((greater == picksLeft) ? "MPI_MAX" : "MPI_MIN");
+          else found.insert("");
+        } else {
+          found.insert("");
+        }
+      }
+      for (const Stmt *ch : x->children()) visit(ch);
+    };
+    for (const Stmt *p : region.patterns) visit(p);
+    found.erase("");
+    return found.size() == 1 ? *found.begin() : "";
+  }
+
+  bool pointeeIsVoid(const Expr *e) const {
+    QualType t = strip(e)->getType();
+    return t->isPointerType() && t->getPointeeType()->isVoidType();
+  }
+
+  bool commText(CallPlan &plan) {
+    std::set<std::string> seen;
+    for (const auto *list : {&sends, &recvs})
+      for (const MessageArgs &a : *list) {
+        if (local(a.comm)) return fail(plan, "the communicator changes inside the loop"), false;
+        seen.insert(squeeze(src.of(a.comm)));
+        if (comm.empty()) comm = src.of(a.comm);
+      }
+    if (seen.size() > 1) {
+      std::string all;
+      for (const std::string &s : seen) all += (all.empty() ? "" : ", ") + s;
+      return fail(plan, "the sites use different communicators (" + all + ")"), false;
+    }
+    return true;
+  }
+
+  bool evaluatesTo(const Expr *e, long long value) const {
+    Expr::EvalResult r;
+    if (e->isValueDependent() || !e->EvaluateAsInt(r, src.ctx)) return false;
+    return r.Val.getInt().getSExtValue() == value;
+  }
+
+  bool countText(CallPlan &plan) {
+    std::vector<const Expr *> all;
+    for (const auto *list : {&sends, &recvs})
+      for (const MessageArgs &a : *list) all.push_back(a.count);
+    for (const Expr *e : all)
+      if (!local(e) && evaluatesTo(e, match.count)) return count = src.of(e), true;
+    // Every site sends the same count expression: that is the block.
+    std::set<std::string> texts;
+    for (const Expr *e : all) texts.insert(squeeze(src.of(e)));
+    Expr::EvalResult constant;
+    bool knownOther = !all[0]->isValueDependent() && all[0]->EvaluateAsInt(constant, src.ctx);
+    if (texts.size() == 1 && !local(all[0]) && !knownOther && match.kind != "gather" && match.kind != "scatter") {
+      count = src.of(all[0]);
+      return true;
+    }
+    // A constant inside a count (`n * BLOCK`).
+    for (const Expr *e : all) {
+      std::string found;
+      std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
+        if (!found.empty() || !s) return;
+        if (const auto *x = dyn_cast<Expr>(s); x && !local(x) && evaluatesTo(x, match.count)) {
+          found = src.of(x);
+          return;
+        }
+        for (const Stmt *c : s->children()) visit(c);
+      };
+      visit(e);
+      if (!found.empty()) return count = found, true;
+    }
+    if (arraySize(count)) return true;
+    count = std::to_string(match.count);
+    plan.review.push_back("count " + count + " is taken from the trace (no count in the source evaluates to it)");
+    return true;
+  }
+
+  // The buffer is an array of exactly count elements: its declared size
+  // (`static float data[N]` -> N).
+  bool arraySize(std::string &out) const {
+    for (const auto *list : {&sends, &recvs})
+      for (const MessageArgs &a : *list) {
+        const Expr *b = strip(a.buffer);
+        for (int depth = 0; depth < 8; depth++) {
+          if (const auto *d = dyn_cast<DeclRefExpr>(b)) {
+            const auto *v = dyn_cast<VarDecl>(d->getDecl());
+            if (v && region.regionLocals.count(v) && v->getInit()) {
+              b = strip(v->getInit());
+              continue;
+            }
+            break;
+          }
+          const auto *bin = dyn_cast<BinaryOperator>(b);
+          if (!bin || !bin->isAdditiveOp()) break;
+          b = strip(bin->getLHS());
+        }
+        const auto *d = dyn_cast<DeclRefExpr>(b);
+        const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+        if (!v) continue;
+        const auto *t = src.ctx.getAsConstantArrayType(v->getType());
+        if (!t || (long long)t->getSize().getZExtValue() != match.count) continue;
+        if (TypeSourceInfo *tsi = v->getTypeSourceInfo())
+          if (auto at = tsi->getTypeLoc().getAs<ArrayTypeLoc>(); at && at.getSizeExpr()) {
+            out = src.of(at.getSizeExpr());
+            return true;
+          }
+      }
+    return false;
+  }
+
+  bool typeText(CallPlan &plan) {
+    std::set<std::string> texts;
+    for (const auto *list : {&sends, &recvs})
+      for (const MessageArgs &a : *list) texts.insert(squeeze(src.of(a.datatype)));
+    const MessageArgs &first = sends.empty() ? recvs[0] : sends[0];
+    if (local(first.datatype)) return fail(plan, "the datatype changes inside the loop"), false;
+    type = src.of(first.datatype);
+    if (texts.size() > 1)
+      plan.review.push_back("the sites name different datatypes; " + type + " is used");
+    return true;
+  }
+
+  bool rootText(CallPlan &plan) {
+    if (match.subset) {
+      root = std::to_string(match.root);
+      return true;
+    }
+    long long observed = match.root;
+    for (const Expr *e : region.rootCandidates) {
+      if (local(e)) continue;
+      Expr::EvalResult r;
+      if (!e->isValueDependent() && e->EvaluateAsInt(r, src.ctx) && r.Val.getInt().getSExtValue() != observed)
+        continue;
+      root = src.of(e);
+      plan.notes.push_back("root: " + root + " (the rank comparison in the source; observed " +
+                           std::to_string(observed) + ")");
+      return true;
+    }
+    root = std::to_string(observed);
+    plan.notes.push_back("root " + root + " as observed in every instance (the source compares no rank with a root)");
+    return true;
+  }
+
+  std::string rankText() {
+    for (const VarDecl *v : region.rankVariables)
+      if (src.offset(v->getLocation()) < region.begin && !region.regionLocals.count(v))
+        return v->getNameAsString();
+    rankDecl = "int cz_rank;\nMPI_Comm_rank(" + comm + ", &cz_rank);\n";
+    return "cz_rank";
+  }
+
+  CallPlan &finish(CallPlan &plan, const std::string &call) {
+    std::string body = call + ";";
+    bool rankUsed = body.find("cz_rank") != std::string::npos;
+    if (match.subset && !match.splitColors.empty()) {
+      if (rank.empty()) rank = rankText();
+      rankUsed = true;
+      std::string colors;
+      for (size_t i = 0; i < match.splitColors.size(); i++)
+        colors += (i ? ", " : "") +
+                  (match.splitColors[i] < 0 ? std::string("MPI_UNDEFINED") : std::to_string(match.splitColors[i]));
+      std::string groupCall = body;
+      size_t at = groupCall.rfind(comm + ")");
+      if (at != std::string::npos) groupCall.replace(at, comm.size(), "cz_group");
+      body = "/* the group of the collective, as observed with " + std::to_string(match.splitColors.size()) +
+             " ranks */\nstatic const int cz_group_color[] = {" + colors + "};\nMPI_Comm cz_group;\n" +
+             "MPI_Comm_split(" + comm + ", cz_group_color[" + rank + "], 0, &cz_group);\n" +
+             "if (cz_group != MPI_COMM_NULL) {\n  " + groupCall + "\n  MPI_Comm_free(&cz_group);\n}";
+      plan.review.push_back("the group is a subset of " + comm + ": the split colors come from the traced " +
+                            std::to_string(match.splitColors.size()) +
+                            "-rank run; generalise them, and create the communicator once (every rank of " +
+                            comm + " must reach MPI_Comm_split)");
+    }
+    if (!region.wrapperMacro.empty()) {
+      size_t at = body.find(call);
+      if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");
+      plan.notes.push_back("wrapped in " + region.wrapperMacro + "(...) like the calls it replaces");
+    }
+    if (rankUsed && !rankDecl.empty()) body = rankDecl + body;
+    if (body.find('\n') != std::string::npos) body = "{\n" + indentLines(body) + "\n}";
+    plan.code = body;
+    plan.usesRuntime = runtimeUsed;
+    if (target == Target::Runtime && !runtimeUsed)
+      plan.notes.push_back("Collectivize's runtime has no " + match.kind + ": the MPI collective is used");
+    plan.ok = true;
+    return plan;
+  }
+};
+
+} // namespace
+
+CallPlan buildCall(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
+                   const std::vector<SiteCall> &sites, Target target) {
+  return Builder(src, region, match, sites, target).run();
+}
+
+} // namespace cz::rewrite

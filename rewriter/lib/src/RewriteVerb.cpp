@@ -1,0 +1,204 @@
+// RewriteVerb.cpp: `collectivize rewrite`: options, the plan, the files.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include "collectivize/rewrite/PatchFiles.h"
+#include "collectivize/rewrite/Rewrite.h"
+
+namespace cz::rewrite {
+namespace {
+
+const char kUsage[] =
+    "usage: collectivize rewrite REPORT.json [options] [-- COMPILE_FLAGS...]\n\n"
+    "Turns each confirmed manual collective of a detection report into a patch\n"
+    "that replaces the hand-made code with the collective call: a unified diff,\n"
+    "clang-apply-replacements YAML and a rationale per match, all.diff, and\n"
+    "patches.json (rewriter/PATCH_FORMAT.md). Your files are not touched unless\n"
+    "--apply is given.\n\n"
+    "options:\n"
+    "  -o DIR           patch directory (default: collectivize-patches)\n"
+    "  -p BUILD_DIR     where compile_commands.json is (else: mpicc's include\n"
+    "                   directories, the file's directory, and the flags after --)\n"
+    "  --sites FILE     the site database (default: the one the report was made with)\n"
+    "  --root DIR       project root the database's paths are relative to\n"
+    "                   (default: from the database's absolute paths)\n"
+    "  --target mpi|runtime\n"
+    "                   MPI collectives (default) or Collectivize's cz_* where it has them\n"
+    "  --apply          also write the proposed patches into the sources, keeping\n"
+    "                   each original as FILE.collectivize-orig\n"
+    "  -q               no progress\n";
+
+std::string absolute(const std::string &p) {
+  llvm::SmallString<256> s(p);
+  llvm::sys::fs::make_absolute(s);
+  llvm::sys::path::remove_dots(s, true);
+  return std::string(s);
+}
+
+// The line of the new code that calls the collective.
+std::string collectiveLine(const std::string &code) {
+  static const char *const kNames[] = {"MPI_Bcast(", "MPI_Scatter(", "MPI_Gather(", "MPI_Reduce(",
+                                       "MPI_Allreduce(", "MPI_Allgather(", "MPI_Alltoall(", "MPI_Barrier(",
+                                       "cz_bcast(", "cz_allgather(", "cz_alltoall("};
+  size_t start = 0;
+  while (start < code.size()) {
+    size_t end = code.find('\n', start);
+    std::string line = code.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    for (const char *n : kNames)
+      if (line.find(n) != std::string::npos) return line.substr(line.find_first_not_of(' '));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return code;
+}
+
+} // namespace
+
+int rewriteVerb(int argc, char **argv) {
+  std::string reportPath, outDir = "collectivize-patches", buildDir, sitesPath, root, target = "mpi";
+  std::vector<std::string> flags;
+  bool apply = false, quiet = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "collectivize rewrite: %s needs a value\n%s", a.c_str(), kUsage);
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "-o") {
+      if (!value(outDir)) return 2;
+    } else if (a == "-p") {
+      if (!value(buildDir)) return 2;
+    } else if (a == "--sites") {
+      if (!value(sitesPath)) return 2;
+    } else if (a == "--root") {
+      if (!value(root)) return 2;
+    } else if (a == "--target") {
+      if (!value(target)) return 2;
+      if (target != "mpi" && target != "runtime") {
+        std::fprintf(stderr, "collectivize rewrite: --target is 'mpi' or 'runtime', not '%s'\n", target.c_str());
+        return 2;
+      }
+    } else if (a == "--apply") {
+      apply = true;
+    } else if (a == "-q") {
+      quiet = true;
+    } else if (a == "--") {
+      flags.assign(argv + i + 1, argv + argc);
+      break;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "collectivize rewrite: unknown option '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    } else if (reportPath.empty()) {
+      reportPath = a;
+    } else {
+      std::fprintf(stderr, "collectivize rewrite: one report only ('%s' and '%s')\n%s", reportPath.c_str(),
+                   a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (reportPath.empty()) {
+    std::fprintf(stderr, "collectivize rewrite: give the detection report (collectivize detect TRACE -o REPORT.json)\n%s",
+                 kUsage);
+    return 2;
+  }
+  DetectionReport report;
+  std::string err;
+  if (!readDetectionReport(reportPath, report, err)) {
+    std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
+    return 1;
+  }
+  if (sitesPath.empty()) sitesPath = report.sites;
+  if (!sitesPath.empty()) sitesPath = absolute(sitesPath);
+  if (!sitesPath.empty() && !llvm::sys::fs::exists(sitesPath)) {
+    std::fprintf(stderr, "collectivize rewrite: site database %s: no such file (give it with --sites FILE)\n",
+                 sitesPath.c_str());
+    return 1;
+  }
+  std::unique_ptr<clang::tooling::CompilationDatabase> db;
+  if (!buildDir.empty()) {
+    buildDir = absolute(buildDir);
+    db = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        buildDir + "/compile_commands.json", err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    if (!db) {
+      std::fprintf(stderr,
+                   "collectivize rewrite: no usable compile database in '%s' (%s).\n"
+                   "Configure with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or give flags after --.\n",
+                   buildDir.c_str(), err.c_str());
+      return 1;
+    }
+  }
+  if (!root.empty()) {
+    if (!llvm::sys::fs::is_directory(root)) {
+      std::fprintf(stderr, "collectivize rewrite: --root %s is not a directory\n", root.c_str());
+      return 1;
+    }
+    root = absolute(root);
+  }
+
+  RewriteInputs in;
+  in.report = &report;
+  in.sitesPath = sitesPath;
+  in.root = root;
+  in.compileDb = db.get();
+  in.fallbackFlags = flags;
+  in.target = target == "runtime" ? Target::Runtime : Target::Mpi;
+  in.progress = !quiet;
+  std::vector<PatchPlan> plans;
+  std::string projectRoot;
+  if (!planPatches(in, plans, projectRoot, err)) {
+    std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
+    return 1;
+  }
+  PatchDirectory where;
+  where.dir = absolute(outDir);
+  where.sitesPath = sitesPath;
+  where.projectRoot = projectRoot;
+  where.buildDir = buildDir;
+  where.target = target;
+  where.report = &report;
+  if (!writePatchDirectory(where, plans, err)) {
+    std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
+    return 1;
+  }
+  int proposed = 0, review = 0, none = 0;
+  for (const PatchPlan &p : plans) {
+    if (p.status == "proposed") proposed++;
+    else if (p.status == "review") review++;
+    else none++;
+    std::printf("%s: %s", p.id.c_str(), p.status.c_str());
+    if (p.status != "none") {
+      std::printf(" %s:%u-%u -> %s", p.file.c_str(), p.beginLine, p.endLine, collectiveLine(p.call).c_str());
+
+    }
+    std::printf("\n");
+    if (!p.reason.empty()) std::printf("  %s: %s\n", p.status == "none" ? "no patch" : "review", p.reason.c_str());
+  }
+  std::printf("%d proposed, %d to review, %d without a patch; patches in %s\n", proposed, review, none,
+              where.dir.c_str());
+  if (apply) {
+    std::vector<std::string> changed;
+    if (!applyProposed(plans, changed, err)) {
+      std::fprintf(stderr, "collectivize rewrite: --apply: %s\n", err.c_str());
+      return 1;
+    }
+    for (const std::string &f : changed)
+      std::printf("applied: %s (original kept as %s.collectivize-orig)\n", f.c_str(), f.c_str());
+    if (changed.empty()) std::printf("--apply: no proposed patch to apply\n");
+    if (review) std::printf("--apply: %d patch(es) to review were not applied: see their .md files\n", review);
+  }
+  return 0;
+}
+
+} // namespace cz::rewrite
