@@ -181,13 +181,13 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
   for (const Match &m : r.matches) confirmed += m.confirmed;
   out << "trace " << ctx.traceDir << ": " << r.ranks << " ranks, " << r.stats.matched
       << " messages matched\n";
+  out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
+      << r.matches.size() - confirmed << " partial\n";
   if (!r.stats.collectives.empty()) {
     out << "MPI collective calls (all ranks):";
     for (const auto &[name, calls] : r.stats.collectives) out << " " << name << " " << calls;
     out << "\n";
   }
-  out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
-      << r.matches.size() - confirmed << " partial\n";
   for (const Match &m : r.matches) {
     out << "\n" << (m.confirmed ? "" : "[partial] ") << kindName(m.kind) << " on "
         << commText(m);
