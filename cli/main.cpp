@@ -34,6 +34,8 @@ const Verb kVerbs[] = {
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
     {"detect", cz::cli::detectVerb,
      "find hand-made collectives in a trace by what their messages carried"},
+    {"verify", cz::cli::verifyVerb,
+     "prove a patch on scratch copies: rebuild, rerun, compare outputs, retrace, time"},
     {"report", cz::cli::reportVerb,
      "write one offline HTML page: matches, patches, algorithm explorer, plots"},
 #ifdef CZ_HAVE_INSTRUMENT

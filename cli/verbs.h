@@ -2,11 +2,17 @@
 // verb and returns the process exit code (0 ok, 1 failure, 2 usage error).
 #pragma once
 
+#include <string>
+
 namespace cz::cli {
 int algorithmsVerb(int argc, char **argv);
 int tableVerb(int argc, char **argv);
 int traceVerb(int argc, char **argv);
 int runVerb(int argc, char **argv);
 int detectVerb(int argc, char **argv);
+int verifyVerb(int argc, char **argv);
+// libcollectivize_trace.so: COLLECTIVIZE_TRACE_LIB, installed beside the
+// CLI, or the build tree's; "" and err when missing.
+std::string findTracer(std::string &err);
 int reportVerb(int argc, char **argv);
 } // namespace cz::cli

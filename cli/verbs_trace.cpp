@@ -195,23 +195,6 @@ bool exists(const std::string &p) {
   return lstat(p.c_str(), &st) == 0;
 }
 
-std::string findTracer(std::string &err) {
-  const char *env = std::getenv("COLLECTIVIZE_TRACE_LIB");
-  if (env && *env) {
-    if (isFile(env)) return env;
-    err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
-    return "";
-  }
-  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
-  if (!installed.empty() && isFile(installed)) return installed;
-  if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
-  err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +
-        (std::strlen(CZ_TRACE_LIB_BUILD_PATH) ? std::string(" and '") + CZ_TRACE_LIB_BUILD_PATH + "'"
-                                              : std::string()) +
-        "; rebuild/reinstall Collectivize or set COLLECTIVIZE_TRACE_LIB=/path/to/it";
-  return "";
-}
-
 std::string absolute(const std::string &p) {
   if (!p.empty() && p[0] == '/') return p;
   char cwd[PATH_MAX];
@@ -235,6 +218,23 @@ void forwardToChild(int sig) {
 }
 
 } // namespace
+
+std::string findTracer(std::string &err) {
+  const char *env = std::getenv("COLLECTIVIZE_TRACE_LIB");
+  if (env && *env) {
+    if (isFile(env)) return env;
+    err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
+    return "";
+  }
+  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  if (!installed.empty() && isFile(installed)) return installed;
+  if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
+  err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +
+        (std::strlen(CZ_TRACE_LIB_BUILD_PATH) ? std::string(" and '") + CZ_TRACE_LIB_BUILD_PATH + "'"
+                                              : std::string()) +
+        "; rebuild/reinstall Collectivize or set COLLECTIVIZE_TRACE_LIB=/path/to/it";
+  return "";
+}
 
 int traceVerb(int argc, char **argv) {
   if (argc == 0) {

@@ -120,6 +120,11 @@ trace::Result<MessageTable> matchMessages(const trace::Trace &tr,
              e.count.value_or(0), e.datatype.value_or(0), e.siteKind.value_or(1)});
         break;
       }
+      case trace::EventKind::CollectiveEnd: {
+        std::string name = trace::collectiveCallName(e.collectiveOp);
+        if (!name.empty()) t.stats.collectives[name]++;
+        break;
+      }
       default:
         break;
       }

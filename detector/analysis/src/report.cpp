@@ -115,7 +115,13 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
   out << "  \"stats\": {\"events\": " << s.events << ", \"sends\": " << s.sends
       << ", \"receives\": " << s.receives << ", \"matched\": " << s.matched
       << ", \"unmatched_sends\": " << s.unmatchedSends
-      << ", \"unmatched_receives\": " << s.unmatchedReceives << "},\n";
+      << ", \"unmatched_receives\": " << s.unmatchedReceives << ", \"collectives\": {";
+  bool firstCollective = true;
+  for (const auto &[name, calls] : s.collectives) {
+    out << (firstCollective ? "" : ", ") << quoted(name) << ": " << calls;
+    firstCollective = false;
+  }
+  out << "}},\n";
   out << "  \"warnings\": [";
   for (size_t i = 0; i < r.warnings.size(); i++) out << (i ? ", " : "") << quoted(r.warnings[i]);
   out << "],\n  \"matches\": [";
@@ -177,6 +183,11 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       << " messages matched\n";
   out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
       << r.matches.size() - confirmed << " partial\n";
+  if (!r.stats.collectives.empty()) {
+    out << "MPI collective calls (all ranks):";
+    for (const auto &[name, calls] : r.stats.collectives) out << " " << name << " " << calls;
+    out << "\n";
+  }
   for (const Match &m : r.matches) {
     out << "\n" << (m.confirmed ? "" : "[partial] ") << kindName(m.kind) << " on "
         << commText(m);

@@ -24,6 +24,15 @@ const char *const kTypes[] = {
 
 } // namespace
 
+std::string collectiveCallName(uint32_t op) {
+  // Ops from create_handle on are OTF2's own (one-sided, memory), not calls.
+  constexpr uint32_t kMpiOps = 17;
+  if (op >= kMpiOps) return "";
+  std::string name = std::string("MPI_") + kCollectiveOps[op];
+  name[4] = char(name[4] - 'a' + 'A');
+  return name;
+}
+
 const char *datatypeName(uint32_t code) {
   return code < sizeof kTypes / sizeof kTypes[0] ? kTypes[code] : "derived";
 }

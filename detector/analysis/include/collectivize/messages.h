@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ struct MatchStats {
   uint64_t sends = 0, receives = 0, matched = 0;
   uint64_t unmatchedSends = 0, unmatchedReceives = 0;
   uint64_t unhashedSends = 0;
+  // Calls of MPI collectives ("MPI_Bcast"), summed over ranks: what a
+  // program that uses real collectives shows instead of manual messages.
+  std::map<std::string, uint64_t> collectives;
 };
 
 struct MessageTable {

@@ -249,6 +249,9 @@ Result<RepairReport> repair(const std::string &dir);
 
 // Name of a CZ_TRACE_TYPE_* code without the MPI_ prefix ("INT"; "derived").
 const char *datatypeName(uint32_t code);
+// The MPI call an OTF2 collective op records ("MPI_Bcast"; nonblocking forms
+// share their blocking form's op), or "" for ops that are not MPI calls.
+std::string collectiveCallName(uint32_t op);
 
 // One readable line for an event (the format of `collectivize trace dump`):
 // rank 0  t=12.345us  send  to 1 (world 1) comm 0 tag 7 bytes 64 crc32=0x...

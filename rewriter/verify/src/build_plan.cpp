@@ -1,0 +1,174 @@
+// build_plan.cpp: see build_plan.h.
+#include "build_plan.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "json.h"
+
+namespace fs = std::filesystem;
+
+namespace cz::verify {
+namespace {
+
+bool isFile(const std::string &p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+std::string basename(const std::string &p) { return fs::path(p).filename().string(); }
+
+// collectivize-cc -> mpicc: copies are built plain, never instrumented.
+std::string plainCompiler(const std::string &compiler) {
+  std::string b = basename(compiler);
+  if (b == "collectivize-cc") return "mpicc";
+  if (b == "collectivize-c++") return "mpicxx";
+  return compiler;
+}
+
+std::map<std::string, std::string> readCMakeCache(const std::string &buildDir) {
+  std::map<std::string, std::string> cache;
+  std::ifstream f(buildDir + "/CMakeCache.txt");
+  for (std::string line; std::getline(f, line);) {
+    if (line.empty() || line[0] == '#' || line[0] == '/') continue;
+    size_t colon = line.find(':'), eq = line.find('=');
+    if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
+    cache[line.substr(0, colon)] = line.substr(eq + 1);
+  }
+  return cache;
+}
+
+std::string joinShell(const std::vector<std::string> &args) {
+  std::string s;
+  for (size_t i = 0; i < args.size(); i++) s += (i ? " " : "") + shellQuote(args[i]);
+  return s;
+}
+
+// "mpicc -O2 -c 'a b.c'" -> words, honouring quotes and backslashes.
+std::vector<std::string> splitCommand(const std::string &cmd) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool any = false;
+  char quote = 0;
+  for (size_t i = 0; i < cmd.size(); i++) {
+    char c = cmd[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < cmd.size()) cur += cmd[++i];
+      else cur += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c, any = true;
+    } else if (c == '\\' && i + 1 < cmd.size()) {
+      cur += cmd[++i], any = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (any) words.push_back(cur), cur.clear(), any = false;
+    } else {
+      cur += c, any = true;
+    }
+  }
+  if (any) words.push_back(cur);
+  return words;
+}
+
+bool planFromCompileDatabase(const BuildInputs &in, BuildPlan &plan, std::string &error) {
+  std::string dbPath = in.buildDir + "/compile_commands.json";
+  Json db;
+  if (!readJsonFile(dbPath, db, error)) return false;
+  if (db.type != Json::Type::Array || db.items.empty()) {
+    error = dbPath + ": not a compile database (an array of commands)";
+    return false;
+  }
+  std::ostringstream script;
+  script << "set -e\n";
+  std::vector<std::string> objects;
+  std::string linker;
+  for (const Json &e : db.items) {
+    std::vector<std::string> args;
+    if (const Json *a = e.find("arguments"); a && a->type == Json::Type::Array)
+      for (const Json &w : a->items) args.push_back(w.text);
+    else
+      args = splitCommand(e.str("command"));
+    std::string dir = e.str("directory", in.buildDir);
+    if (args.empty()) continue;
+    args[0] = plainCompiler(args[0]);
+    std::vector<std::string> mapped = mapCommand(args, in.maps, dir);
+    std::string mappedDir = mapPath(absolutePath(dir, in.buildDir), in.maps);
+    if (mappedDir.empty()) mappedDir = dir;
+    for (size_t k = 0; k + 1 < mapped.size(); k++)
+      if (mapped[k] == "-o") objects.push_back(absolutePath(mapped[k + 1], mappedDir));
+    if (linker.empty()) linker = mapped[0];
+    script << "mkdir -p " << shellQuote(mappedDir) << " && cd " << shellQuote(mappedDir)
+           << " && " << joinShell(mapped) << "\n";
+  }
+  if (!in.program.empty() && !objects.empty()) {
+    std::vector<std::string> link{linker};
+    link.insert(link.end(), objects.begin(), objects.end());
+    link.push_back("-o");
+    link.push_back(in.program);
+    script << "[ -e " << shellQuote(in.program) << " ] || " << joinShell(link) << "\n";
+  }
+  plan.script = script.str();
+  plan.how = "the compile database " + dbPath + " replayed in the copy (" +
+             std::to_string(db.items.size()) + " commands; objects linked into the program " +
+             "when no command makes it; --build 'CMD' if it needs more)";
+  return true;
+}
+
+} // namespace
+
+std::string shellQuote(const std::string &s) {
+  bool plain = !s.empty();
+  for (char c : s)
+    if (!(isalnum((unsigned char)c) || std::string("-_./=+:,@%").find(c) != std::string::npos))
+      plain = false;
+  if (plain) return s;
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
+
+bool planBuild(const BuildInputs &in, BuildPlan &plan, std::string &error) {
+  if (!in.userCommand.empty()) {
+    plan.how = "--build '" + in.userCommand + "'";
+    plan.script = in.userCommand;
+    return true;
+  }
+  for (const char *name : {"GNUmakefile", "makefile", "Makefile"})
+    if (isFile(in.copyRoot + "/" + name)) {
+      plan.how = std::string("make (a ") + name + " in the project root; --build 'CMD' to change)";
+      plan.script = "make";
+      return true;
+    }
+  if (isFile(in.copyRoot + "/CMakeLists.txt")) {
+    std::vector<std::string> configure{"cmake", "-S", ".", "-B", in.copyBuildDir};
+    std::string from = "defaults";
+    if (!in.buildDir.empty() && isFile(in.buildDir + "/CMakeCache.txt")) {
+      auto cache = readCMakeCache(in.buildDir);
+      from = in.buildDir + "/CMakeCache.txt";
+      if (!cache["CMAKE_GENERATOR"].empty())
+        configure.insert(configure.begin() + 1, {"-G", cache["CMAKE_GENERATOR"]});
+      for (const char *key : {"CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER"})
+        if (!cache[key].empty())
+          configure.push_back(std::string("-D") + key + "=" + plainCompiler(cache[key]));
+      if (!cache["CMAKE_BUILD_TYPE"].empty())
+        configure.push_back("-DCMAKE_BUILD_TYPE=" + cache["CMAKE_BUILD_TYPE"]);
+    }
+    plan.script = joinShell(configure) + " && cmake --build " + shellQuote(in.copyBuildDir) +
+                  " -j 2";
+    plan.how = "cmake configure + build (a CMakeLists.txt in the project root; settings from " +
+               from + "; --build 'CMD' to change)";
+    return true;
+  }
+  if (!in.buildDir.empty() && isFile(in.buildDir + "/compile_commands.json"))
+    return planFromCompileDatabase(in, plan, error);
+  error = "no way to build " + in.projectRoot +
+          " is known: no Makefile or CMakeLists.txt in it" +
+          (in.buildDir.empty() ? std::string()
+                               : " and no compile_commands.json in " + in.buildDir) +
+          "; give the build command with --build 'CMD' (run in the copy's root)";
+  return false;
+}
+
+} // namespace cz::verify

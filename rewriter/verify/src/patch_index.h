@@ -1,0 +1,37 @@
+// patch_index.h: what to verify, from the PATCH argument: a patch
+// directory (every patch with a diff), one NN-KIND.diff or all.diff in it,
+// or a diff from elsewhere (with --root). Reads patches.json and the
+// detection report it names (rewriter/PATCH_FORMAT.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "retrace.h"
+
+namespace cz::verify {
+
+struct VerifyJob {
+  std::string id;           // "01-bcast", "all", or the diff's stem
+  std::string diff;         // absolute path
+  std::string status;       // proposed / review / "" for a loose diff
+  std::string reason;
+  std::string resultPath;   // where NN-KIND.verify.json goes ("" = nowhere)
+  std::vector<ManualCollective> targets; // empty: whatever disappears
+};
+
+struct PatchSet {
+  std::string projectRoot;
+  std::string buildDir;      // "" when unknown
+  std::string target = "mpi";
+  std::string reportCommand; // the traced command, for messages
+  int reportRanks = 0;
+  std::vector<VerifyJob> jobs;
+  std::vector<std::string> notes; // patches without a diff, skipped
+};
+
+// False with a message for people.
+bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
+                     const std::string &outputOption, PatchSet &set, std::string &error);
+
+} // namespace cz::verify

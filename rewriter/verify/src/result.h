@@ -1,0 +1,40 @@
+// result.h: one patch's verification result, and its JSON form
+// (NN-KIND.verify.json, rewriter/PATCH_FORMAT.md).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "retrace.h"
+#include "timing.h"
+
+namespace cz::verify {
+
+struct ProgramRuns {
+  int exit = 0;
+  TimingSummary times;
+};
+
+struct Retrace {
+  std::map<std::string, uint64_t> originalCollectives, patchedCollectives;
+  long matchesLeft = 0;
+  std::vector<ManualCollective> targets; // as seen in the original run
+};
+
+struct VerifyResult {
+  std::string patch;
+  std::vector<std::string> command;
+  std::string verdict = "error";
+  std::string evidence;
+  std::string build;   // how the copies were built
+  std::string workDir; // when kept
+  int runs = 0;
+  std::optional<ProgramRuns> original, patched;
+  std::optional<Retrace> retrace;
+};
+
+std::string resultJson(const VerifyResult &r);
+
+} // namespace cz::verify

@@ -1,0 +1,87 @@
+// retrace.cpp: see retrace.h.
+#include "retrace.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "json.h"
+
+namespace cz::verify {
+namespace {
+
+bool readReport(const std::string &path, Json &report, std::string &error) {
+  if (!readJsonFile(path, report, error)) return false;
+  if (report.str("format") != "collectivize-detection") {
+    error = path + ": not a Collectivize detection report (format '" + report.str("format") + "')";
+    return false;
+  }
+  if (report.num("version") > 1) {
+    error = path + ": detection report version " + report.find("version")->text +
+            " is newer than this collectivize reads (1): update collectivize";
+    return false;
+  }
+  return true;
+}
+
+ManualCollective toCollective(const Json &m) {
+  ManualCollective c;
+  c.kind = m.str("kind");
+  c.confirmed = m.str("status") == "confirmed";
+  c.rootWorld = long(m.num("root_world", -1));
+  c.instances = long(m.num("instances", 0));
+  if (const Json *r = m.find("ranks"))
+    for (const Json &x : r->items) c.ranks.push_back(long(x.number));
+  return c;
+}
+
+} // namespace
+
+bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error) {
+  Json report;
+  if (!readReport(path, report, error)) return false;
+  out = TraceFindings();
+  out.ranks = int(report.num("ranks"));
+  if (const Json *ms = report.find("matches"))
+    for (const Json &m : ms->items) out.matches.push_back(toCollective(m));
+  if (const Json *stats = report.find("stats"))
+    if (const Json *colls = stats->find("collectives"))
+      for (const auto &[name, n] : colls->members) out.collectives[name] = uint64_t(n.number);
+  return true;
+}
+
+bool sameCollective(const ManualCollective &a, int ranksA, const ManualCollective &b,
+                    int ranksB) {
+  if (a.kind != b.kind || a.rootWorld != b.rootWorld) return false;
+  if (a.ranks == b.ranks) return true;
+  return ranksA != ranksB && long(a.ranks.size()) == ranksA && long(b.ranks.size()) == ranksB;
+}
+
+std::string mpiCollectiveFor(const std::string &kind) {
+  if (kind.empty()) return "";
+  std::string name = "MPI_" + kind;
+  name[4] = char(toupper(name[4]));
+  return name;
+}
+
+std::vector<std::string> acceptedCollectives(const std::string &kind) {
+  std::string base = mpiCollectiveFor(kind);
+  if (kind == "bcast" || kind == "barrier" || kind == "reduce" || kind == "allreduce")
+    return {base};
+  return {base, base + "v"}; // the v form gives the same result
+}
+
+TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
+                            const std::string &traceDir) {
+  TracedCommand t;
+  t.argv = command;
+  std::string launcher = command.empty() ? "" : std::filesystem::path(command[0]).filename();
+  if (launcher == "mpirun" || launcher == "mpiexec" || launcher == "orterun") {
+    t.argv.insert(t.argv.begin() + 1, {"-x", "LD_PRELOAD=" + tracer, "-x",
+                                       "COLLECTIVIZE_TRACE_DIR=" + traceDir});
+  } else {
+    t.env = {{"LD_PRELOAD", tracer}, {"COLLECTIVIZE_TRACE_DIR", traceDir}};
+  }
+  return t;
+}
+
+} // namespace cz::verify

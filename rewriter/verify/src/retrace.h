@@ -1,0 +1,54 @@
+// retrace.h: what a traced run of a copy shows, through documented files
+// only: the run is traced by preloading libcollectivize_trace.so (as
+// `collectivize run` does), `collectivize detect TRACE -o REPORT.json`
+// finds its manual collectives, and the report (detector/REPORT_FORMAT.md)
+// is read back: its matches and its count of MPI collective calls.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cz::verify {
+
+// A manual collective as the verifier compares them: site ids change when a
+// file changes, so they are not part of it.
+struct ManualCollective {
+  std::string kind;
+  std::vector<long> ranks; // world ranks, communicator order
+  long rootWorld = -1;     // -1 for rootless kinds
+  bool confirmed = true;
+  long instances = 0;
+};
+
+struct TraceFindings {
+  int ranks = 0;
+  std::vector<ManualCollective> matches;
+  std::map<std::string, uint64_t> collectives; // "MPI_Bcast" -> calls over all ranks
+};
+
+// Reads a detection report. Errors name the file and the problem.
+bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error);
+
+// The same manual collective in two runs: same kind and root, and the same
+// group, or both the whole world of their runs (a run on another number of
+// ranks).
+bool sameCollective(const ManualCollective &a, int ranksA, const ManualCollective &b, int ranksB);
+
+// The MPI call a kind is replaced by ("bcast" -> "MPI_Bcast"), and the
+// calls that count as it in a trace (an alltoall may become MPI_Alltoallv).
+std::string mpiCollectiveFor(const std::string &kind);
+std::vector<std::string> acceptedCollectives(const std::string &kind);
+
+// The run command with the tracer added: Open MPI's mpirun/mpiexec get
+// `-x LD_PRELOAD=... -x COLLECTIVIZE_TRACE_DIR=...` (so mpirun itself is not
+// traced); any other command gets the two variables in its environment.
+struct TracedCommand {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
+                            const std::string &traceDir);
+
+} // namespace cz::verify

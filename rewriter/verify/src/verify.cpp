@@ -1,0 +1,455 @@
+// verify.cpp: the verification flow (see collectivize/verify/verify.h):
+// copy -> build -> interleaved timed runs -> compare -> retrace -> verdict.
+#include "collectivize/verify/verify.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "build_plan.h"
+#include "command_map.h"
+#include "compare.h"
+#include "judge.h"
+#include "patch_index.h"
+#include "process.h"
+#include "result.h"
+#include "retrace.h"
+#include "scratch.h"
+#include "timing.h"
+
+namespace fs = std::filesystem;
+
+namespace cz::verify {
+namespace {
+
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress(const char *fmt, ...) {
+  std::fprintf(stderr, "collectivize verify: ");
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "\n");
+}
+
+std::string indent(const std::string &text, const std::string &pad) {
+  std::string o;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    o += pad + text.substr(start, nl - start) + "\n";
+    start = nl + 1;
+  }
+  return o;
+}
+
+std::string joinCommand(const std::vector<std::string> &argv) {
+  std::string s;
+  for (size_t i = 0; i < argv.size(); i++) s += (i ? " " : "") + shellQuote(argv[i]);
+  return s;
+}
+
+// One scratch copy of the project and how to run the program in it.
+struct Copy {
+  std::string name, root, buildDir;
+  std::vector<PathMap> maps;
+  std::vector<std::string> command;
+  std::string cwd;
+  BuildPlan plan;
+};
+
+struct Run {
+  ProcessResult process;
+  std::string out, err;
+};
+
+struct RetraceOutcome {
+  bool ok = false;
+  std::string error;
+  TraceFindings findings;
+};
+
+class Verifier {
+public:
+  explicit Verifier(const VerifyOptions &o) : opt_(o) {}
+  int run();
+
+private:
+  bool makeCopy(const std::string &name, Copy &copy, std::string &error);
+  bool plan(Copy &copy, std::string &error);
+  bool build(Copy &copy, std::string &log);
+  Run runOnce(const Copy &copy, const std::string &tag, double timeout);
+  RetraceOutcome retrace(const Copy &copy);
+  VerifyResult verifyJob(const VerifyJob &job);
+  void report(const VerifyJob &job, const VerifyResult &r);
+
+  const VerifyOptions &opt_;
+  PatchSet set_;
+  OutputFilter filter_;
+  std::string userCwd_, work_;
+  bool ownWork_ = false;
+  Copy original_;
+  int originalBuilt_ = 0; // 0 not yet, 1 built, -1 failed
+  std::string originalBuildError_;
+  std::optional<RetraceOutcome> originalTrace_;
+};
+
+bool Verifier::makeCopy(const std::string &name, Copy &copy, std::string &error) {
+  copy.name = name;
+  copy.root = work_ + "/" + name;
+  const std::string &bd = set_.buildDir;
+  bool buildInside = !bd.empty() && !mapPath(bd, {{set_.projectRoot, "x"}}).empty();
+  copy.maps = {{set_.projectRoot, copy.root}};
+  if (bd.empty()) {
+    copy.buildDir = copy.root + "/build";
+  } else if (buildInside) {
+    copy.buildDir = mapPath(bd, copy.maps);
+  } else {
+    copy.buildDir = copy.root + "-build";
+    copy.maps.push_back({bd, copy.buildDir});
+  }
+  CopyStats stats;
+  std::vector<std::string> skip{work_};
+  if (!bd.empty()) skip.push_back(bd);
+  if (!copyProject(set_.projectRoot, copy.root, skip, stats, error)) return false;
+  progress("%s: copied %llu files (%llu KiB) of %s%s", name.c_str(),
+           (unsigned long long)stats.files, (unsigned long long)(stats.bytes / 1024),
+           set_.projectRoot.c_str(),
+           stats.buildProducts ? (" (" + std::to_string(stats.buildProducts) +
+                                  " build products left out)").c_str()
+                               : "");
+  std::vector<std::string> notes;
+  copy.command = mapCommand(opt_.command, copy.maps, userCwd_, &notes);
+  std::string mappedCwd = mapPath(userCwd_, copy.maps);
+  copy.cwd = mappedCwd.empty() ? userCwd_ : mappedCwd;
+  return true;
+}
+
+bool Verifier::plan(Copy &copy, std::string &error) {
+  std::string program; // the first argument that lands in the copy
+  for (const std::string &a : copy.command)
+    if (a.rfind(copy.root, 0) == 0) {
+      program = a;
+      break;
+    }
+  BuildInputs in{opt_.build,  set_.projectRoot, set_.buildDir, copy.root,
+                 copy.buildDir, copy.maps,       program};
+  return planBuild(in, copy.plan, error);
+}
+
+bool Verifier::build(Copy &copy, std::string &log) {
+  log = work_ + "/" + copy.name + ".build.log";
+  progress("%s: building with %s", copy.name.c_str(), copy.plan.how.c_str());
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", copy.plan.script};
+  spec.cwd = copy.root;
+  spec.stdoutPath = spec.stderrPath = log;
+  spec.timeoutSeconds = 3600;
+  ProcessResult r = runProcess(spec);
+  return r.started && r.exitCode == 0;
+}
+
+Run Verifier::runOnce(const Copy &copy, const std::string &tag, double timeout) {
+  Run run;
+  ProcessSpec spec;
+  spec.argv = copy.command;
+  spec.cwd = copy.cwd;
+  spec.stdoutPath = work_ + "/runs/" + tag + ".out";
+  spec.stderrPath = work_ + "/runs/" + tag + ".err";
+  spec.timeoutSeconds = timeout;
+  run.process = runProcess(spec);
+  run.out = readFile(spec.stdoutPath);
+  run.err = readFile(spec.stderrPath);
+  return run;
+}
+
+RetraceOutcome Verifier::retrace(const Copy &copy) {
+  RetraceOutcome o;
+  std::string traceDir = work_ + "/" + copy.name + ".trace";
+  std::string reportPath = work_ + "/" + copy.name + ".report.json";
+  progress("%s: traced run", copy.name.c_str());
+  TracedCommand traced = tracedCommand(copy.command, opt_.tracer, traceDir);
+  ProcessSpec spec;
+  spec.argv = traced.argv;
+  spec.env = traced.env;
+  spec.cwd = copy.cwd;
+  spec.stdoutPath = work_ + "/runs/" + copy.name + ".traced.out";
+  spec.stderrPath = work_ + "/runs/" + copy.name + ".traced.err";
+  spec.timeoutSeconds = opt_.timeoutSeconds;
+  ProcessResult run = runProcess(spec);
+  if (!run.started || !fs::exists(traceDir)) {
+    o.error = "the traced run of the " + copy.name + " copy wrote no trace (" +
+              (run.started ? "exit " + std::to_string(run.exitCode) : run.error) +
+              "; its output: " + spec.stderrPath + ")";
+    return o;
+  }
+  ProcessSpec detect;
+  detect.argv = {opt_.collectivize, "detect", traceDir, "-o", reportPath};
+  detect.stdoutPath = detect.stderrPath = work_ + "/" + copy.name + ".detect.log";
+  detect.timeoutSeconds = opt_.timeoutSeconds;
+  ProcessResult d = runProcess(detect);
+  if (!d.started || d.exitCode != 0) {
+    o.error = "collectivize detect failed on the " + copy.name + " copy's trace: " +
+              (d.started ? tailOfFile(detect.stdoutPath, 5) : d.error);
+    return o;
+  }
+  o.ok = readDetectionReport(reportPath, o.findings, o.error);
+  return o;
+}
+
+VerifyResult Verifier::verifyJob(const VerifyJob &job) {
+  VerifyResult r;
+  r.patch = job.diff;
+  r.command = opt_.command;
+
+  Copy patched;
+  std::string error;
+  if (!makeCopy("patched-" + job.id, patched, error)) {
+    r.evidence = error;
+    return r;
+  }
+  ApplyResult applied = applyPatch(job.diff, patched.root, work_ + "/" + patched.name + ".apply.log");
+  if (!applied.applied) {
+    r.verdict = "does not apply";
+    r.evidence = applied.tool + " -p1 refused the patch on a copy of " + set_.projectRoot +
+                 " (were the sources changed since the patch was made? run `collectivize "
+                 "rewrite` again):\n" + applied.message;
+    return r;
+  }
+  if (!originalBuilt_) {
+    std::string originalLog;
+    if (!plan(original_, originalBuildError_)) {
+      originalBuilt_ = -1;
+    } else if (!build(original_, originalLog)) {
+      originalBuilt_ = -1;
+      originalBuildError_ = "the original project (unpatched) does not build in its copy with " +
+                            original_.plan.how + " (log: " + originalLog + "); its last lines:\n" +
+                            tailOfFile(originalLog, 15);
+    } else {
+      originalBuilt_ = 1;
+    }
+  }
+  r.build = original_.plan.how;
+  if (originalBuilt_ < 0) {
+    r.evidence = originalBuildError_;
+    return r;
+  }
+  std::string log;
+  if (!plan(patched, error)) {
+    r.evidence = error;
+    return r;
+  }
+  if (!build(patched, log)) {
+    r.verdict = "does not build";
+    r.evidence = "the original copy builds with " + original_.plan.how +
+                 ", the patched copy does not (log: " + log + "); its last lines:\n" +
+                 tailOfFile(log, 15);
+    return r;
+  }
+
+  // Timed runs, interleaved (and alternating who goes first) so that the
+  // machine's slow moments fall on both programs alike.
+  r.runs = opt_.runs;
+  fs::create_directories(work_ + "/runs");
+  std::vector<Run> orig, pat;
+  double origMax = 0;
+  for (int i = 0; i < opt_.runs; i++) {
+    for (int k = 0; k < 2; k++) {
+      bool originalTurn = (k == 0) == (i % 2 == 0);
+      std::string tag = (originalTurn ? "original-" : job.id + "-") + std::to_string(i + 1);
+      progress("run %d/%d %s", i + 1, opt_.runs, originalTurn ? "original" : "patched");
+      if (originalTurn) {
+        orig.push_back(runOnce(original_, tag, opt_.timeoutSeconds));
+        origMax = std::max(origMax, orig.back().process.seconds);
+      } else {
+        // A patched program that deadlocks is stopped long before --timeout.
+        double limit = orig.empty() ? opt_.timeoutSeconds
+                                    : std::min(opt_.timeoutSeconds, std::max(20.0, 10 * origMax));
+        pat.push_back(runOnce(patched, tag, limit));
+      }
+    }
+  }
+  for (const std::vector<Run> *side : {&orig, &pat})
+    for (const Run &run : *side)
+      if (!run.process.started) {
+        r.evidence = "cannot run the program: " + run.process.error + " (command: " +
+                     joinCommand(side == &orig ? original_.command : patched.command) + ")";
+        return r;
+      }
+  auto records = [](const std::vector<Run> &runs) {
+    std::vector<RunRecord> out;
+    for (const Run &run : runs)
+      out.push_back({run.process.exitCode, run.process.timedOut, run.process.seconds, run.out,
+                     run.err});
+    return out;
+  };
+  std::vector<RunRecord> origRecords = records(orig), patRecords = records(pat);
+  auto summary = [](const std::vector<RunRecord> &runs) {
+    std::vector<double> t;
+    for (const RunRecord &run : runs) t.push_back(run.seconds);
+    return ProgramRuns{runs.empty() ? 0 : runs[0].exit, summarizeTimes(t)};
+  };
+  r.original = summary(origRecords);
+  r.patched = summary(patRecords);
+  std::string timing = timingLine(r.original->times, r.patched->times, opt_.runs);
+
+  RunSettings settings{filter_, opt_.compareStderr, work_ + "/runs/"};
+  Judgement runs = judgeRuns(origRecords, patRecords, settings);
+  if (!runs.verdict.empty()) {
+    r.verdict = runs.verdict;
+    r.evidence = runs.text;
+    return r;
+  }
+  std::string build = "build: both copies with " + original_.plan.how;
+  if (!opt_.retrace) {
+    r.verdict = "verified";
+    r.evidence = build + "\n" + runs.text +
+                 "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
+                 timing;
+    return r;
+  }
+  if (!originalTrace_) originalTrace_ = retrace(original_);
+  if (!originalTrace_->ok) {
+    r.evidence = runs.text + "\nretrace: " + originalTrace_->error;
+    return r;
+  }
+  RetraceOutcome after = retrace(patched);
+  if (!after.ok) {
+    r.evidence = runs.text + "\nretrace: " + after.error;
+    return r;
+  }
+  Retrace rt;
+  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime"};
+  Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
+  r.retrace = rt;
+  r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
+  r.evidence = (traced.verdict.empty() ? build + "\n" : "") + runs.text + "\n" + traced.text +
+               (traced.verdict.empty() ? "\n" + timing : " (traces: " + work_ + ")");
+  return r;
+}
+
+void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
+  std::printf("%s: %s\n", job.id.c_str(), r.verdict.c_str());
+  std::printf("  patch: %s%s\n", job.diff.c_str(),
+              job.status == "review" ? (" (status review: " + job.reason + ")").c_str() : "");
+  std::fputs(indent(r.evidence, "  ").c_str(), stdout);
+  if (!job.resultPath.empty()) {
+    std::ofstream f(job.resultPath, std::ios::trunc);
+    f << resultJson(r);
+    if (f.good())
+      std::printf("  result: %s\n", job.resultPath.c_str());
+    else
+      std::fprintf(stderr, "collectivize verify: cannot write %s\n", job.resultPath.c_str());
+  }
+  std::fflush(stdout);
+}
+
+// Interrupted: stop the running program and say where the work is.
+char gWorkMessage[4200];
+void onSignal(int sig) {
+  killRunningProcess(SIGTERM);
+  (void)!write(2, gWorkMessage, strnlen(gWorkMessage, sizeof gWorkMessage));
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+int Verifier::run() {
+  std::string error;
+  if (opt_.command.empty()) {
+    std::fprintf(stderr, "collectivize verify: no run command: put it after `--`, e.g. "
+                         "`-- mpirun -np 4 ./app`\n");
+    return 2;
+  }
+  if (!compileIgnorePatterns(opt_.ignore, filter_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    return 2;
+  }
+  filter_.ordered = opt_.ordered;
+  userCwd_ = fs::current_path().string();
+  if (!resolvePatchSet(opt_.patch, opt_.root, opt_.output, set_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    return 2;
+  }
+  for (const std::string &n : set_.notes) std::printf("%s\n", n.c_str());
+
+  if (!opt_.workDir.empty()) {
+    work_ = absolutePath(opt_.workDir, userCwd_);
+    std::error_code ec;
+    if (fs::exists(work_) && !fs::is_empty(work_, ec)) {
+      std::fprintf(stderr, "collectivize verify: --work %s is not empty: give a new or empty "
+                           "directory\n", work_.c_str());
+      return 2;
+    }
+    fs::create_directories(work_, ec);
+    if (ec) {
+      std::fprintf(stderr, "collectivize verify: cannot create %s: %s\n", work_.c_str(),
+                   ec.message().c_str());
+      return 1;
+    }
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/collectivize-verify-XXXXXX";
+    if (!mkdtemp(templ.data())) {
+      std::fprintf(stderr, "collectivize verify: cannot create a work directory %s\n",
+                   templ.c_str());
+      return 1;
+    }
+    work_ = templ;
+    ownWork_ = true;
+  }
+  std::snprintf(gWorkMessage, sizeof gWorkMessage,
+                "\ncollectivize verify: interrupted; work directory kept: %s\n", work_.c_str());
+  signal(SIGINT, onSignal);
+  signal(SIGTERM, onSignal);
+
+  bool allVerified = true;
+  std::vector<VerifyResult> results;
+  if (!makeCopy("original", original_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    allVerified = false;
+  } else if (original_.command == opt_.command && original_.cwd == userCwd_) {
+    // Both copies would run the very same binary: nothing would be compared.
+    std::fprintf(stderr,
+                 "collectivize verify: the command names nothing inside the project %s (and "
+                 "does not run in it): both copies would run the same program. Name the "
+                 "program by its path in the project or its build directory (e.g. "
+                 "`-- mpirun -np 4 %s/app`), or run from inside the project\n",
+                 set_.projectRoot.c_str(),
+                 set_.buildDir.empty() ? set_.projectRoot.c_str() : set_.buildDir.c_str());
+    if (ownWork_) fs::remove_all(work_);
+    return 2;
+  } else {
+    for (const VerifyJob &job : set_.jobs) {
+      results.push_back(verifyJob(job));
+      if (results.back().verdict != "verified") allVerified = false;
+    }
+    for (size_t i = 0; i < set_.jobs.size(); i++) {
+      if (!allVerified || opt_.keep || !ownWork_) results[i].workDir = work_;
+      report(set_.jobs[i], results[i]);
+    }
+  }
+  if (allVerified && ownWork_ && !opt_.keep) {
+    std::error_code ec;
+    fs::remove_all(work_, ec);
+  } else {
+    std::printf("work directory kept: %s (copies, build logs, run outputs, traces)\n",
+                work_.c_str());
+  }
+  return allVerified ? 0 : 1;
+}
+
+} // namespace
+
+int verify(const VerifyOptions &options) { return Verifier(options).run(); }
+
+} // namespace cz::verify

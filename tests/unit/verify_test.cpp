@@ -1,0 +1,491 @@
+// The verifier's pure parts: JSON reading, output comparison, timing
+// statistics, command and path mapping, build plans, scratch copies, the
+// patch index and the result file. The flow itself (builds, mpirun,
+// traces) is tested end to end by tests/lit/verify.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "build_plan.h"
+#include "command_map.h"
+#include "compare.h"
+#include "json.h"
+#include "judge.h"
+#include "patch_index.h"
+#include "result.h"
+#include "retrace.h"
+#include "scratch.h"
+#include "timing.h"
+
+namespace fs = std::filesystem;
+using namespace cz::verify;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "cz-verify-test-XXXXXX").string();
+    path = mkdtemp(t.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string &rel, const std::string &text) const {
+    fs::create_directories(fs::path(path + "/" + rel).parent_path());
+    std::ofstream(path + "/" + rel, std::ios::binary) << text;
+  }
+};
+
+} // namespace
+
+TEST(VerifyJson, ParsesNestedValuesAndKeepsNumberText) {
+  Json j;
+  std::string err;
+  ASSERT_TRUE(parseJson(R"({"a": [1, 2.5, -3e2], "id": 18446744073709551615,
+                            "s": "q\"\\\n\u00e9", "t": true, "n": null, "o": {}})", j, err))
+      << err;
+  EXPECT_EQ(j.find("a")->items.size(), 3u);
+  EXPECT_DOUBLE_EQ(j.find("a")->items[2].number, -300);
+  EXPECT_EQ(j.find("id")->text, "18446744073709551615");
+  EXPECT_EQ(j.str("s"), "q\"\\\n\xc3\xa9");
+  EXPECT_TRUE(j.find("t")->boolean);
+  EXPECT_TRUE(j.find("n")->isNull());
+  EXPECT_EQ(j.find("missing"), nullptr);
+  EXPECT_EQ(j.str("missing", "dflt"), "dflt");
+}
+
+TEST(VerifyJson, ErrorsSayWhere) {
+  Json j;
+  std::string err;
+  EXPECT_FALSE(parseJson("{\"a\": 1,\n \"b\" 2}", j, err));
+  EXPECT_NE(err.find("line 2"), std::string::npos) << err;
+  EXPECT_FALSE(parseJson("[1, 2", j, err));
+  EXPECT_FALSE(parseJson("{} x", j, err));
+  EXPECT_FALSE(parseJson(std::string(100, '['), j, err));
+  EXPECT_NE(err.find("deep"), std::string::npos);
+  EXPECT_EQ(jsonQuote("a\"b\n\x01"), "\"a\\\"b\\n\\u0001\"");
+  EXPECT_EQ(jsonNumber(1.0 / 0.0), "null");
+}
+
+TEST(VerifyCompare, RankOrderDoesNotMatterUnlessAsked) {
+  OutputFilter f;
+  auto a = normalizeOutput("rank 1\nrank 0\r\n", f);
+  auto b = normalizeOutput("rank 0\nrank 1\n", f);
+  EXPECT_EQ(a, b);
+  f.ordered = true;
+  a = normalizeOutput("rank 1\nrank 0\n", f);
+  b = normalizeOutput("rank 0\nrank 1\n", f);
+  EXPECT_NE(a, b);
+  EXPECT_NE(describeDifference(a, b, true).find("another order"), std::string::npos);
+}
+
+TEST(VerifyCompare, IgnoredLinesAreDroppedAndCounted) {
+  OutputFilter f;
+  std::string err;
+  ASSERT_TRUE(compileIgnorePatterns({"^time: ", "took [0-9.]+ s"}, f, err));
+  int ignored = 0;
+  auto a = normalizeOutput("result 42\ntime: 0.31\nphase 1 took 0.2 s\n", f, &ignored);
+  EXPECT_EQ(ignored, 2);
+  EXPECT_EQ(a, std::vector<std::string>{"result 42"});
+  std::vector<std::string> dropped;
+  normalizeOutput("time: 9\nkeep\n", f, nullptr, &dropped);
+  EXPECT_EQ(dropped, std::vector<std::string>{"time: 9"});
+  EXPECT_FALSE(compileIgnorePatterns({"(unclosed"}, f, err));
+  EXPECT_NE(err.find("(unclosed"), std::string::npos);
+}
+
+TEST(VerifyCompare, DifferenceListsLinesOfEachSide) {
+  OutputFilter f;
+  auto a = normalizeOutput("same\nold value 1\n", f);
+  auto b = normalizeOutput("same\nnew value 2\n", f);
+  std::string d = describeDifference(a, b, false);
+  EXPECT_NE(d.find("- old value 1"), std::string::npos) << d;
+  EXPECT_NE(d.find("+ new value 2"), std::string::npos) << d;
+  EXPECT_EQ(d.find("same"), std::string::npos) << d;
+  EXPECT_EQ(describeDifference(a, a, false), "");
+  std::vector<std::string> many, none;
+  for (int i = 0; i < 20; i++) many.push_back("line " + std::to_string(i));
+  EXPECT_NE(describeDifference(many, none, false, 3).find("17 more differing lines"),
+            std::string::npos);
+  // A line printed once more than in the original is a difference.
+  EXPECT_NE(describeDifference({"x"}, {"x", "x"}, false), "");
+}
+
+TEST(VerifyTiming, MedianMinMaxAndSpeedup) {
+  TimingSummary odd = summarizeTimes({3, 1, 2});
+  EXPECT_DOUBLE_EQ(odd.median, 2);
+  EXPECT_DOUBLE_EQ(odd.min, 1);
+  EXPECT_DOUBLE_EQ(odd.max, 3);
+  EXPECT_EQ(odd.seconds, (std::vector<double>{3, 1, 2}));
+  TimingSummary even = summarizeTimes({4, 1, 2, 10});
+  EXPECT_DOUBLE_EQ(even.median, 3);
+  EXPECT_DOUBLE_EQ(speedup(even, odd), 1.5);
+  EXPECT_DOUBLE_EQ(speedup(summarizeTimes({}), odd), 0);
+}
+
+TEST(VerifyCommandMap, ProgramAndPathArgumentsMoveIntoTheCopy) {
+  TempDir d;
+  d.write("proj/app", "");
+  d.write("proj/in.dat", "");
+  std::string proj = d.path + "/proj";
+  std::vector<PathMap> maps{{proj, "/w/original"}, {proj + "/../build", "/w/original-build"}};
+  maps[1].from = absolutePath(maps[1].from, "/");
+  std::vector<std::string> notes;
+  auto cmd = mapCommand({"mpirun", "-np", "4", "./app", "in.dat", "--out=" + proj + "/o.txt",
+                         "-n", "8", d.path + "/build/prog", "/usr/bin/env"},
+                        maps, proj, &notes);
+  EXPECT_EQ(cmd[0], "mpirun");
+  EXPECT_EQ(cmd[2], "4"); // not a path: no slash, no such file
+  EXPECT_EQ(cmd[3], "/w/original/app");
+  EXPECT_EQ(cmd[4], "/w/original/in.dat");
+  EXPECT_EQ(cmd[5], "--out=/w/original/o.txt");
+  EXPECT_EQ(cmd[7], "8");
+  EXPECT_EQ(cmd[8], "/w/original-build/prog");
+  EXPECT_EQ(cmd[9], "/usr/bin/env");
+  EXPECT_EQ(notes.size(), 4u);
+}
+
+TEST(VerifyCommandMap, LongestPrefixWinsAndPrefixesAreWholeNames) {
+  std::vector<PathMap> maps{{"/p", "/c"}, {"/p/build", "/b"}};
+  EXPECT_EQ(mapPath("/p/build/app", maps), "/b/app");
+  EXPECT_EQ(mapPath("/p/src/a.c", maps), "/c/src/a.c");
+  EXPECT_EQ(mapPath("/p", maps), "/c");
+  EXPECT_EQ(mapPath("/proj/a.c", maps), ""); // /p is not a prefix of /proj
+  EXPECT_EQ(absolutePath("../x/./y/", "/a/b"), "/a/x/y");
+}
+
+TEST(VerifyScratch, CopiesSourcesNotBuildProducts) {
+  TempDir d;
+  d.write("p/src/a.c", "int main(){}\n");
+  d.write("p/run.sh", "#!/bin/sh\n");
+  chmod((d.path + "/p/run.sh").c_str(), 0755);
+  d.write("p/a.o", std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(64, '\0'));
+  d.write("p/libx.a", "!<arch>\nmore");
+  d.write("p/.git/HEAD", "ref");
+  d.write("p/build/CMakeCache.txt", "x");
+  d.write("p/out/CMakeCache.txt", "an undeclared build dir");
+  d.write("p/collectivize-trace-1/traces.otf2", "t");
+  CopyStats st;
+  std::string err;
+  ASSERT_TRUE(copyProject(d.path + "/p", d.path + "/c", {d.path + "/p/build"}, st, err)) << err;
+  EXPECT_TRUE(fs::exists(d.path + "/c/src/a.c"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/a.o"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/libx.a"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/.git"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/build"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/out"));
+  EXPECT_FALSE(fs::exists(d.path + "/c/collectivize-trace-1"));
+  EXPECT_EQ(st.buildProducts, 2u);
+  EXPECT_EQ(st.files, 2u);
+  struct stat sb;
+  ASSERT_EQ(stat((d.path + "/c/run.sh").c_str(), &sb), 0);
+  EXPECT_TRUE(sb.st_mode & S_IXUSR);
+  EXPECT_FALSE(copyProject(d.path + "/p", d.path + "/c", {}, st, err)); // exists
+  EXPECT_NE(err.find("already exists"), std::string::npos);
+}
+
+TEST(VerifyScratch, FilesOfADiff) {
+  auto files = filesInDiff("--- a/src/x.c\t2026\n+++ b/src/x.c\t2026\n@@ -1 +1 @@\n-a\n+b\n"
+                           "--- a/y.h\n+++ b/y.h\n");
+  EXPECT_EQ(files, (std::vector<std::string>{"src/x.c", "y.h"}));
+}
+
+TEST(VerifyBuildPlan, UserCommandThenMakeThenCMakeThenCompileDatabase) {
+  TempDir d;
+  BuildInputs in;
+  in.projectRoot = d.path + "/p";
+  in.copyRoot = d.path + "/c";
+  in.copyBuildDir = d.path + "/c-build";
+  BuildPlan plan;
+  std::string err;
+  EXPECT_FALSE(planBuild(in, plan, err));
+  EXPECT_NE(err.find("--build"), std::string::npos) << err;
+
+  in.userCommand = "./build.sh fast";
+  ASSERT_TRUE(planBuild(in, plan, err));
+  EXPECT_EQ(plan.script, "./build.sh fast");
+  in.userCommand.clear();
+
+  d.write("c/CMakeLists.txt", "project(x C)\n");
+  d.write("b/CMakeCache.txt", "CMAKE_C_COMPILER:FILEPATH=/opt/bin/collectivize-cc\n"
+                              "CMAKE_BUILD_TYPE:STRING=Release\nCMAKE_GENERATOR:INTERNAL=Ninja\n");
+  in.buildDir = d.path + "/b";
+  ASSERT_TRUE(planBuild(in, plan, err));
+  EXPECT_NE(plan.script.find("cmake -G Ninja -S . -B " + in.copyBuildDir), std::string::npos)
+      << plan.script;
+  EXPECT_NE(plan.script.find("-DCMAKE_C_COMPILER=mpicc"), std::string::npos) << plan.script;
+  EXPECT_NE(plan.script.find("-DCMAKE_BUILD_TYPE=Release"), std::string::npos);
+
+  d.write("c/Makefile", "all:\n");
+  ASSERT_TRUE(planBuild(in, plan, err));
+  EXPECT_EQ(plan.script, "make");
+}
+
+TEST(VerifyBuildPlan, CompileDatabaseReplayedInTheCopy) {
+  TempDir d;
+  d.write("p/a.c", "");
+  d.write("b/compile_commands.json",
+          "[{\"directory\": \"" + d.path + "/b\", \"file\": \"" + d.path + "/p/a.c\", " +
+              "\"command\": \"collectivize-cc -O2 -c " + d.path + "/p/a.c -o a.o\"}]");
+  BuildInputs in;
+  in.projectRoot = d.path + "/p";
+  in.buildDir = d.path + "/b";
+  in.copyRoot = d.path + "/w/c";
+  in.copyBuildDir = d.path + "/w/c-build";
+  in.maps = {{in.projectRoot, in.copyRoot}, {in.buildDir, in.copyBuildDir}};
+  in.program = in.copyBuildDir + "/app";
+  BuildPlan plan;
+  std::string err;
+  ASSERT_TRUE(planBuild(in, plan, err)) << err;
+  EXPECT_NE(plan.script.find("cd " + in.copyBuildDir + " && mpicc -O2 -c " + in.copyRoot +
+                             "/a.c -o a.o"),
+            std::string::npos)
+      << plan.script;
+  EXPECT_NE(plan.script.find("mpicc " + in.copyBuildDir + "/a.o -o " + in.program),
+            std::string::npos)
+      << plan.script;
+  EXPECT_NE(plan.how.find("compile database"), std::string::npos);
+  EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shellQuote("-O2"), "-O2");
+}
+
+TEST(VerifyRetrace, SameCollectiveIgnoresSitesAndAllowsOtherWorldSizes) {
+  ManualCollective a{"bcast", {0, 1, 2, 3}, 1};
+  ManualCollective b{"bcast", {0, 1, 2, 3}, 1};
+  EXPECT_TRUE(sameCollective(a, 4, b, 4));
+  b.rootWorld = 0;
+  EXPECT_FALSE(sameCollective(a, 4, b, 4));
+  ManualCollective wide{"bcast", {0, 1, 2, 3, 4, 5, 6, 7}, 1};
+  EXPECT_TRUE(sameCollective(a, 4, wide, 8));   // the whole world of both runs
+  EXPECT_FALSE(sameCollective(a, 8, wide, 8));  // a part of one, all of the other
+  ManualCollective g{"gather", {0, 1, 2, 3}, 1};
+  EXPECT_FALSE(sameCollective(a, 4, g, 4));
+  EXPECT_EQ(mpiCollectiveFor("allreduce"), "MPI_Allreduce");
+  EXPECT_EQ(acceptedCollectives("alltoall"),
+            (std::vector<std::string>{"MPI_Alltoall", "MPI_Alltoallv"}));
+}
+
+TEST(VerifyRetrace, TracerGoesThroughMpirunOrTheEnvironment) {
+  auto t = tracedCommand({"/usr/bin/mpirun", "-np", "2", "./app"}, "/l/tr.so", "/w/t");
+  EXPECT_EQ(t.argv, (std::vector<std::string>{"/usr/bin/mpirun", "-x", "LD_PRELOAD=/l/tr.so",
+                                              "-x", "COLLECTIVIZE_TRACE_DIR=/w/t", "-np", "2",
+                                              "./app"}));
+  EXPECT_TRUE(t.env.empty());
+  t = tracedCommand({"./app"}, "/l/tr.so", "/w/t");
+  EXPECT_EQ(t.argv, std::vector<std::string>{"./app"});
+  EXPECT_EQ(t.env.size(), 2u);
+}
+
+TEST(VerifyRetrace, ReadsMatchesAndCollectiveCounts) {
+  TempDir d;
+  d.write("r.json", R"({"format": "collectivize-detection", "version": 1, "ranks": 4,
+    "stats": {"events": 9, "collectives": {"MPI_Bcast": 8}},
+    "matches": [{"kind": "gather", "status": "partial", "root_world": 2, "ranks": [0, 1, 2],
+                 "instances": 3}]})");
+  TraceFindings f;
+  std::string err;
+  ASSERT_TRUE(readDetectionReport(d.path + "/r.json", f, err)) << err;
+  EXPECT_EQ(f.ranks, 4);
+  EXPECT_EQ(f.collectives["MPI_Bcast"], 8u);
+  ASSERT_EQ(f.matches.size(), 1u);
+  EXPECT_FALSE(f.matches[0].confirmed);
+  EXPECT_EQ(f.matches[0].rootWorld, 2);
+  d.write("new.json", R"({"format": "collectivize-detection", "version": 2})");
+  EXPECT_FALSE(readDetectionReport(d.path + "/new.json", f, err));
+  EXPECT_NE(err.find("newer"), std::string::npos);
+}
+
+TEST(VerifyPatchIndex, DirectoryDiffAndLooseDiff) {
+  TempDir d;
+  d.write("proj/a.c", "");
+  d.write("report.json", R"({"format": "collectivize-detection", "version": 1, "ranks": 4,
+    "command": "./app", "matches": [{"kind": "bcast", "status": "confirmed", "root_world": 0,
+    "ranks": [0, 1, 2, 3]}, {"kind": "gather", "status": "confirmed", "root_world": 0,
+    "ranks": [0, 1, 2, 3]}]})");
+  d.write("pd/patches.json", R"({"format": "collectivize-patches", "version": 1,
+    "report": ")" + d.path + R"(/report.json", "project_root": ")" + d.path + R"(/proj",
+    "build_dir": "", "patches": [
+      {"id": "01-bcast", "match": 0, "status": "proposed", "reason": "", "diff": "01-bcast.diff"},
+      {"id": "02-gather", "match": 1, "status": "none", "reason": "sites in two files",
+       "diff": null}]})");
+  d.write("pd/01-bcast.diff", "");
+  d.write("loose.diff", "");
+  PatchSet set;
+  std::string err;
+  ASSERT_TRUE(resolvePatchSet(d.path + "/pd", "", "", set, err)) << err;
+  ASSERT_EQ(set.jobs.size(), 1u);
+  EXPECT_EQ(set.jobs[0].resultPath, d.path + "/pd/01-bcast.verify.json");
+  ASSERT_EQ(set.jobs[0].targets.size(), 1u);
+  EXPECT_EQ(set.jobs[0].targets[0].kind, "bcast");
+  ASSERT_EQ(set.notes.size(), 1u);
+  EXPECT_NE(set.notes[0].find("sites in two files"), std::string::npos);
+
+  // all.diff targets every patched match; results go beside it.
+  d.write("pd/all.diff", "");
+  set = PatchSet();
+  ASSERT_TRUE(resolvePatchSet(d.path + "/pd/all.diff", "", "", set, err)) << err;
+  ASSERT_EQ(set.jobs.size(), 1u);
+  EXPECT_EQ(set.jobs[0].id, "all");
+  EXPECT_EQ(set.jobs[0].resultPath, d.path + "/pd/all.verify.json");
+  EXPECT_EQ(set.jobs[0].targets.size(), 1u); // 02-gather has no diff
+  set = PatchSet();
+  ASSERT_TRUE(resolvePatchSet(d.path + "/pd", "", d.path + "/one.json", set, err)) << err;
+  EXPECT_EQ(set.jobs[0].resultPath, d.path + "/one.json"); // -o with one patch
+
+  set = PatchSet();
+  EXPECT_FALSE(resolvePatchSet(d.path + "/loose.diff", "", "", set, err));
+  EXPECT_NE(err.find("--root"), std::string::npos) << err;
+  set = PatchSet();
+  ASSERT_TRUE(resolvePatchSet(d.path + "/loose.diff", d.path + "/proj", "", set, err)) << err;
+  EXPECT_EQ(set.jobs[0].resultPath, "");
+  EXPECT_TRUE(set.jobs[0].targets.empty());
+
+  // A patch naming a match the report does not have.
+  d.write("pd2/patches.json", R"({"format": "collectivize-patches", "version": 1,
+    "report": ")" + d.path + R"(/report.json", "project_root": ")" + d.path + R"(/proj",
+    "patches": [{"id": "06-bcast", "match": 5, "status": "proposed", "diff": "06-bcast.diff"}]})");
+  set = PatchSet();
+  EXPECT_FALSE(resolvePatchSet(d.path + "/pd2", "", "", set, err));
+  EXPECT_NE(err.find("has no match 5"), std::string::npos) << err;
+
+  set = PatchSet();
+  EXPECT_FALSE(resolvePatchSet(d.path + "/nothing", "", "", set, err));
+  d.write("bad/patches.json", R"({"format": "other"})");
+  set = PatchSet();
+  EXPECT_FALSE(resolvePatchSet(d.path + "/bad", "", "", set, err));
+  EXPECT_NE(err.find("not a Collectivize patch index"), std::string::npos);
+}
+
+TEST(VerifyResult, JsonRoundTrip) {
+  VerifyResult r;
+  r.patch = "/p/01-bcast.diff";
+  r.command = {"mpirun", "-np", "4", "./app"};
+  r.verdict = "verified";
+  r.evidence = "line 1\nline \"2\"";
+  r.runs = 3;
+  r.original = ProgramRuns{0, summarizeTimes({2, 2, 2})};
+  r.patched = ProgramRuns{0, summarizeTimes({1, 1, 1})};
+  Retrace rt;
+  rt.patchedCollectives["MPI_Bcast"] = 4;
+  rt.targets.push_back({"bcast", {0, 1}, 0});
+  r.retrace = rt;
+  Json j;
+  std::string err;
+  ASSERT_TRUE(parseJson(resultJson(r), j, err)) << err << resultJson(r);
+  EXPECT_EQ(j.str("format"), "collectivize-verification");
+  EXPECT_EQ(j.str("evidence"), r.evidence);
+  EXPECT_DOUBLE_EQ(j.num("speedup"), 2);
+  EXPECT_EQ(j.find("command")->items.size(), 4u);
+  EXPECT_DOUBLE_EQ(j.find("retrace")->find("collectives")->num("MPI_Bcast"), 4);
+  EXPECT_DOUBLE_EQ(j.find("patched")->num("median"), 1);
+  VerifyResult failed;
+  failed.verdict = "does not apply";
+  ASSERT_TRUE(parseJson(resultJson(failed), j, err)) << err;
+  EXPECT_TRUE(j.find("speedup")->isNull());
+  EXPECT_TRUE(j.find("original")->isNull());
+}
+
+namespace {
+RunRecord ran(const std::string &out, int exit = 0, double s = 1.0) {
+  return RunRecord{exit, false, s, out, ""};
+}
+} // namespace
+
+TEST(VerifyJudge, RunsPassWhenExitAndOutputMatchSomeOriginalRun) {
+  RunSettings st;
+  Judgement j = judgeRuns({ran("b\na\n"), ran("a\nb\n")}, {ran("a\nb\n"), ran("b\na\n")}, st);
+  EXPECT_EQ(j.verdict, "");
+  EXPECT_EQ(j.text, "outputs: stdout, stderr and exit status (0) the same in 2 runs of each");
+  st.compareStderr = false;
+  RunRecord noisy = ran("a\n");
+  noisy.err = "warning\n";
+  EXPECT_EQ(judgeRuns({ran("a\n")}, {noisy}, st).verdict, "");
+  st.compareStderr = true;
+  EXPECT_EQ(judgeRuns({ran("a\n")}, {noisy}, st).verdict, "output differs");
+}
+
+TEST(VerifyJudge, ExitStatusAndTimeoutComeBeforeOutput) {
+  RunSettings st;
+  RunRecord failed = ran("other\n", 3);
+  failed.err = "l1\nl2\nsegfault\n";
+  Judgement j = judgeRuns({ran("a\n")}, {failed}, st);
+  EXPECT_EQ(j.verdict, "exit status differs");
+  EXPECT_NE(j.text.find("exits with 3 in run 1"), std::string::npos) << j.text;
+  EXPECT_NE(j.text.find("segfault"), std::string::npos);
+  RunRecord hung = ran("", 143, 20.5);
+  hung.timedOut = true;
+  j = judgeRuns({ran("a\n", 0, 1.5)}, {hung}, st);
+  EXPECT_EQ(j.verdict, "exit status differs");
+  EXPECT_NE(j.text.find("killed after 20.500 s in run 1 (the original took at most 1.500 s)"),
+            std::string::npos)
+      << j.text;
+  // An original that is not repeatable cannot judge anything.
+  j = judgeRuns({ran("a\n", 0), ran("a\n", 1)}, {ran("a\n")}, st);
+  EXPECT_EQ(j.verdict, "error");
+  EXPECT_NE(j.text.find("not repeatable"), std::string::npos);
+}
+
+TEST(VerifyJudge, OutputDifferenceNamesTheLinesAndVaryingOriginals) {
+  RunSettings st;
+  Judgement j = judgeRuns({ran("t=1\nx\n"), ran("t=2\nx\n")}, {ran("t=3\ny\n")}, st);
+  EXPECT_EQ(j.verdict, "output differs");
+  EXPECT_NE(j.text.find("+ y"), std::string::npos) << j.text;
+  EXPECT_NE(j.text.find("itself varies between runs (2 different outputs in 2 runs)"),
+            std::string::npos)
+      << j.text;
+  std::string err;
+  ASSERT_TRUE(compileIgnorePatterns({"^t="}, st.filter, err));
+  j = judgeRuns({ran("t=1\nx\n"), ran("t=2\nx\n")}, {ran("t=3\nx\n")}, st);
+  EXPECT_EQ(j.verdict, "");
+  EXPECT_NE(j.text.find("--ignore dropped 1 stdout line of the original's run 1; they differed"),
+            std::string::npos)
+      << j.text;
+}
+
+TEST(VerifyJudge, TimingLineSaysWhenRangesOverlap) {
+  std::string line = timingLine(summarizeTimes({2, 2.2}), summarizeTimes({1, 1.1}), 2);
+  EXPECT_NE(line.find("speedup 2.00x"), std::string::npos) << line;
+  EXPECT_EQ(line.find("overlap"), std::string::npos);
+  line = timingLine(summarizeTimes({1, 1.2}), summarizeTimes({1.1, 1.15}), 2);
+  EXPECT_NE(line.find("the ranges overlap"), std::string::npos) << line;
+}
+
+TEST(VerifyJudge, RetraceVerdicts) {
+  ManualCollective bcast{"bcast", {0, 1, 2, 3}, 0, true, 3};
+  TraceFindings before{4, {bcast}, {}};
+  TraceFindings replaced{4, {}, {{"MPI_Bcast", 12}}};
+  TraceFindings still{4, {bcast}, {}};
+  TraceFindings dropped{4, {}, {}};
+  RetraceInputs in{{bcast}, 4, "./app", false};
+  Retrace rt;
+  Judgement j = judgeRetrace(in, before, replaced, rt);
+  EXPECT_EQ(j.verdict, "");
+  EXPECT_EQ(j.text, "retrace: the manual bcast on ranks [0, 1, 2, 3], root 0 is gone; MPI_Bcast "
+                    "calls 0 -> 12");
+  EXPECT_EQ(rt.targets.size(), 1u);
+  EXPECT_EQ(rt.matchesLeft, 0);
+  EXPECT_EQ(judgeRetrace(in, before, still, rt).verdict, "manual messages remain");
+  EXPECT_EQ(rt.matchesLeft, 1);
+  EXPECT_EQ(judgeRetrace(in, before, dropped, rt).verdict, "collective missing");
+  in.runtimeTarget = true; // cz_* calls leave no collective event
+  EXPECT_EQ(judgeRetrace(in, before, dropped, rt).verdict, "");
+  in.runtimeTarget = false;
+  // Run on 8 ranks: the whole-world bcast is still the target.
+  ManualCollective wide{"bcast", {0, 1, 2, 3, 4, 5, 6, 7}, 0, true, 3};
+  TraceFindings before8{8, {wide}, {}};
+  EXPECT_EQ(judgeRetrace(in, before8, TraceFindings{8, {}, {{"MPI_Bcast", 24}}}, rt).verdict, "");
+  // The original run does not show the target: cannot tell.
+  ManualCollective other{"bcast", {0, 1, 2, 3}, 2, true, 3};
+  TraceFindings elsewhere{4, {other}, {}};
+  Judgement e = judgeRetrace(in, elsewhere, replaced, rt);
+  EXPECT_EQ(e.verdict, "error");
+  EXPECT_NE(e.text.find("traced './app'"), std::string::npos) << e.text;
+  // A loose diff targets whatever confirmed collective the original shows.
+  RetraceInputs loose;
+  EXPECT_EQ(judgeRetrace(loose, before, replaced, rt).verdict, "");
+  EXPECT_EQ(judgeRetrace(loose, dropped, dropped, rt).verdict, "error");
+}
