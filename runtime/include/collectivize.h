@@ -14,10 +14,13 @@
  *   COLLECTIVIZE_<COLL>_ALGORITHM=NAME[:R]   force one algorithm, e.g.
  *                                            COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4
  *   COLLECTIVIZE_QUIET=1                     do not print error messages
- *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv: simulated
- *                                            nodes of k ranks
+ *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv and shm
+ *                                            algorithms: simulated nodes of
+ *                                            k ranks
  *   COLLECTIVIZE_PLAN_CACHE=N                plans cz_alltoallv keeps per
  *                                            communicator (default 4, 0: none)
+ *   COLLECTIVIZE_SHM_BYTES=N                 shared memory per node for the
+ *                                            shm algorithms (default 64M)
  */
 #ifndef COLLECTIVIZE_H
 #define COLLECTIVIZE_H
