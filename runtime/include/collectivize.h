@@ -14,10 +14,13 @@
  *   COLLECTIVIZE_<COLL>_ALGORITHM=NAME[:R]   force one algorithm, e.g.
  *                                            COLLECTIVIZE_ALLTOALL_ALGORITHM=bruck:4
  *   COLLECTIVIZE_QUIET=1                     do not print error messages
- *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv: simulated
- *                                            nodes of k ranks
+ *   COLLECTIVIZE_RANKS_PER_NODE=k            planned alltoallv and shm
+ *                                            algorithms: simulated nodes of
+ *                                            k ranks
  *   COLLECTIVIZE_PLAN_CACHE=N                plans cz_alltoallv keeps per
  *                                            communicator (default 4, 0: none)
+ *   COLLECTIVIZE_SHM_BYTES=N                 shared memory per node for the
+ *                                            shm algorithms (default 64M)
  */
 #ifndef COLLECTIVIZE_H
 #define COLLECTIVIZE_H
@@ -56,6 +59,13 @@ int cz_alltoall_spread_out(const void *sendbuf, int sendcount,
 int cz_alltoall_pairwise(const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm);
+/* One node, through a shared-memory window (see "shared memory" below). */
+int cz_alltoall_shm_push(const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm);
+int cz_alltoall_shm_pull(const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm);
 int cz_alltoall_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm);
@@ -78,6 +88,9 @@ int cz_allgather_bruck(const void *sendbuf, int sendcount,
 int cz_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       MPI_Comm comm);
+int cz_allgather_shm(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
 int cz_allgather_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);
@@ -89,6 +102,8 @@ int cz_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root,
                       MPI_Comm comm);
 int cz_bcast_scatter_allgather(void *buffer, int count, MPI_Datatype datatype,
                                int root, MPI_Comm comm);
+int cz_bcast_shm(void *buffer, int count, MPI_Datatype datatype, int root,
+                 MPI_Comm comm);
 int cz_bcast_mpi(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
 
@@ -152,6 +167,24 @@ int cz_alltoallv_plan_execute(cz_alltoallv_plan_t plan, const void *sendbuf,
 int cz_alltoallv_plan_free(cz_alltoallv_plan_t *plan);
 /* "planned" or the direct algorithm the plan runs ("mpi", ...). */
 const char *cz_alltoallv_plan_algorithm(cz_alltoallv_plan_t plan);
+
+/* ---- shared memory -------------------------------------------------------
+ * On one node the shm algorithms (alltoall shm_push / shm_pull, allgather
+ * shm, bcast shm) move data through a shared-memory window per
+ * communicator instead of messages: each byte is copied into shared memory
+ * and out again. cz_buffer_alloc gives memory that already is shared: when
+ * an alltoall (shm_pull) or allgather (shm) finds its send data inside such
+ * a buffer, made on the same communicator, peers copy it straight from
+ * there (one copy instead of two). Both calls are collective over comm
+ * (every rank, same order, any bytes per rank); *(void **)baseptr receives
+ * this rank's part, as with MPI_Alloc_mem. Free with cz_buffer_free on
+ * every rank of comm before freeing comm or finalizing. Without shared
+ * memory the buffer is ordinary memory (one warning), and collectives still
+ * work. Environment: COLLECTIVIZE_SHM_BYTES=N caps the window of the shm
+ * algorithms per node (default 64M; below the minimum they use the MPI
+ * library's collectives, with one warning). */
+int cz_buffer_alloc(MPI_Comm comm, MPI_Aint bytes, void *baseptr);
+int cz_buffer_free(void *ptr);
 
 /* ---- any algorithm by name ---------------------------------------------
  * "bruck", "bruck:4", "ring", "mpi", ... as listed by cz_algorithm_names():

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "block_collectives.h"
 #include "expect.h"
 #include "registry.h"
 #include "stderr_capture.h"
@@ -135,6 +136,40 @@ TEST(Environment, ForcedAlgorithmBeatsTuningFile) {
   std::string problem = expectSelected(CZ_COLL_ALLTOALL, 8, 1024, "bruck:3");
   problem += expectSelected(CZ_COLL_ALLGATHER, 3, 100, "ring"); // file still used
   CZ_EXPECT_ALL_RANKS_OK("forced bruck:3 over tuning-good.txt", problem);
+}
+
+// Too little shared memory for a window: the shm algorithms still give the
+// library's result, through the library's collectives, and say so once per
+// process however many calls and communicators meet the problem.
+TEST(Environment, TooLittleSharedMemoryFallsBackWithOneWarning) {
+  REQUIRE_ENV("COLLECTIVIZE_SHM_BYTES", "4096");
+  StderrCapture err;
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  std::string problem;
+  const Layout &ints = layoutNamed("MPI_INT");
+  for (MPI_Comm comm : {MPI_COMM_WORLD, dup, MPI_COMM_WORLD})
+    for (int count : {1, 3000}) {
+      BlockCall call = sameTypes(ints, count);
+      call.comm = comm;
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_push", call);
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_pull", call);
+      problem += checkBlockCollective(CZ_COLL_ALLGATHER, "shm", call);
+      std::vector<int> got(count, worldRank()), want(count, 7);
+      if (worldRank() == 0) got = want;
+      if (cz_bcast_shm(got.data(), count, MPI_INT, 0, comm) != MPI_SUCCESS)
+        problem += "bcast failed: " + std::string(cz_last_error()) + "; ";
+      else if (got != want)
+        problem += "bcast: wrong data; ";
+    }
+  MPI_Comm_free(&dup);
+  const std::string printed = err.text();
+  const std::string warning = "shared-memory collectives unavailable";
+  size_t first = printed.find(warning);
+  if (first == std::string::npos || printed.find(warning, first + 1) != std::string::npos)
+    problem += "expected the warning exactly once, stderr: '" + printed + "'; ";
+  problem += expectContains(printed, "COLLECTIVIZE_SHM_BYTES=4096");
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_SHM_BYTES=4096", problem);
 }
 
 } // namespace

@@ -11,6 +11,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
                          MPI_Datatype recvtype, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   czi_call call;
+  int from_table = 0;
   czi_clear_error();
   CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
                                recvcount, recvtype, comm, &call));
@@ -20,6 +21,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
                        (long long)recvcount * (long long)call.rt.size, &choice));
     alg = choice.alg;
     param = choice.param;
+    from_table = choice.from_table;
   }
   CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
@@ -27,7 +29,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  czi_params params = {param, 0};
+  czi_params params = {param, from_table};
   rc = ((czi_allgather_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                    recvcount, recvtype, call.priv, &params);
 fn_fail:
@@ -54,6 +56,7 @@ CZ_ALLGATHER_ENTRY(gather_bcast)
 CZ_ALLGATHER_ENTRY(recursive_doubling)
 CZ_ALLGATHER_ENTRY(bruck)
 CZ_ALLGATHER_ENTRY(ring)
+CZ_ALLGATHER_ENTRY(shm)
 CZ_ALLGATHER_ENTRY(mpi)
 
 int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,

@@ -14,6 +14,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   int rc = MPI_SUCCESS;
   czi_call call;
   char *scratch = NULL;
+  int from_table = 0;
   czi_clear_error();
   CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
                                recvcount, recvtype, comm, &call));
@@ -23,6 +24,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
                        (long long)recvcount * (long long)call.rt.size, &choice));
     alg = choice.alg;
     param = choice.param;
+    from_table = choice.from_table;
   }
   CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
@@ -33,7 +35,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  czi_params params = {param, 0};
+  czi_params params = {param, from_table};
   rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                   recvcount, recvtype, call.priv, &params);
 fn_fail:
@@ -58,6 +60,8 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   }
 CZ_ALLTOALL_ENTRY(spread_out)
 CZ_ALLTOALL_ENTRY(pairwise)
+CZ_ALLTOALL_ENTRY(shm_push)
+CZ_ALLTOALL_ENTRY(shm_pull)
 CZ_ALLTOALL_ENTRY(mpi)
 
 int cz_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

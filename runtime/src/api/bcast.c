@@ -7,6 +7,7 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
                      MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   czi_call call;
+  int from_table = 0;
   czi_clear_error();
   CZI_TRY(czi_check_comm(fn, comm, &call));
   CZI_TRY(czi_check_count(fn, "count", count));
@@ -22,9 +23,10 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
                        (long long)count * (long long)call.rt.size, &choice));
     alg = choice.alg;
     param = choice.param;
+    from_table = choice.from_table;
   }
   CZI_TRY(czi_private_comm(comm, &call.priv));
-  czi_params params = {param, 0};
+  czi_params params = {param, from_table};
   rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, call.priv,
                                &params);
 fn_fail:
@@ -44,6 +46,7 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   }
 CZ_BCAST_ENTRY(binomial)
 CZ_BCAST_ENTRY(scatter_allgather)
+CZ_BCAST_ENTRY(shm)
 CZ_BCAST_ENTRY(mpi)
 
 int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,

@@ -17,6 +17,10 @@ const czi_algorithm czi_algorithms[] = {
      "all Irecv, all Isend in rank-staggered order, one Waitall"},
     {"pairwise", CZ_COLL_ALLTOALL, FN(czi_alltoall_pairwise), NULL, 0, 0, 0,
      "P-1 Sendrecv steps (XOR partner for powers of two)"},
+    {"shm_push", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_push), NULL, 0, 0, 0,
+     "one node: write blocks into peers' shared-memory slots, barrier, copy out"},
+    {"shm_pull", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_pull), NULL, 0, 0, 0,
+     "one node: stage blocks in my shared-memory slots, barrier, peers copy"},
     {"mpi", CZ_COLL_ALLTOALL, FN(czi_alltoall_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Alltoall"},
 
@@ -29,6 +33,8 @@ const czi_algorithm czi_algorithms[] = {
      "ceil(log2 P) dissemination steps, then one rotation"},
     {"ring", CZ_COLL_ALLGATHER, FN(czi_allgather_ring), NULL, 0, 0, 0,
      "P-1 steps passing blocks to the right neighbour"},
+    {"shm", CZ_COLL_ALLGATHER, FN(czi_allgather_shm), NULL, 0, 0, 0,
+     "one node: each block written once to shared memory, read by all"},
     {"mpi", CZ_COLL_ALLGATHER, FN(czi_allgather_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Allgather"},
 
@@ -36,6 +42,8 @@ const czi_algorithm czi_algorithms[] = {
      "binomial tree from the root"},
     {"scatter_allgather", CZ_COLL_BCAST, FN(czi_bcast_scatter_allgather), NULL,
      0, 0, 0, "binomial scatter of P chunks, then ring allgather"},
+    {"shm", CZ_COLL_BCAST, FN(czi_bcast_shm), NULL, 0, 0, 0,
+     "one node: root writes once into pipelined shared-memory segments"},
     {"mpi", CZ_COLL_BCAST, FN(czi_bcast_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Bcast"},
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "shm.h"
 
 /* Shared by the ranks of a node; one cache line per contended field. */
 struct czi_node_ctl {
@@ -87,6 +88,7 @@ static void free_mpi_resources(czi_node_ctx *ctx) {
   if (!ctx->alive) return;
   ctx->alive = 0;
   czi_plan_cache_clear(ctx);
+  czi_shm_destroy(ctx);
   if (ctx->win != MPI_WIN_NULL) PMPI_Win_free(&ctx->win);
   if (ctx->ctl_win != MPI_WIN_NULL) PMPI_Win_free(&ctx->ctl_win);
   if (ctx->leaders != MPI_COMM_NULL) PMPI_Comm_free(&ctx->leaders);

@@ -33,6 +33,7 @@ typedef struct czi_node_ctx {
   MPI_Aint seg_size;
   unsigned long long execs; /* node-path executions: picks the half */
   int next_plan_id;         /* plans created on this communicator */
+  int next_buffer_id;       /* cz_buffer_alloc buffers made on it */
   /* cache of cz_alltoallv calls (cache.c) */
   czi_plan_entry *entries;
   int nentries, capacity;
@@ -40,6 +41,7 @@ typedef struct czi_node_ctx {
   unsigned long long *seen; /* hashes of recent keys without a plan */
   int nseen, seen_next;
   struct czi_node_ctx *next_live, *prev_live;
+  struct czi_shm *shm; /* single-node collectives' window (shm/), or NULL */
 } czi_node_ctx;
 
 typedef struct czi_seg_block {

@@ -1,0 +1,95 @@
+/*
+ * alltoall_shm_pull.c: single-node alltoall through shared memory, reader
+ * side remote. In each round every rank lays out all its outgoing blocks in
+ * its own region of the node's window (local writes, on its own NUMA node),
+ * one node barrier, then rank i copies slot i of every peer's region into
+ * its receive buffer. Double-buffered regions make one barrier per round
+ * enough (shm/shm.h). Blocks larger than a slot go in several rounds.
+ *
+ *  1. copy my own block locally;
+ *  2. per round of c bytes per block: P-1 copies into my region, barrier,
+ *     P-1 copies out of peers' regions.
+ *
+ * Cost (m = bytes per block, R = ceil(m/c) rounds, β_c the memory-copy
+ * time per byte, α_b a node barrier): T = R·α_b + 2·(P-1)·m·β_c per rank;
+ * same copies as shm_push, but remote traffic is reads (which a cache
+ * coherence protocol serves without invalidating the owner's lines).
+ * Zero copy: when my send data lies in a cz_buffer_alloc buffer of this
+ * communicator, I stage nothing; my round descriptor says where it is and
+ * peers copy from there (one copy: P·(P-1)·m bytes on the node, the bound),
+ * and one more barrier at the end keeps my buffer unchanged until they have.
+ * Window: 2·P·c per rank. Several (simulated) nodes: the planned
+ * alltoallv's node path (shm/alltoall_nodes.c) when called by name or
+ * forced, the library's alltoall when the decision table (measured on one
+ * node) chose this; also the library's when no window could be made.
+ * Example, P = 4, rank 1: writes blocks 0, 2, 3 into its slots 0, 2, 3;
+ * after the barrier reads slot 1 of ranks 0, 2, 3.
+ */
+#include <string.h>
+
+#include "shm.h"
+
+int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
+  int rc = MPI_SUCCESS, me, p, usable = 0;
+  czi_type st, rt;
+  czi_shm_view v;
+  czi_shm_blocks b;
+
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
+  const MPI_Aint m = (MPI_Aint)sendcount * (MPI_Aint)st.size;
+  if (p == 1 || m == 0)
+    return czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount,
+                          &st, czi_block(recvbuf, me, recvcount, &rt),
+                          recvcount, &rt);
+  CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
+  if (!usable || (v.nnodes > 1 && !czi_shm_hierarchical(&v, params)))
+    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, params);
+  if (v.nnodes > 1)
+    return czi_shm_alltoall_nodes(sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype, comm, p);
+  CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
+                         czi_block(recvbuf, me, recvcount, &rt), recvcount,
+                         &rt));
+  CZI_TRY(czi_shm_blocks_open(sendbuf, sendcount, &st, p, me, recvbuf,
+                              recvcount, &rt, p, &b));
+  czi_shm_desc where;
+  const int direct = czi_shm_direct_source(&v, b.send, (MPI_Aint)p * m, &where);
+  int any_direct = 0;
+  const MPI_Aint c = czi_shm_chunk(v.shm, m, p);
+  for (MPI_Aint off = 0; off < m; off += c) {
+    const size_t len = (size_t)(m - off < c ? m - off : c);
+    const unsigned long long e = v.shm->epoch;
+    *czi_shm_desc_of(&v, me, e) = where;
+    char *mine = czi_shm_half(&v, me, e);
+    for (int i = 1; i < p && !direct; i++) {
+      const int to = (me + i) % p;
+      memcpy(mine + (MPI_Aint)to * c, b.send + to * m + off, len);
+    }
+    czi_shm_barrier(&v);
+    for (int i = 1; i < p; i++) {
+      const int from = czi_mod(me - i, p);
+      const czi_shm_desc *d = czi_shm_desc_of(&v, from, e);
+      const char *src = czi_shm_half(&v, from, e) + (MPI_Aint)me * c;
+      if (d->direct) {
+        any_direct = 1;
+        src = czi_shm_peer_data(&v, from, d);
+        if (!src) {
+          rc = czi_fail(MPI_ERR_INTERN, __func__,
+                        "rank %d's shared buffer %d is unknown here", from,
+                        d->buffer_id);
+          continue;
+        }
+        src += (MPI_Aint)me * m + off;
+      }
+      memcpy(b.recv + from * m + off, src, len);
+    }
+    v.shm->epoch++;
+  }
+  /* Every rank saw every descriptor: all agree on this barrier. */
+  if (any_direct || direct) czi_shm_barrier(&v);
+  CZI_TRY(rc);
+  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &rt, p, me));
+fn_fail:
+  return rc;
+}

@@ -1,0 +1,73 @@
+/*
+ * alltoall_shm_push.c: single-node alltoall through shared memory, writer
+ * side remote. Every rank owns a region of the node's window (shm/shm.h);
+ * in each round rank i writes its block for j straight into slot i of j's
+ * region, one node barrier, then every rank copies the P-1 slots of its
+ * own region into its receive buffer. Double-buffered regions make one
+ * barrier per round enough, so skewed ranks never overwrite unread data.
+ * Blocks larger than a region slot go in several rounds.
+ *
+ *  1. copy my own block locally;
+ *  2. per round of c bytes per block: P-1 copies into peers' regions,
+ *     barrier, P-1 copies out of mine.
+ *
+ * Cost (m = bytes per block, R = ceil(m/c) rounds, β_c the memory-copy
+ * time per byte, α_b a node barrier): T = R·α_b + 2·(P-1)·m·β_c per rank,
+ * and 2·P·(P-1)·m bytes copied on the node (the memory-copy bound is half
+ * that: one copy of every byte). No messages at all. Window: 2·P·c per rank.
+ * Several (simulated) nodes: the planned alltoallv's node path
+ * (shm/alltoall_nodes.c) when called by name or forced, the library's
+ * alltoall when the decision table (measured on one node) chose this; also
+ * the library's when no window could be made.
+ * Example, P = 4, rank 1: writes its blocks 0, 2, 3 into slot 1 of ranks
+ * 0, 2, 3; after the barrier reads slots 0, 2, 3 of its own region.
+ */
+#include <string.h>
+
+#include "shm.h"
+
+int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS) {
+  int rc = MPI_SUCCESS, me, p, usable = 0;
+  czi_type st, rt;
+  czi_shm_view v;
+  czi_shm_blocks b;
+
+  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
+  const MPI_Aint m = (MPI_Aint)sendcount * (MPI_Aint)st.size;
+  if (p == 1 || m == 0)
+    return czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount,
+                          &st, czi_block(recvbuf, me, recvcount, &rt),
+                          recvcount, &rt);
+  CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
+  if (!usable || (v.nnodes > 1 && !czi_shm_hierarchical(&v, params)))
+    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, params);
+  if (v.nnodes > 1)
+    return czi_shm_alltoall_nodes(sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype, comm, p);
+  CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
+                         czi_block(recvbuf, me, recvcount, &rt), recvcount,
+                         &rt));
+  CZI_TRY(czi_shm_blocks_open(sendbuf, sendcount, &st, p, me, recvbuf,
+                              recvcount, &rt, p, &b));
+  const MPI_Aint c = czi_shm_chunk(v.shm, m, p);
+  for (MPI_Aint off = 0; off < m; off += c) {
+    const size_t len = (size_t)(m - off < c ? m - off : c);
+    const unsigned long long e = v.shm->epoch;
+    for (int i = 1; i < p; i++) {
+      const int to = (me + i) % p;
+      memcpy(czi_shm_half(&v, to, e) + (MPI_Aint)me * c, b.send + to * m + off,
+             len);
+    }
+    czi_shm_barrier(&v);
+    const char *mine = czi_shm_half(&v, me, e);
+    for (int i = 1; i < p; i++) {
+      const int from = czi_mod(me - i, p);
+      memcpy(b.recv + from * m + off, mine + (MPI_Aint)from * c, len);
+    }
+    v.shm->epoch++;
+  }
+  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &rt, p, me));
+fn_fail:
+  return rc;
+}

@@ -1,0 +1,177 @@
+/* shm.h: the node's shared-memory window for the single-node collectives
+ * (coll/ files named *shm*). One window per private communicator, made on first use,
+ * grown when a call needs more, and freed with the communicator (it hangs on
+ * the planned alltoallv's node context, plan/context.c, whose node
+ * communicator, node barrier and lifetime it shares).
+ *
+ * Layout: every rank of the node owns a region: two round descriptors,
+ * then two halves of `half` bytes (double buffering: a round writes
+ * descriptor and half epoch&1, one node barrier, then reads); rank 0's
+ * region starts with the broadcast area (a control block and
+ * CZI_SHM_BCAST_SLOTS pipeline slots), which uses flags instead of barriers.
+ *
+ * Why two halves and one barrier per round are enough: a rank writes half h
+ * again only in round e+2, after the barrier of round e+1, which no rank
+ * passes before every rank has finished reading round e.
+ *
+ * Environment: COLLECTIVIZE_SHM_BYTES=N caps the shared memory one node's
+ * window may take (default 64M; K/M/G suffixes). Too small for the minimum,
+ * or a failed allocation: the shm algorithms fall back to the MPI library's
+ * collectives on that communicator, with a one-time warning. */
+#ifndef CZ_SHM_H
+#define CZ_SHM_H
+
+#include <stdatomic.h>
+
+#include "cz_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct czi_node_ctx;
+
+/* The broadcast ring: deep, so that a root of many small broadcasts in a
+ * row runs up to SLOTS calls ahead of descheduled readers instead of waiting
+ * for them every call (measured: 4 slots made 8 B broadcasts 10-20x slower
+ * than Open MPI's eager sends at P = 4-8 on 2 cores); segments small enough
+ * that large messages pipeline. 1 MiB in all. */
+enum {
+  CZI_SHM_BCAST_SLOTS = 64,
+  CZI_SHM_BCAST_SEG = 16 * 1024, /* bytes per pipeline segment */
+  CZI_SHM_MIN_HALF = 4096,
+};
+
+/* Broadcast pipeline flags, one cache line each (rank 0's region). Segment
+ * g of the communicator's broadcasts goes through slot g % SLOTS; ready[s]
+ * holds g+1 once the root has written it, consumed[s] counts the readers
+ * that copied it out, over all uses of the slot. */
+typedef struct czi_shm_flag {
+  _Atomic unsigned long long value;
+  char pad[56];
+} czi_shm_flag;
+typedef struct czi_shm_bcast_ctl {
+  czi_shm_flag ready[CZI_SHM_BCAST_SLOTS];
+  czi_shm_flag consumed[CZI_SHM_BCAST_SLOTS];
+} czi_shm_bcast_ctl;
+
+/* What a rank tells its peers about one round: where its send data is. */
+typedef struct czi_shm_desc {
+  int direct;        /* 1: read it from my cz_buffer_alloc buffer */
+  int buffer_id;     /* that buffer (ids count per communicator) */
+  long long offset;  /* bytes from the buffer's start to my send data */
+  char pad[48];
+} czi_shm_desc;
+
+typedef struct czi_shm {
+  int usable;         /* 0: this communicator falls back (see reason) */
+  char reason[160];
+  MPI_Win win;
+  MPI_Aint half;      /* bytes of one half of each rank's region */
+  MPI_Aint half_max;  /* largest half COLLECTIVIZE_SHM_BYTES allows */
+  char **region;      /* [node_size]: each rank's descriptors and halves */
+  czi_shm_bcast_ctl *bctl;
+  char *bslots;       /* CZI_SHM_BCAST_SLOTS x CZI_SHM_BCAST_SEG */
+  unsigned long long epoch; /* barrier rounds so far: picks the half */
+  unsigned long long bseq;  /* broadcast segments so far */
+} czi_shm;
+
+/* What an algorithm works with: my (simulated) node's window; me and p are
+ * ranks within the node, nnodes > 1 when the communicator spans several. */
+typedef struct czi_shm_view {
+  struct czi_node_ctx *ctx;
+  czi_shm *shm;
+  int me, p, nnodes;
+} czi_shm_view;
+
+/* My node's window for priv, with halves of at least min(need, limit)
+ * bytes. Collective over priv, with the same need on every rank. Returns
+ * MPI_SUCCESS and *usable = 1, or *usable = 0 when no window could be made
+ * (too little shared memory): the caller then runs its fallback. */
+int czi_shm_get(MPI_Comm priv, MPI_Aint need, czi_shm_view *view, int *usable);
+
+/* Descriptor and half h of rank r's region (h = epoch & 1). */
+static inline czi_shm_desc *czi_shm_desc_of(const czi_shm_view *v, int r,
+                                            unsigned long long epoch) {
+  return (czi_shm_desc *)v->shm->region[r] + (epoch & 1);
+}
+static inline char *czi_shm_half(const czi_shm_view *v, int r,
+                                 unsigned long long epoch) {
+  return v->shm->region[r] + 2 * sizeof(czi_shm_desc) +
+         (MPI_Aint)(epoch & 1) * v->shm->half;
+}
+
+/* ---- pieces shared by the single-node and hierarchical algorithms ------- */
+/* Broadcast of n packed bytes within my node from node rank root, through
+ * the window's ring (see bcast_shm.c). */
+void czi_shm_bcast_ring(czi_shm_view *v, char *bytes, MPI_Aint n, int root);
+/* Several nodes: which runs, the hierarchical version (called by name or
+ * forced) or the library's collective (chosen by the decision table, whose
+ * rules were measured on one node). */
+static inline int czi_shm_hierarchical(const czi_shm_view *v,
+                                       const czi_params *params) {
+  return v->nnodes > 1 && !params->from_table;
+}
+
+/* Alltoall over several nodes through the planned alltoallv's node path
+ * (alltoall_nodes.c). */
+int czi_shm_alltoall_nodes(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, int p);
+
+/* ---- zero-copy buffers (buffers.c) ---------------------------------------
+ * If [data, data + bytes) lies in a cz_buffer_alloc buffer made on this
+ * view's communicator, fills d (direct = 1) and returns 1; else 0. Peers
+ * then find the data with czi_shm_peer_data. */
+int czi_shm_direct_source(const czi_shm_view *v, const void *data,
+                          MPI_Aint bytes, czi_shm_desc *d);
+/* Node rank r's data described by d (direct), or NULL if unknown. */
+const char *czi_shm_peer_data(const czi_shm_view *v, int r,
+                              const czi_shm_desc *d);
+
+/* The node barrier between a round's writes and reads (plan/context.c). */
+void czi_shm_barrier(const czi_shm_view *v);
+
+/* Frees the window (collective over the node; plan/context.c calls it when
+ * the communicator goes). */
+void czi_shm_destroy(struct czi_node_ctx *ctx);
+
+/* Waits (spin, then yield: ranks may outnumber cores) until *flag >= want. */
+void czi_shm_wait_at_least(_Atomic unsigned long long *flag,
+                           unsigned long long want);
+
+/* ---- blocks as packed bytes ---------------------------------------------
+ * The shm algorithms copy bytes: block j of a side is at base + j*m, either
+ * the user's buffer itself (dense type) or a packed scratch copy (packed
+ * before the exchange, unpacked after it). */
+typedef struct czi_shm_blocks {
+  const char *send;
+  char *recv;
+  MPI_Aint m;       /* bytes per block */
+  int unpack_recv;  /* recv is scratch: czi_shm_blocks_close unpacks it */
+} czi_shm_blocks;
+
+/* nsend / nrecv blocks of sendcount / recvcount elements; blocks
+ * send_skip and recv_skip are neither packed nor unpacked (the caller
+ * copies its own block directly; -1: none). */
+int czi_shm_blocks_open(const void *sendbuf, int sendcount, const czi_type *st,
+                        int nsend, int send_skip, void *recvbuf, int recvcount,
+                        const czi_type *rt, int nrecv, czi_shm_blocks *b);
+int czi_shm_blocks_close(const czi_shm_blocks *b, void *recvbuf,
+                         int recvcount, const czi_type *rt, int nrecv,
+                         int skip);
+
+/* Bytes per block of one round: all of m when `per_rank_blocks` blocks of
+ * m fit a half, else what fits, in whole cache lines. */
+static inline MPI_Aint czi_shm_chunk(const czi_shm *shm, MPI_Aint m,
+                                     int per_rank_blocks) {
+  MPI_Aint fit = shm->half / per_rank_blocks;
+  if (m <= fit) return m;
+  fit &= ~(MPI_Aint)63;
+  return fit > 0 ? fit : 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
