@@ -5,9 +5,11 @@
 #include <string>
 
 #include "collectivize/html_report.h"
-#include "json.h"
+#include "collectivize/json.h"
 
 namespace cz::report {
+using json::Json;
+using json::parseJson;
 
 // Reads a whole file; false (and why, in `error`) when it cannot.
 bool readFile(const std::string &path, std::string &text, std::string &error);

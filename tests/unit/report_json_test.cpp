@@ -2,10 +2,10 @@
 // that say where, and output that cannot end the page's <script> element.
 #include <gtest/gtest.h>
 
-#include "json.h"
+#include "collectivize/json.h"
 
-using cz::report::Json;
-using cz::report::parseJson;
+using cz::json::Json;
+using cz::json::parseJson;
 
 TEST(ReportJson, ReadsNestedValuesAndKeepsNumberText) {
   Json j;

@@ -6,11 +6,12 @@
 #include <map>
 #include <sstream>
 
-#include "json.h"
+#include "collectivize/json.h"
 
 namespace fs = std::filesystem;
 
 namespace cz::verify {
+using namespace json; // the tools' JSON model (support/json)
 namespace {
 
 bool isFile(const std::string &p) {
@@ -76,7 +77,7 @@ bool planFromCompileDatabase(const BuildInputs &in, BuildPlan &plan, std::string
   std::string dbPath = in.buildDir + "/compile_commands.json";
   Json db;
   if (!readJsonFile(dbPath, db, error)) return false;
-  if (db.type != Json::Type::Array || db.items.empty()) {
+  if (db.type() != Json::Type::Array || db.items().empty()) {
     error = dbPath + ": not a compile database (an array of commands)";
     return false;
   }
@@ -84,10 +85,10 @@ bool planFromCompileDatabase(const BuildInputs &in, BuildPlan &plan, std::string
   script << "set -e\n";
   std::vector<std::string> objects;
   std::string linker;
-  for (const Json &e : db.items) {
+  for (const Json &e : db.items()) {
     std::vector<std::string> args;
-    if (const Json *a = e.find("arguments"); a && a->type == Json::Type::Array)
-      for (const Json &w : a->items) args.push_back(w.text);
+    if (const Json *a = e.find("arguments"); a && a->type() == Json::Type::Array)
+      for (const Json &w : a->items()) args.push_back(w.text());
     else
       args = splitCommand(e.str("command"));
     std::string dir = e.str("directory", in.buildDir);
@@ -111,7 +112,7 @@ bool planFromCompileDatabase(const BuildInputs &in, BuildPlan &plan, std::string
   }
   plan.script = script.str();
   plan.how = "the compile database " + dbPath + " replayed in the copy (" +
-             std::to_string(db.items.size()) + " commands; objects linked into the program " +
+             std::to_string(db.items().size()) + " commands; objects linked into the program " +
              "when no command makes it; --build 'CMD' if it needs more)";
   return true;
 }

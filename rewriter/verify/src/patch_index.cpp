@@ -6,11 +6,12 @@
 #include <filesystem>
 
 #include "command_map.h"
-#include "json.h"
+#include "collectivize/json.h"
 
 namespace fs = std::filesystem;
 
 namespace cz::verify {
+using namespace json; // the tools' JSON model (support/json)
 namespace {
 
 std::string cwd() {
@@ -50,7 +51,7 @@ bool readIndex(const std::string &dir, Index &index, PatchSet &set, std::string 
     return false;
   }
   if (index.json.num("version") > 1) {
-    error = path + ": patch index version " + index.json.find("version")->text +
+    error = path + ": patch index version " + index.json.find("version")->text() +
             " is newer than this collectivize reads (1): update collectivize";
     return false;
   }
@@ -62,7 +63,7 @@ bool readIndex(const std::string &dir, Index &index, PatchSet &set, std::string 
     return false;
   }
   const Json *patches = index.json.find("patches");
-  if (!patches || patches->type != Json::Type::Array) {
+  if (!patches || patches->type() != Json::Type::Array) {
     error = path + ": no patches array";
     return false;
   }
@@ -88,22 +89,22 @@ bool targetsOf(Index &index, const Json &patch, PatchSet &set,
   set.reportRanks = index.report.ranks;
   set.reportCommand = index.reportCommand;
   const Json *match = patch.find("match");
-  if (!match || match->type != Json::Type::Number) {
+  if (!match || match->type() != Json::Type::Number) {
     error = index.dir + "/patches.json: patch '" + patch.str("id") + "' has no match index";
     return false;
   }
-  if (match->number < 0 || match->number >= double(index.report.matches.size())) {
-    error = report + ": has no match " + match->text + " (patch '" + patch.str("id") +
+  if (match->num() < 0 || match->num() >= double(index.report.matches.size())) {
+    error = report + ": has no match " + match->text() + " (patch '" + patch.str("id") +
             "'; the patch directory was made from another report?)";
     return false;
   }
-  targets.push_back(index.report.matches[size_t(match->number)]);
+  targets.push_back(index.report.matches[size_t(match->num())]);
   return true;
 }
 
 bool hasDiff(const Json &p) {
   const Json *d = p.find("diff");
-  return d && d->type == Json::Type::String && !d->text.empty() &&
+  return d && d->type() == Json::Type::String && !d->text().empty() &&
          (p.str("status") == "proposed" || p.str("status") == "review");
 }
 
@@ -120,7 +121,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
     }
     Index index;
     if (!readIndex(arg, index, set, error)) return false;
-    for (const Json &p : index.json.find("patches")->items) {
+    for (const Json &p : index.json.find("patches")->items()) {
       std::string id = p.str("id");
       if (!hasDiff(p)) {
         set.notes.push_back(id + ": no patch to verify (" + p.str("status", "?") +
@@ -158,7 +159,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       if (!readIndex(dir, index, set, error)) return false;
       std::string name = fs::path(arg).filename().string();
       bool found = false;
-      for (const Json &p : index.json.find("patches")->items) {
+      for (const Json &p : index.json.find("patches")->items()) {
         if (name == "all.diff" ? hasDiff(p) : p.str("diff") == name) {
           if (!targetsOf(index, p, set, job.targets, error)) return false;
           if (name != "all.diff") job.status = p.str("status"), job.reason = p.str("reason");

@@ -1,9 +1,10 @@
 // result.cpp: see result.h.
 #include "result.h"
 
-#include "json.h"
+#include "collectivize/json.h"
 
 namespace cz::verify {
+using namespace json; // the tools' JSON model (support/json)
 namespace {
 
 std::string runsJson(const std::optional<ProgramRuns> &p) {

@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "json.h"
+#include "collectivize/json.h"
 
 namespace cz::verify {
+using namespace json; // the tools' JSON model (support/json)
 namespace {
 
 bool readReport(const std::string &path, Json &report, std::string &error) {
@@ -16,7 +17,7 @@ bool readReport(const std::string &path, Json &report, std::string &error) {
     return false;
   }
   if (report.num("version") > 1) {
-    error = path + ": detection report version " + report.find("version")->text +
+    error = path + ": detection report version " + report.find("version")->text() +
             " is newer than this collectivize reads (1): update collectivize";
     return false;
   }
@@ -30,7 +31,7 @@ ManualCollective toCollective(const Json &m) {
   c.rootWorld = long(m.num("root_world", -1));
   c.instances = long(m.num("instances", 0));
   if (const Json *r = m.find("ranks"))
-    for (const Json &x : r->items) c.ranks.push_back(long(x.number));
+    for (const Json &x : r->items()) c.ranks.push_back(long(x.num()));
   return c;
 }
 
@@ -42,10 +43,10 @@ bool readDetectionReport(const std::string &path, TraceFindings &out, std::strin
   out = TraceFindings();
   out.ranks = int(report.num("ranks"));
   if (const Json *ms = report.find("matches"))
-    for (const Json &m : ms->items) out.matches.push_back(toCollective(m));
+    for (const Json &m : ms->items()) out.matches.push_back(toCollective(m));
   if (const Json *stats = report.find("stats"))
     if (const Json *colls = stats->find("collectives"))
-      for (const auto &[name, n] : colls->members) out.collectives[name] = uint64_t(n.number);
+      for (const auto &[name, n] : colls->members()) out.collectives[name] = uint64_t(n.num());
   return true;
 }
 

@@ -1,7 +1,8 @@
-// json.h: a small JSON document model for the report's inputs (detection
-// report, patches.json, verification results, site database, step export)
-// and its output. Reading keeps numbers' text so 64-bit ids stay exact;
-// writing escapes '<' so the result can sit inside an HTML <script>.
+// json.h: the small JSON document model the tools share (the detector reads
+// site databases with it, the verifier patches.json and detection reports,
+// the HTML report all of its inputs). Reading keeps numbers' text so 64-bit
+// ids stay exact; writing escapes '<' so the result can sit inside an HTML
+// <script>. Not for the runtime: users' programs never parse JSON.
 #pragma once
 
 #include <map>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace cz::report {
+namespace cz::json {
 
 class Json {
 public:
@@ -39,6 +40,9 @@ public:
 
   // Objects: member lookup (null Json when absent) and insertion order kept.
   const Json &operator[](const std::string &key) const;
+  const Json *find(const std::string &key) const; // nullptr when absent or not an object
+  std::string str(const std::string &key, const std::string &otherwise = "") const;
+  double num(const std::string &key, double otherwise = 0) const;
   bool has(const std::string &key) const;
   Json &set(const std::string &key, Json value);
   const std::vector<std::pair<std::string, Json>> &members() const { return members_; }
@@ -62,5 +66,13 @@ private:
 // Parses text; on failure returns false and says where and why in `error`
 // ("line 3, column 7: expected ':'").
 bool parseJson(const std::string &text, Json &out, std::string &error);
+// Reads and parses a file; errors name the file ("F: cannot read",
+// "F: not valid JSON: line 3, column 7: ...").
+bool readJsonFile(const std::string &path, Json &out, std::string &error);
 
-} // namespace cz::report
+// For writers that build JSON text themselves: a quoted string with JSON
+// escapes, and a number with 6 significant digits (NaN and inf are null).
+std::string jsonQuote(const std::string &s);
+std::string jsonNumber(double v);
+
+} // namespace cz::json

@@ -1,11 +1,13 @@
 // json.cpp: the recursive-descent reader and the writer of json.h.
-#include "json.h"
+#include "collectivize/json.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
-namespace cz::report {
+namespace cz::json {
 
 Json Json::boolean(bool b) {
   Json j;
@@ -67,6 +69,21 @@ const Json &Json::operator[](const std::string &key) const {
       if (m.first == key) return m.second;
   return null;
 }
+const Json *Json::find(const std::string &key) const {
+  if (type_ != Type::Object) return nullptr;
+  for (const auto &[k, v] : members_)
+    if (k == key) return &v;
+  return nullptr;
+}
+std::string Json::str(const std::string &key, const std::string &otherwise) const {
+  const Json *v = find(key);
+  return v && v->isString() ? v->text_ : otherwise;
+}
+double Json::num(const std::string &key, double otherwise) const {
+  const Json *v = find(key);
+  return v && v->isNumber() ? v->num() : otherwise;
+}
+
 bool Json::has(const std::string &key) const {
   if (type_ == Type::Object)
     for (const auto &m : members_)
@@ -338,4 +355,32 @@ bool parseJson(const std::string &text, Json &out, std::string &error) {
   return true;
 }
 
-} // namespace cz::report
+bool readJsonFile(const std::string &path, Json &out, std::string &error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = path + ": cannot read";
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (!parseJson(ss.str(), out, error)) {
+    error = path + ": not valid JSON: " + error;
+    return false;
+  }
+  return true;
+}
+
+std::string jsonQuote(const std::string &s) {
+  std::string out;
+  dumpString(s, out);
+  return out;
+}
+
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+} // namespace cz::json
