@@ -27,7 +27,7 @@ SourceText::SourceText(ASTContext &c, Preprocessor *p)
 // reads as written at the use; one inside a macro's body (`buf` in
 // `#define SEND_TO(q) MPI_Send(buf, ...)`) as spelled in the #define, which
 // names the same thing at the use.
-std::string SourceText::of(SourceRange range) const {
+std::string SourceText::of(SourceRange range, const Stmt *printable) const {
   const LangOptions &lo = ctx.getLangOpts();
   CharSourceRange file = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(range), sm, lo);
   if (file.isValid()) return Lexer::getSourceText(file, sm, lo).str();
@@ -44,7 +44,7 @@ std::string SourceText::of(SourceRange range) const {
   SourceLocation b = outermostBody(range.getBegin()), e = outermostBody(range.getEnd());
   // The AST's own rendering: right, but with every macro expanded.
   std::string printed;
-  if (const Stmt *s = currentStmt) {
+  if (const Stmt *s = printable) {
     llvm::raw_string_ostream os(printed);
     s->printPretty(os, nullptr, PrintingPolicy(lo));
   }

@@ -30,13 +30,10 @@ class SourceText {
 public:
   // pp: to tell a macro name spelled in a #define from a macro parameter.
   SourceText(clang::ASTContext &ctx, clang::Preprocessor *pp = nullptr);
-  std::string of(clang::SourceRange range) const;      // token range, as written
-  std::string of(const clang::Stmt *s) const {
-    currentStmt = s;
-    std::string t = of(s->getSourceRange());
-    currentStmt = nullptr;
-    return t;
-  }
+  // Token range as written; with the statement, its AST rendering is the
+  // fallback when the text in a macro body names macro parameters.
+  std::string of(clang::SourceRange range, const clang::Stmt *printable = nullptr) const;
+  std::string of(const clang::Stmt *s) const { return of(s->getSourceRange(), s); }
   unsigned offset(clang::SourceLocation loc) const;    // in its file
   unsigned endOffset(const clang::Stmt *s) const;      // just after the last token (and its ';')
   unsigned line(clang::SourceLocation loc) const;
@@ -48,7 +45,6 @@ public:
   clang::SourceManager &sm;
   clang::FileID file;
   llvm::StringRef buffer;
-  mutable const clang::Stmt *currentStmt = nullptr; // for of(Stmt): printed fallback
 };
 
 struct RegionPlan {
