@@ -169,15 +169,15 @@ int repairTrace(const std::string &dir, const char *who) {
     return 1;
   }
   uint64_t recovered = 0;
-  for (const auto &r : report->ranks) recovered += r.recoveredEvents;
+  for (const auto &r : report->ranks)
+    if (!r.finished) recovered += r.events;
   std::printf("%s: repaired %s (the run did not finish): %llu events recovered from the "
-              "ranks' recovery files, %zu communicator definitions\n",
+              "ranks' event logs, %zu communicator definitions\n",
               who, dir.c_str(), (unsigned long long)recovered, report->communicators);
   for (const auto &r : report->ranks)
     if (!r.finished)
-      std::printf("  rank %d: %llu events flushed + %llu recovered%s\n", r.rank,
-                  (unsigned long long)r.flushedEvents, (unsigned long long)r.recoveredEvents,
-                  r.recoveryFile ? "" : " (no recovery file)");
+      std::printf("  rank %d: %llu events recovered%s\n", r.rank, (unsigned long long)r.events,
+                  r.logFile ? "" : " (no event log)");
   return 0;
 }
 

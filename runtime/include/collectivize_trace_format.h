@@ -16,15 +16,15 @@
  *   <dir>/rank-<N>.objects                    where rank N's code was loaded:
  *        "START END BIAS PATH" per executable segment (hex), so return
  *        addresses recorded as sites can be turned into file:line
- *   <dir>/rank-<N>.chunks, rank-<N>.comms     recovery data while rank N
- *        runs, removed when it finishes: the OTF2 event chunks not yet in
- *        traces/N.evt (a file-backed mapping: slots of the archive's event
- *        chunk size, zero = empty), and the communicators rank N defined
- *        (uint64 words: ref, parent ref, region, size, size world ranks).
- *        After a run that aborted or was killed (no traces.otf2),
- *        `collectivize trace repair DIR` appends the chunks, writes the
- *        anchor and global definitions, and adds "repaired <unix time>" to
- *        the manifest; ranks without rank-N.done stay reported incomplete.
+ *   <dir>/rank-<N>.log, rank-<N>.comms        while rank N runs: its events
+ *        as fixed-size records (runtime/trace/event_log.h), which
+ *        MPI_Finalize encodes into traces/N.evt, and the communicators
+ *        rank N defined (uint64 words: ref, parent ref, region, size, size
+ *        world ranks). Both are removed once N.evt is written. After a run
+ *        that aborted or was killed (no traces.otf2), `collectivize trace
+ *        repair DIR` encodes the logs, writes the anchor and global
+ *        definitions, and adds "repaired <unix time>" to the manifest;
+ *        ranks without rank-N.done stay reported incomplete.
  *
  * OTF2 layout: one location per MPI rank (location N = world rank N, group
  * "rank N"); threads of an MPI_THREAD_MULTIPLE rank write to their rank's
@@ -68,7 +68,7 @@
 #define CZ_TRACE_MANIFEST "collectivize-trace.txt"
 #define CZ_TRACE_ARCHIVE "traces"    /* traces.otf2 */
 #define CZ_TRACE_DONE_FMT "rank-%d.done"
-#define CZ_TRACE_CHUNKS_FMT "rank-%d.chunks"
+#define CZ_TRACE_LOG_FMT "rank-%d.log"
 #define CZ_TRACE_OBJECTS_FMT "rank-%d.objects"
 /* OTF2 chunk sizes of the archive (its anchor records them too). */
 #define CZ_TRACE_EVENT_CHUNK_BYTES (1024 * 1024)

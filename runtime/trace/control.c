@@ -174,7 +174,7 @@ void czt_finish(void) {
   int complete = atomic_load(&czt.on);
   atomic_store(&czt.on, 0);
   uint64_t events = czt_event_count();
-  czt_archive_close();
+  if (czt_archive_close() != 0) complete = 0;
   czt.archive = 0;
   if (!complete) return; /* no rank-N.done: the reader reports it */
   char path[4200];

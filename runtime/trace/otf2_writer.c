@@ -1,6 +1,8 @@
 /* otf2_writer.c: the OTF2 archive. One location per MPI rank (location =
- * world rank); threads of a rank write to it under czt_mutex, timestamps
- * taken inside the lock so they never go backwards. Global definitions are
+ * world rank). Events go to the rank's log while the program runs (threads
+ * under czt_mutex, timestamps taken inside the lock so they never go
+ * backwards) and are encoded into the archive at MPI_Finalize. Global
+ * definitions are
  * written at MPI_Finalize by rank 0 from what every rank reports (event
  * counts, time span, the communicators it owns). The archive's own
  * collectives use PMPI (OTF2_MPI_USE_PMPI), so they are never traced. */
@@ -17,15 +19,10 @@
 
 #include "tracer.h"
 
-/* OTF2 writes a rank's events to its .evt file in chunks,
- * EVENT_CHUNKS_IN_MEMORY at a time (chunk_arena.c). */
-#define EVENT_CHUNK CZ_TRACE_EVENT_CHUNK_BYTES
-#define EVENT_CHUNKS_IN_MEMORY 4
-
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
-static OTF2_AttributeList *attrs;
-static int broken; /* a write failed: no more events on this rank */
+static int logging;         /* events go to the log (czt_mutex) */
+static char log_path[4200]; /* removed once converted */
 static uint64_t t_start;
 static atomic_uint_fast64_t next_request = 1;
 static char otf2_error[512];
@@ -77,16 +74,9 @@ static int all_ok(int ok) {
 int czt_archive_open(const char *dir) {
   OTF2_Error_RegisterCallback(on_otf2_error, NULL);
   archive = OTF2_Archive_Open(dir, CZ_TRACE_ARCHIVE, OTF2_FILEMODE_WRITE,
-                              EVENT_CHUNK, CZ_TRACE_DEF_CHUNK_BYTES,
+                              CZ_TRACE_EVENT_CHUNK_BYTES, CZ_TRACE_DEF_CHUNK_BYTES,
                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  const OTF2_MemoryCallbacks *arena =
-      archive ? czt_arena_open(dir, EVENT_CHUNK, EVENT_CHUNKS_IN_MEMORY) : NULL;
-  if (archive && !arena && czt.rank == 0)
-    CZI_LOG("trace: no recovery file for unflushed events; a killed run "
-            "loses them");
   int ok = archive != NULL &&
-           (!arena || OTF2_Archive_SetMemoryCallbacks(archive, arena, NULL) ==
-                          OTF2_SUCCESS) &&
            OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) ==
                OTF2_SUCCESS &&
            OTF2_MPI_Archive_SetCollectiveCallbacks(archive, MPI_COMM_WORLD,
@@ -94,257 +84,167 @@ int czt_archive_open(const char *dir) {
                OTF2_SUCCESS &&
            OTF2_Archive_SetCreator(archive, "collectivize tracer") ==
                OTF2_SUCCESS;
-  if (!all_ok(ok)) { /* archives of other ranks are abandoned */
-    czt_arena_close();
-    return -1;
-  }
+  if (!all_ok(ok)) return -1; /* archives of other ranks are abandoned */
   ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS;
   if (ok) {
     writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)czt.rank);
-    attrs = OTF2_AttributeList_New();
-    ok = writer && attrs;
+    ok = writer != NULL;
+  }
+  char why[600] = "";
+  if (ok && czt_log_open(dir, czt.rank) != 0) {
+    snprintf(why, sizeof why, "%s", czt_log_error());
+    ok = 0;
   }
   if (!all_ok(ok)) {
-    czt_arena_close();
+    if (why[0]) czi_warn("trace: %s", why);
+    czt_log_close();
     return -1;
   }
+  snprintf(log_path, sizeof log_path, "%s", czt_log_path());
+  logging = 1;
   t_start = czt_now();
   return 0;
 }
 
 /* ---- events ------------------------------------------------------------
- * Each event is taken (timestamp, comm ref, world rank, datatype code: all
- * resolved at the call) into a small staging queue and encoded into OTF2
- * later, at a point where the rank would wait anyway (after a send went
- * out, before a blocking receive or wait) or when the queue is full, so the
- * OTF2 encoding and file writes stay off the message's critical path.
- * Records are encoded in the order they were taken, with the timestamps
- * taken at the call: the archive is the same as when writing at once.
- * Threaded programs (MPI_THREAD_MULTIPLE) encode at once under czt_mutex. */
-enum {
-  E_SEND,
-  E_ISEND,
-  E_ISEND_COMPLETE,
-  E_RECV,
-  E_IRECV_REQUEST,
-  E_IRECV,
-  E_CANCELLED,
-  E_COLL_BEGIN,
-  E_COLL_END,
-  E_ENTER,
-  E_LEAVE
-};
-typedef struct czt_event {
-  uint64_t t, req, bytes, prefix, site, address;
-  uint32_t peer, ref, tag, crc, count, dtype, peer_world;
-  uint8_t kind, site_kind, kept, has_root, hashed;
-  int op, region;
-} czt_event;
-
-#define QUEUE_CAP 64
-static czt_event queue[QUEUE_CAP];
-int czt_queued; /* events in queue (never when threaded) */
-
-static void site_attrs(uint64_t id, uint8_t kind) {
-  OTF2_AttributeList_AddUint64(attrs, kind ? CZT_ATTR_RETURN_ADDRESS : CZT_ATTR_SITE, id);
-}
-
-static void msg_attrs(const czt_event *e) {
-  if (e->hashed) OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_CRC32, e->crc);
-  OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_ADDRESS, e->address);
-  if (e->hashed) OTF2_AttributeList_AddUint64(attrs, CZT_ATTR_PREFIX, e->prefix);
-  site_attrs(e->site, e->site_kind);
-  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COUNT, e->count);
-  OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_DATATYPE, e->dtype);
-  /* On MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already. */
-  if (e->ref > 1)
-    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
-  if (e->kept) OTF2_AttributeList_AddUint8(attrs, CZT_ATTR_KEPT, 1);
-}
-
-/* Write one event into the OTF2 buffer (locked when threaded). */
-static OTF2_ErrorCode encode(const czt_event *e) {
-  switch (e->kind) {
-  case E_SEND:
-    msg_attrs(e);
-    return OTF2_EvtWriter_MpiSend(writer, attrs, e->t, e->peer, e->ref,
-                                  e->tag, e->bytes);
-  case E_ISEND:
-    msg_attrs(e);
-    return OTF2_EvtWriter_MpiIsend(writer, attrs, e->t, e->peer, e->ref,
-                                   e->tag, e->bytes, e->req);
-  case E_ISEND_COMPLETE:
-    return OTF2_EvtWriter_MpiIsendComplete(writer, NULL, e->t, e->req);
-  case E_RECV:
-    msg_attrs(e);
-    return OTF2_EvtWriter_MpiRecv(writer, attrs, e->t, e->peer, e->ref,
-                                  e->tag, e->bytes);
-  case E_IRECV_REQUEST:
-    return OTF2_EvtWriter_MpiIrecvRequest(writer, NULL, e->t, e->req);
-  case E_IRECV:
-    msg_attrs(e);
-    return OTF2_EvtWriter_MpiIrecv(writer, attrs, e->t, e->peer, e->ref,
-                                   e->tag, e->bytes, e->req);
-  case E_CANCELLED:
-    return OTF2_EvtWriter_MpiRequestCancelled(writer, NULL, e->t, e->req);
-  case E_COLL_BEGIN:
-    return OTF2_EvtWriter_MpiCollectiveBegin(writer, NULL, e->t);
-  case E_COLL_END:
-    site_attrs(e->site, e->site_kind);
-    if (e->has_root)
-      OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_PEER_WORLD, e->peer_world);
-    return OTF2_EvtWriter_MpiCollectiveEnd(
-        writer, attrs, e->t, (OTF2_CollectiveOp)e->op, e->ref,
-        e->has_root ? e->peer : OTF2_UNDEFINED_UINT32, e->bytes, e->req);
-  case E_ENTER:
-    return OTF2_EvtWriter_Enter(writer, NULL, e->t, (OTF2_RegionRef)e->region);
-  case E_LEAVE:
-    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_NEW_COMM, e->peer);
-    OTF2_AttributeList_AddUint32(attrs, CZT_ATTR_COMM, e->ref);
-    return OTF2_EvtWriter_Leave(writer, attrs, e->t,
-                                (OTF2_RegionRef)e->region);
-  }
-  return OTF2_SUCCESS;
-}
-
+ * Each event is stored as a fixed record in the rank's log (event_log.c)
+ * with everything resolved at the call (timestamp, comm ref, world rank,
+ * datatype code); czt_archive_close encodes the log into OTF2. Threaded
+ * programs (MPI_THREAD_MULTIPLE) take czt_mutex around the slot and the
+ * timestamp, so one rank's records stay in time order. */
 static void failed(void) {
-  czt_disable(otf2_error[0] ? otf2_error : "OTF2 write failed");
+  czt_disable(czt_log_error()[0] ? czt_log_error() : "the event log failed");
 }
 
-/* Encode the queued events (not threaded, so no lock). 0, or -1 when a
- * write failed (the caller reports it). */
-static int drain_queue(void) {
-  int n = czt_queued;
-  czt_queued = 0;
-  if (!writer || broken) return 0;
-  for (int i = 0; i < n; i++)
-    if (encode(&queue[i]) != OTF2_SUCCESS) {
-      broken = 1;
-      return -1;
-    }
-  return 0;
-}
-
-void czt_drain_queue(void) {
-  if (drain_queue()) failed();
-}
-
-/* The slot for a new event with its timestamp, or NULL (no archive). In
- * threaded programs it returns *local with czt_mutex held. */
-static czt_event *take(czt_event *local) {
+/* The slot for a new event with its timestamp, or NULL (not logging). The
+ * caller fills it and calls put, which releases czt_mutex when threaded. */
+static czt_record *take(void) {
   CZT_LOCK();
-  if (!writer || broken) {
+  if (!logging) {
     CZT_UNLOCK();
     return NULL;
   }
-  czt_event *e = czt.threaded ? local : &queue[czt_queued];
+  czt_record *e = czt_log_slot();
+  if (!e) {
+    logging = 0;
+    CZT_UNLOCK();
+    failed();
+    return NULL;
+  }
   e->t = czt_now();
   return e;
 }
 
-static void put(czt_event *e) {
-  if (czt.threaded) {
-    OTF2_ErrorCode rc = encode(e);
-    if (rc != OTF2_SUCCESS) broken = 1;
-    CZT_UNLOCK();
-    if (rc != OTF2_SUCCESS) failed();
-    return;
-  }
-  if (++czt_queued == QUEUE_CAP) czt_drain_queue();
+static void put(czt_record *e, uint8_t kind) {
+  czt_log_commit(e, kind);
+  CZT_UNLOCK();
 }
 
-#define TAKE(KIND)                  \
-  czt_event local_, *e = take(&local_); \
-  if (!e) return;                   \
-  e->kind = (KIND)
-
-static void take_msg(czt_event *e, const czt_msg *m) {
+static void take_msg(czt_record *e, const czt_msg *m) {
   czt_comm_lookup(m->comm, m->peer, &e->ref, &e->peer_world);
   e->peer = (uint32_t)m->peer;
   e->tag = (uint32_t)m->tag;
   e->bytes = m->bytes;
   e->crc = m->crc;
-  e->hashed = (uint8_t)(m->hashed != 0);
   e->address = (uint64_t)(uintptr_t)m->buf;
   e->prefix = m->prefix;
   e->site = m->site.id;
-  e->site_kind = m->site.kind;
   e->count = (uint32_t)m->count;
   e->dtype = m->type_code;
-  e->kept = (uint8_t)(m->kept != 0);
+  e->flags = (uint8_t)((m->hashed ? CZT_REC_HASHED : 0) |
+                       (m->site.kind ? CZT_REC_SITE_RA : 0) |
+                       (m->kept ? CZT_REC_KEPT : 0));
 }
 
-static void write_msg(int kind, const czt_msg *m, uint64_t req) {
-  TAKE(kind);
+static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
+  czt_record *e = take();
+  if (!e) return;
   take_msg(e, m);
   e->req = req;
-  put(e);
+  put(e, kind);
 }
 
-static void write_request(int kind, uint64_t req) {
-  TAKE(kind);
+static void write_request(uint8_t kind, uint64_t req) {
+  czt_record *e = take();
+  if (!e) return;
   e->req = req;
-  put(e);
+  put(e, kind);
 }
 
-void czt_write_send(const czt_msg *m) { write_msg(E_SEND, m, 0); }
-void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(E_ISEND, m, req); }
-void czt_write_recv(const czt_msg *m) { write_msg(E_RECV, m, 0); }
-void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(E_IRECV, m, req); }
-void czt_write_isend_complete(uint64_t req) { write_request(E_ISEND_COMPLETE, req); }
-void czt_write_irecv_request(uint64_t req) { write_request(E_IRECV_REQUEST, req); }
-void czt_write_cancelled(uint64_t req) { write_request(E_CANCELLED, req); }
-
-void czt_write_coll_begin(void) {
-  TAKE(E_COLL_BEGIN);
-  put(e);
-}
+void czt_write_send(const czt_msg *m) { write_msg(CZT_REC_SEND, m, 0); }
+void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_ISEND, m, req); }
+void czt_write_recv(const czt_msg *m) { write_msg(CZT_REC_RECV, m, 0); }
+void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_IRECV, m, req); }
+void czt_write_isend_complete(uint64_t req) { write_request(CZT_REC_ISEND_COMPLETE, req); }
+void czt_write_irecv_request(uint64_t req) { write_request(CZT_REC_IRECV_REQUEST, req); }
+void czt_write_cancelled(uint64_t req) { write_request(CZT_REC_CANCELLED, req); }
+void czt_write_coll_begin(void) { write_request(CZT_REC_COLL_BEGIN, 0); }
 
 void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, czt_site site) {
-  TAKE(E_COLL_END);
+  czt_record *e = take();
+  if (!e) return;
   uint32_t root_world = 0xffffffffu;
   czt_comm_lookup(comm, root, &e->ref, &root_world);
-  e->op = op;
-  e->has_root = root >= 0;
+  e->count = (uint32_t)op;
   e->peer = (uint32_t)root;
   e->peer_world = root_world;
   e->bytes = sent;
   e->req = received;
   e->site = site.id;
-  e->site_kind = site.kind;
-  put(e);
+  e->flags = (uint8_t)((site.kind ? CZT_REC_SITE_RA : 0) |
+                       (root >= 0 ? CZT_REC_HAS_ROOT : 0));
+  put(e, CZT_REC_COLL_END);
 }
 
 void czt_write_enter(int region) {
-  TAKE(E_ENTER);
-  e->region = region;
-  put(e);
+  czt_record *e = take();
+  if (!e) return;
+  e->tag = (uint32_t)region;
+  put(e, CZT_REC_ENTER);
 }
 
 void czt_write_leave(int region, uint32_t new_comm, uint32_t comm) {
-  TAKE(E_LEAVE);
-  e->region = region;
+  czt_record *e = take();
+  if (!e) return;
+  e->tag = (uint32_t)region;
   e->peer = new_comm;
   e->ref = comm;
-  put(e);
+  put(e, CZT_REC_LEAVE);
 }
 
 uint64_t czt_event_count(void) {
-  uint64_t n = 0;
-  czt_drain();
-  if (writer) OTF2_EvtWriter_GetNumberOfEvents(writer, &n);
+  CZT_LOCK();
+  uint64_t n = czt_log_records();
+  CZT_UNLOCK();
   return n;
 }
 
-void czt_archive_close(void) {
-  if (!archive) return;
-  czt_drain();
+/* The log into this rank's OTF2 event file; its span for the global
+ * definitions. 0, or -1 after one warning. */
+static int convert_log(czt_rank_span *span) {
   CZT_LOCK();
-  czt_rank_span mine = {czt_event_count(), t_start, czt_now()};
-  if (writer) OTF2_Archive_CloseEvtWriter(archive, writer);
-  writer = NULL;
+  logging = 0;
+  const char *log = czt_log_close();
   CZT_UNLOCK();
+  char why[600];
+  if (!log || czt_log_convert(log, writer, span, why, sizeof why) != 0) {
+    czi_warn("trace: cannot convert this rank's events into OTF2 (%s); "
+             "they stay in %s and the trace reports this rank incomplete",
+             log ? why : "no event log", log ? log : czt.dir);
+    return -1;
+  }
+  return 0;
+}
+
+int czt_archive_close(void) {
+  if (!archive) return -1;
+  czt_rank_span mine = {0, t_start, czt_now()};
+  int converted = convert_log(&mine) == 0;
+  if (mine.events == 0) mine.first = mine.last = t_start;
+  if (writer && OTF2_Archive_CloseEvtWriter(archive, writer) != OTF2_SUCCESS)
+    converted = 0;
+  writer = NULL;
   OTF2_Archive_CloseEvtFiles(archive);
   /* Empty local definition files: readers expect one per location. */
   OTF2_Archive_OpenDefFiles(archive);
@@ -393,10 +293,11 @@ void czt_archive_close(void) {
   free(counts);
   free(displs);
   free(defs);
-  if (attrs) OTF2_AttributeList_Delete(attrs);
-  attrs = NULL;
   OTF2_Archive_Close(archive);
   archive = NULL;
-  czt_arena_close();
-  czt_comms_recovery_close();
+  if (converted) { /* else the log stays for `collectivize trace repair` */
+    unlink(log_path);
+    czt_comms_recovery_close();
+  }
+  return converted ? 0 : -1;
 }

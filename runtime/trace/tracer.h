@@ -17,6 +17,7 @@
 
 #include "collectivize_trace_format.h"
 #include "global_defs.h"
+#include "event_log.h"
 #include "cz_internal.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))
@@ -202,14 +203,38 @@ int czt_req_pending(void);
 MPI_Request *czt_tls_requests(int n);
 MPI_Status *czt_tls_statuses(int n);
 
-/* ---- OTF2's event chunk memory, file-backed (chunk_arena.c) ------------ */
-const OTF2_MemoryCallbacks *czt_arena_open(const char *dir, uint64_t chunk,
-                                           int chunks);
-void czt_arena_close(void); /* after OTF2_Archive_Close; removes the file */
+/* ---- the event log, rank-N.log (event_log.c, format in event_log.h) -- */
+int czt_log_open(const char *dir, int rank); /* 0, or -1: czt_log_error() */
+const char *czt_log_error(void);
+const char *czt_log_path(void);
+/* Unmaps the log; returns its path (the file stays for conversion). */
+const char *czt_log_close(void);
+uint64_t czt_log_records(void);
+extern czt_record *czt_log_cursor, *czt_log_end;
+czt_record *czt_log_grow(void); /* a slot in a new segment, or NULL */
+void czt_log_prepare(void);     /* map the next segment now */
+/* The slot for the next record (locked by the caller when threaded), or
+ * NULL when the log cannot grow (czt_log_error() says why). Its fields are
+ * zero; czt_log_commit stores its kind, last. */
+static inline czt_record *czt_log_slot(void) {
+  if (czt_log_cursor != czt_log_end) return czt_log_cursor++;
+  return czt_log_grow();
+}
+static inline void czt_log_commit(czt_record *r, uint8_t kind) {
+  atomic_signal_fence(memory_order_release); /* kind is stored last */
+  r->kind = kind;
+}
+/* Where a rank is about to wait (before a blocking receive or wait, after
+ * a send went out): map the next segment ahead of need, off the message
+ * path. */
+#define CZT_LOG_AHEAD_RECORDS 4096
+static inline void czt_at_wait_point(void) {
+  if (czt_log_end - czt_log_cursor < CZT_LOG_AHEAD_RECORDS) czt_log_prepare();
+}
 
 /* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */
 int czt_archive_open(const char *dir); /* 0 ok */
-void czt_archive_close(void);          /* collective */
+int czt_archive_close(void); /* collective; -1: events not converted */
 uint64_t czt_now(void);
 uint64_t czt_new_request_id(void);
 uint64_t czt_event_count(void);
@@ -225,12 +250,4 @@ void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, czt_site site);
 void czt_write_enter(int region);
 void czt_write_leave(int region, uint32_t new_comm, uint32_t comm);
-/* Events are staged and encoded later (not threaded): czt_drain() encodes
- * the staged ones; wrappers call it where the rank would wait anyway. */
-extern int czt_queued;
-void czt_drain_queue(void);
-static inline void czt_drain(void) {
-  if (czt_queued) czt_drain_queue();
-}
-
 #endif /* CZT_TRACER_H */

@@ -1,5 +1,6 @@
 /* wrappers_init.c: tracing starts after MPI_Init / MPI_Init_thread and ends
- * before MPI_Finalize. */
+ * before MPI_Finalize. MPI_Abort needs nothing: every event is in the
+ * rank's log file as soon as it is recorded. */
 #include "tracer.h"
 
 CZT_EXPORT int MPI_Init(int *argc, char ***argv) {
@@ -22,11 +23,4 @@ CZT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
 CZT_EXPORT int MPI_Finalize(void) {
   czt_finish();
   return PMPI_Finalize();
-}
-
-/* The job ends here: encode the staged events so that `collectivize trace
- * repair` finds them in the recovery file. */
-CZT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
-  czt_drain();
-  return PMPI_Abort(comm, errorcode);
 }

@@ -62,7 +62,7 @@ void czt_mprobe_init(void) {
 
 CZT_EXPORT int MPI_Mprobe(int source, int tag, MPI_Comm comm,
                           MPI_Message *message, MPI_Status *status) {
-  czt_drain(); /* about to wait */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Mprobe(source, tag, comm, message, status);
   if (rc == MPI_SUCCESS && czt.archive) remember(*message, comm);
   return rc;

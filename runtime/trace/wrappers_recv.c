@@ -20,7 +20,7 @@ CZT_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  czt_drain(); /* about to wait: encode the staged events now */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
   if (rc == MPI_SUCCESS) czt_record_recv(buf, type, comm, st, site);
   return rc;
@@ -60,7 +60,7 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
   }
   czt_msg_hash(m);
   czt_write_send(m);
-  czt_drain();
+  czt_at_wait_point();
   rc = PMPI_Waitall(2, reqs, sts);
   if (rc == MPI_ERR_IN_STATUS)
     rc = sts[0].MPI_ERROR != MPI_SUCCESS ? sts[0].MPI_ERROR : sts[1].MPI_ERROR;
@@ -93,7 +93,7 @@ CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, st);
   if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, comm, st, site);
-  czt_drain();
+  czt_at_wait_point();
   return rc;
 }
 
@@ -115,6 +115,6 @@ CZT_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
   int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source,
                                  recvtag, comm, st);
   if (rc == MPI_SUCCESS) czt_record_recv(buf, type, comm, st, site);
-  czt_drain();
+  czt_at_wait_point();
   return rc;
 }

@@ -19,7 +19,7 @@
       czt_msg_hash(&m);                                                      \
       czt_write_send(&m);                                                    \
       int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
-      czt_drain(); /* the message is on its way: encode staged events */     \
+      czt_at_wait_point(); /* the message is on its way */                   \
       return rc;                                                             \
     }                                                                        \
     MPI_Request req;                                                         \
@@ -27,7 +27,7 @@
     if (rc != MPI_SUCCESS) return rc;                                        \
     czt_msg_hash(&m);                                                        \
     czt_write_send(&m);                                                      \
-    czt_drain();                                                             \
+    czt_at_wait_point();                                                     \
     return PMPI_Wait(&req, MPI_STATUS_IGNORE);                               \
   }
 
@@ -49,7 +49,7 @@ CZT_BLOCKING_SEND(Rsend, Irsend)
     uint64_t id = czt_new_request_id();                                      \
     czt_write_isend(&m, id);                                                 \
     czt_req_add(*request, 1, 0, 1, id, &m);                                  \
-    czt_drain();                                                             \
+    czt_at_wait_point();                                                     \
     return rc;                                                               \
   }
 

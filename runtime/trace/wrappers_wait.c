@@ -18,7 +18,7 @@ CZT_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   MPI_Request saved = *request;
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  czt_drain(); /* about to wait */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Wait(request, st);
   if (rc == MPI_SUCCESS) czt_req_done(saved, st);
   return rc;
@@ -52,7 +52,7 @@ CZT_EXPORT int MPI_Waitall(int count, MPI_Request requests[],
   MPI_Request *saved;
   if (!czt_req_pending() || !(saved = save(count, requests, statuses, &st)))
     return PMPI_Waitall(count, requests, statuses);
-  czt_drain(); /* about to wait */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Waitall(count, requests, st);
   for (int i = 0; i < count; i++)
     if (saved[i] != MPI_REQUEST_NULL && completed(rc, &st[i]))
@@ -82,7 +82,7 @@ CZT_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index,
   if (!czt_req_pending() || !(saved = czt_tls_requests(count > 0 ? count : 1)))
     return PMPI_Waitany(count, requests, index, status);
   memcpy(saved, requests, sizeof *saved * (size_t)(count > 0 ? count : 0));
-  czt_drain(); /* about to wait */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Waitany(count, requests, index, st);
   if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
     czt_req_done(saved[*index], st);
@@ -110,7 +110,7 @@ CZT_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[],
   MPI_Request *saved;
   if (!czt_req_pending() || !(saved = save(incount, requests, statuses, &st)))
     return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-  czt_drain(); /* about to wait */
+  czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Waitsome(incount, requests, outcount, indices, st);
   if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) &&
       *outcount != MPI_UNDEFINED)

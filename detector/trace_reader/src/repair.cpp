@@ -1,16 +1,13 @@
 // repair.cpp: turning what a killed run left into a readable trace.
 //
-// While rank N runs, OTF2 encodes its events into chunks held in
-// rank-N.chunks (a file-backed mapping, see runtime/trace/chunk_arena.c) and
-// appends full sets of chunks to traces/N.evt. A run that never reached
-// MPI_Finalize has no anchor and no global definitions, and its newest
-// chunks are only in rank-N.chunks. Repair, per rank: keep the whole chunks
-// of N.evt, append the recovery chunks that continue their event numbers,
-// end the last chunk after its last whole record with OTF2's end-of-file
-// mark and its event count in the header; then write local and global
-// definitions (communicators from rank-N.comms) and the anchor, and remove
-// the recovery files. Ranks that finished (rank-N.done) are left as they
-// are.
+// While rank N runs, its events go to rank-N.log (fixed records, see
+// runtime/trace/event_log.h), which MPI_Finalize encodes into traces/N.evt.
+// A run that never reached MPI_Finalize has logs but no event files, no
+// global definitions and no anchor. Repair, per rank that did not finish:
+// encode its log (up to the last whole record) into N.evt with the
+// tracer's own encoder; then write local and global definitions
+// (communicators from rank-N.comms) and the anchor, and remove the logs.
+// Ranks that finished (rank-N.done) keep their N.evt as it is.
 #include "collectivize/trace_reader.h"
 #include "otf2_validate.h"
 
@@ -25,15 +22,17 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <optional>
 
 #include "collectivize_trace_format.h"
+#include "event_log.h"
 #include "global_defs.h"
 
 namespace cz::trace {
 namespace {
 
 constexpr uint64_t kChunk = CZ_TRACE_EVENT_CHUNK_BYTES;
-constexpr uint8_t kChunkHeader = 0x03, kEndOfFile = 0x02, kBigEndian = 0x23;
+constexpr uint8_t kChunkHeader = 0x03, kBigEndian = 0x23;
 
 bool exists(const std::string &p) {
   struct stat st;
@@ -45,15 +44,11 @@ uint64_t get64(const uint8_t *p, bool big) {
   for (int i = 0; i < 8; i++) v |= uint64_t(p[big ? 7 - i : i]) << (8 * i);
   return v;
 }
-void put64(uint8_t *p, uint64_t v, bool big) {
-  for (int i = 0; i < 8; i++) p[big ? 7 - i : i] = uint8_t(v >> (8 * i));
-}
 
 struct Chunk {
   std::vector<uint8_t> bytes;
   uint64_t first = 0, last = 0; // event numbers from the header
   bool big = false;
-  bool whole() const { return last + 1 > first; } // header completed
 };
 
 bool parseHeader(Chunk &c) {
@@ -70,80 +65,6 @@ Result<std::vector<uint8_t>> readFile(const std::string &path) {
   std::vector<uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Error{path, -1, "read error"};
   return b;
-}
-
-// The event chunks of one rank, in order: N.evt's whole chunks, then the
-// recovery file's chunks that continue them.
-struct RankChunks {
-  std::vector<Chunk> chunks;
-  uint64_t fromEvt = 0, fromRecovery = 0; // chunk counts
-};
-
-Result<RankChunks> collect(const std::string &evtPath, const std::string &chunksPath) {
-  RankChunks rc;
-  uint64_t expect = 1;
-  if (exists(evtPath)) {
-    Result<std::vector<uint8_t>> evt = readFile(evtPath);
-    if (!evt) return evt.error();
-    const std::vector<uint8_t> &b = *evt;
-    // A partial chunk at the end is a flush the kill interrupted: its
-    // chunks are still in the recovery file.
-    for (uint64_t off = 0; off + kChunk <= b.size(); off += kChunk) {
-      Chunk c;
-      c.bytes.assign(b.begin() + off, b.begin() + off + kChunk);
-      if (!parseHeader(c) || c.first != expect || !c.whole()) break;
-      expect = c.last + 1;
-      rc.chunks.push_back(std::move(c));
-      rc.fromEvt++;
-    }
-  }
-  if (exists(chunksPath)) {
-    Result<std::vector<uint8_t>> arena = readFile(chunksPath);
-    if (!arena) return arena.error();
-    std::vector<Chunk> slots;
-    for (uint64_t off = 0; off + kChunk <= arena->size(); off += kChunk) {
-      Chunk c;
-      c.bytes.assign(arena->begin() + off, arena->begin() + off + kChunk);
-      if (parseHeader(c)) slots.push_back(std::move(c));
-    }
-    std::sort(slots.begin(), slots.end(),
-              [](const Chunk &a, const Chunk &b) { return a.first < b.first; });
-    for (Chunk &c : slots) {
-      if (c.first < expect) continue; // already in N.evt
-      if (c.first != expect) break;   // a gap: what follows is unusable
-      bool whole = c.whole();
-      expect = whole ? c.last + 1 : expect;
-      rc.chunks.push_back(std::move(c));
-      rc.fromRecovery++;
-      if (!whole) break; // the chunk OTF2 was filling: the last one
-    }
-  }
-  return rc;
-}
-
-// Ends the last chunk after its last whole record: header event count,
-// end-of-file mark, shorter than a chunk (as OTF2 closes a file).
-void finishLast(Chunk &c, detail::ChunkWalk &walk) {
-  put64(&c.bytes[10], walk.events, c.big);
-  c.bytes.resize(walk.eventEnd);
-  c.bytes.push_back(kEndOfFile);
-}
-
-Result<bool> writeEvt(const std::string &path, const std::vector<Chunk> &chunks) {
-  std::string tmp = path + ".repair";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    for (const Chunk &c : chunks)
-      out.write(reinterpret_cast<const char *>(c.bytes.data()), std::streamsize(c.bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Error{tmp, -1, std::string("cannot write: ") + std::strerror(errno)};
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return Error{path, -1, std::string("cannot replace: ") + std::strerror(errno)};
-  return true;
 }
 
 struct Span {
@@ -200,7 +121,17 @@ OTF2_FlushType preFlush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) {
 }
 OTF2_TimeStamp postFlush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
 
-Result<bool> writeArchiveFiles(const std::string &dir, const czt_global_info &info) {
+std::string rankFile(const std::string &dir, const char *fmt, int rank) {
+  char name[64];
+  std::snprintf(name, sizeof name, fmt, rank);
+  return dir + "/" + name;
+}
+
+// Encodes the logs of the ranks in `logs` (rank -> log path) into their
+// event files, then writes the definitions with their spans.
+Result<bool> writeArchiveFiles(const std::string &dir, czt_global_info info,
+                               std::vector<czt_rank_span> &spans,
+                               const std::vector<std::string> &logs) {
   OTF2_Archive *a = OTF2_Archive_Open(dir.c_str(), CZ_TRACE_ARCHIVE, OTF2_FILEMODE_WRITE,
                                       kChunk, CZ_TRACE_DEF_CHUNK_BYTES, OTF2_SUBSTRATE_POSIX,
                                       OTF2_COMPRESSION_NONE);
@@ -209,47 +140,71 @@ Result<bool> writeArchiveFiles(const std::string &dir, const czt_global_info &in
   bool ok = OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr) == OTF2_SUCCESS &&
             OTF2_Archive_SetSerialCollectiveCallbacks(a) == OTF2_SUCCESS &&
             OTF2_Archive_SetCreator(a, "collectivize trace repair") == OTF2_SUCCESS &&
-            OTF2_Archive_OpenDefFiles(a) == OTF2_SUCCESS;
-  for (int r = 0; ok && r < info.ranks; r++) {
+            OTF2_Archive_OpenEvtFiles(a) == OTF2_SUCCESS;
+  std::optional<Error> logError;
+  for (int r = 0; ok && !logError && r < info.ranks; r++) {
+    if (logs[size_t(r)].empty()) continue;
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, OTF2_LocationRef(r));
+    char why[600] = "";
+    if (!w) {
+      ok = false;
+    } else if (czt_log_convert(logs[size_t(r)].c_str(), w, &spans[size_t(r)], why, sizeof why)) {
+      logError = Error{logs[size_t(r)], -1, why};
+    }
+    if (w && OTF2_Archive_CloseEvtWriter(a, w) != OTF2_SUCCESS) ok = false;
+  }
+  ok = OTF2_Archive_CloseEvtFiles(a) == OTF2_SUCCESS && ok;
+  ok = ok && !logError && OTF2_Archive_OpenDefFiles(a) == OTF2_SUCCESS;
+  for (int r = 0; ok && !logError && r < info.ranks; r++) {
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, OTF2_LocationRef(r));
     ok = dw && OTF2_Archive_CloseDefWriter(a, dw) == OTF2_SUCCESS;
   }
-  ok = ok && OTF2_Archive_CloseDefFiles(a) == OTF2_SUCCESS;
-  ok = ok && czt_write_global_defs(a, &info) == 0;
+  ok = ok && !logError && OTF2_Archive_CloseDefFiles(a) == OTF2_SUCCESS;
+  info.spans = spans.data();
+  ok = ok && !logError && czt_write_global_defs(a, &info) == 0;
   ok = OTF2_Archive_Close(a) == OTF2_SUCCESS && ok;
-  if (!ok) return Error{dir + "/" CZ_TRACE_ARCHIVE ".otf2", -1, "OTF2 could not write the definitions"};
+  if (logError) return *logError;
+  if (!ok) return Error{dir + "/" CZ_TRACE_ARCHIVE ".otf2", -1, "OTF2 could not write the trace"};
   return true;
 }
 
 // OTF2 creates the archive's directory itself and refuses an existing one:
-// the event files wait beside it and move in afterwards. On failure the
-// directory is as before.
-Result<bool> writeDefinitions(const std::string &dir, const czt_global_info &info) {
+// the event files of finished ranks wait beside it and move in afterwards.
+// On failure the directory is as before.
+Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
+                          std::vector<czt_rank_span> &spans,
+                          const std::vector<std::string> &logs) {
   std::string evtDir = dir + "/" CZ_TRACE_ARCHIVE, aside = dir + "/" CZ_TRACE_ARCHIVE ".repairing";
   std::string anchor = evtDir + ".otf2", globalDefs = evtDir + ".def";
   bool moved = exists(evtDir);
   if (moved && std::rename(evtDir.c_str(), aside.c_str()) != 0)
     return Error{evtDir, -1, std::string("cannot move aside: ") + std::strerror(errno)};
-  Result<bool> written = writeArchiveFiles(dir, info);
   auto restore = [&]() {
-    for (int r = 0; r < info.ranks; r++)
+    for (int r = 0; r < info.ranks; r++) {
       std::remove((evtDir + "/" + std::to_string(r) + ".def").c_str());
+      std::remove((evtDir + "/" + std::to_string(r) + ".evt").c_str());
+    }
     rmdir(evtDir.c_str());
     std::remove(anchor.c_str());
     std::remove(globalDefs.c_str());
     if (moved) std::rename(aside.c_str(), evtDir.c_str());
   };
+  Result<bool> written = writeArchiveFiles(dir, info, spans, logs);
   if (!written) {
     restore();
     return written;
   }
   for (int r = 0; moved && r < info.ranks; r++) {
     std::string name = "/" + std::to_string(r) + ".evt";
+    if (!logs[size_t(r)].empty()) { // re-encoded from the log
+      std::remove((aside + name).c_str());
+      continue;
+    }
     if (exists(aside + name) && std::rename((aside + name).c_str(), (evtDir + name).c_str()) != 0) {
       Error e{aside + name, -1, std::string("cannot move back: ") + std::strerror(errno)};
       for (int q = 0; q < r; q++) {
         std::string back = "/" + std::to_string(q) + ".evt";
-        std::rename((evtDir + back).c_str(), (aside + back).c_str());
+        if (logs[size_t(q)].empty()) std::rename((evtDir + back).c_str(), (aside + back).c_str());
       }
       restore();
       return e;
@@ -276,63 +231,40 @@ Result<RepairReport> repair(const std::string &dirIn) {
 
   RepairReport report;
   std::vector<czt_rank_span> spans(size_t(ranks), czt_rank_span{0, 0, 0});
+  std::vector<std::string> logs(static_cast<size_t>(ranks));
   std::vector<uint64_t> comms;
   for (int r = 0; r < ranks; r++) {
     RankRepair rr;
     rr.rank = r;
-    char name[64];
-    std::snprintf(name, sizeof name, CZ_TRACE_DONE_FMT, r);
-    rr.finished = exists(dir + "/" + name);
+    rr.finished = exists(rankFile(dir, CZ_TRACE_DONE_FMT, r));
     std::string evtPath = dir + "/" CZ_TRACE_ARCHIVE "/" + std::to_string(r) + ".evt";
-    std::snprintf(name, sizeof name, CZ_TRACE_CHUNKS_FMT, r);
-    std::string chunksPath = dir + "/" + name;
-    std::snprintf(name, sizeof name, CZ_TRACE_COMMS_FMT, r);
-    std::vector<uint64_t> mine = readComms(dir + "/" + name, ranks);
+    std::string logPath = rankFile(dir, CZ_TRACE_LOG_FMT, r);
+    std::vector<uint64_t> mine = readComms(rankFile(dir, CZ_TRACE_COMMS_FMT, r), ranks);
     comms.insert(comms.end(), mine.begin(), mine.end());
-    rr.recoveryFile = exists(chunksPath);
-
+    rr.logFile = exists(logPath);
     if (rr.finished) {
       detail::FileCheck c = detail::checkChunkedFile(evtPath, kChunk, true);
       if (c.state == detail::FileState::Corrupt) return Error{evtPath, c.offset, c.reason};
-      rr.flushedEvents = c.readableEvents;
-    }
-    if (!rr.finished) {
-      Result<RankChunks> rc = collect(evtPath, chunksPath);
-      if (!rc) return rc.error();
-      if (!rc->chunks.empty()) {
-        Chunk &last = rc->chunks.back();
-        detail::ChunkWalk w = detail::walkEventChunk(last.bytes, last.first - 1);
-        if (w.state == detail::FileState::Corrupt)
-          return Error{rc->fromRecovery ? chunksPath : evtPath, -1,
-                       "unreadable event chunk: " + w.reason};
-        finishLast(last, w);
-        rr.flushedEvents = rc->fromEvt ? rc->chunks[rc->fromEvt - 1].last : 0;
-        if (rc->fromEvt == rc->chunks.size()) rr.flushedEvents = w.events;
-        rr.recoveredEvents = w.events - rr.flushedEvents;
-        Result<bool> written = writeEvt(evtPath, rc->chunks);
-        if (!written) return written.error();
-      }
-    }
-    // Time span: first timestamp of the first chunk, last of the last
-    // (only those two chunks are read).
-    if (exists(evtPath)) {
+      rr.events = c.readableEvents;
+      // Time span: first timestamp of the first chunk, last of the last.
       Result<Span> sp = spanOf(evtPath);
       if (!sp) return sp.error();
-      spans[r] = {sp->events, sp->first, sp->last};
+      spans[size_t(r)] = {sp->events, sp->first, sp->last};
+    } else if (rr.logFile) {
+      logs[size_t(r)] = logPath; // encoded below, with the definitions
     }
     report.ranks.push_back(rr);
   }
 
   czt_global_info info{ranks, spans.data(), comms.data(), comms.size(), "", 0};
   info.realtime_at_first = uint64_t(manifest->started) * 1000000000u;
-  Result<bool> defs = writeDefinitions(dir, info);
-  if (!defs) return defs.error();
+  Result<bool> written = writeArchive(dir, info, spans, logs);
+  if (!written) return written.error();
+  for (RankRepair &rr : report.ranks)
+    if (!rr.finished) rr.events = spans[size_t(rr.rank)].events;
   for (int r = 0; r < ranks; r++) {
-    char name[64];
-    std::snprintf(name, sizeof name, CZ_TRACE_CHUNKS_FMT, r);
-    std::remove((dir + "/" + name).c_str());
-    std::snprintf(name, sizeof name, CZ_TRACE_COMMS_FMT, r);
-    std::remove((dir + "/" + name).c_str());
+    std::remove(rankFile(dir, CZ_TRACE_LOG_FMT, r).c_str());
+    std::remove(rankFile(dir, CZ_TRACE_COMMS_FMT, r).c_str());
   }
   std::ofstream(manifestPath, std::ios::app) << "repaired " << (long long)std::time(nullptr) << "\n";
   report.communicators = 0;

@@ -228,10 +228,9 @@ Result<std::vector<RankSummary>> summarize(const Trace &trace, const ReadOptions
 
 struct RankRepair {
   int rank = 0;
-  bool finished = false;       // rank-N.done: left as it was
-  bool recoveryFile = false;   // rank-N.chunks was there
-  uint64_t flushedEvents = 0;  // events already in N.evt
-  uint64_t recoveredEvents = 0; // events appended from rank-N.chunks
+  bool finished = false; // rank-N.done: its N.evt is left as it was
+  bool logFile = false;  // rank-N.log was there
+  uint64_t events = 0;   // in N.evt (finished) or recovered from the log
 };
 struct RepairReport {
   std::vector<RankRepair> ranks;
@@ -239,12 +238,11 @@ struct RepairReport {
 };
 
 // Makes the trace of a run that did not reach MPI_Finalize (no anchor)
-// readable: appends each unfinished rank's unflushed event chunks
-// (rank-N.chunks) to its .evt file, writes the definitions and the anchor,
-// removes the recovery files and notes "repaired" in the manifest. Events
-// the tracer had not yet encoded when the process died are lost. Fails
-// without changing anything on a finished trace or a directory that is
-// not a trace.
+// readable: encodes each unfinished rank's event log (rank-N.log) into its
+// .evt file, writes the definitions and the anchor, removes the logs and
+// notes "repaired" in the manifest. Every event recorded before the
+// process died is kept. Fails without changing anything on a finished
+// trace or a directory that is not a trace.
 Result<RepairReport> repair(const std::string &dir);
 
 // Name of a CZ_TRACE_TYPE_* code without the MPI_ prefix ("INT"; "derived").
