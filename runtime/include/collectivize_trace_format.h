@@ -16,13 +16,14 @@
  *   <dir>/rank-<N>.objects                    where rank N's code was loaded:
  *        "START END BIAS PATH" per executable segment (hex), so return
  *        addresses recorded as sites can be turned into file:line
- *   <dir>/rank-<N>.log, rank-<N>.comms        while rank N runs: its events
- *        as fixed-size records (runtime/trace/event_log.h), which
- *        MPI_Finalize encodes into traces/N.evt, and the communicators
+ *   <dir>/rank-<N>.ring, .log, .comms         while rank N runs: its events
+ *        as fixed-size records (the newest in the ring, the older ones in
+ *        the log; runtime/trace/event_log.h), which MPI_Finalize encodes
+ *        into traces/N.evt, and the communicators
  *        rank N defined (uint64 words: ref, parent ref, region, size, size
  *        world ranks). Both are removed once N.evt is written. After a run
  *        that aborted or was killed (no traces.otf2), `collectivize trace
- *        repair DIR` encodes the logs, writes the anchor and global
+ *        repair DIR` encodes the records, writes the anchor and global
  *        definitions, and adds "repaired <unix time>" to the manifest;
  *        ranks without rank-N.done stay reported incomplete.
  *
@@ -69,6 +70,7 @@
 #define CZ_TRACE_ARCHIVE "traces"    /* traces.otf2 */
 #define CZ_TRACE_DONE_FMT "rank-%d.done"
 #define CZ_TRACE_LOG_FMT "rank-%d.log"
+#define CZ_TRACE_RING_FMT "rank-%d.ring"
 #define CZ_TRACE_OBJECTS_FMT "rank-%d.objects"
 /* OTF2 chunk sizes of the archive (its anchor records them too). */
 #define CZ_TRACE_EVENT_CHUNK_BYTES (1024 * 1024)

@@ -71,64 +71,139 @@ OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *a,
   return OTF2_ERROR_INVALID_DATA;
 }
 
-int czt_log_convert(const char *path, OTF2_EvtWriter *w, czt_rank_span *span,
-                    char *why, size_t why_len) {
-  span->events = span->first = span->last = 0;
+typedef struct mapped {
+  const char *path;
+  const unsigned char *base;
+  size_t size;
+} mapped;
+
+/* Maps path read-only. 0 (m->base NULL when the file does not exist), or
+ * -1 with why filled. */
+static int map_file(const char *path, mapped *m, char *why, size_t why_len) {
+  m->path = path;
+  m->base = NULL;
+  m->size = 0;
+  if (!path) return 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return 0;
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
     snprintf(why, why_len, "%s: cannot read: %s", path, strerror(errno));
     if (fd >= 0) close(fd);
     return -1;
   }
-  size_t size = (size_t)st.st_size;
-  if (size < sizeof(czt_log_header)) {
-    close(fd);
-    snprintf(why, why_len, "%s: shorter than its header (%zu bytes)", path, size);
-    return -1;
-  }
-  const unsigned char *base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  m->size = (size_t)st.st_size;
+  void *p = m->size ? mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
   close(fd);
-  if (base == MAP_FAILED) {
+  if (p == MAP_FAILED) {
     snprintf(why, why_len, "%s: cannot map: %s", path, strerror(errno));
     return -1;
   }
-  madvise((void *)base, size, MADV_SEQUENTIAL);
-  const czt_log_header *h = (const czt_log_header *)base;
-  int rc = 0;
-  if (h->magic != CZT_LOG_MAGIC || h->version != CZT_LOG_VERSION ||
-      h->record_bytes != sizeof(czt_record)) {
+  if (p) madvise(p, m->size, MADV_SEQUENTIAL);
+  m->base = p ? p : (const unsigned char *)"";
+  return 0;
+}
+
+static void unmap_file(mapped *m) {
+  if (m->base && m->size) munmap((void *)m->base, m->size);
+}
+
+static int header_ok(const mapped *m, size_t header_bytes, uint64_t magic,
+                     uint32_t version, uint32_t record_bytes, char *why,
+                     size_t why_len) {
+  if (m->size < header_bytes) {
+    snprintf(why, why_len, "%s: shorter than its header (%zu bytes)", m->path, m->size);
+    return -1;
+  }
+  if (magic != CZT_LOG_MAGIC || version != CZT_LOG_VERSION ||
+      record_bytes != sizeof(czt_record)) {
     snprintf(why, why_len,
-             "%s: not a Collectivize event log of this version (offset 0: "
-             "magic/version/record size differ)",
-             path);
-    rc = -1;
+             "%s: offset 0: not a Collectivize event file of this version "
+             "(magic, version or record size differ)",
+             m->path);
+    return -1;
+  }
+  return 0;
+}
+
+int czt_log_convert(const char *log_path, const char *ring_path,
+                    OTF2_EvtWriter *w, czt_rank_span *span, char *why,
+                    size_t why_len) {
+  span->events = span->first = span->last = 0;
+  mapped log, ring;
+  if (map_file(log_path, &log, why, why_len)) return -1;
+  if (map_file(ring_path, &ring, why, why_len)) {
+    unmap_file(&log);
+    return -1;
+  }
+  int rc = 0;
+  const czt_record *log_records = NULL, *ring_records = NULL;
+  uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
+  if (log.base) {
+    const czt_log_header *h = (const czt_log_header *)log.base;
+    rc = header_ok(&log, sizeof *h, log.size >= sizeof *h ? h->magic : 0,
+                   log.size >= sizeof *h ? h->version : 0,
+                   log.size >= sizeof *h ? h->record_bytes : 0, why, why_len);
+    log_records = (const czt_record *)(log.base + sizeof *h);
+    if (rc == 0) n_log = (log.size - sizeof *h) / sizeof(czt_record);
+  }
+  if (rc == 0 && ring.base) {
+    const czt_ring_header *h = (const czt_ring_header *)ring.base;
+    int whole = ring.size >= CZT_RING_HEADER_BYTES;
+    rc = header_ok(&ring, CZT_RING_HEADER_BYTES, whole ? h->magic : 0,
+                   whole ? h->version : 0, whole ? h->record_bytes : 0, why,
+                   why_len);
+    if (rc == 0) {
+      half = h->half_records;
+      if (half == 0 ||
+          ring.size < CZT_RING_HEADER_BYTES + 2 * half * sizeof(czt_record)) {
+        snprintf(why, why_len, "%s: offset %zu: truncated (%zu bytes for two "
+                 "halves of %llu records)", ring.path, ring.size, ring.size,
+                 (unsigned long long)half);
+        rc = -1;
+      }
+      base[0] = h->half_base[0];
+      base[1] = h->half_base[1];
+      ring_records = (const czt_record *)(ring.base + CZT_RING_HEADER_BYTES);
+    }
   }
   OTF2_AttributeList *attrs = rc == 0 ? OTF2_AttributeList_New() : NULL;
   if (rc == 0 && !attrs) {
-    snprintf(why, why_len, "%s: out of memory", path);
+    snprintf(why, why_len, "%s: out of memory", log_path ? log_path : ring_path);
     rc = -1;
   }
-  const czt_record *r = (const czt_record *)(base + sizeof(czt_log_header));
-  size_t n = (size - sizeof(czt_log_header)) / sizeof(czt_record);
-  for (size_t i = 0; rc == 0 && i < n && r[i].kind != CZT_REC_END; i++) {
-    if (r[i].kind >= CZT_REC_KINDS) {
-      snprintf(why, why_len, "%s: offset %zu: unknown record kind %u", path,
-               sizeof(czt_log_header) + i * sizeof(czt_record), r[i].kind);
+  for (uint64_t i = 0; rc == 0; i++) {
+    const czt_record *r = NULL;
+    const mapped *from = NULL;
+    for (int k = 0; k < 2 && !r && ring_records; k++)
+      if (base[k] != CZT_RING_EMPTY && i >= base[k] && i - base[k] < half &&
+          ring_records[(uint64_t)k * half + (i - base[k])].kind != CZT_REC_END) {
+        r = &ring_records[(uint64_t)k * half + (i - base[k])];
+        from = &ring;
+      }
+    if (!r && i < n_log && log_records[i].kind != CZT_REC_END) {
+      r = &log_records[i];
+      from = &log;
+    }
+    if (!r) break;
+    if (r->kind >= CZT_REC_KINDS) {
+      snprintf(why, why_len, "%s: offset %zu: unknown record kind %u", from->path,
+               (size_t)((const unsigned char *)r - from->base), r->kind);
       rc = -1;
       break;
     }
-    OTF2_ErrorCode e = czt_record_encode(w, attrs, &r[i]);
+    OTF2_ErrorCode e = czt_record_encode(w, attrs, r);
     if (e != OTF2_SUCCESS) {
-      snprintf(why, why_len, "%s: OTF2 cannot write event %zu: %s", path, i,
-               OTF2_Error_GetName(e));
+      snprintf(why, why_len, "%s: OTF2 cannot write event %llu: %s", from->path,
+               (unsigned long long)i, OTF2_Error_GetName(e));
       rc = -1;
       break;
     }
-    if (span->events++ == 0) span->first = r[i].t;
-    span->last = r[i].t;
+    if (span->events++ == 0) span->first = r->t;
+    span->last = r->t;
   }
   if (attrs) OTF2_AttributeList_Delete(attrs);
-  munmap((void *)base, size);
+  unmap_file(&log);
+  unmap_file(&ring);
   return rc;
 }

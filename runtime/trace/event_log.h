@@ -1,20 +1,29 @@
-/* event_log.h: the tracer's event log, rank-N.log, and its conversion into
- * OTF2. Free of MPI: the tracer appends to the log while the program runs
- * and converts it at MPI_Finalize; `collectivize trace repair` converts
- * the log a killed rank left behind with the same code.
+/* event_log.h: the tracer's event records, their files while the program
+ * runs, and their conversion into OTF2. Free of MPI: the tracer records
+ * and converts at MPI_Finalize; `collectivize trace repair` converts what
+ * a killed rank left behind with the same code.
  *
- * Why a log of fixed records and not OTF2 at once: encoding an OTF2 record
- * with its attribute list costs ~150 ns and the writer's flushes are
- * write() calls, both on the message path of every traced call; storing a
- * record into a file-backed mapping costs a few stores.
+ * Why records and not OTF2 at once: encoding an OTF2 record with its
+ * attribute list costs ~150 ns on the message path of every traced call;
+ * storing a fixed record costs a few stores.
  *
- * File layout (host byte order; the log never leaves the machine that
- * wrote it): record 0 is the header (magic, version, record size), then
- * one 80-byte record per event in the order the events happened. The file
- * grows in segments of CZT_LOG_SEGMENT_RECORDS records reserved with
- * posix_fallocate, so unused records read as zero: a record whose kind is
- * 0 ends the log. The kind byte is stored after the other fields, so a
- * process killed while storing a record leaves it out, never half in. */
+ * Two files per rank, host byte order (they never leave the machine that
+ * wrote them):
+ *   rank-N.ring  a 4 KiB header and two halves of CZT_RING_HALF_RECORDS
+ *                records, mapped MAP_SHARED once: events are stored here,
+ *                so a record is in the page cache the moment it is stored
+ *                and survives SIGKILL, MPI_Abort or a crash of the process.
+ *                The header says at which log index each half starts
+ *                (CZT_RING_EMPTY: the half holds nothing unwritten).
+ *   rank-N.log   a header record, then records in event order, appended
+ *                one full half at a time (pwrite at the records' own
+ *                offset, so writing a half again is harmless) where the
+ *                rank is about to wait anyway; the half is then zeroed and
+ *                marked empty.
+ * A record whose kind is 0 ends a half; the kind byte is stored after the
+ * other fields, so a record interrupted by a kill is left out, never half
+ * in. Reading: record i is in a ring half whose range holds it (newest),
+ * else in the log; the first index in neither ends the events. */
 #ifndef CZT_EVENT_LOG_H
 #define CZT_EVENT_LOG_H
 
@@ -30,7 +39,9 @@ extern "C" {
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
 #define CZT_LOG_VERSION 1u
-#define CZT_LOG_SEGMENT_RECORDS (64u * 1024u) /* 5 MiB of 80-byte records */
+#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.5 MiB of 80-byte records */
+#define CZT_RING_HEADER_BYTES 4096u
+#define CZT_RING_EMPTY UINT64_MAX
 
 /* Record kinds (0: no record, the log ends). */
 enum {
@@ -75,15 +86,25 @@ typedef struct czt_log_header {
   uint8_t unused[64];
 } czt_log_header;
 
+typedef struct czt_ring_header {
+  uint64_t magic;
+  uint32_t version, record_bytes;
+  uint32_t half_records, unused;
+  uint64_t half_base[2];
+} czt_ring_header;
+
 /* Encode one record with w (attrs: a scratch list). */
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *attrs,
                                  const czt_record *r);
 
-/* Encode every whole record of the log at path with w; fills span (event
- * count, first and last timestamp). 0, or -1 with why filled (file and
- * reason). A log that ends early (killed process) is not an error. */
-int czt_log_convert(const char *path, OTF2_EvtWriter *w,
-                    czt_rank_span *span, char *why, size_t why_len);
+/* Encode every whole record of a rank's log and ring (either may be
+ * missing: NULL or no file) with w, in event order; fills span (event
+ * count, first and last timestamp). 0, or -1 with why filled (file,
+ * offset and reason). Events that end early (killed process) are not an
+ * error. */
+int czt_log_convert(const char *log_path, const char *ring_path,
+                    OTF2_EvtWriter *w, czt_rank_span *span, char *why,
+                    size_t why_len);
 
 #ifdef __cplusplus
 }

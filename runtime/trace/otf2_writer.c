@@ -21,8 +21,7 @@
 
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
-static int logging;         /* events go to the log (czt_mutex) */
-static char log_path[4200]; /* removed once converted */
+static int logging; /* events are recorded (czt_mutex) */
 static uint64_t t_start;
 static atomic_uint_fast64_t next_request = 1;
 static char otf2_error[512];
@@ -98,9 +97,9 @@ int czt_archive_open(const char *dir) {
   if (!all_ok(ok)) {
     if (why[0]) czi_warn("trace: %s", why);
     czt_log_close();
+    czt_log_remove();
     return -1;
   }
-  snprintf(log_path, sizeof log_path, "%s", czt_log_path());
   logging = 1;
   t_start = czt_now();
   return 0;
@@ -114,6 +113,13 @@ int czt_archive_open(const char *dir) {
  * timestamp, so one rank's records stay in time order. */
 static void failed(void) {
   czt_disable(czt_log_error()[0] ? czt_log_error() : "the event log failed");
+}
+
+void czt_log_failed(void) {
+  CZT_LOCK();
+  logging = 0;
+  CZT_UNLOCK();
+  failed();
 }
 
 /* The slot for a new event with its timestamp, or NULL (not logging). The
@@ -225,13 +231,13 @@ uint64_t czt_event_count(void) {
 static int convert_log(czt_rank_span *span) {
   CZT_LOCK();
   logging = 0;
-  const char *log = czt_log_close();
+  czt_log_close();
   CZT_UNLOCK();
   char why[600];
-  if (!log || czt_log_convert(log, writer, span, why, sizeof why) != 0) {
+  if (czt_log_convert(czt_log_path(), czt_ring_path(), writer, span, why, sizeof why) != 0) {
     czi_warn("trace: cannot convert this rank's events into OTF2 (%s); "
              "they stay in %s and the trace reports this rank incomplete",
-             log ? why : "no event log", log ? log : czt.dir);
+             why, czt_log_path());
     return -1;
   }
   return 0;
@@ -296,7 +302,7 @@ int czt_archive_close(void) {
   OTF2_Archive_Close(archive);
   archive = NULL;
   if (converted) { /* else the log stays for `collectivize trace repair` */
-    unlink(log_path);
+    czt_log_remove();
     czt_comms_recovery_close();
   }
   return converted ? 0 : -1;

@@ -203,33 +203,40 @@ int czt_req_pending(void);
 MPI_Request *czt_tls_requests(int n);
 MPI_Status *czt_tls_statuses(int n);
 
-/* ---- the event log, rank-N.log (event_log.c, format in event_log.h) -- */
-int czt_log_open(const char *dir, int rank); /* 0, or -1: czt_log_error() */
+/* ---- the event records, rank-N.ring and rank-N.log (event_log.c) ------ */
+/* 0, or -1 (czt_log_error() says why; the caller closes). */
+int czt_log_open(const char *dir, int rank);
 const char *czt_log_error(void);
 const char *czt_log_path(void);
-/* Unmaps the log; returns its path (the file stays for conversion). */
-const char *czt_log_close(void);
+const char *czt_ring_path(void);
+void czt_log_close(void);  /* unmaps; the files stay for conversion */
+void czt_log_remove(void); /* after conversion */
 uint64_t czt_log_records(void);
+/* Disable tracing on this rank with czt_log_error() (otf2_writer.c). */
+void czt_log_failed(void);
 extern czt_record *czt_log_cursor, *czt_log_end;
-czt_record *czt_log_grow(void); /* a slot in a new segment, or NULL */
-void czt_log_prepare(void);     /* map the next segment now */
+extern int czt_log_full_half;
+czt_record *czt_log_grow(void); /* a slot in the other half, or NULL */
+void czt_log_write_full(void);  /* the full half into the log */
 /* The slot for the next record (locked by the caller when threaded), or
- * NULL when the log cannot grow (czt_log_error() says why). Its fields are
- * zero; czt_log_commit stores its kind, last. */
+ * NULL when the log cannot be written (czt_log_error() says why). Its
+ * fields are zero; czt_log_commit stores its kind, last. */
 static inline czt_record *czt_log_slot(void) {
-  if (czt_log_cursor != czt_log_end) return czt_log_cursor++;
-  return czt_log_grow();
+  if (czt_log_cursor == czt_log_end) return czt_log_grow();
+  /* The next record's lines are likely cold (the ring is 5 MiB): fetch
+   * them now, while the program works, not when the next event stores. */
+  __builtin_prefetch((const char *)(czt_log_cursor + 1), 1, 3);
+  __builtin_prefetch((const char *)(czt_log_cursor + 2) - 1, 1, 3);
+  return czt_log_cursor++;
 }
 static inline void czt_log_commit(czt_record *r, uint8_t kind) {
   atomic_signal_fence(memory_order_release); /* kind is stored last */
   r->kind = kind;
 }
 /* Where a rank is about to wait (before a blocking receive or wait, after
- * a send went out): map the next segment ahead of need, off the message
- * path. */
-#define CZT_LOG_AHEAD_RECORDS 4096
+ * a send went out): write a full half to the log, off the message path. */
 static inline void czt_at_wait_point(void) {
-  if (czt_log_end - czt_log_cursor < CZT_LOG_AHEAD_RECORDS) czt_log_prepare();
+  if (czt_log_full_half >= 0) czt_log_write_full();
 }
 
 /* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */

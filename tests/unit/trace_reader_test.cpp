@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <string>
 
 #include "collectivize/trace_reader.h"
+#include "event_log.h"
 #include "trace_fixture_writer.h"
 
 using namespace cz::trace;
@@ -306,3 +308,138 @@ TEST_F(TraceReaderTest, NotATrace) {
 }
 
 } // namespace
+
+// ---- repair from the tracer's event records (rank-N.log + rank-N.ring) -------
+
+namespace {
+
+czt_record sendRecord(uint32_t i) {
+  czt_record r{};
+  r.t = 1000 + i;
+  r.tag = i;
+  r.peer = 0;
+  r.bytes = 8;
+  r.flags = CZT_REC_HASHED;
+  r.kind = CZT_REC_SEND;
+  return r;
+}
+
+void writeLog(const std::string &path, const std::vector<czt_record> &records) {
+  czt_log_header h{CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), {}};
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char *>(&h), sizeof h);
+  out.write(reinterpret_cast<const char *>(records.data()),
+            std::streamsize(records.size() * sizeof(czt_record)));
+}
+
+// A ring of two halves of `half` records; halves[k] = {base, records}.
+void writeRing(const std::string &path, uint32_t half,
+               const std::vector<std::pair<uint64_t, std::vector<czt_record>>> &halves) {
+  std::vector<unsigned char> bytes(CZT_RING_HEADER_BYTES + 2 * size_t(half) * sizeof(czt_record));
+  czt_ring_header h{CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), half, 0,
+                    {CZT_RING_EMPTY, CZT_RING_EMPTY}};
+  for (size_t k = 0; k < halves.size(); k++) {
+    h.half_base[k] = halves[k].first;
+    std::memcpy(&bytes[CZT_RING_HEADER_BYTES + k * half * sizeof(czt_record)],
+                halves[k].second.data(), halves[k].second.size() * sizeof(czt_record));
+  }
+  std::memcpy(bytes.data(), &h, sizeof h);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<czt_record> records(uint32_t from, uint32_t to) {
+  std::vector<czt_record> v;
+  for (uint32_t i = from; i < to; i++) v.push_back(sendRecord(i));
+  return v;
+}
+
+} // namespace
+
+class RepairFromRecordsTest : public TraceReaderTest {
+protected:
+  std::string killedRun() {
+    std::string dir = root_ + "/killed";
+    EXPECT_EQ(mkdir(dir.c_str(), 0777), 0);
+    std::ofstream(dir + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
+    return dir;
+  }
+  // Tags of rank 0's events after repair (they number the records).
+  std::vector<uint32_t> repairedTags(const std::string &dir, uint64_t *reported) {
+    auto rep = repair(dir);
+    EXPECT_TRUE(rep) << (rep ? "" : rep.error().message());
+    if (!rep) return {};
+    *reported = rep->ranks.at(0).events;
+    EXPECT_EQ(sizeOf(dir + "/rank-0.log"), -1);
+    EXPECT_EQ(sizeOf(dir + "/rank-0.ring"), -1);
+    auto t = Trace::open(dir);
+    EXPECT_TRUE(t);
+    std::vector<uint32_t> tags;
+    if (t)
+      t->forEachEvent(0, [&](const Event &e) {
+        EXPECT_EQ(e.kind, EventKind::Send);
+        EXPECT_EQ(e.timestamp, 1000u + e.tag);
+        tags.push_back(e.tag);
+        return true;
+      });
+    return tags;
+  }
+  static std::vector<uint32_t> range(uint32_t n) {
+    std::vector<uint32_t> v(n);
+    for (uint32_t i = 0; i < n; i++) v[i] = i;
+    return v;
+  }
+};
+
+// A kill while a half was being written: the log holds part of what the
+// ring still has; the ring wins where both have a record, nothing repeats.
+TEST_F(RepairFromRecordsTest, RingOverlaysLog) {
+  std::string dir = killedRun();
+  writeLog(dir + "/rank-0.log", records(0, 10));
+  writeRing(dir + "/rank-0.ring", 8, {{8, records(8, 13)}, {CZT_RING_EMPTY, {}}});
+  uint64_t reported = 0;
+  EXPECT_EQ(repairedTags(dir, &reported), range(13));
+  EXPECT_EQ(reported, 13u);
+}
+
+// Both halves full (the older one not yet written) and the newer one
+// filling: events come from log, older half, newer half in order.
+TEST_F(RepairFromRecordsTest, BothHalves) {
+  std::string dir = killedRun();
+  writeLog(dir + "/rank-0.log", records(0, 4));
+  writeRing(dir + "/rank-0.ring", 4, {{8, records(8, 11)}, {4, records(4, 8)}});
+  uint64_t reported = 0;
+  EXPECT_EQ(repairedTags(dir, &reported), range(11));
+}
+
+// Records missing from both files end the events (nothing after a gap is
+// trusted), and a record whose kind was not yet stored is not an event.
+TEST_F(RepairFromRecordsTest, GapAndUnfinishedRecord) {
+  std::string dir = killedRun();
+  writeLog(dir + "/rank-0.log", records(0, 5));
+  writeRing(dir + "/rank-0.ring", 8, {{7, records(7, 9)}, {CZT_RING_EMPTY, {}}});
+  uint64_t reported = 0;
+  EXPECT_EQ(repairedTags(dir, &reported), range(5));
+
+  std::string dir2 = root_ + "/killed2";
+  ASSERT_EQ(mkdir(dir2.c_str(), 0777), 0);
+  std::ofstream(dir2 + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
+  std::vector<czt_record> ring = records(0, 4);
+  ring[3].kind = CZT_REC_END; // killed before its kind was stored
+  writeRing(dir2 + "/rank-0.ring", 8, {{0, ring}, {CZT_RING_EMPTY, {}}});
+  EXPECT_EQ(repairedTags(dir2, &reported), range(3));
+  EXPECT_EQ(reported, 3u);
+}
+
+// A ring cut short is refused with its name and size; nothing is written.
+TEST_F(RepairFromRecordsTest, TruncatedRing) {
+  std::string dir = killedRun();
+  writeRing(dir + "/rank-0.ring", 8, {{0, records(0, 3)}, {CZT_RING_EMPTY, {}}});
+  truncateFile(dir + "/rank-0.ring", CZT_RING_HEADER_BYTES + 100);
+  auto rep = repair(dir);
+  ASSERT_FALSE(rep);
+  EXPECT_NE(rep.error().message().find("rank-0.ring"), std::string::npos) << rep.error().message();
+  EXPECT_NE(rep.error().message().find("truncated"), std::string::npos) << rep.error().message();
+  EXPECT_EQ(sizeOf(dir + "/traces.otf2"), -1);
+  EXPECT_GT(sizeOf(dir + "/rank-0.ring"), 0);
+}

@@ -1,11 +1,12 @@
 // repair.cpp: turning what a killed run left into a readable trace.
 //
-// While rank N runs, its events go to rank-N.log (fixed records, see
-// runtime/trace/event_log.h), which MPI_Finalize encodes into traces/N.evt.
-// A run that never reached MPI_Finalize has logs but no event files, no
-// global definitions and no anchor. Repair, per rank that did not finish:
-// encode its log (up to the last whole record) into N.evt with the
-// tracer's own encoder; then write local and global definitions
+// While rank N runs, its events are fixed records in rank-N.ring and
+// rank-N.log (runtime/trace/event_log.h), which MPI_Finalize encodes into
+// traces/N.evt.
+// A run that never reached MPI_Finalize has records (rank-N.ring and
+// rank-N.log) but no event files, no global definitions and no anchor.
+// Repair, per rank that did not finish: encode its records (up to the last
+// whole one) into N.evt with the tracer's own encoder; then write local and global definitions
 // (communicators from rank-N.comms) and the anchor, and remove the logs.
 // Ranks that finished (rank-N.done) keep their N.evt as it is.
 #include "collectivize/trace_reader.h"
@@ -127,8 +128,9 @@ std::string rankFile(const std::string &dir, const char *fmt, int rank) {
   return dir + "/" + name;
 }
 
-// Encodes the logs of the ranks in `logs` (rank -> log path) into their
-// event files, then writes the definitions with their spans.
+// Encodes the records of the ranks in `logs` (rank -> log path; the ring
+// beside it) into their event files, then writes the definitions with
+// their spans.
 Result<bool> writeArchiveFiles(const std::string &dir, czt_global_info info,
                                std::vector<czt_rank_span> &spans,
                                const std::vector<std::string> &logs) {
@@ -148,7 +150,9 @@ Result<bool> writeArchiveFiles(const std::string &dir, czt_global_info info,
     char why[600] = "";
     if (!w) {
       ok = false;
-    } else if (czt_log_convert(logs[size_t(r)].c_str(), w, &spans[size_t(r)], why, sizeof why)) {
+    } else if (czt_log_convert(logs[size_t(r)].c_str(),
+                               rankFile(dir, CZ_TRACE_RING_FMT, r).c_str(), w,
+                               &spans[size_t(r)], why, sizeof why)) {
       logError = Error{logs[size_t(r)], -1, why};
     }
     if (w && OTF2_Archive_CloseEvtWriter(a, w) != OTF2_SUCCESS) ok = false;
@@ -241,7 +245,7 @@ Result<RepairReport> repair(const std::string &dirIn) {
     std::string logPath = rankFile(dir, CZ_TRACE_LOG_FMT, r);
     std::vector<uint64_t> mine = readComms(rankFile(dir, CZ_TRACE_COMMS_FMT, r), ranks);
     comms.insert(comms.end(), mine.begin(), mine.end());
-    rr.logFile = exists(logPath);
+    rr.logFile = exists(logPath) || exists(rankFile(dir, CZ_TRACE_RING_FMT, r));
     if (rr.finished) {
       detail::FileCheck c = detail::checkChunkedFile(evtPath, kChunk, true);
       if (c.state == detail::FileState::Corrupt) return Error{evtPath, c.offset, c.reason};
@@ -264,6 +268,7 @@ Result<RepairReport> repair(const std::string &dirIn) {
     if (!rr.finished) rr.events = spans[size_t(rr.rank)].events;
   for (int r = 0; r < ranks; r++) {
     std::remove(rankFile(dir, CZ_TRACE_LOG_FMT, r).c_str());
+    std::remove(rankFile(dir, CZ_TRACE_RING_FMT, r).c_str());
     std::remove(rankFile(dir, CZ_TRACE_COMMS_FMT, r).c_str());
   }
   std::ofstream(manifestPath, std::ios::app) << "repaired " << (long long)std::time(nullptr) << "\n";

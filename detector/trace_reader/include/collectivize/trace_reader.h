@@ -229,7 +229,7 @@ Result<std::vector<RankSummary>> summarize(const Trace &trace, const ReadOptions
 struct RankRepair {
   int rank = 0;
   bool finished = false; // rank-N.done: its N.evt is left as it was
-  bool logFile = false;  // rank-N.log was there
+  bool logFile = false;  // rank-N.log or rank-N.ring was there
   uint64_t events = 0;   // in N.evt (finished) or recovered from the log
 };
 struct RepairReport {
@@ -238,8 +238,9 @@ struct RepairReport {
 };
 
 // Makes the trace of a run that did not reach MPI_Finalize (no anchor)
-// readable: encodes each unfinished rank's event log (rank-N.log) into its
-// .evt file, writes the definitions and the anchor, removes the logs and
+// readable: encodes each unfinished rank's event records (rank-N.ring and
+// rank-N.log) into its .evt file, writes the definitions and the anchor,
+// removes those files and
 // notes "repaired" in the manifest. Every event recorded before the
 // process died is kept. Fails without changing anything on a finished
 // trace or a directory that is not a trace.
