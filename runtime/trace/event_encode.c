@@ -28,6 +28,13 @@ static void msg_attrs(OTF2_AttributeList *a, const czt_record *r) {
   if (r->flags & CZT_REC_KEPT) OTF2_AttributeList_AddUint8(a, CZT_ATTR_KEPT, 1);
 }
 
+uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t) {
+  if (!m->tsc || m->b.tsc == m->a.tsc) return t;
+  long double slope = (long double)(m->b.ns - m->a.ns) / (long double)(m->b.tsc - m->a.tsc);
+  long double ns = (long double)m->a.ns + ((long double)t - (long double)m->a.tsc) * slope;
+  return ns <= 0 ? 0 : (uint64_t)ns;
+}
+
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *a,
                                  const czt_record *r) {
   switch (r->kind) {
@@ -137,6 +144,8 @@ int czt_log_convert(const char *log_path, const char *ring_path,
     return -1;
   }
   int rc = 0;
+  int log_clock = -1;
+  czt_clock_map map = {0};
   const czt_record *log_records = NULL, *ring_records = NULL;
   uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
   if (log.base) {
@@ -145,7 +154,10 @@ int czt_log_convert(const char *log_path, const char *ring_path,
                    log.size >= sizeof *h ? h->version : 0,
                    log.size >= sizeof *h ? h->record_bytes : 0, why, why_len);
     log_records = (const czt_record *)(log.base + sizeof *h);
-    if (rc == 0) n_log = (log.size - sizeof *h) / sizeof(czt_record);
+    if (rc == 0) {
+      n_log = (log.size - sizeof *h) / sizeof(czt_record);
+      log_clock = (int)h->clock;
+    }
   }
   if (rc == 0 && ring.base) {
     const czt_ring_header *h = (const czt_ring_header *)ring.base;
@@ -164,8 +176,26 @@ int czt_log_convert(const char *log_path, const char *ring_path,
       }
       base[0] = h->half_base[0];
       base[1] = h->half_base[1];
+      map.tsc = h->clock == CZT_CLOCK_TSC;
+      map.a = h->start;
+      /* The latest pair when it is far enough from the start to fix the
+       * rate, else the one taken 10 ms after the start. */
+      map.b = h->latest.ns - h->start.ns >= h->start_later.ns - h->start.ns
+                  ? h->latest
+                  : h->start_later;
+      if (map.tsc && (map.b.tsc <= map.a.tsc || map.b.ns <= map.a.ns)) {
+        snprintf(why, why_len, "%s: offset 0: the clock calibration is unusable "
+                 "(TSC pairs not increasing)", ring.path);
+        rc = -1;
+      }
       ring_records = (const czt_record *)(ring.base + CZT_RING_HEADER_BYTES);
     }
+  }
+  if (rc == 0 && log_clock == CZT_CLOCK_TSC && !ring.base) {
+    snprintf(why, why_len, "%s: its timestamps are TSC ticks and %s, which "
+             "holds their calibration, is missing", log.path,
+             ring_path ? ring_path : "the ring file");
+    rc = -1;
   }
   OTF2_AttributeList *attrs = rc == 0 ? OTF2_AttributeList_New() : NULL;
   if (rc == 0 && !attrs) {
@@ -192,15 +222,19 @@ int czt_log_convert(const char *log_path, const char *ring_path,
       rc = -1;
       break;
     }
-    OTF2_ErrorCode e = czt_record_encode(w, attrs, r);
+    /* Timestamps never go backwards within a location. */
+    czt_record mapped_r = *r;
+    mapped_r.t = czt_clock_ns(&map, r->t);
+    if (span->events && mapped_r.t < span->last) mapped_r.t = span->last;
+    OTF2_ErrorCode e = czt_record_encode(w, attrs, &mapped_r);
     if (e != OTF2_SUCCESS) {
       snprintf(why, why_len, "%s: OTF2 cannot write event %llu: %s", from->path,
                (unsigned long long)i, OTF2_Error_GetName(e));
       rc = -1;
       break;
     }
-    if (span->events++ == 0) span->first = r->t;
-    span->last = r->t;
+    if (span->events++ == 0) span->first = mapped_r.t;
+    span->last = mapped_r.t;
   }
   if (attrs) OTF2_AttributeList_Delete(attrs);
   unmap_file(&log);

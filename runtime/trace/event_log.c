@@ -4,14 +4,25 @@
  * The ring is mapped once and its pages faulted in at start, so recording
  * an event never touches a fresh page: on this kind of VM a fresh page
  * costs 10-25 us (the host backs guest memory lazily), i.e. 200-400 ns per
- * record if records went straight into a growing mapping. A full half is
- * copied into the log with one pwrite where the rank is about to wait
- * anyway (czt_at_wait_point), or at once when both halves are full. */
+ * record if records went straight into a growing mapping. Writing a full
+ * half into the log costs about as much (the log's page cache pages are
+ * fresh too), so a writer thread does it while the program runs on
+ * (COLLECTIVIZE_TRACE_WRITER=thread, the default); with
+ * COLLECTIVIZE_TRACE_WRITER=inline the rank writes it itself where it is
+ * about to wait anyway (czt_at_wait_point). Either way a rank that fills
+ * the other half before the full one is written waits for it. */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 #include <unistd.h>
 
 #include "tracer.h"
@@ -23,7 +34,7 @@ _Static_assert(sizeof(czt_log_header) == sizeof(czt_record), "the log header is 
 _Static_assert(sizeof(czt_ring_header) <= CZT_RING_HEADER_BYTES, "ring header fits");
 
 czt_record *czt_log_cursor, *czt_log_end;
-int czt_log_full_half = -1; /* a half waiting to be written to the log */
+int czt_log_full_half = -1; /* inline mode: a half waiting to be written */
 static unsigned char *ring;       /* the mapping */
 static czt_ring_header *header;
 static czt_record *halves[2];
@@ -31,6 +42,52 @@ static int filling;               /* the half czt_log_cursor is in */
 static int log_fd = -1;
 static char log_path[4200], ring_path[4200];
 static char error[300];
+
+/* The writer thread: `handed` is the half it is to write (-1: none);
+ * `write_failed` is set when a write failed (error says why). */
+static pthread_t writer;
+static int writer_started, writer_stop;
+static pthread_mutex_t writer_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t writer_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t writer_done = PTHREAD_COND_INITIALIZER;
+static atomic_int handed = -1, write_failed;
+static void start_writer(void);
+
+int czt_clock_tsc;
+
+/* COLLECTIVIZE_TRACE_CLOCK: "tsc" or "monotonic"; by default the TSC when
+ * the CPU says it ticks at a constant rate in every power state. */
+static int choose_tsc(void) {
+#if defined(__x86_64__)
+  const char *v = getenv("COLLECTIVIZE_TRACE_CLOCK");
+  if (v && strcmp(v, "monotonic") == 0) return 0;
+  if (v && *v && strcmp(v, "tsc") != 0 && czt.rank == 0)
+    czi_warn("trace: COLLECTIVIZE_TRACE_CLOCK=%s is not 'tsc' or 'monotonic'; "
+             "choosing by the CPU", v);
+  if (v && strcmp(v, "tsc") == 0) return 1;
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[4096];
+  int constant = 0, nonstop = 0;
+  while (f && fgets(line, sizeof line, f) && strncmp(line, "flags", 5) != 0) {
+  }
+  if (f && strncmp(line, "flags", 5) == 0) {
+    constant = strstr(line, " constant_tsc") != NULL;
+    nonstop = strstr(line, " nonstop_tsc") != NULL;
+  }
+  if (f) fclose(f);
+  return constant && nonstop;
+#else
+  return 0;
+#endif
+}
+
+static czt_clock_pair clock_pair(void) {
+  czt_clock_pair p = {0, czt_now()};
+#if defined(__x86_64__)
+  p.tsc = __rdtsc();
+#endif
+  return p;
+}
 
 const char *czt_log_error(void) { return error; }
 const char *czt_log_path(void) { return log_path; }
@@ -46,7 +103,9 @@ int czt_log_open(const char *dir, int rank) {
   snprintf(ring_path, sizeof ring_path, "%s/" CZ_TRACE_RING_FMT, dir, rank);
   log_fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (log_fd < 0) return fail("cannot create", log_path, errno);
-  czt_log_header lh = {CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), {0}};
+  czt_clock_tsc = choose_tsc();
+  czt_log_header lh = {CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record),
+                       (uint32_t)czt_clock_tsc, 0, {0}};
   if (pwrite(log_fd, &lh, sizeof lh, 0) != (ssize_t)sizeof lh)
     return fail("cannot write", log_path, errno ? errno : ENOSPC);
   int fd = open(ring_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -70,11 +129,21 @@ int czt_log_open(const char *dir, int rank) {
   header->half_records = HALF;
   header->half_base[0] = 0;
   header->half_base[1] = CZT_RING_EMPTY;
+  header->clock = (uint32_t)czt_clock_tsc;
+  if (czt_clock_tsc) {
+    /* Two pairs 10 ms apart fix the TSC rate even if the rank is killed
+     * before a later pair is taken. */
+    header->start = clock_pair();
+    struct timespec ten_ms = {0, 10 * 1000 * 1000};
+    nanosleep(&ten_ms, NULL);
+    header->start_later = header->latest = clock_pair();
+  }
   halves[0] = (czt_record *)(ring + CZT_RING_HEADER_BYTES);
   halves[1] = halves[0] + HALF;
   filling = 0;
   czt_log_cursor = halves[0];
   czt_log_end = halves[0] + HALF;
+  start_writer();
   return 0;
 }
 
@@ -109,10 +178,77 @@ void czt_log_write_full(void) {
   if (rc) czt_log_failed();
 }
 
+static void *writer_main(void *unused) {
+  (void)unused;
+  pthread_mutex_lock(&writer_mutex);
+  for (;;) {
+    int h = atomic_load(&handed);
+    if (h < 0 && writer_stop) break;
+    if (h < 0) {
+      pthread_cond_wait(&writer_wake, &writer_mutex);
+      continue;
+    }
+    pthread_mutex_unlock(&writer_mutex);
+    int rc = write_half(h, HALF);
+    pthread_mutex_lock(&writer_mutex);
+    if (rc) atomic_store(&write_failed, 1);
+    atomic_store(&handed, -1);
+    pthread_cond_broadcast(&writer_done);
+  }
+  pthread_mutex_unlock(&writer_mutex);
+  return NULL;
+}
+
+/* COLLECTIVIZE_TRACE_WRITER: "thread" (default) or "inline". */
+static void start_writer(void) {
+  const char *mode = getenv("COLLECTIVIZE_TRACE_WRITER");
+  if (mode && strcmp(mode, "inline") == 0) return;
+  if (mode && *mode && strcmp(mode, "thread") != 0 && czt.rank == 0)
+    czi_warn("trace: COLLECTIVIZE_TRACE_WRITER=%s is not 'thread' or 'inline'; "
+             "using 'thread'", mode);
+  /* Signals stay with the program's threads. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  writer_stop = 0;
+  writer_started = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void stop_writer(void) {
+  if (!writer_started) return;
+  pthread_mutex_lock(&writer_mutex);
+  writer_stop = 1;
+  pthread_cond_signal(&writer_wake);
+  pthread_mutex_unlock(&writer_mutex);
+  pthread_join(writer, NULL);
+  writer_started = 0;
+}
+
+/* The filled half h goes to the log: handed to the writer thread (after it
+ * finished the previous one), or marked for the next wait point. 0, or -1
+ * when the log cannot be written. */
+static int hand_over(int h) {
+  if (!writer_started) {
+    if (write_full_half() != 0) return -1; /* both halves full */
+    czt_log_full_half = h;
+    return 0;
+  }
+  pthread_mutex_lock(&writer_mutex);
+  while (atomic_load(&handed) >= 0) pthread_cond_wait(&writer_done, &writer_mutex);
+  int ok = !atomic_load(&write_failed);
+  if (ok) {
+    atomic_store(&handed, h);
+    pthread_cond_signal(&writer_wake);
+  }
+  pthread_mutex_unlock(&writer_mutex);
+  return ok ? 0 : -1;
+}
+
 czt_record *czt_log_grow(void) {
-  if (!ring || write_full_half() != 0) return NULL; /* both halves full */
+  if (!ring || hand_over(filling) != 0) return NULL;
   uint64_t next = header->half_base[filling] + HALF;
-  czt_log_full_half = filling;
+  if (czt_clock_tsc) header->latest = clock_pair();
   filling ^= 1;
   header->half_base[filling] = next;
   czt_log_cursor = halves[filling];
@@ -126,6 +262,8 @@ uint64_t czt_log_records(void) {
 }
 
 void czt_log_close(void) {
+  stop_writer(); /* after writing what it was handed */
+  if (header && czt_clock_tsc) header->latest = clock_pair();
   if (ring) munmap(ring, RING_BYTES);
   ring = NULL;
   header = NULL;

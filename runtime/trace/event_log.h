@@ -80,20 +80,43 @@ typedef struct czt_record {
   uint8_t kind; /* stored last */
 } czt_record;
 
+/* What a record's t counts: CLOCK_MONOTONIC nanoseconds, or x86 TSC
+ * ticks mapped to CLOCK_MONOTONIC at conversion through the ring header's
+ * calibration pairs (reading the TSC costs a few ns, the VM's kvm-clock
+ * through the vDSO ~30 ns, several times per message). */
+enum { CZT_CLOCK_MONOTONIC = 0, CZT_CLOCK_TSC = 1 };
+
 typedef struct czt_log_header {
   uint64_t magic;
   uint32_t version, record_bytes;
-  uint8_t unused[64];
+  uint32_t clock, unused0;
+  uint8_t unused[56];
 } czt_log_header;
+
+/* A TSC reading and CLOCK_MONOTONIC ns taken together. */
+typedef struct czt_clock_pair {
+  uint64_t tsc, ns;
+} czt_clock_pair;
 
 typedef struct czt_ring_header {
   uint64_t magic;
   uint32_t version, record_bytes;
-  uint32_t half_records, unused;
+  uint32_t half_records, clock;
   uint64_t half_base[2];
+  /* TSC clock: pairs at the start, 10 ms later, and the latest one (every
+   * half switch and at the end); conversion maps ticks linearly through
+   * the first and the latest pair at least 10 ms apart. */
+  czt_clock_pair start, start_later, latest;
 } czt_ring_header;
 
-/* Encode one record with w (attrs: a scratch list). */
+/* Maps a record's t to CLOCK_MONOTONIC ns (identity for that clock). */
+typedef struct czt_clock_map {
+  int tsc;
+  czt_clock_pair a, b;
+} czt_clock_map;
+uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t);
+
+/* Encode one record with w (attrs: a scratch list); t already mapped. */
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *attrs,
                                  const czt_record *r);
 

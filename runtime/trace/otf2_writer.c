@@ -137,7 +137,7 @@ static czt_record *take(void) {
     failed();
     return NULL;
   }
-  e->t = czt_now();
+  e->t = czt_stamp();
   return e;
 }
 

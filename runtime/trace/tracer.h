@@ -204,6 +204,15 @@ MPI_Request *czt_tls_requests(int n);
 MPI_Status *czt_tls_statuses(int n);
 
 /* ---- the event records, rank-N.ring and rank-N.log (event_log.c) ------ */
+/* A record's timestamp: TSC ticks (czt_clock_tsc) or CLOCK_MONOTONIC ns. */
+extern int czt_clock_tsc;
+uint64_t czt_now(void);
+static inline uint64_t czt_stamp(void) {
+#if defined(__x86_64__)
+  if (czt_clock_tsc) return __builtin_ia32_rdtsc();
+#endif
+  return czt_now();
+}
 /* 0, or -1 (czt_log_error() says why; the caller closes). */
 int czt_log_open(const char *dir, int rank);
 const char *czt_log_error(void);

@@ -324,8 +324,13 @@ czt_record sendRecord(uint32_t i) {
   return r;
 }
 
-void writeLog(const std::string &path, const std::vector<czt_record> &records) {
-  czt_log_header h{CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), {}};
+void writeLog(const std::string &path, const std::vector<czt_record> &records,
+              uint32_t clock = CZT_CLOCK_MONOTONIC) {
+  czt_log_header h{};
+  h.magic = CZT_LOG_MAGIC;
+  h.version = CZT_LOG_VERSION;
+  h.record_bytes = sizeof(czt_record);
+  h.clock = clock;
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char *>(&h), sizeof h);
   out.write(reinterpret_cast<const char *>(records.data()),
@@ -334,10 +339,15 @@ void writeLog(const std::string &path, const std::vector<czt_record> &records) {
 
 // A ring of two halves of `half` records; halves[k] = {base, records}.
 void writeRing(const std::string &path, uint32_t half,
-               const std::vector<std::pair<uint64_t, std::vector<czt_record>>> &halves) {
+               const std::vector<std::pair<uint64_t, std::vector<czt_record>>> &halves,
+               const czt_ring_header *clock = nullptr) {
   std::vector<unsigned char> bytes(CZT_RING_HEADER_BYTES + 2 * size_t(half) * sizeof(czt_record));
-  czt_ring_header h{CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), half, 0,
-                    {CZT_RING_EMPTY, CZT_RING_EMPTY}};
+  czt_ring_header h = clock ? *clock : czt_ring_header{};
+  h.magic = CZT_LOG_MAGIC;
+  h.version = CZT_LOG_VERSION;
+  h.record_bytes = sizeof(czt_record);
+  h.half_records = half;
+  h.half_base[0] = h.half_base[1] = CZT_RING_EMPTY;
   for (size_t k = 0; k < halves.size(); k++) {
     h.half_base[k] = halves[k].first;
     std::memcpy(&bytes[CZT_RING_HEADER_BYTES + k * half * sizeof(czt_record)],
@@ -442,4 +452,40 @@ TEST_F(RepairFromRecordsTest, TruncatedRing) {
   EXPECT_NE(rep.error().message().find("truncated"), std::string::npos) << rep.error().message();
   EXPECT_EQ(sizeOf(dir + "/traces.otf2"), -1);
   EXPECT_GT(sizeOf(dir + "/rank-0.ring"), 0);
+}
+
+// TSC ticks become CLOCK_MONOTONIC ns through the calibration pairs, in
+// the log and in the ring alike; a tick that went backwards (another core)
+// never makes time go backwards.
+TEST_F(RepairFromRecordsTest, TscTicksMapped) {
+  std::string dir = killedRun();
+  czt_ring_header clock{};
+  clock.clock = CZT_CLOCK_TSC;
+  clock.start = {1000, 5000};
+  clock.start_later = {21000, 15000};
+  clock.latest = {41000, 25000}; // 0.5 ns per tick
+  std::vector<czt_record> log = records(0, 3), ring = records(3, 6);
+  for (auto *v : {&log, &ring})
+    for (czt_record &r : *v) r.t = 1000 + 100 * r.tag;
+  ring[1].t = ring[0].t - 10;
+  writeLog(dir + "/rank-0.log", log, CZT_CLOCK_TSC);
+  writeRing(dir + "/rank-0.ring", 8, {{3, ring}, {CZT_RING_EMPTY, {}}}, &clock);
+  ASSERT_TRUE(repair(dir));
+  auto t = Trace::open(dir);
+  ASSERT_TRUE(t);
+  std::vector<uint64_t> times;
+  t->forEachEvent(0, [&](const Event &e) {
+    times.push_back(e.timestamp);
+    return true;
+  });
+  EXPECT_EQ(times, (std::vector<uint64_t>{5000, 5050, 5100, 5150, 5150, 5250}));
+
+  // Without the ring the ticks cannot be mapped: refused, naming both.
+  std::string dir2 = root_ + "/killed2";
+  ASSERT_EQ(mkdir(dir2.c_str(), 0777), 0);
+  std::ofstream(dir2 + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
+  writeLog(dir2 + "/rank-0.log", log, CZT_CLOCK_TSC);
+  auto rep = repair(dir2);
+  ASSERT_FALSE(rep);
+  EXPECT_NE(rep.error().message().find("rank-0.ring"), std::string::npos) << rep.error().message();
 }
