@@ -45,7 +45,9 @@ static OTF2_ErrorCode on_otf2_error(void *user, const char *file,
   if (!otf2_error[0]) {
     char text[400] = "";
     if (fmt) vsnprintf(text, sizeof text, fmt, va);
-    snprintf(otf2_error, sizeof otf2_error, "%s%s%s", OTF2_Error_GetName(code),
+    /* System errors come as errno values with a bare number for a name. */
+    const char *what = OTF2_Error_GetDescription(code);
+    snprintf(otf2_error, sizeof otf2_error, "%s%s%s", what ? what : OTF2_Error_GetName(code),
              text[0] ? ": " : "", text);
   }
   return code;
@@ -246,12 +248,22 @@ static int convert_log(czt_rank_span *span) {
 int czt_archive_close(void) {
   if (!archive) return -1;
   czt_rank_span mine = {0, t_start, czt_now()};
+  otf2_error[0] = '\0';
   int converted = convert_log(&mine) == 0;
   if (mine.events == 0) mine.first = mine.last = t_start;
-  if (writer && OTF2_Archive_CloseEvtWriter(archive, writer) != OTF2_SUCCESS)
-    converted = 0;
+  int closed = !writer || OTF2_Archive_CloseEvtWriter(archive, writer) == OTF2_SUCCESS;
   writer = NULL;
-  OTF2_Archive_CloseEvtFiles(archive);
+  closed = OTF2_Archive_CloseEvtFiles(archive) == OTF2_SUCCESS && closed;
+  /* OTF2 reports a failed flush (full disk) through on_otf2_error, not
+   * always through a return code: either way the records must stay. */
+  if (converted && (!closed || otf2_error[0])) {
+    czi_warn("trace: cannot write this rank's OTF2 events (%s); they stay in "
+             "%s and %s, and `collectivize trace repair %s` encodes them once "
+             "there is space",
+             otf2_error[0] ? otf2_error : "OTF2 error", czt_log_path(),
+             czt_ring_path(), czt.dir);
+    converted = 0;
+  }
   /* Empty local definition files: readers expect one per location. */
   OTF2_Archive_OpenDefFiles(archive);
   OTF2_DefWriter *dw =

@@ -183,6 +183,16 @@ Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
   bool moved = exists(evtDir);
   if (moved && std::rename(evtDir.c_str(), aside.c_str()) != 0)
     return Error{evtDir, -1, std::string("cannot move aside: ") + std::strerror(errno)};
+  // The anchor and global definitions of a finished run are replaced.
+  std::string oldAnchor = anchor + ".repairing", oldDefs = globalDefs + ".repairing";
+  bool anchored = exists(anchor);
+  if (anchored && (std::rename(anchor.c_str(), oldAnchor.c_str()) != 0 ||
+                   std::rename(globalDefs.c_str(), oldDefs.c_str()) != 0)) {
+    Error e{anchor, -1, std::string("cannot move aside: ") + std::strerror(errno)};
+    std::rename(oldAnchor.c_str(), anchor.c_str());
+    if (moved) std::rename(aside.c_str(), evtDir.c_str());
+    return e;
+  }
   auto restore = [&]() {
     for (int r = 0; r < info.ranks; r++) {
       std::remove((evtDir + "/" + std::to_string(r) + ".def").c_str());
@@ -192,6 +202,10 @@ Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
     std::remove(anchor.c_str());
     std::remove(globalDefs.c_str());
     if (moved) std::rename(aside.c_str(), evtDir.c_str());
+    if (anchored) {
+      std::rename(oldAnchor.c_str(), anchor.c_str());
+      std::rename(oldDefs.c_str(), globalDefs.c_str());
+    }
   };
   Result<bool> written = writeArchiveFiles(dir, info, spans, logs);
   if (!written) {
@@ -214,7 +228,16 @@ Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
       return e;
     }
   }
-  if (moved) rmdir(aside.c_str());
+  if (moved) {
+    // Local definition files of the finished run, replaced by new ones.
+    for (int r = 0; r < info.ranks; r++)
+      std::remove((aside + "/" + std::to_string(r) + ".def").c_str());
+    rmdir(aside.c_str());
+  }
+  if (anchored) {
+    std::remove(oldAnchor.c_str());
+    std::remove(oldDefs.c_str());
+  }
   return true;
 }
 
@@ -226,12 +249,19 @@ Result<RepairReport> repair(const std::string &dirIn) {
   std::string manifestPath = dir + "/" CZ_TRACE_MANIFEST;
   if (!exists(manifestPath))
     return Error{dir, -1, "not a Collectivize trace (no " CZ_TRACE_MANIFEST ")"};
-  if (exists(dir + "/" CZ_TRACE_ARCHIVE ".otf2"))
-    return Error{dir, -1, "nothing to repair: the trace has its OTF2 anchor (the run finished)"};
   Result<Manifest> manifest = detail::readManifest(manifestPath);
   if (!manifest) return manifest.error();
   int ranks = manifest->ranks;
   if (ranks < 1) return Error{manifestPath, -1, "the manifest does not say how many ranks ran"};
+  // A finished run has its anchor; it still needs repair when a rank could
+  // not write its OTF2 events (full disk) and left its records behind.
+  bool anchored = exists(dir + "/" CZ_TRACE_ARCHIVE ".otf2"), leftRecords = false;
+  for (int r = 0; anchored && r < ranks; r++)
+    leftRecords = leftRecords || (!exists(rankFile(dir, CZ_TRACE_DONE_FMT, r)) &&
+                                  (exists(rankFile(dir, CZ_TRACE_LOG_FMT, r)) ||
+                                   exists(rankFile(dir, CZ_TRACE_RING_FMT, r))));
+  if (anchored && !leftRecords)
+    return Error{dir, -1, "nothing to repair: the trace has its OTF2 anchor (the run finished)"};
 
   RepairReport report;
   std::vector<czt_rank_span> spans(size_t(ranks), czt_rank_span{0, 0, 0});

@@ -9,6 +9,12 @@
 #       aborted  PROGRAM is trace_abort: rank 1 calls MPI_Abort, then (through
 #                `collectivize run`) raises SIGKILL; CHECKER is
 #                check_aborted.py, the 7th argument the CLI
+#       fulldisk PROGRAM is trace_abort (mode finish) tracing into a 12 MiB
+#                file system (a private tmpfs mount): one warning per rank,
+#                the program finishes, the records stay; after the file
+#                system grows, `trace repair` makes the trace readable with
+#                every event recorded before the disk filled. Exit 77 (skip)
+#                where mount namespaces are not permitted.
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
@@ -72,6 +78,25 @@ case $mode in
     grep -q "incomplete ranks: 0 1 2" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
     # Rank 1 was killed right after its marker: nothing of it is lost.
     python3 "$checker" "$work/killed" "$np" 3000 "0 1 2" "$cli" ;;
+  fulldisk)
+    mkdir "$work/fs"
+    unshare -m true 2>/dev/null || { echo "skipped: no mount namespace here"; exit 77; }
+    export mpiexec prog tracer checker cli np work
+    unshare -m bash -euo pipefail -c '
+      mount -t tmpfs -o size=12m tmpfs "$work/fs" || { echo "skipped: cannot mount tmpfs"; exit 77; }
+      export COLLECTIVIZE_TRACE_DIR="$work/fs/trace"
+      timeout 120 "$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1         -n "$np" "$prog" 60000 finish >"$work/out.txt" 2>"$work/err.txt" || {
+          echo "the program must finish despite the full disk"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
+      [ "$(grep -c "reached the end" "$work/out.txt")" = "$np" ]
+      grep -q "No space left on device" "$work/err.txt" || { cat "$work/err.txt"; exit 1; }
+      for r in $(seq 0 $((np - 1))); do
+        [ "$(grep -c "rank $r\]: trace: tracing stopped" "$work/err.txt")" -le 1 ]
+        [ -e "$work/fs/trace/rank-$r.ring" ] || { echo "rank $r: records lost"; ls "$work/fs/trace"; exit 1; }
+      done
+      mount -o remount,size=512m "$work/fs"
+      "$cli" trace repair "$work/fs/trace" >"$work/repair.txt" || { cat "$work/repair.txt"; exit 1; }
+      python3 "$checker" "$work/fs/trace" "$np" upto:60000 "" "$cli"
+    ' ;;
   preload)
     run -x LD_PRELOAD="$tracer" "$prog" "$work/expect"
     grep -q "trace_test: done ($np ranks)" "$work/out.txt"

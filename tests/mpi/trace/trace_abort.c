@@ -4,7 +4,7 @@
  * allreduce on an MPI_Comm_split communicator, and records a kept buffer of
  * 4242 ints (the marker). Then rank 1 ends the job: MODE "abort" calls
  * MPI_Abort(3), "kill" raises SIGKILL; the other ranks wait in MPI_Recv
- * until mpirun kills them. */
+ * until mpirun kills them. MODE "finish" ends normally instead. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   if (argc != 3 || P < 2) {
-    if (me == 0) fprintf(stderr, "usage: trace_abort N abort|kill (2+ ranks)\n");
+    if (me == 0) fprintf(stderr, "usage: trace_abort N abort|kill|finish (2+ ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -38,6 +38,10 @@ int main(int argc, char **argv) {
   cz_send_to_self(marker, 4242, MPI_INT);
   printf("trace_abort: rank %d reached the end\n", me);
   fflush(stdout);
+  if (strcmp(argv[2], "finish") == 0) {
+    MPI_Finalize();
+    return 0;
+  }
   if (me == 1) {
     if (strcmp(argv[2], "kill") == 0) raise(SIGKILL);
     MPI_Abort(MPI_COMM_WORLD, 3);
