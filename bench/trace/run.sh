@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bench/trace/run.sh [BUILD_DIR] [OUT_DIR] [LAUNCHES]
+# Tracer overhead on 2 ranks: cz_trace_overhead (ping-pong and a ring of
+# MPI_Sendrecv, 8 B .. 1 MiB, medians of 7 repetitions per launch) is
+# launched untraced and traced in turn, LAUNCHES pairs (the machine's speed
+# drifts: compare pair by pair). A traced launch also times its loops with
+# tracing paused, in the same run. Writes OUT_DIR/overhead.csv (every launch),
+# OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
+# prints the summary with the OTF2 trace bytes per event.
+set -euo pipefail
+build=${1:-build} out=${2:-bench/results/trace} launches=${3:-7}
+prog="$build/bench/cz_trace_overhead" tracer="$build/runtime/trace/libcollectivize_trace.so"
+cz="$build/cli/collectivize"
+work=$(mktemp -d "${TMPDIR:-/tmp}/cz-trace-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+mkdir -p "$out"
+csv="$out/overhead.csv"
+echo "launch,size,mode,pingpong_us,ring_us" >"$csv"
+for i in $(seq "$launches"); do
+  echo "launch pair $i/$launches (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  mpirun -n 2 "$prog" </dev/null | tail -n +2 | awk -F, -v i="$i" '$2 == "paused" {print i "," $1 ",untraced," $3 "," $4}' >>"$csv"
+  rm -rf "$work/trace"
+  COLLECTIVIZE_QUIET=1 COLLECTIVIZE_TRACE_DIR="$work/trace" \
+    mpirun -n 2 -x LD_PRELOAD="$tracer" "$prog" </dev/null | tail -n +2 |
+    awk -F, -v i="$i" '{print i "," $1 "," $2 "," $3 "," $4}' >>"$csv"
+done
+events=$("$cz" trace summary "$work/trace" | sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p')
+evt_bytes=$(cat "$work/trace"/traces/*.evt | wc -c)
+python3 - "$csv" "$out/summary.csv" "$events" "$evt_bytes" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {}
+for r in rows:
+    by.setdefault((int(r["size"]), r["launch"]), {})[r["mode"]] = r
+out = open(sys.argv[2], "w")
+out.write("size,bench,untraced_us_median,traced_us_median,ratio_median,ratio_min,ratio_max,"
+          "inrun_ratio_median\n")
+print(f"{'size':>8} {'bench':>9} {'untraced':>9} {'traced':>9}  traced/untraced median [min..max]"
+      "  recording/paused (same run)")
+for size in sorted({s for s, _ in by}):
+    for bench in ("pingpong", "ring"):
+        col = bench + "_us"
+        pairs = [(float(m["untraced"][col]), float(m["recording"][col]), float(m["paused"][col]))
+                 for (s, _), m in by.items() if s == size and {"untraced", "recording", "paused"} <= m.keys()]
+        ratio = [t / u for u, t, _ in pairs]
+        inrun = [t / p for _, t, p in pairs]
+        med = statistics.median
+        out.write(f"{size},{bench},{med(u for u, _, _ in pairs):.3f},{med(t for _, t, _ in pairs):.3f},"
+                  f"{med(ratio):.3f},{min(ratio):.3f},{max(ratio):.3f},{med(inrun):.3f}\n")
+        print(f"{size:>8} {bench:>9} {med(u for u, _, _ in pairs):>9.2f} {med(t for _, t, _ in pairs):>9.2f}"
+              f"  {med(ratio):.3f} [{min(ratio):.3f}..{max(ratio):.3f}]  {med(inrun):.3f}")
+events, evt = int(sys.argv[3]), int(sys.argv[4])
+print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
+      f"while running: 80-byte records in a 5 MiB ring per rank plus the log")
+PY
