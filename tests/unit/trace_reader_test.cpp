@@ -368,8 +368,8 @@ std::vector<czt_record> records(uint32_t from, uint32_t to) {
 
 class RepairFromRecordsTest : public TraceReaderTest {
 protected:
-  std::string killedRun() {
-    std::string dir = root_ + "/killed";
+  std::string killedRun(const std::string &name = "killed") {
+    std::string dir = root_ + "/" + name;
     EXPECT_EQ(mkdir(dir.c_str(), 0777), 0);
     std::ofstream(dir + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
     return dir;
@@ -431,9 +431,7 @@ TEST_F(RepairFromRecordsTest, GapAndUnfinishedRecord) {
   uint64_t reported = 0;
   EXPECT_EQ(repairedTags(dir, &reported), range(5));
 
-  std::string dir2 = root_ + "/killed2";
-  ASSERT_EQ(mkdir(dir2.c_str(), 0777), 0);
-  std::ofstream(dir2 + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
+  std::string dir2 = killedRun("killed2");
   std::vector<czt_record> ring = records(0, 4);
   ring[3].kind = CZT_REC_END; // killed before its kind was stored
   writeRing(dir2 + "/rank-0.ring", 8, {{0, ring}, {CZT_RING_EMPTY, {}}});
@@ -481,9 +479,7 @@ TEST_F(RepairFromRecordsTest, TscTicksMapped) {
   EXPECT_EQ(times, (std::vector<uint64_t>{5000, 5050, 5100, 5150, 5150, 5250}));
 
   // Without the ring the ticks cannot be mapped: refused, naming both.
-  std::string dir2 = root_ + "/killed2";
-  ASSERT_EQ(mkdir(dir2.c_str(), 0777), 0);
-  std::ofstream(dir2 + "/collectivize-trace.txt") << "format 1\nranks 1\nstarted 0\n";
+  std::string dir2 = killedRun("killed2");
   writeLog(dir2 + "/rank-0.log", log, CZT_CLOCK_TSC);
   auto rep = repair(dir2);
   ASSERT_FALSE(rep);
