@@ -6,7 +6,7 @@
 static _Thread_local uint64_t pending_site;
 static _Thread_local int pending;
 
-czt_site czt_take_site(void *ra) {
+CZT_HOT czt_site czt_take_site(void *ra) {
   czt_site s;
   if (pending) {
     pending = 0;

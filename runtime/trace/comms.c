@@ -24,17 +24,17 @@ typedef struct czt_comm {
 } czt_comm;
 
 #define BUCKETS 256
-static czt_comm *table[BUCKETS];
+CZT_HOT_DATA static czt_comm *table[BUCKETS];
 static atomic_int creations; /* creation calls this rank took part in */
 static uint64_t *defs;       /* owned definitions, see czt_comm_defs */
 static size_t defs_len, defs_cap;
 
-static unsigned bucket(MPI_Comm c) {
+CZT_HOT static unsigned bucket(MPI_Comm c) {
   uintptr_t v = (uintptr_t)c;
   return (unsigned)((v >> 4) ^ (v >> 12)) % BUCKETS;
 }
 
-static czt_comm *find(MPI_Comm c) {
+CZT_HOT static czt_comm *find(MPI_Comm c) {
   for (czt_comm *e = table[bucket(c)]; e; e = e->next)
     if (e->handle == c) return e;
   return NULL;
@@ -83,7 +83,7 @@ void czt_comms_init(void) {
   /* World is the identity, self is this rank: no table entries needed. */
 }
 
-void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
+CZT_HOT void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
                      uint32_t *peer_world) {
   if (comm == MPI_COMM_WORLD) {
     *ref = 0;

@@ -17,7 +17,8 @@
 
 #include "tracer.h"
 
-czt_state czt;
+CZT_HOT_DATA czt_state czt;
+char czt_dir[4096];
 pthread_mutex_t czt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 void czt_disable(const char *why) {
@@ -26,7 +27,7 @@ void czt_disable(const char *why) {
   if (atomic_exchange(&warned, 1) == 0)
     czi_warn("trace: tracing stopped on this rank (%s); the program continues "
              "untraced, trace %s is incomplete",
-             why, czt.dir);
+             why, czt_dir);
 }
 
 static int exists(const char *dir, const char *name) {
@@ -147,26 +148,26 @@ void czt_start(int provided) {
   int status = 0;
   char why[600] = "";
   if (czt.rank == 0)
-    status = prepare_dir(czt.dir, sizeof czt.dir, why, sizeof why);
+    status = prepare_dir(czt_dir, sizeof czt_dir, why, sizeof why);
   PMPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (status != 0) {
     if (czt.rank == 0)
       czi_warn("trace: not tracing: %s; the program runs untraced", why);
     return;
   }
-  PMPI_Bcast(czt.dir, (int)sizeof czt.dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (czt_archive_open(czt.dir) != 0) {
+  PMPI_Bcast(czt_dir, (int)sizeof czt_dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (czt_archive_open(czt_dir) != 0) {
     if (czt.rank == 0)
       czi_warn("trace: not tracing: cannot open the OTF2 archive in %s; the "
                "program runs untraced",
-               czt.dir);
+               czt_dir);
     return;
   }
-  czt_comms_recovery_open(czt.dir);
-  czt_write_objects(czt.dir);
+  czt_comms_recovery_open(czt_dir);
+  czt_write_objects(czt_dir);
   czt.archive = 1;
   atomic_store(&czt.on, 1);
-  CZI_LOG("trace: rank %d writes to %s", czt.rank, czt.dir);
+  CZI_LOG("trace: rank %d writes to %s", czt.rank, czt_dir);
 }
 
 void czt_finish(void) {
@@ -178,12 +179,12 @@ void czt_finish(void) {
   czt.archive = 0;
   if (!complete) return; /* no rank-N.done: the reader reports it */
   char path[4200];
-  snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt.dir, czt.rank);
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt_dir, czt.rank);
   FILE *f = fopen(path, "w");
   if (f) {
     fprintf(f, "events %llu\n", (unsigned long long)events);
     fclose(f);
   }
   if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET"))
-    fprintf(stderr, "collectivize: trace written to %s\n", czt.dir);
+    fprintf(stderr, "collectivize: trace written to %s\n", czt_dir);
 }

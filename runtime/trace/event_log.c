@@ -33,8 +33,8 @@ _Static_assert(sizeof(czt_record) == 80, "records are 80 bytes");
 _Static_assert(sizeof(czt_log_header) == sizeof(czt_record), "the log header is record-sized");
 _Static_assert(sizeof(czt_ring_header) <= CZT_RING_HEADER_BYTES, "ring header fits");
 
-czt_record *czt_log_cursor, *czt_log_end;
-int czt_log_full_half = -1; /* inline mode: a half waiting to be written */
+CZT_HOT_DATA czt_record *czt_log_cursor, *czt_log_end;
+CZT_HOT_DATA int czt_log_full_half = -1; /* inline mode: a half waiting to be written */
 static unsigned char *ring;       /* the mapping */
 static czt_ring_header *header;
 static czt_record *halves[2];
@@ -53,7 +53,7 @@ static pthread_cond_t writer_done = PTHREAD_COND_INITIALIZER;
 static atomic_int handed = -1, write_failed;
 static void start_writer(void);
 
-int czt_clock_tsc;
+CZT_HOT_DATA int czt_clock_tsc;
 
 /* COLLECTIVIZE_TRACE_CLOCK: "tsc" or "monotonic"; by default the TSC when
  * the CPU says it ticks at a constant rate in every power state. */

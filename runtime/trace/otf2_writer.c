@@ -21,18 +21,18 @@
 
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
-static int logging; /* events are recorded (czt_mutex) */
+CZT_HOT_DATA static int logging; /* events are recorded (czt_mutex) */
 static uint64_t t_start;
-static atomic_uint_fast64_t next_request = 1;
+CZT_HOT_DATA static atomic_uint_fast64_t next_request = 1;
 static char otf2_error[512];
 
-uint64_t czt_now(void) {
+CZT_HOT uint64_t czt_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t czt_new_request_id(void) {
+CZT_HOT uint64_t czt_new_request_id(void) {
   return atomic_fetch_add_explicit(&next_request, 1, memory_order_relaxed);
 }
 
@@ -126,7 +126,7 @@ void czt_log_failed(void) {
 
 /* The slot for a new event with its timestamp, or NULL (not logging). The
  * caller fills it and calls put, which releases czt_mutex when threaded. */
-static czt_record *take(void) {
+CZT_HOT static czt_record *take(void) {
   CZT_LOCK();
   if (!logging) {
     CZT_UNLOCK();
@@ -143,12 +143,12 @@ static czt_record *take(void) {
   return e;
 }
 
-static void put(czt_record *e, uint8_t kind) {
+CZT_HOT static void put(czt_record *e, uint8_t kind) {
   czt_log_commit(e, kind);
   CZT_UNLOCK();
 }
 
-static void take_msg(czt_record *e, const czt_msg *m) {
+CZT_HOT static void take_msg(czt_record *e, const czt_msg *m) {
   czt_comm_lookup(m->comm, m->peer, &e->ref, &e->peer_world);
   e->peer = (uint32_t)m->peer;
   e->tag = (uint32_t)m->tag;
@@ -164,7 +164,7 @@ static void take_msg(czt_record *e, const czt_msg *m) {
                        (m->kept ? CZT_REC_KEPT : 0));
 }
 
-static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
+CZT_HOT static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
   czt_record *e = take();
   if (!e) return;
   take_msg(e, m);
@@ -172,19 +172,19 @@ static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
   put(e, kind);
 }
 
-static void write_request(uint8_t kind, uint64_t req) {
+CZT_HOT static void write_request(uint8_t kind, uint64_t req) {
   czt_record *e = take();
   if (!e) return;
   e->req = req;
   put(e, kind);
 }
 
-void czt_write_send(const czt_msg *m) { write_msg(CZT_REC_SEND, m, 0); }
-void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_ISEND, m, req); }
-void czt_write_recv(const czt_msg *m) { write_msg(CZT_REC_RECV, m, 0); }
-void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_IRECV, m, req); }
-void czt_write_isend_complete(uint64_t req) { write_request(CZT_REC_ISEND_COMPLETE, req); }
-void czt_write_irecv_request(uint64_t req) { write_request(CZT_REC_IRECV_REQUEST, req); }
+CZT_HOT void czt_write_send(const czt_msg *m) { write_msg(CZT_REC_SEND, m, 0); }
+CZT_HOT void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_ISEND, m, req); }
+CZT_HOT void czt_write_recv(const czt_msg *m) { write_msg(CZT_REC_RECV, m, 0); }
+CZT_HOT void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_IRECV, m, req); }
+CZT_HOT void czt_write_isend_complete(uint64_t req) { write_request(CZT_REC_ISEND_COMPLETE, req); }
+CZT_HOT void czt_write_irecv_request(uint64_t req) { write_request(CZT_REC_IRECV_REQUEST, req); }
 void czt_write_cancelled(uint64_t req) { write_request(CZT_REC_CANCELLED, req); }
 void czt_write_coll_begin(void) { write_request(CZT_REC_COLL_BEGIN, 0); }
 
@@ -261,7 +261,7 @@ int czt_archive_close(void) {
              "%s and %s, and `collectivize trace repair %s` encodes them once "
              "there is space",
              otf2_error[0] ? otf2_error : "OTF2 error", czt_log_path(),
-             czt_ring_path(), czt.dir);
+             czt_ring_path(), czt_dir);
     converted = 0;
   }
   /* Empty local definition files: readers expect one per location. */
@@ -305,7 +305,7 @@ int czt_archive_close(void) {
     gethostname(host, sizeof host - 1);
   }
   if (root && summary && defs && czt_write_global_defs(archive, &info))
-    czi_warn("trace: cannot write the global definitions of %s: %s", czt.dir,
+    czi_warn("trace: cannot write the global definitions of %s: %s", czt_dir,
              otf2_error[0] ? otf2_error : "OTF2 error");
   free(summary);
   free(counts);

@@ -18,8 +18,8 @@ typedef struct {
   uint32_t code;
   czi_type info;
 } czt_predefined;
-static czt_predefined predefined[CZ_TRACE_TYPE_COUNT];
-static int n_predefined;
+CZT_HOT_DATA static czt_predefined predefined[CZ_TRACE_TYPE_COUNT];
+CZT_HOT_DATA static int n_predefined;
 
 static void crc_init(void);
 
@@ -70,7 +70,7 @@ void czt_types_init(void) {
   add(MPI_LONG_DOUBLE_INT, CZ_TRACE_TYPE_LONG_DOUBLE_INT);
 }
 
-static const czt_predefined *find(MPI_Datatype type) {
+CZT_HOT static const czt_predefined *find(MPI_Datatype type) {
   for (int i = 0; i < n_predefined; i++)
     if (predefined[i].type == type) return &predefined[i];
   return NULL;
@@ -78,7 +78,7 @@ static const czt_predefined *find(MPI_Datatype type) {
 
 /* Layout of type: cached for predefined types, asked from MPI otherwise
  * (derived handles can be freed and reused, so they are not cached). */
-static int type_info(MPI_Datatype type, czi_type *t) {
+CZT_HOT static int type_info(MPI_Datatype type, czi_type *t) {
   const czt_predefined *p = find(type);
   if (p) {
     *t = p->info;
@@ -111,9 +111,10 @@ static unsigned char *pack_space(size_t bytes) {
 
 /* zlib's CRC-32 (reflected 0xEDB88320). ISA-L computes the same values
  * with carry-less multiplies, measured here at 55 GB/s for 64 KiB..1 MiB
- * against zlib's 5.9, and 6 ns against zlib's 104 for 64 bytes. Without
- * it: byte-wise below 64 bytes (beats crc32_z's setup), zlib above. */
-static uint32_t crc_table[256];
+ * against zlib's 5.9, and 6 ns against zlib's 104 for 64 bytes. Up to 16
+ * bytes byte-wise; without ISA-L byte-wise up to 64 bytes (beats
+ * crc32_z's setup), zlib above. */
+CZT_HOT_DATA static uint32_t crc_table[256];
 static void crc_init(void) {
   for (uint32_t i = 0; i < 256; i++) {
     uint32_t c = i;
@@ -121,17 +122,21 @@ static void crc_init(void) {
     crc_table[i] = c;
   }
 }
-static uint32_t crc_of(const unsigned char *p, uint64_t n) {
+CZT_HOT static uint32_t crc_of(const unsigned char *p, uint64_t n) {
+  /* Tiny payloads byte-wise: cheaper than a call into another library
+   * whose code page the message path would touch as well. */
+  if (n > 16) {
 #ifdef CZT_HAVE_ISAL
-  if (n <= UINT32_MAX) return crc32_gzip_refl(0, p, n);
+    if (n <= UINT32_MAX) return crc32_gzip_refl(0, p, n);
 #endif
-  if (n > 64) return (uint32_t)crc32_z(0L, p, (z_size_t)n);
+    if (n > 64) return (uint32_t)crc32_z(0L, p, (z_size_t)n);
+  }
   uint32_t c = 0xFFFFFFFFu;
   for (uint64_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
 
-static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
+CZT_HOT static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
   uint64_t v = 0;
   for (uint64_t i = 0; i < bytes && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
   return v;
@@ -139,7 +144,7 @@ static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
 
 /* Hash count elements of layout t at buf (packed bytes), at most limit
  * bytes. */
-static void hash_layout(const void *buf, int count, MPI_Datatype type, const czi_type *t,
+CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, const czi_type *t,
                         uint64_t limit, uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
   *bytes = 0;
   *crc = 0;
@@ -168,7 +173,7 @@ static void hash_layout(const void *buf, int count, MPI_Datatype type, const czi
 }
 
 /* The datatype's code and layout, looked up once per message. */
-static void describe(czt_msg *m, MPI_Datatype type) {
+CZT_HOT static void describe(czt_msg *m, MPI_Datatype type) {
   const czt_predefined *p = find(type);
   m->type = type;
   m->type_code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
@@ -180,7 +185,7 @@ static void describe(czt_msg *m, MPI_Datatype type) {
   }
 }
 
-void czt_msg_send_info(czt_msg *m, const void *buf, int count,
+CZT_HOT void czt_msg_send_info(czt_msg *m, const void *buf, int count,
                        MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                        czt_site site) {
   describe(m, type);
@@ -197,20 +202,20 @@ void czt_msg_send_info(czt_msg *m, const void *buf, int count,
   m->bytes = m->layout_ok && count > 0 ? (uint64_t)count * m->layout.size : 0;
 }
 
-void czt_msg_hash(czt_msg *m) {
+CZT_HOT void czt_msg_hash(czt_msg *m) {
   if (m->layout_ok)
     hash_layout(m->buf, m->count, m->type, &m->layout, UINT64_MAX, &m->bytes, &m->crc,
                 &m->prefix);
   m->hashed = 1;
 }
 
-void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
+CZT_HOT void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
                   int peer, int tag, MPI_Comm comm, czt_site site) {
   czt_msg_send_info(m, buf, count, type, peer, tag, comm, site);
   czt_msg_hash(m);
 }
 
-void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
+CZT_HOT void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site) {
   int received = 0;
   /* Bytes that arrived, whatever the datatype. */

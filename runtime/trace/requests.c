@@ -26,11 +26,11 @@ typedef struct czt_req {
 } czt_req;
 
 #define BUCKETS 4096
-static czt_req *table[BUCKETS];
-static czt_req *free_list;
+CZT_HOT_DATA static czt_req *table[BUCKETS];
+CZT_HOT_DATA static czt_req *free_list;
 static atomic_int entries;
 
-static unsigned bucket(MPI_Request r) {
+CZT_HOT static unsigned bucket(MPI_Request r) {
   uintptr_t v = (uintptr_t)r;
   return (unsigned)(((v >> 3) * 0x9E3779B97F4A7C15ull) >> 52) % BUCKETS;
 }
@@ -38,13 +38,13 @@ static unsigned bucket(MPI_Request r) {
 /* A small per-thread number (pthread_t is opaque). */
 static atomic_int n_threads;
 static _Thread_local int my_thread;
-static int thread_id(void) {
+CZT_HOT static int thread_id(void) {
   if (!my_thread) my_thread = atomic_fetch_add(&n_threads, 1) + 1;
   return my_thread;
 }
 
 /* The oldest entry of r, the calling thread's own one if there is one. */
-static czt_req **slot(MPI_Request r) {
+CZT_HOT static czt_req **slot(MPI_Request r) {
   czt_req **p = &table[bucket(r)], **first = NULL;
   int me = czt.threaded ? thread_id() : 0;
   for (; *p; p = &(*p)->next) {
@@ -55,11 +55,11 @@ static czt_req **slot(MPI_Request r) {
   return first ? first : p;
 }
 
-int czt_req_pending(void) {
+CZT_HOT int czt_req_pending(void) {
   return atomic_load_explicit(&entries, memory_order_relaxed) > 0;
 }
 
-void czt_req_add(MPI_Request handle, int is_send, int persistent, int active,
+CZT_HOT void czt_req_add(MPI_Request handle, int is_send, int persistent, int active,
                  uint64_t id, const czt_msg *m) {
   CZT_LOCK();
   czt_req *e = free_list;
@@ -85,7 +85,7 @@ void czt_req_add(MPI_Request handle, int is_send, int persistent, int active,
   CZT_UNLOCK();
 }
 
-static void release(czt_req **p) {
+CZT_HOT static void release(czt_req **p) {
   czt_req *e = *p;
   *p = e->next;
   e->next = free_list;
@@ -93,7 +93,7 @@ static void release(czt_req **p) {
   atomic_fetch_sub_explicit(&entries, 1, memory_order_relaxed);
 }
 
-void czt_req_start(MPI_Request handle) {
+CZT_HOT void czt_req_start(MPI_Request handle) {
   CZT_LOCK();
   czt_req **p = slot(handle);
   czt_req copy;
@@ -116,7 +116,7 @@ void czt_req_start(MPI_Request handle) {
   }
 }
 
-void czt_req_done(MPI_Request saved, const MPI_Status *st) {
+CZT_HOT void czt_req_done(MPI_Request saved, const MPI_Status *st) {
   if (saved == MPI_REQUEST_NULL) return;
   CZT_LOCK();
   czt_req **p = slot(saved);

@@ -21,6 +21,13 @@
 #include "cz_internal.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))
+/* The message path's code and data, each kept on as few pages as possible:
+ * this VM's kernel flushes the TLB on every system call (PTI without
+ * PCID), and a waiting rank enters the kernel all the time (sched_yield),
+ * so every page the tracer touches per message is a page walk. Linkers
+ * place .text.hot.* together; the library's .data is otherwise tiny. */
+#define CZT_HOT __attribute__((section(".text.hot.czt")))
+#define CZT_HOT_DATA __attribute__((section(".data.czt_hot")))
 
 /* ---- process state (control.c) ---------------------------------------- */
 typedef struct czt_state {
@@ -31,9 +38,9 @@ typedef struct czt_state {
   int threaded;         /* MPI_THREAD_MULTIPLE: take czt_mutex */
   int hash_receives;    /* COLLECTIVIZE_TRACE_HASH=both */
   int rank, size;       /* in MPI_COMM_WORLD */
-  char dir[4096];       /* trace directory */
 } czt_state;
 extern czt_state czt;
+extern char czt_dir[4096]; /* the trace directory */
 extern pthread_mutex_t czt_mutex;
 
 #define CZT_LOCK()                                 \

@@ -6,7 +6,7 @@
 #include "tracer.h"
 
 #define CZT_SEND_INIT(NAME)                                                  \
-  CZT_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
+  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
                             int dest, int tag, MPI_Comm comm,                \
                             MPI_Request *request) {                          \
     czt_site site = CZT_SITE();                                              \
@@ -24,7 +24,7 @@ CZT_SEND_INIT(Bsend_init)
 CZT_SEND_INIT(Ssend_init)
 CZT_SEND_INIT(Rsend_init)
 
-CZT_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type,
+CZT_EXPORT CZT_HOT int MPI_Recv_init(void *buf, int count, MPI_Datatype type,
                              int source, int tag, MPI_Comm comm,
                              MPI_Request *request) {
   czt_site site = CZT_SITE();
@@ -37,7 +37,7 @@ CZT_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type,
   return rc;
 }
 
-CZT_EXPORT int MPI_Start(MPI_Request *request) {
+CZT_EXPORT CZT_HOT int MPI_Start(MPI_Request *request) {
   MPI_Request handle = *request;
   int rc = PMPI_Start(request);
   if (rc == MPI_SUCCESS && czt_recording() && czt_req_pending())
@@ -45,21 +45,21 @@ CZT_EXPORT int MPI_Start(MPI_Request *request) {
   return rc;
 }
 
-CZT_EXPORT int MPI_Startall(int count, MPI_Request requests[]) {
+CZT_EXPORT CZT_HOT int MPI_Startall(int count, MPI_Request requests[]) {
   int rc = PMPI_Startall(count, requests);
   if (rc == MPI_SUCCESS && czt_recording() && czt_req_pending())
     for (int i = 0; i < count; i++) czt_req_start(requests[i]);
   return rc;
 }
 
-CZT_EXPORT int MPI_Request_free(MPI_Request *request) {
+CZT_EXPORT CZT_HOT int MPI_Request_free(MPI_Request *request) {
   MPI_Request handle = *request;
   int rc = PMPI_Request_free(request);
   if (czt_req_pending()) czt_req_forget(handle);
   return rc;
 }
 
-CZT_EXPORT int MPI_Cancel(MPI_Request *request) {
+CZT_EXPORT CZT_HOT int MPI_Cancel(MPI_Request *request) {
   if (czt_req_pending()) czt_req_cancel(*request);
   return PMPI_Cancel(request);
 }

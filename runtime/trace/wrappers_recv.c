@@ -5,7 +5,7 @@
  * MPI_Probe / MPI_Iprobe are not wrapped: they move no data. */
 #include "tracer.h"
 
-void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
+CZT_HOT void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                         const MPI_Status *st, czt_site site) {
   if (st->MPI_SOURCE == MPI_PROC_NULL) return;
   czt_msg m;
@@ -13,7 +13,7 @@ void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
   czt_write_recv(&m);
 }
 
-CZT_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
+CZT_EXPORT CZT_HOT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
                         int tag, MPI_Comm comm, MPI_Status *status) {
   czt_site site = CZT_SITE();
   if (!czt_recording())
@@ -26,7 +26,7 @@ CZT_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
   return rc;
 }
 
-CZT_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
+CZT_EXPORT CZT_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
                          int tag, MPI_Comm comm, MPI_Request *request) {
   czt_site site = CZT_SITE();
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
@@ -69,7 +69,7 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
   return rc;
 }
 
-CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
+CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, int dest, int sendtag,
                             void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, int source, int recvtag,
@@ -97,7 +97,7 @@ CZT_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   return rc;
 }
 
-CZT_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
+CZT_EXPORT CZT_HOT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
                                     int dest, int sendtag, int source,
                                     int recvtag, MPI_Comm comm,
                                     MPI_Status *status) {

@@ -8,7 +8,7 @@
 #include "tracer.h"
 
 #define CZT_BLOCKING_SEND(NAME, INAME)                                      \
-  CZT_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
+  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
                             int dest, int tag, MPI_Comm comm) {              \
     czt_site site = CZT_SITE();                                              \
     if (!czt_recording() || dest == MPI_PROC_NULL)                           \
@@ -37,7 +37,7 @@ CZT_BLOCKING_SEND(Ssend, Issend)
 CZT_BLOCKING_SEND(Rsend, Irsend)
 
 #define CZT_NONBLOCKING_SEND(NAME)                                           \
-  CZT_EXPORT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
+  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
                             int dest, int tag, MPI_Comm comm,                \
                             MPI_Request *request) {                          \
     czt_site site = CZT_SITE();                                              \

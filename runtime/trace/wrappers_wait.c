@@ -13,7 +13,7 @@ static int completed(int rc, const MPI_Status *st) {
          (rc == MPI_ERR_IN_STATUS && st->MPI_ERROR == MPI_SUCCESS);
 }
 
-CZT_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+CZT_EXPORT CZT_HOT int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!czt_req_pending()) return PMPI_Wait(request, status);
   MPI_Request saved = *request;
   MPI_Status local;
@@ -24,7 +24,7 @@ CZT_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   return rc;
 }
 
-CZT_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+CZT_EXPORT CZT_HOT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   if (!czt_req_pending()) return PMPI_Test(request, flag, status);
   MPI_Request saved = *request;
   MPI_Status local;
@@ -46,7 +46,7 @@ static MPI_Request *save(int n, const MPI_Request *requests,
   return saved;
 }
 
-CZT_EXPORT int MPI_Waitall(int count, MPI_Request requests[],
+CZT_EXPORT CZT_HOT int MPI_Waitall(int count, MPI_Request requests[],
                            MPI_Status statuses[]) {
   MPI_Status *st;
   MPI_Request *saved;
@@ -60,7 +60,7 @@ CZT_EXPORT int MPI_Waitall(int count, MPI_Request requests[],
   return rc;
 }
 
-CZT_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag,
+CZT_EXPORT CZT_HOT int MPI_Testall(int count, MPI_Request requests[], int *flag,
                            MPI_Status statuses[]) {
   MPI_Status *st;
   MPI_Request *saved;
@@ -74,7 +74,7 @@ CZT_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag,
   return rc;
 }
 
-CZT_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index,
+CZT_EXPORT CZT_HOT int MPI_Waitany(int count, MPI_Request requests[], int *index,
                            MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -89,7 +89,7 @@ CZT_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index,
   return rc;
 }
 
-CZT_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index,
+CZT_EXPORT CZT_HOT int MPI_Testany(int count, MPI_Request requests[], int *index,
                            int *flag, MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -103,7 +103,7 @@ CZT_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index,
   return rc;
 }
 
-CZT_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[],
+CZT_EXPORT CZT_HOT int MPI_Waitsome(int incount, MPI_Request requests[],
                             int *outcount, int indices[],
                             MPI_Status statuses[]) {
   MPI_Status *st;
@@ -119,7 +119,7 @@ CZT_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[],
   return rc;
 }
 
-CZT_EXPORT int MPI_Testsome(int incount, MPI_Request requests[],
+CZT_EXPORT CZT_HOT int MPI_Testsome(int incount, MPI_Request requests[],
                             int *outcount, int indices[],
                             MPI_Status statuses[]) {
   MPI_Status *st;
