@@ -15,6 +15,7 @@
 #include <string>
 
 #include "collectivize/detect.h"
+#include "collectivize/heap.h"
 #include "collectivize/messages.h"
 #include "collectivize/parallel_match.h"
 #include "collectivize/report.h"
@@ -157,6 +158,10 @@ int detectVerb(int argc, char **argv) {
   if (speaks)
     for (const auto &p : trace->problems())
       std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
+  // About 250 bytes per event at the peak (bench/README.md).
+  uint64_t events = 0;
+  for (int r = 0; r < trace->rankCount(); r++) events += trace->eventBound(r);
+  cz::detect::prepareHeap(events * 256);
   auto phaseStart = std::chrono::steady_clock::now();
   showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
   std::optional<cz::detect::MessageTable> table;

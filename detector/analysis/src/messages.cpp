@@ -3,6 +3,8 @@
 // processes and the second on one.
 #include "collectivize/messages.h"
 
+#include "collectivize/heap.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -43,11 +45,14 @@ const Group *MessageTable::group(uint32_t comm) const {
 RankRecords decodeRank(const trace::Trace &tr, int r) {
   RankRecords out;
   out.rank = r;
-  // About half of a rank's events are sends and half receives: reserving
-  // spares the copies and page faults of growing vectors of big records.
-  size_t half = size_t(std::min<uint64_t>(tr.eventBound(r) / 2 + 16, uint64_t(1) << 26));
-  out.sends.reserve(half);
-  out.receives.reserve(half);
+  // Reserving for every event to be a send (or a receive) spares the
+  // copies and page faults of growing vectors of big records; the pages
+  // never written cost address space only.
+  size_t bound = size_t(std::min<uint64_t>(tr.eventBound(r) + 16, uint64_t(1) << 26));
+  out.sends.reserve(bound);
+  out.receives.reserve(bound);
+  adviseHugePages(out.sends);
+  adviseHugePages(out.receives);
   std::unordered_map<uint64_t, uint32_t> posted; // irecv request -> post position
   uint32_t pos = 0;
   auto onEvent = [&](const trace::Event &e) {
@@ -214,6 +219,7 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
   size_t total = 0;
   for (const auto &v : matched) total += size_t(std::count(v.begin(), v.end(), 1));
   t.messages.reserve(total);
+  adviseHugePages(t.messages);
   for (size_t r = 0; r < ranks.size(); r++) {
     for (size_t i = 0; i < ranks[r].sends.size(); i++)
       if (matched[r][i]) t.messages.push_back(ranks[r].sends[i]);

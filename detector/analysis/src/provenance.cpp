@@ -117,6 +117,7 @@ struct Replayer {
     spans.resize(t.messages.size());
     pool.reserve(t.messages.size() + 16);
     known.reserve(t.messages.size() / 2 + 16);
+    pv.origins.reserve(t.messages.size() + 16); // at most one per message and gap
     pv.verified.assign(t.messages.size(), 0);
   }
 
