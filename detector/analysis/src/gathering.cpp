@@ -14,7 +14,6 @@
 // Only messages no simpler analysis explained are looked at.
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include "detect_internal.h"
@@ -119,10 +118,12 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
     }
   }
 
-  auto messagesOf = [&](const std::vector<uint32_t> &ids) {
-    std::set<uint32_t> msgs;
+  auto messagesOf = [&](const std::vector<uint32_t> &ids) { // ascending, once each
+    std::vector<uint32_t> msgs;
     for (uint32_t id : ids)
-      for (const Arrival &a : arrivals[id]) msgs.insert(a.message);
+      for (const Arrival &a : arrivals[id]) msgs.push_back(a.message);
+    std::sort(msgs.begin(), msgs.end());
+    msgs.erase(std::unique(msgs.begin(), msgs.end()), msgs.end());
     return msgs;
   };
   auto emit = [&](Kind kind, uint32_t comm, uint32_t root, uint64_t bytes,
