@@ -171,9 +171,10 @@ int detectVerb(int argc, char **argv) {
     if (!table) return 0; // this process's ranks were delivered to process 0
     if (gProgress)
       std::fprintf(stderr,
-                   "collectivize detect: %d processes decoded the ranks in %.3f-%.3f s; "
+                   "collectivize detect: %d process%s decoded the ranks in %.3f-%.3f s; "
                    "process 0 received %.1f MB of records in %.3f s, matched in %.3f s\n",
-                   session->size(), tm.decodeMin, tm.decodeMax, double(tm.bytesShipped) / 1e6,
+                   session->size(), session->size() == 1 ? "" : "es", tm.decodeMin,
+                   tm.decodeMax, double(tm.bytesShipped) / 1e6,
                    tm.transfer, tm.match);
   } else {
     auto serial = cz::detect::matchMessages(*trace, showProgress);
