@@ -149,7 +149,12 @@ int detectVerb(int argc, char **argv) {
   }
   auto trace = cz::trace::Trace::open(dir);
   if (session && !session->allOk(trace.ok())) {
-    if (trace.ok()) return 1; // another process failed and says why
+    // Process 0 names the problem; another process only when it is alone
+    // in failing (the same files, seen differently: say it once per cause).
+    bool rootOk = session->fromRoot(trace.ok());
+    if (!trace.ok() && (speaks || rootOk))
+      std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
+    return 1;
   }
   if (!trace) {
     std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());

@@ -59,7 +59,9 @@ void prepareHeap(uint64_t bytes) {
 
 void adviseHugePages(const void *p, uint64_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (!enabled()) return;
+  // Small ranges are left alone: each advice may split a mapping in two,
+  // and a trace of many small ranks must not exhaust the mapping count.
+  if (!enabled() || bytes < (uint64_t(8) << 20)) return;
   const uintptr_t huge = uintptr_t(2) << 20;
   uintptr_t from = (reinterpret_cast<uintptr_t>(p) + huge - 1) & ~(huge - 1);
   uintptr_t to = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(huge - 1);

@@ -61,6 +61,12 @@ bool Session::allOk(bool ok) const {
   return all != 0;
 }
 
+bool Session::fromRoot(bool value) const {
+  int v = value ? 1 : 0;
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return v != 0;
+}
+
 std::optional<MessageTable> matchMessages(const Session &s, const trace::Trace &trace,
                                           Timings *timings) {
   const int ranks = trace.rankCount(), procs = s.size(), me = s.rank();

@@ -23,6 +23,8 @@ public:
   int size() const { return size_; }
   // Every process passes its own verdict; true when all passed true.
   bool allOk(bool ok) const;
+  // Process 0's value, on every process.
+  bool fromRoot(bool value) const;
 
 private:
   int rank_ = 0, size_ = 1;
