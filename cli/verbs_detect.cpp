@@ -1,7 +1,9 @@
 // verbs_detect.cpp: `collectivize detect TRACE_DIR [-o REPORT.json]`.
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,10 +11,13 @@
 #include <fstream>
 #include <set>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "collectivize/detect.h"
+#include "collectivize/heap.h"
 #include "collectivize/messages.h"
+#include "collectivize/parallel_match.h"
 #include "collectivize/report.h"
 #include "collectivize/site_database.h"
 #include "collectivize/symbolize.h"
@@ -24,20 +29,49 @@ namespace {
 
 const char kUsage[] =
     "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
-    "                           [--min-group N]\n\n"
+    "                           [--min-group N] [--progress]\n"
+    "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
     "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
     "database, to name call sites by file:line. --min-group: smallest group reported\n"
-    "(default 3; two processes exchanging data are not a collective).\n";
+    "(default 3; two processes exchanging data are not a collective).\n"
+    "--progress: name each phase and its duration on stderr (the default on\n"
+    "a terminal). --parallel: under mpirun, N processes read and decode the\n"
+    "traced ranks (rank r by process r mod N); process 0 matches, analyses and\n"
+    "writes the same report as the serial mode.\n";
 
-// On a terminal, long reads show how far they got.
+bool gProgress = false; // --progress, or stderr is a terminal
+
+// Long reads show how far they got (rewriting one line on a terminal).
 void showProgress(int done, int total) {
   static bool tty = isatty(2);
-  if (!tty || total < 2) return;
-  std::fprintf(stderr, "\rcollectivize detect: reading rank %d of %d", done, total);
-  if (done == total) std::fprintf(stderr, "\r%60s\r", "");
+  if (!gProgress || total < 2) return;
+  if (tty) {
+    std::fprintf(stderr, "\rcollectivize detect: reading rank %d of %d", done, total);
+    if (done == total) std::fprintf(stderr, "\r%60s\r", "");
+  }
   std::fflush(stderr);
+}
+
+// Process CPU seconds: on a shared machine wall time says little.
+double cpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+void showPhase(const char *phase, double seconds) {
+  static double lastCpu = 0;
+  double cpu = cpuSeconds();
+  if (gProgress)
+    std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s)\n", phase, seconds,
+                 cpu - lastCpu);
+  lastCpu = cpu;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 } // namespace
@@ -45,11 +79,21 @@ void showProgress(int done, int total) {
 int detectVerb(int argc, char **argv) {
   std::string dir, out, sitesPath;
   cz::detect::DetectOptions options;
+  bool parallel = false;
+  gProgress = isatty(2);
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
+    }
+    if (a == "--progress") {
+      gProgress = true;
+      continue;
+    }
+    if (a == "--parallel") {
+      parallel = true;
+      continue;
     }
     if (a == "-o" || a == "--min-group" || a == "--sites") {
       if (i + 1 >= argc) {
@@ -88,6 +132,12 @@ int detectVerb(int argc, char **argv) {
     std::fprintf(stderr, "collectivize detect: no trace directory\n%s", kUsage);
     return 2;
   }
+  // Parallel: every process reads the definitions and its ranks; only
+  // process 0 speaks and writes.
+  std::optional<cz::detect::parallel::Session> session;
+  if (parallel) session.emplace(nullptr, nullptr);
+  const bool speaks = !session || session->rank() == 0;
+  if (!speaks) gProgress = false;
   cz::detect::SiteLocations sites;
   if (!sitesPath.empty()) {
     auto db = cz::detect::readSiteDatabase(sitesPath);
@@ -98,20 +148,54 @@ int detectVerb(int argc, char **argv) {
     sites = std::move(db.value());
   }
   auto trace = cz::trace::Trace::open(dir);
+  if (session && !session->allOk(trace.ok())) {
+    // Process 0 names the problem; another process only when it is alone
+    // in failing (the same files, seen differently: say it once per cause).
+    bool rootOk = session->fromRoot(trace.ok());
+    if (!trace.ok() && (speaks || rootOk))
+      std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
+    return 1;
+  }
   if (!trace) {
     std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
     return 1;
   }
-  for (const auto &p : trace->problems())
-    std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
-  auto table = cz::detect::matchMessages(*trace, showProgress);
-  if (!table) {
-    std::fprintf(stderr, "collectivize detect: %s\n", table.error().message().c_str());
-    return 1;
+  if (speaks)
+    for (const auto &p : trace->problems())
+      std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
+  // About 250 bytes per event at the peak (bench/README.md).
+  uint64_t events = 0;
+  for (int r = 0; r < trace->rankCount(); r++) events += trace->eventBound(r);
+  cz::detect::prepareHeap(events * 256);
+  auto phaseStart = std::chrono::steady_clock::now();
+  showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
+  std::optional<cz::detect::MessageTable> table;
+  if (session) {
+    cz::detect::parallel::Timings tm;
+    table = cz::detect::parallel::matchMessages(*session, *trace, &tm);
+    if (!table) return 0; // this process's ranks were delivered to process 0
+    if (gProgress)
+      std::fprintf(stderr,
+                   "collectivize detect: %d process%s decoded the ranks in %.3f-%.3f s; "
+                   "process 0 received %.1f MB of records in %.3f s, matched in %.3f s\n",
+                   session->size(), session->size() == 1 ? "" : "es", tm.decodeMin,
+                   tm.decodeMax, double(tm.bytesShipped) / 1e6,
+                   tm.transfer, tm.match);
+  } else {
+    auto serial = cz::detect::matchMessages(*trace, showProgress);
+    if (!serial) {
+      std::fprintf(stderr, "collectivize detect: %s\n", serial.error().message().c_str());
+      return 1;
+    }
+    table = std::move(serial.value());
   }
+  showPhase("reading and matching", secondsSince(phaseStart));
   // Return addresses (binaries the instrumenter did not see) -> file:line.
+  phaseStart = std::chrono::steady_clock::now();
   cz::detect::SiteLocations resolved;
   cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
+  showPhase("call sites", secondsSince(phaseStart));
+  options.onPhase = showPhase;
   cz::detect::Report report = cz::detect::detect(*table, options);
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;

@@ -1,30 +1,74 @@
 #!/usr/bin/env bash
 # bench/detect/run.sh [BUILD_DIR] [OUT_DIR] [ITERATIONS] [RANKS]
 # Traces cz_detect_mixed_patterns (binomial bcast, ring allgather, pairwise
-# alltoall and noise per iteration), then times `collectivize detect` on it
-# three times: events per second (wall and CPU) and peak memory per event.
-# Writes OUT_DIR/throughput.csv and prints it.
+# alltoall and noise per iteration), then times `collectivize detect` on it:
+# serial runs (REPEATS, default 3), interleaved with a reference build's
+# collectivize when REF_CZ names one (its report must be the same: kinds,
+# instances, sites, every field but the trace path), and the parallel mode
+# under mpirun for each process count of PROCS (default "1 2 4").
+# Writes OUT_DIR/throughput-DATE.csv (runs; machine load beside each) and
+# OUT_DIR/phases-DATE.csv (serial phase times from --progress) and prints them.
 set -euo pipefail
 build=${1:-build} out=${2:-bench/results/detector} iters=${3:-3000} np=${4:-8}
+repeats=${REPEATS:-3} procs=${PROCS:-1 2 4} ref=${REF_CZ:-}
 cz="$build/cli/collectivize" prog="$build/bench/cz_detect_mixed_patterns"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cz-detect-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 echo "tracing $np ranks x $iters iterations ..." >&2
 "$cz" run -np "$np" --trace-dir "$work/trace" -- "$prog" "$iters" >"$work/run.txt"
 events=$(sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p' "$work/run.txt")
 mkdir -p "$out"
-csv="$out/throughput.csv"
-echo "run,ranks,iterations,events,wall_s,cpu_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event" >"$csv"
-for run in 1 2 3; do
-  /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$cz" detect "$work/trace" -o "$work/report.json" >"$work/detect.txt"
-  read -r wall user sys rss <"$work/time.txt"
-  python3 - "$run" "$np" "$iters" "$events" "$wall" "$user" "$sys" "$rss" >>"$csv" <<'PY'
-import sys
-run, np_, it, ev, wall, user, sys_, rss = sys.argv[1:]
-ev = int(ev); wall = float(wall); cpu = float(user) + float(sys_); rss = int(rss)
-print(f"{run},{np_},{it},{ev},{wall:.3f},{cpu:.3f},{rss},{ev / wall:.0f},{ev / cpu:.0f},{rss * 1024 / ev:.1f}")
+stamp=$(date -u +%Y-%m-%dT%H%M)
+csv="$out/throughput-$stamp.csv" phases="$out/phases-$stamp.csv"
+echo "when_utc,load_1min,binary,mode,processes,run,ranks,iterations,events,wall_s,cpu_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event,same_report" >"$csv"
+echo "run,phase,wall_s,cpu_s" >"$phases"
+
+# Same report as the first serial run of this build (the trace path aside).
+same() {
+  python3 - "$work/first.json" "$1" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+a.pop("trace", None); b.pop("trace", None)
+print("yes" if a == b else "NO")
 PY
+}
+# timed LABEL MODE PROCS RUN REPORT -- COMMAND...
+timed() {
+  local label=$1 mode=$2 n=$3 run=$4 report=$5
+  shift 6
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >"$work/detect.txt" 2>"$work/progress.txt"
+  read -r wall user sys rss <"$work/time.txt"
+  [ -f "$work/first.json" ] || cp "$report" "$work/first.json"
+  local ok
+  ok=$(same "$report")
+  python3 - "$(date -u +%H:%M:%S)" "$load" "$label" "$mode" "$n" "$run" "$np" "$iters" "$events" \
+    "$wall" "$user" "$sys" "$rss" "$ok" >>"$csv" <<'PY'
+import sys
+when, load, label, mode, n, run, np_, it, ev, wall, user, sys_, rss, ok = sys.argv[1:]
+ev = int(ev); wall = float(wall); cpu = float(user) + float(sys_); rss = int(rss)
+print(f"{when},{load},{label},{mode},{n},{run},{np_},{it},{ev},{wall:.3f},{cpu:.3f},{rss},"
+      f"{ev / wall:.0f},{ev / cpu:.0f},{rss * 1024 / ev:.1f},{ok}")
+PY
+}
+
+for run in $(seq 1 "$repeats"); do
+  timed this serial 1 "$run" "$work/report.json" -- \
+    "$cz" detect "$work/trace" --progress -o "$work/report.json"
+  sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s)$/\1,\2,\3/p' \
+    "$work/progress.txt" | sed "s/^/$run,/" >>"$phases"
+  if [ -n "$ref" ]; then
+    timed reference serial 1 "$run" "$work/ref.json" -- "$ref" detect "$work/trace" -o "$work/ref.json"
+  fi
 done
-cat "$csv"
+for run in $(seq 1 "$repeats"); do
+  for n in $procs; do
+    timed this parallel "$n" "$run" "$work/par.json" -- \
+      mpirun -np "$n" "$cz" detect --parallel "$work/trace" -o "$work/par.json"
+  done
+done
+cat "$csv" "$phases"
 grep -E "confirmed|^(bcast|allgather|alltoall|gather|scatter|reduce|allreduce|barrier) on" "$work/detect.txt" >&2

@@ -10,9 +10,9 @@
 // its last event.
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "detect_internal.h"
+#include "heard_from.h"
 
 namespace cz::detect::detail {
 
@@ -45,29 +45,14 @@ void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       else seen[size_t(a)] = seen[size_t(b)] = 1;
     }
     if (!constant || std::count(seen.begin(), seen.end(), 0) != 0) continue;
-    // Replay: heard[r] = members r has heard from; a send carries the
-    // sender's set at the time it was posted.
-    size_t words = (p + 63) / 64;
-    std::vector<std::vector<uint64_t>> heard(p, std::vector<uint64_t>(words, 0));
-    for (size_t r = 0; r < p; r++) heard[r][r / 64] |= uint64_t(1) << (r % 64);
-    std::vector<Step> steps = timeOrder(t, msgs);
-    std::unordered_map<uint32_t, std::vector<uint64_t>> carried;
-    for (const Step &s : steps) {
+    HeardFrom heard(p);
+    for (const Step &s : timeOrder(t, msgs)) {
       const Message &m = t.messages[s.msg];
-      size_t src = size_t(rankIn(g, m.src)), dst = size_t(rankIn(g, m.dst));
-      if (s.isSend) {
-        carried[s.msg] = heard[src];
-      } else {
-        const std::vector<uint64_t> &c = carried[s.msg];
-        for (size_t w = 0; w < words; w++) heard[dst][w] |= c[w];
-      }
+      if (s.isSend) heard.send(s.msg, size_t(rankIn(g, m.src)));
+      else heard.receive(s.msg, size_t(rankIn(g, m.dst)));
     }
     bool all = true;
-    for (size_t r = 0; r < p && all; r++)
-      for (size_t w = 0; w < words; w++) {
-        uint64_t full = w + 1 < words || p % 64 == 0 ? ~uint64_t(0) : (uint64_t(1) << (p % 64)) - 1;
-        if (heard[r][w] != full) all = false;
-      }
+    for (size_t r = 0; r < p && all; r++) all = heard.heardAll(r);
     if (!all) continue;
     Instance in;
     in.kind = Kind::Barrier;

@@ -5,6 +5,7 @@
 #include "collectivize/detect.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <tuple>
@@ -37,6 +38,21 @@ bool SiteUse::operator==(const SiteUse &o) const {
 namespace {
 
 using detail::Instance;
+
+// Reports each phase's duration to DetectOptions::onPhase.
+class PhaseClock {
+public:
+  explicit PhaseClock(const DetectOptions &o) : o_(o) {}
+  void done(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    if (o_.onPhase) o_.onPhase(phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+private:
+  const DetectOptions &o_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
   std::set<SiteUse> s;
@@ -167,16 +183,22 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   rep.ranks = t.ranks;
   std::vector<uint8_t> claimed(t.messages.size(), 0);
   std::vector<Instance> instances;
+  PhaseClock clock(o);
   detail::findTilings(t, o, claimed, instances);
+  clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
+  clock.done("barriers");
   // Before spreads: combined values often become equal (a max reached),
   // which would look like data flowing.
   detail::findReductions(t, o, claimed, instances);
+  clock.done("reductions");
   detail::findSpreads(t, o, claimed, instances);
   mergeSegments(instances);
+  clock.done("spreads");
   for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
   detail::findGatherings(t, o, claimed, instances);
+  clock.done("provenance and gathering");
 
   std::map<AggKey, Match> agg;
   std::map<AggKey, std::vector<uint32_t>> aggParticipants;
@@ -308,6 +330,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
     if (a.confirmed != b.confirmed) return a.confirmed;
     return a.bytesMoved > b.bytesMoved;
   });
+  clock.done("aggregation");
   return rep;
 }
 

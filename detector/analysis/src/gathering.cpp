@@ -14,7 +14,7 @@
 // Only messages no simpler analysis explained are looked at.
 #include <algorithm>
 #include <map>
-#include <set>
+#include <tuple>
 
 #include "detect_internal.h"
 #include "provenance.h"
@@ -29,38 +29,68 @@ struct Arrival {
   uint32_t message;
 };
 
+struct ArrivalLists {
+  struct Run {
+    const Arrival *first, *last;
+    const Arrival *begin() const { return first; }
+    const Arrival *end() const { return last; }
+  };
+  std::vector<Arrival> all;
+  std::vector<uint64_t> start; // per origin, and one past the last
+  Run operator[](uint32_t origin) const {
+    return {all.data() + start[origin], all.data() + start[origin + 1]};
+  }
+};
+
 } // namespace
 
 void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out) {
   Provenance pv = traceProvenance(t);
-  // Arrivals per origin, and the communicator of the messages carrying it.
-  std::vector<std::vector<Arrival>> arrivals(pv.origins.size());
+  // Arrivals per origin (one flat array, grouped by origin, in message
+  // order), and the communicator of the messages carrying it.
+  ArrivalLists arrivals;
+  arrivals.start.assign(pv.origins.size() + 1, 0);
   std::vector<uint32_t> originComm(pv.origins.size(), kNone);
   std::vector<uint8_t> usable(pv.origins.size(), 1);
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    uint64_t at = 0;
     for (const Segment &s : pv.segments[i]) {
       if (claimed[i]) usable[s.origin] = 0;
       uint32_t &c = originComm[s.origin];
       if (c == kNone) c = m.comm;
       else if (c != m.comm) usable[s.origin] = 0;
-      arrivals[s.origin].push_back({m.dst, m.recvAddress + at - s.offset, s.offset, s.bytes, i});
-      at += s.bytes;
+      arrivals.start[s.origin + 1]++;
+    }
+  }
+  for (size_t k = 1; k < arrivals.start.size(); k++) arrivals.start[k] += arrivals.start[k - 1];
+  arrivals.all.resize(arrivals.start.back());
+  {
+    std::vector<uint64_t> fill(arrivals.start.begin(), arrivals.start.end() - 1);
+    for (uint32_t i = 0; i < t.messages.size(); i++) {
+      const Message &m = t.messages[i];
+      uint64_t at = 0;
+      for (const Segment &s : pv.segments[i]) {
+        arrivals.all[fill[s.origin]++] = {m.dst, m.recvAddress + at - s.offset, s.offset, s.bytes, i};
+        at += s.bytes;
+      }
     }
   }
   // Ranks an origin arrived at whole (its bytes covered there).
+  // (One sorted vector, reused: a map and a set per origin were a large
+  // part of the detector's time.)
+  std::vector<std::tuple<uint32_t, uint64_t, uint64_t>> ranges; // (rank, from, to)
   auto wholeAt = [&](uint32_t id) {
-    std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> ranges;
-    for (const Arrival &a : arrivals[id]) ranges[a.rank].push_back({a.offset, a.offset + a.bytes});
-    std::set<uint32_t> whole;
-    for (auto &[rank, v] : ranges) {
-      std::sort(v.begin(), v.end());
+    ranges.clear();
+    for (const Arrival &a : arrivals[id]) ranges.emplace_back(a.rank, a.offset, a.offset + a.bytes);
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<uint32_t> whole; // ascending
+    for (size_t k = 0; k < ranges.size();) {
+      uint32_t rank = std::get<0>(ranges[k]);
       uint64_t covered = 0;
-      for (auto &[a, b] : v)
-        if (a <= covered) covered = std::max(covered, b);
-      if (covered >= pv.origins[id].bytes) whole.insert(rank);
+      for (; k < ranges.size() && std::get<0>(ranges[k]) == rank; k++)
+        if (std::get<1>(ranges[k]) <= covered) covered = std::max(covered, std::get<2>(ranges[k]));
+      if (covered >= pv.origins[id].bytes) whole.push_back(rank);
     }
     return whole;
   };
@@ -75,9 +105,9 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
     if (!usable[id] || originComm[id] == kNone || og.bytes == 0) continue;
     const Group *g = t.group(originComm[id]);
     if (!g || int(g->members.size()) < o.minGroup || rankIn(*g, og.rank) < 0) continue;
-    std::set<uint32_t> whole = wholeAt(id);
-    whole.erase(og.rank);
-    if (whole.size() + 1 == g->members.size())
+    std::vector<uint32_t> whole = wholeAt(id);
+    size_t others = whole.size() - size_t(std::count(whole.begin(), whole.end(), og.rank));
+    if (others + 1 == g->members.size())
       spread[{originComm[id], og.bytes}][og.rank].push_back(id);
     for (const Arrival &a : arrivals[id]) {
       if (a.offset != 0 || a.bytes != og.bytes || a.rank == og.rank) continue;
@@ -88,10 +118,12 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
     }
   }
 
-  auto messagesOf = [&](const std::vector<uint32_t> &ids) {
-    std::set<uint32_t> msgs;
+  auto messagesOf = [&](const std::vector<uint32_t> &ids) { // ascending, once each
+    std::vector<uint32_t> msgs;
     for (uint32_t id : ids)
-      for (const Arrival &a : arrivals[id]) msgs.insert(a.message);
+      for (const Arrival &a : arrivals[id]) msgs.push_back(a.message);
+    std::sort(msgs.begin(), msgs.end());
+    msgs.erase(std::unique(msgs.begin(), msgs.end()), msgs.end());
     return msgs;
   };
   auto emit = [&](Kind kind, uint32_t comm, uint32_t root, uint64_t bytes,

@@ -58,22 +58,28 @@ private:
   std::unordered_map<uint64_t, std::vector<uint32_t>> cache_;
 };
 
+using Span = SegmentLists::Span;
+
 struct Piece {
   uint64_t end = 0;
   uint32_t crc = 0;
   bool crcKnown = false;
-  std::vector<Segment> segs;
+  Span segs; // in the segment pool
 };
 using Memory = std::map<uint64_t, Piece>; // start -> piece
 
-// Segments of piece p covering [from, to) (offsets relative to p's start).
-void slice(const Piece &p, uint64_t from, uint64_t to, std::vector<Segment> &out) {
+// Appends to the pool the segments of piece p covering [from, to)
+// (offsets relative to p's start); returns their span.
+Span slice(std::vector<Segment> &pool, const Piece &p, uint64_t from, uint64_t to) {
+  Span out{pool.size(), 0};
   uint64_t at = 0;
-  for (const Segment &s : p.segs) {
+  for (uint64_t k = p.segs.at; k < p.segs.at + p.segs.count; k++) {
+    Segment s = pool[k];
     uint64_t a = std::max(at, from), b = std::min(at + s.bytes, to);
-    if (a < b) out.push_back({s.origin, s.offset + (a - at), b - a});
+    if (a < b) pool.push_back({s.origin, s.offset + (a - at), b - a}), out.count++;
     at += s.bytes;
   }
+  return out;
 }
 
 void forget(Memory &mem, uint64_t a, uint64_t b) {
@@ -103,8 +109,15 @@ struct Replayer {
   };
   std::unordered_map<OwnKey, uint32_t, OwnHash> known; // own data -> origin
 
-  explicit Replayer(const MessageTable &table) : t(table), mem(size_t(table.ranks)) {
-    pv.segments.resize(t.messages.size());
+  std::vector<Segment> &pool;
+  std::vector<Span> &spans;
+
+  explicit Replayer(const MessageTable &table)
+      : t(table), mem(size_t(table.ranks)), pool(pv.segments.pool), spans(pv.segments.spans) {
+    spans.resize(t.messages.size());
+    pool.reserve(t.messages.size() + 16);
+    known.reserve(t.messages.size() / 2 + 16);
+    pv.origins.reserve(t.messages.size() + 16); // at most one per message and gap
     pv.verified.assign(t.messages.size(), 0);
   }
 
@@ -123,11 +136,12 @@ struct Replayer {
   void own(uint32_t i) {
     const Message &m = t.messages[i];
     uint32_t o = origin(m.src, m.sendAddress, m.bytes, m.crc, m.hashed, i);
-    pv.segments[i] = {{o, 0, m.bytes}};
+    spans[i] = {pool.size(), 1};
+    pool.push_back({o, 0, m.bytes});
     pv.verified[i] = m.hashed;
     Memory &mm = mem[m.src];
     forget(mm, m.sendAddress, m.sendAddress + m.bytes);
-    mm[m.sendAddress] = {m.sendAddress + m.bytes, m.crc, m.hashed, pv.segments[i]};
+    mm[m.sendAddress] = {m.sendAddress + m.bytes, m.crc, m.hashed, spans[i]};
   }
 
   void send(uint32_t i) {
@@ -142,11 +156,11 @@ struct Replayer {
       const Piece &p = it->second;
       if (it->first == a && p.end == b) {
         if (p.crcKnown && m.hashed && p.crc != m.crc) return own(i); // changed in place
-        pv.segments[i] = p.segs;
+        spans[i] = p.segs;
         pv.verified[i] = p.crcKnown && m.hashed;
         return;
       }
-      slice(p, a - it->first, b - it->first, pv.segments[i]);
+      spans[i] = slice(pool, p, a - it->first, b - it->first);
       return; // a slice: by address only
     }
     if (!m.hashed) return own(i);
@@ -190,26 +204,38 @@ struct Replayer {
       for (const Part &p : parts) total = combine(total, p.piece->crc, p.to - p.from);
       if (total != m.crc) return own(i); // the pieces were changed before sending
     }
-    std::vector<Segment> segs;
+    // The gap's piece is entered after the loop: inserting into mm while
+    // the parts point into it is fine for a std::map, but its one-segment
+    // span is only known once the message's run is written.
+    Span segs{pool.size(), 0};
+    Span gapSpan{};
+    uint64_t gapFrom = 0, gapTo = 0;
     for (const Part &p : parts) {
       if (p.piece) {
-        segs.insert(segs.end(), p.piece->segs.begin(), p.piece->segs.end());
+        for (uint64_t k = p.piece->segs.at; k < p.piece->segs.at + p.piece->segs.count; k++) {
+          Segment s = pool[k];
+          pool.push_back(s);
+        }
+        segs.count += p.piece->segs.count;
         continue;
       }
       uint32_t o = origin(m.src, p.from, p.to - p.from, gapCrc, true, i);
-      segs.push_back({o, 0, p.to - p.from});
-      mm[p.from] = {p.to, gapCrc, true, {{o, 0, p.to - p.from}}};
+      gapSpan = {pool.size(), 1};
+      gapFrom = p.from, gapTo = p.to;
+      pool.push_back({o, 0, p.to - p.from});
+      segs.count++;
     }
-    pv.segments[i] = std::move(segs);
+    if (gapSpan.count) mm[gapFrom] = {gapTo, gapCrc, true, gapSpan};
+    spans[i] = segs;
     pv.verified[i] = 1;
   }
 
   void receive(uint32_t i) {
     const Message &m = t.messages[i];
-    if (m.bytes == 0 || pv.segments[i].empty()) return;
+    if (m.bytes == 0 || spans[i].count == 0) return;
     Memory &mm = mem[m.dst];
     forget(mm, m.recvAddress, m.recvAddress + m.bytes);
-    mm[m.recvAddress] = {m.recvAddress + m.bytes, m.crc, m.hashed, pv.segments[i]};
+    mm[m.recvAddress] = {m.recvAddress + m.bytes, m.crc, m.hashed, spans[i]};
   }
 };
 

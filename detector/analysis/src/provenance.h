@@ -34,10 +34,36 @@ struct Segment {
   uint64_t bytes = 0;
 };
 
+// Each message's segments, in message byte order: runs of one pool (a
+// message that forwards what it received shares the run of the message it
+// came with, so forwarding copies nothing).
+class SegmentLists {
+public:
+  struct Run {
+    const Segment *first = nullptr, *last = nullptr;
+    const Segment *begin() const { return first; }
+    const Segment *end() const { return last; }
+    size_t size() const { return size_t(last - first); }
+    bool empty() const { return first == last; }
+    const Segment &operator[](size_t k) const { return first[k]; }
+  };
+  struct Span {
+    uint64_t at = 0;
+    uint32_t count = 0;
+  };
+  Run operator[](size_t message) const {
+    const Span &s = spans[message];
+    const Segment *b = pool.data() + s.at;
+    return {b, b + s.count};
+  }
+  std::vector<Segment> pool;
+  std::vector<Span> spans; // per message
+};
+
 struct Provenance {
   std::vector<Origin> origins;
-  std::vector<std::vector<Segment>> segments; // per message, in message byte order
-  std::vector<uint8_t> verified;              // per message: CRCs added up
+  SegmentLists segments;          // per message
+  std::vector<uint8_t> verified;  // per message: CRCs added up
 };
 
 Provenance traceProvenance(const MessageTable &t);

@@ -20,10 +20,10 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <unordered_map>
 
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
+#include "heard_from.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -174,15 +174,13 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
     {
       // Replay in time order: heard sets, and per rank the values it sent
       // and received (for the op check).
-      std::vector<std::vector<uint8_t>> heard(p, std::vector<uint8_t>(p, 0));
-      for (size_t r = 0; r < p; r++) heard[r][r] = 1;
+      HeardFrom heard(p);
       std::vector<Step> steps = timeOrder(t, msgs);
       Elem e = elemOf(key.type);
       bool small = e.bytes > 0 && key.bytes <= 8 && key.bytes % uint64_t(e.bytes) == 0;
       bool ops[kOps];
       std::fill(ops, ops + kOps, small);
       bool opEvidence = false, inner = false;
-      std::unordered_map<uint32_t, std::vector<uint8_t>> carried;
       std::vector<Values> lastSent(p);
       std::vector<std::vector<Values>> receivedSince(p);
       std::vector<uint8_t> hasSent(p, 0), hasReceived(p, 0);
@@ -192,7 +190,7 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
         const Message &m = t.messages[s.msg];
         size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
         if (s.isSend) {
-          carried[s.msg] = heard[a];
+          heard.send(s.msg, a);
           if (hasReceived[a]) inner = true; // combines before forwarding
           if (hasSent[a] && sendBuffer[a] != m.sendAddress) oneBuffer = false;
           sendBuffer[a] = m.sendAddress;
@@ -209,15 +207,14 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
           }
           hasSent[a] = 1;
         } else {
-          const std::vector<uint8_t> &c = carried[s.msg];
-          for (size_t r = 0; r < p; r++) heard[b][r] |= c[r];
+          heard.receive(s.msg, b);
           hasReceived[b] = 1;
           if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
         }
       }
       std::vector<size_t> full;
       for (size_t r = 0; r < p; r++)
-        if (std::count(heard[r].begin(), heard[r].end(), 1) == long(p)) full.push_back(r);
+        if (heard.heardAll(r)) full.push_back(r);
       int pinned = 0, which = -1;
       for (int k = 0; k < kOps; k++)
         if (ops[k] && opEvidence) pinned++, which = k;

@@ -145,14 +145,17 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const Receip
 }
 
 // Instances of one item's messages (see the header comment).
+// instanceOf: scratch indexed by message (a send's entry is written before
+// its receive reads it, so it needs no clearing between items).
 std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
-                                                  const std::vector<uint32_t> &msgs) {
+                                                  const std::vector<uint32_t> &msgs,
+                                                  std::vector<uint32_t> &instanceOf) {
   std::vector<Step> steps = timeOrder(t, msgs);
   std::vector<std::vector<uint32_t>> instances;
   std::vector<std::unordered_map<uint32_t, uint8_t>> has; // per instance: ranks holding it
   std::vector<uint32_t> rootOf, parent;                   // union-find over instances
   std::unordered_map<uint32_t, uint32_t> holds;            // rank -> instance
-  std::unordered_map<uint32_t, uint32_t> of;               // message -> instance
+  std::vector<uint32_t> &of = instanceOf;                  // message -> instance
   auto find = [&](uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
@@ -215,9 +218,10 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
     items[{m.crc, m.bytes}].push_back(i);
   }
+  std::vector<uint32_t> instanceOf(t.messages.size(), 0);
   for (auto &[key, msgs] : items) {
     if (int(msgs.size()) + 1 < o.minGroup) continue;
-    std::vector<std::vector<uint32_t>> instances = splitInstances(t, msgs);
+    std::vector<std::vector<uint32_t>> instances = splitInstances(t, msgs, instanceOf);
     for (auto &inst : instances) analyzeInstance(t, o, idx, inst, out);
   }
 }

@@ -77,8 +77,22 @@ bool tiled(const MessageTable &t, const Group &g, const std::vector<uint32_t> &m
 // not mix in.
 void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  // Per sender and per receiver (world rank order), flat: a round holds a
+  // few messages and maps of them cost more than the analysis.
   struct Sides {
-    std::map<uint32_t, Side> sends, recvs;
+    std::vector<std::pair<uint32_t, Side>> sends, recvs;
+  };
+  auto bySide = [&](const std::vector<uint32_t> &msgs, bool send,
+                    std::vector<std::pair<uint32_t, Side>> &out) {
+    std::vector<std::pair<uint32_t, uint32_t>> of; // (rank, message), message order kept
+    of.reserve(msgs.size());
+    for (uint32_t i : msgs) of.push_back({send ? t.messages[i].src : t.messages[i].dst, i});
+    std::stable_sort(of.begin(), of.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (size_t k = 0; k < of.size(); k++) {
+      if (k == 0 || of[k].first != of[k - 1].first) out.push_back({of[k].first, Side{}});
+      out.back().second.msgs.push_back(of[k].second);
+    }
   };
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
@@ -92,10 +106,8 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
        })) {
     const uint32_t comm = round.key.comm;
     Sides r;
-    for (uint32_t i : round.messages) {
-      r.sends[t.messages[i].src].msgs.push_back(i);
-      r.recvs[t.messages[i].dst].msgs.push_back(i);
-    }
+    bySide(round.messages, true, r.sends);
+    bySide(round.messages, false, r.recvs);
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
     size_t sendTiled = 0, recvTiled = 0;

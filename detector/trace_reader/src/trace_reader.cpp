@@ -177,6 +177,13 @@ struct Trace::Impl {
   std::vector<RankFiles> ranks;
   std::vector<Problem> problems;
   std::map<uint32_t, AttrKey> attrKeys; // attribute ref -> Collectivize key
+  // The same for small refs, looked up once per attribute of every event.
+  std::vector<int8_t> attrKeyByRef;
+  AttrKey attrKey(uint32_t ref) const {
+    if (ref < attrKeyByRef.size()) return AttrKey(attrKeyByRef[ref]);
+    auto k = attrKeys.find(ref);
+    return k == attrKeys.end() ? K_NONE : k->second;
+  }
 };
 
 Trace::Trace(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -351,6 +358,11 @@ Result<Trace> Trace::open(const std::string &dirIn) {
     for (int k = 0; k < K_COUNT_; k++)
       if (d.attributes[ref].name == kAttrNames[k]) impl->attrKeys[ref] = AttrKey(k);
   }
+  for (auto &[ref, key] : impl->attrKeys)
+    if (ref < 4096) {
+      if (impl->attrKeyByRef.size() <= ref) impl->attrKeyByRef.resize(ref + 1, int8_t(K_NONE));
+      impl->attrKeyByRef[ref] = int8_t(key);
+    }
   for (const RawComm &rc : load.comms) {
     CommDef &c = d.comms[rc.ref];
     c.ref = rc.ref;
@@ -447,10 +459,10 @@ OTF2_CallbackCode deliver(ReadCtx &c, Event &e, OTF2_AttributeList *attrs, uint6
     OTF2_AttributeValue value;
     if (OTF2_AttributeList_GetAttributeByIndex(attrs, i, &ref, &type, &value) != OTF2_SUCCESS)
       continue;
-    auto k = c.impl->attrKeys.find(ref);
+    AttrKey k = c.impl->attrKey(ref);
     uint64_t v;
-    if (k == c.impl->attrKeys.end() || !asUnsigned(type, value, v)) continue;
-    switch (k->second) {
+    if (k == K_NONE || !asUnsigned(type, value, v)) continue;
+    switch (k) {
     case K_CRC32: e.crc32 = uint32_t(v); break;
     case K_ADDRESS: e.address = v; break;
     case K_PREFIX: e.prefix = v; break;
@@ -614,6 +626,12 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   OTF2_Reader_CloseEvtFiles(r);
   if (failure) return *failure;
   return ctx.delivered;
+}
+
+uint64_t Trace::eventBound(int rank) const {
+  if (rank < 0 || rank >= rankCount()) return 0;
+  const RankFiles &f = impl_->ranks[size_t(rank)];
+  return f.evt.state == FileState::Missing ? 0 : f.evt.readableEvents;
 }
 
 Result<std::vector<Event>> Trace::loadRank(int rank, const ReadOptions &options) const {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,9 @@ struct DetectOptions {
   int minGroup = 3;
   // Partial matches need at least this coverage.
   double minPartialCoverage = 0.5;
-  bool progress = false; // print progress to stderr on long analyses
+  // Called after each analysis phase with its name ("tiling") and the
+  // seconds it took: progress output and the phase timings of the bench.
+  std::function<void(const char *phase, double seconds)> onPhase;
 };
 
 struct Report {

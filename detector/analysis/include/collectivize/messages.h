@@ -72,6 +72,34 @@ struct MessageTable {
   const Group *group(uint32_t comm) const;
 };
 
+// A receive as one rank recorded it, before matching.
+struct PostedReceive {
+  uint32_t comm = 0, src = 0, dst = 0, tag = 0; // src, dst: world ranks
+  uint32_t post = 0, pos = 0; // where it was posted / completed in dst's events
+  uint64_t time = 0, address = 0, site = 0;
+  uint32_t count = 0, type = 0;
+  uint8_t siteKind = 0;
+};
+
+// What matching needs from one rank's events: its sends (the send side of
+// a Message), its receives, its kept buffers and counts. Decoding ranks is
+// independent, rank by rank (the parallel mode does it in several
+// processes); matching then needs them all.
+struct RankRecords {
+  int rank = 0;
+  std::vector<Message> sends;
+  std::vector<PostedReceive> receives;
+  std::vector<KeptBuffer> kept;
+  uint64_t events = 0, sendCalls = 0, receiveCalls = 0, unhashedSends = 0, noPeer = 0;
+  std::map<std::string, uint64_t> collectives;
+  std::string error; // the rank could not be read (its records are what came before)
+};
+RankRecords decodeRank(const trace::Trace &trace, int rank);
+
+// Matches the records of every rank (in rank order, one per rank of the
+// trace) into a table; groups come from the trace's definitions.
+MessageTable matchRecords(const trace::Trace &trace, std::vector<RankRecords> ranks);
+
 // Reads every rank of the trace and matches. Ranks that cannot be read are
 // skipped with a warning (their messages then stay unmatched).
 // progress (optional) is called after each rank with (ranks read, ranks).

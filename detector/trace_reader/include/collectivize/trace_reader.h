@@ -200,6 +200,9 @@ public:
   int rankCount() const;
   // Ranks with a rank-N.done marker and a readable event file.
   bool rankComplete(int rank) const;
+  // Upper bound on the events forEachEvent hands out for `rank` (from the
+  // validated chunk headers; 0 for a missing file): for reserving memory.
+  uint64_t eventBound(int rank) const;
   // Incomplete ranks, missing or truncated files, in rank order.
   const std::vector<Problem> &problems() const;
 
