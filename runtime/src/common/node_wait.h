@@ -8,14 +8,16 @@
  * shared word) until the rank that changes the word wakes it. Sleepers are
  * counted, so a waker makes the system call only when somebody sleeps.
  *
- * When to sleep (measured, bench/results/2026-11-23-shm/wait-*.csv, a
- * machine loaded by other jobs): with more ranks than cores, sleeping made
- * alltoalls of <= 1 KiB per rank faster (P = 8 and 16, 8-64 B blocks:
- * 0.26-0.58x MPI's time against 0.43-0.93x yielding, in the same runs), but
- * larger ones at P = 16 slower (512 B-2 KiB blocks: 0.6-1.4x against
- * 0.3-1.0x): a wake-up of all sleepers at once preempts the ranks that
- * still copy. So sleeping is the default only for oversubscribed calls
- * moving at most CZI_WAIT_SLEEP_BYTES per rank.
+ * When to sleep (bench/shm/wait_ab.sh, bench/results/2026-11-23-shm/
+ * wait-ab*.csv: shm_pull alltoall over MPI_Alltoall in the same launch,
+ * median over launches and modes, a machine loaded by other jobs): at
+ * P = 8 sleeping beat yielding for 8 B-2 KiB blocks (8 B 0.82x against
+ * 0.98x, 64 B 0.49x against 0.88x, 2 KiB 0.71x against 0.80x), at P = 16
+ * for 8 B (0.38x against 0.52x), but at P = 16 and 2 KiB it lost (0.83x
+ * against 0.58x): waking all sleepers at once preempts the ranks still
+ * copying. So sleeping is the default only for oversubscribed calls moving
+ * at most CZI_WAIT_SLEEP_BYTES per rank (the cells where it never lost);
+ * P = 8 suggests a higher limit, to be measured on a quiet machine.
  *
  * COLLECTIVIZE_SHM_WAIT=yield|sleep|auto (default auto), optionally
  * ":N" yields before sleeping (default 2), overrides this; for
