@@ -19,7 +19,7 @@ auto=; [ "${AUTO:-0}" = 1 ] && auto=,auto
 : > "$CSV"; : > "$LOAD"
 header=1
 for P in ${PROCS:-2 4 8 16}; do
-  specs="alltoall:mpi,shm_push,shm_pull allgather:mpi,shm bcast:mpi,shm"
+  specs="alltoall:mpi,shm_push,shm_pull,spread_out allgather:mpi,shm bcast:mpi,shm"
   [ "${ZC:-0}" = 1 ] && specs="alltoall:mpi,shm_pull,shm_pull_zc allgather:mpi,shm,shm_zc"
   for spec in $specs; do
     coll=${spec%%:*} algs=${spec#*:}$auto

@@ -13,7 +13,7 @@ namespace cz::bench {
 
 const char kCsvHeader[] =
     "collective,procs,bytes,algorithm,iters,reps,median_us,min_us,max_us,"
-    "ratio_to_mpi,status,note";
+    "ratio_to_mpi,status,note,dirty_us,makespan_us";
 
 void computeRatios(std::vector<Result> &rows) {
   std::map<std::tuple<std::string, int, long long>, double> mpi;
@@ -53,11 +53,12 @@ void writeCsv(FILE *out, const std::vector<Result> &rows) {
       std::snprintf(buf, sizeof buf, "%.3f", r.ratioToMpi);
       ratio = buf;
     }
-    std::fprintf(out, "%s,%d,%lld,%s,%d,%d,%s,%s,%s,%s,%s,%s\n", r.collective.c_str(),
+    std::fprintf(out, "%s,%d,%lld,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", r.collective.c_str(),
                  r.procs, r.bytes, quote(r.algorithm).c_str(), r.iters, r.reps,
                  num(r.medianUs, r.ok()).c_str(), num(r.minUs, r.ok()).c_str(),
                  num(r.maxUs, r.ok()).c_str(), ratio.c_str(), r.status.c_str(),
-                 quote(r.note).c_str());
+                 quote(r.note).c_str(), num(r.dirtyUs, r.ok() && r.dirtyUs > 0).c_str(),
+                 num(r.makespanUs, r.ok() && r.makespanUs > 0).c_str());
   }
 }
 
@@ -132,6 +133,8 @@ bool readCsvFile(const std::string &path, std::vector<Result> &rows, std::string
     r.ratioToMpi = std::atof(f[9].c_str());
     r.status = f[10];
     r.note = f.size() > 11 ? f[11] : "";
+    r.dirtyUs = f.size() > 12 ? std::atof(f[12].c_str()) : 0;
+    r.makespanUs = f.size() > 13 ? std::atof(f[13].c_str()) : 0;
     if (r.procs < 1 || r.algorithm.empty()) {
       err = path + ":" + std::to_string(lineNo) + ": bad procs or algorithm";
       return false;

@@ -174,6 +174,8 @@ bool runBench(const RunSpec &spec, std::vector<Result> &rows, std::string &err) 
               r.maxUs = std::atof(f[9].c_str());
               r.status = f[10];
               r.note = f.size() > 11 ? f[11] : "";
+              r.dirtyUs = f.size() > 12 ? std::atof(f[12].c_str()) : 0;
+              r.makespanUs = f.size() > 13 ? std::atof(f[13].c_str()) : 0;
               // A restart re-runs the interrupted size: keep the first result.
               if (!have.insert({r.collective, r.bytes, r.algorithm}).second) return;
               rows.push_back(r);

@@ -12,22 +12,57 @@
 
 namespace cz::bench {
 
+namespace {
+
+// r's time over mpi's, or 0 when either was not measured.
+double ratio(double r, double mpi) { return r > 0 && mpi > 0 ? r / mpi : 0; }
+
+bool passes(const Result &r, const Result &mpi, double latencyLimit, double makespanLimit) {
+  if (!r.ok() || !mpi.ok() || mpi.medianUs <= 0) return false;
+  const double clean = ratio(r.medianUs, mpi.medianUs);
+  const double dirty = ratio(r.dirtyUs, mpi.dirtyUs);
+  const double makespan = ratio(r.makespanUs, mpi.makespanUs);
+  return clean > 0 && clean <= latencyLimit && dirty <= latencyLimit &&
+         makespan <= makespanLimit;
+}
+
+}  // namespace
+
+double worseLatencyRatio(const Result &r, const Result &mpi) {
+  return std::max(ratio(r.medianUs, mpi.medianUs), ratio(r.dirtyUs, mpi.dirtyUs));
+}
+
+bool clearWin(const Result &r, const Result &mpi, double margin) {
+  // Strictly below the margin: an exact 0.90 at margin 0.10 is not a win.
+  return passes(r, mpi, (1 - margin) * (1 - 1e-9), 1 + margin);
+}
+
+bool notSlower(const Result &r, const Result &mpi, double margin) {
+  return passes(r, mpi, 1.0, 1 + margin);
+}
+
 std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell, double margin) {
   std::map<long long, SizeChoice> by;
+  std::map<long long, Result> mpiAt;
   for (const Result &r : cell) {
     SizeChoice &c = by[r.bytes];
     c.bytes = r.bytes;
-    if (r.ok() && r.algorithm == "mpi") c.mpiUs = r.medianUs;
+    if (r.ok() && r.algorithm == "mpi") c.mpiUs = r.medianUs, mpiAt[r.bytes] = r;
   }
   for (auto &[bytes, c] : by) {
     c.algorithm = "mpi";
     c.timeUs = c.mpiUs;
     if (c.mpiUs <= 0) continue;
+    const Result &mpi = mpiAt[bytes];
+    double best = 0;
     for (const Result &r : cell) {
-      if (r.bytes != bytes || !r.ok() || r.algorithm == "mpi" || r.algorithm == "auto") continue;
-      if (r.medianUs < (1 - margin) * c.mpiUs && (c.algorithm == "mpi" || r.medianUs < c.timeUs)) {
+      if (r.bytes != bytes || r.algorithm == "mpi" || r.algorithm == "auto") continue;
+      if (!clearWin(r, mpi, margin)) continue;
+      const double worse = worseLatencyRatio(r, mpi);
+      if (c.algorithm == "mpi" || worse < best) {
         c.algorithm = r.algorithm;
         c.timeUs = r.medianUs;
+        best = worse;
       }
     }
   }
@@ -40,7 +75,7 @@ std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell, double mar
     const std::string &x = out[i - 1].algorithm;
     if (out[i].algorithm != "mpi" || x == "mpi" || out[i + 1].algorithm != x) continue;
     for (const Result &r : cell)
-      if (r.bytes == out[i].bytes && r.algorithm == x && r.ok() && r.medianUs <= out[i].mpiUs) {
+      if (r.bytes == out[i].bytes && r.algorithm == x && notSlower(r, mpiAt[r.bytes], margin)) {
         out[i].algorithm = x;
         out[i].timeUs = r.medianUs;
       }
@@ -50,8 +85,9 @@ std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell, double mar
 
 SizeChoice chooseForAllSizes(const std::vector<Result> &cell, double margin) {
   std::map<long long, double> mpi;
+  std::map<long long, Result> mpiAt;
   for (const Result &r : cell)
-    if (r.ok() && r.algorithm == "mpi") mpi[r.bytes] = r.medianUs;
+    if (r.ok() && r.algorithm == "mpi") mpi[r.bytes] = r.medianUs, mpiAt[r.bytes] = r;
   SizeChoice best;
   best.bytes = -1;
   best.algorithm = "mpi";
@@ -69,7 +105,7 @@ SizeChoice chooseForAllSizes(const std::vector<Result> &cell, double margin) {
     for (const Result &r : cell) {
       if (r.algorithm != name || !r.ok() || !mpi.count(r.bytes)) continue;
       double ratio = r.medianUs / mpi[r.bytes];
-      slowerSomewhere |= ratio > 1.0;
+      slowerSomewhere |= !notSlower(r, mpiAt[r.bytes], margin);
       logSum += std::log(ratio), total += r.medianUs, n++;
     }
     // It must have run (ok) at every size mpi did, and never lose to mpi.

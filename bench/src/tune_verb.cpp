@@ -29,7 +29,11 @@ const char kTuneUsage[] =
     "usage: collectivize tune -o FILE [--from bench.csv] [--margin M] [bench options]\n\n"
     "Writes a decision table (COLLECTIVIZE_TUNING=FILE) choosing, per collective,\n"
     "process count and size, the fastest measured algorithm, preferring a native\n"
-    "one only when it beats the MPI library's own by more than the margin.\n\n"
+    "one only when it beats the MPI library's own by more than the margin both with\n"
+    "the same send data every call (clean) and with the send buffer rewritten before\n"
+    "each call (dirty), and its makespan (first rank's start to last rank's return)\n"
+    "is at most 1 + margin times mpi's. The margin is the noise allowance: set it to\n"
+    "the spread of the same code timed twice on your machine.\n\n"
     "  -o, --output FILE   the table to write (required); unless --from is given the\n"
     "                      measurements also go to FILE's stem + \"-bench/\"\n"
     "  --from CSV          use an existing bench.csv instead of measuring\n"
@@ -222,8 +226,9 @@ int tuneVerb(int argc, char **argv) {
   header.push_back("MPI library: " + mpiLibrary());
   char marginText[64];
   std::snprintf(marginText, sizeof marginText, "%.0f%%", tf.margin * 100);
-  header.push_back(std::string("Policy: fastest algorithm per size; a native one only when it beats "
-                               "mpi by more than ") + marginText + ".");
+  header.push_back(std::string("Policy: per size, a native algorithm only when it beats mpi by more "
+                               "than ") + marginText + " clean and dirty (send buffer rewritten "
+                   "before each call) with a makespan at most " + marginText + " above mpi's.");
   header.push_back("A measured size's rule holds up to the next measured size; a measured P's "
                    "rules hold up to the next measured P.");
   header.push_back("Use: COLLECTIVIZE_TUNING=" + file + " (check: collectivize table check FILE)");
@@ -267,13 +272,13 @@ int tuneVerb(int argc, char **argv) {
     return CZ_COLL_COUNT;
   };
   int above = printRatioGrid(
-      rows, "tuned / mpi per measured cell, from the measurements (table's choice shown):",
+      rows, "tuned / mpi per measured cell, worse of clean and dirty, from the measurements (table's choice shown):",
       [&](const std::string &coll, int p, long long b, double &ratio, std::string &alg) {
         char name[128];
         if (cz_selected_algorithm(collId(coll), p, b, name, sizeof name) != MPI_SUCCESS) return false;
         const Result *mpi = find(rows, coll, p, b, "mpi"), *chosen = find(rows, coll, p, b, name);
         if (!mpi || !chosen) return false;
-        ratio = chosen->medianUs / mpi->medianUs;
+        ratio = worseLatencyRatio(*chosen, *mpi);
         alg = name;
         return true;
       });
@@ -309,13 +314,13 @@ int tuneVerb(int argc, char **argv) {
   // ratio shows this machine's measurement noise.
   std::vector<double> same;
   above = printRatioGrid(
-      vrows, "verified: cz_<coll> with this table / mpi, timed together:",
+      vrows, "verified: cz_<coll> with this table / mpi, timed together (worse of clean and dirty):",
       [&](const std::string &coll, int p, long long b, double &ratio, std::string &alg) {
         const Result *mpi = find(vrows, coll, p, b, "mpi"), *tuned = find(vrows, coll, p, b, "auto");
         char name[128] = "?";
         cz_selected_algorithm(collId(coll), p, b, name, sizeof name);
         if (!mpi || !tuned) return false;
-        ratio = tuned->medianUs / mpi->medianUs;
+        ratio = worseLatencyRatio(*tuned, *mpi);
         alg = name;
         if (alg == "mpi") same.push_back(std::fabs(ratio - 1));
         return true;

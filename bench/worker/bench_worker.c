@@ -4,7 +4,7 @@
  *
  *   BEGIN  <coll> <alg> <bytes>                      before touching a cell
  *   RESULT <coll> <procs> <bytes> <alg> <iters> <reps> <median_us> <min_us>
- *          <max_us> <status> <note>                   tab-separated
+ *          <max_us> <status> <note> <dirty_us> <makespan_us>  tab-separated
  *   DONE                                              all cells finished
  *
  * BEGIN lets the CLI name the culprit when an algorithm crashes or hangs
@@ -18,7 +18,13 @@
  * result, warmup calls, then --reps timed batches, each after a barrier
  * (reps interleaved across the algorithms of a size); each rank's mean time
  * per call is reduced to avg/min/max across ranks; reported: median over
- * reps of avg, smallest min, largest max. */
+ * reps of avg, smallest min, largest max. Each rep also times the same
+ * calls "dirty" (the send buffer rewritten before every call, untimed, as
+ * an application that computes its data: the lines sit modified in the
+ * writer's cache), and up to MAKESPAN_CALLS single calls each after a
+ * barrier, from the first rank's start to the last rank's return (the
+ * makespan: what a skewed or slow rank costs everyone); medians over reps.
+ * The tuner chooses with all three (bench/tune_rules.h). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +38,7 @@
 #define MAX_ALGS 32
 #define MAX_SIZES 64
 #define SMALL_LIMIT 8192 /* OSU: larger blocks get fewer iterations */
+#define MAKESPAN_CALLS 20
 
 typedef struct {
   char coll[32];
@@ -115,16 +122,23 @@ static void clean(char *s) { /* the note is one tab-separated field */
     if (*s == '\t' || *s == '\n' || *s == '\r') *s = ' ';
 }
 
+typedef struct {
+  double median, min, max, dirty, makespan; /* microseconds */
+} timing;
+
 static void result(const char *coll, long long bytes, const char *alg, int iters, int reps,
-                   double med, double mn, double mx, const char *status, const char *note) {
+                   timing t, const char *status, const char *note) {
   if (rank != 0) return;
   char buf[512];
   snprintf(buf, sizeof buf, "%s", note ? note : "");
   clean(buf);
-  printf("RESULT\t%s\t%d\t%lld\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%s\t%s\n", coll, nprocs, bytes,
-         alg, iters, reps, med, mn, mx, status, buf);
+  printf("RESULT\t%s\t%d\t%lld\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%s\t%s\t%.4f\t%.4f\n", coll,
+         nprocs, bytes, alg, iters, reps, t.median, t.min, t.max, status, buf, t.dirty,
+         t.makespan);
   fflush(stdout);
 }
+
+static const timing no_timing = {0, 0, 0, 0, 0};
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -143,8 +157,56 @@ static int all_ok(int failed, int *who) {
 typedef struct {
   const char *name;
   int ok, iters;
-  double avg[64], mn, mx;
+  double avg[64], mn, mx, dirty[64], makespan[64];
 } cell_state;
+
+static double median_of(double *v, int n) {
+  qsort(v, (size_t)n, sizeof v[0], cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A new value in every byte the call reads (bcast: the root's buffer). */
+static void dirty_send(const char *coll, buffers *b, int i) {
+  if (is_coll(coll, "bcast")) {
+    if (rank == 0) memset(b->recv, i & 0xff, b->len);
+  } else {
+    memset(b->send, i & 0xff, is_coll(coll, "allgather") ? b->len / (size_t)nprocs : b->len);
+  }
+}
+
+/* iters calls, the send buffer rewritten before each (untimed): every
+ * rank's mean time per call, averaged over ranks. */
+static double time_dirty(const char *coll, const char *alg, buffers *b, int count, int iters) {
+  double busy = 0, sum;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < iters; i++) {
+    dirty_send(coll, b, i + 1);
+    double t0 = MPI_Wtime();
+    call(coll, alg, b, count);
+    busy += MPI_Wtime() - t0;
+  }
+  double mine = busy * 1e6 / iters;
+  MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sum / nprocs;
+}
+
+/* Single calls after a barrier: median of (last return - first start);
+ * MPI_Wtime is one clock for the ranks of one node. */
+static double time_makespan(const char *coll, const char *alg, buffers *b, int count,
+                            int calls) {
+  double start[MAKESPAN_CALLS], end[MAKESPAN_CALLS], first[MAKESPAN_CALLS], last[MAKESPAN_CALLS];
+  if (calls > MAKESPAN_CALLS) calls = MAKESPAN_CALLS;
+  for (int i = 0; i < calls; i++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    start[i] = MPI_Wtime();
+    call(coll, alg, b, count);
+    end[i] = MPI_Wtime();
+  }
+  MPI_Allreduce(start, first, calls, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(end, last, calls, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  for (int i = 0; i < calls; i++) last[i] = (last[i] - first[i]) * 1e6;
+  return median_of(last, calls);
+}
 
 static void begin(const char *coll, const char *alg, long long bytes) {
   if (rank == 0) { printf("BEGIN\t%s\t%s\t%lld\n", coll, alg, bytes); fflush(stdout); }
@@ -164,7 +226,7 @@ static int check_cell(const char *coll, const char *alg, long long bytes, buffer
     }
     if (rank == 0 && who != 0)
       MPI_Recv(note, sizeof note, MPI_CHAR, who, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    result(coll, bytes, alg, 0, 0, 0, 0, 0, "failed", note);
+    result(coll, bytes, alg, 0, 0, no_timing, "failed", note);
     return 0;
   }
   size_t bad = b->len;
@@ -178,7 +240,7 @@ static int check_cell(const char *coll, const char *alg, long long bytes, buffer
     }
     if (rank == 0 && who != 0)
       MPI_Recv(note, sizeof note, MPI_CHAR, who, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    result(coll, bytes, alg, 0, 0, 0, 0, 0, "wrong", note);
+    result(coll, bytes, alg, 0, 0, no_timing, "wrong", note);
     return 0;
   }
   return 1;
@@ -199,7 +261,7 @@ static void run_size(const char *coll, char **algs, int nalgs, long long bytes, 
     st[a].mn = 1e300;
     begin(coll, algs[a], bytes);
     if (!ref_ok)
-      result(coll, bytes, algs[a], 0, 0, 0, 0, 0, "failed", "the reference (mpi) call failed");
+      result(coll, bytes, algs[a], 0, 0, no_timing, "failed", "the reference (mpi) call failed");
     else
       st[a].ok = check_cell(coll, algs[a], bytes, b);
   }
@@ -237,13 +299,14 @@ static void run_size(const char *coll, char **algs, int nalgs, long long bytes, 
       st[a].avg[r] = sum / nprocs;
       if (lo < st[a].mn) st[a].mn = lo;
       if (hi > st[a].mx) st[a].mx = hi;
+      st[a].dirty[r] = time_dirty(coll, algs[a], b, count, iters);
+      st[a].makespan[r] = time_makespan(coll, algs[a], b, count, iters);
     }
   for (int a = 0; a < nalgs; a++) {
     if (!st[a].ok) continue;
-    qsort(st[a].avg, (size_t)reps, sizeof st[a].avg[0], cmp_double);
-    double med = reps % 2 ? st[a].avg[reps / 2]
-                          : (st[a].avg[reps / 2 - 1] + st[a].avg[reps / 2]) / 2;
-    result(coll, bytes, algs[a], st[a].iters, reps, med, st[a].mn, st[a].mx, "ok", "");
+    timing t = {median_of(st[a].avg, reps), st[a].mn, st[a].mx, median_of(st[a].dirty, reps),
+                median_of(st[a].makespan, reps)};
+    result(coll, bytes, algs[a], st[a].iters, reps, t, "ok", "");
   }
 }
 
@@ -297,7 +360,7 @@ int main(int argc, char **argv) {
       if ((long long)nprocs * bytes > INT_MAX || !setup(coll, bytes, &b)) {
         release(&b);
         for (int a = 0; a < colls[c].nalgs; a++)
-          result(coll, bytes, colls[c].algs[a], 0, 0, 0, 0, 0, "failed",
+          result(coll, bytes, colls[c].algs[a], 0, 0, no_timing, "failed",
                  "buffers too large for int counts or memory");
         continue;
       }

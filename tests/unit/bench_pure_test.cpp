@@ -3,7 +3,10 @@
 // table text). No MPI processes are started.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include "bench/hockney_fit.h"
 #include "bench/options.h"
@@ -117,6 +120,48 @@ TEST(Tune, OneSizeGapsAreFilledWhenNotSlower) {
   ASSERT_EQ(c.size(), 5u);
   EXPECT_EQ(c[1].algorithm, "pairwise");  // 0.95: within the margin, but no slower
   EXPECT_EQ(c[3].algorithm, "mpi");       // 1.05: slower, the gap stays
+}
+
+// Clean, dirty and makespan microseconds of one row.
+Result modes(long long bytes, const std::string &alg, double clean, double dirty,
+             double makespan) {
+  Result r = row("alltoall", 8, bytes, alg, clean);
+  r.dirtyUs = dirty, r.makespanUs = makespan;
+  return r;
+}
+
+TEST(Tune, AWinMustHoldDirtyAndNotCostMakespan) {
+  std::vector<Result> cell{
+      modes(8, "mpi", 10, 10, 100), modes(8, "shm_pull", 5, 12, 100),    // loses dirty
+      modes(16, "mpi", 10, 10, 100), modes(16, "shm_pull", 5, 5, 125),   // makespan +25%
+      modes(32, "mpi", 10, 10, 100), modes(32, "shm_pull", 5, 8, 105),   // wins, makespan noise
+      modes(32, "shm_push", 4, 8.5, 100),                                 // worse dirty ratio
+      modes(64, "mpi", 10, 0, 0), modes(64, "shm_pull", 5, 0, 0)};      // modes not measured
+  std::vector<SizeChoice> c = chooseBySize(cell, 0.10);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].algorithm, "mpi");
+  EXPECT_EQ(c[1].algorithm, "mpi");
+  EXPECT_EQ(c[2].algorithm, "shm_pull");  // worse ratio 0.80 against shm_push's 0.85
+  EXPECT_EQ(c[3].algorithm, "shm_pull");  // an older bench.csv: clean latency only
+  EXPECT_FALSE(clearWin(modes(8, "x", 9.5, 5, 100), modes(8, "mpi", 10, 10, 100), 0.10));
+  EXPECT_TRUE(notSlower(modes(8, "x", 10, 9, 109), modes(8, "mpi", 10, 10, 100), 0.10));
+  EXPECT_FALSE(notSlower(modes(8, "x", 10, 10.1, 100), modes(8, "mpi", 10, 10, 100), 0.10));
+}
+
+TEST(Tune, CsvKeepsDirtyAndMakespan) {
+  std::vector<Result> rows{modes(8, "mpi", 10, 11, 120)};
+  char path[] = "/tmp/cz-bench-csv-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::string err;
+  ASSERT_TRUE(writeCsvFile(path, rows, err)) << err;
+  std::vector<Result> back;
+  ASSERT_TRUE(readCsvFile(path, back, err)) << err;
+  unlink(path);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_DOUBLE_EQ(back[0].dirtyUs, 11);
+  EXPECT_DOUBLE_EQ(back[0].makespanUs, 120);
 }
 
 TEST(Tune, RangesBreakAtMeasuredSizes) {

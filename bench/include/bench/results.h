@@ -18,6 +18,12 @@ struct Result {
   // min/max: smallest/largest per-rank mean seen in any rep.
   double medianUs = 0, minUs = 0, maxUs = 0;
   double ratioToMpi = 0;  // medianUs / mpi's medianUs; 0 when unknown
+  // The same calls with the send buffer rewritten before each one (untimed;
+  // "dirty", as an application that computes its data), median over reps of
+  // the across-rank average; and the makespan, from the first rank's start
+  // to the last rank's return of one call after a barrier (median). 0 when
+  // not measured (older bench.csv files).
+  double dirtyUs = 0, makespanUs = 0;
   // ok | failed (returned an error) | wrong (result differs from mpi's) |
   // crashed (worker died or hung here) | skipped (after a crash)
   std::string status;

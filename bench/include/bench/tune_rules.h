@@ -1,10 +1,24 @@
 // tune_rules.h: from measured cells to decision-table rules (pure functions).
 //
-// Choice per measured size: the fastest ok algorithm, but a non-mpi one only
-// when it beats mpi by more than the margin (t_alg < (1 - margin) * t_mpi).
+// Choice per measured size: a non-mpi algorithm only when it wins clearly
+// AND loses nowhere (clearWin below), in every mode the bench measured:
+//  - the clean latency (send data unchanged between calls) and the dirty
+//    one (send buffer rewritten before each call) both below
+//    (1 - margin) x mpi's, measured in the same run;
+//  - its makespan (first rank's start to last rank's return) at most
+//    (1 + margin) x mpi's: a makespan is dominated by the ranks' arrival
+//    skew, which no algorithm changes, so it must not be worse beyond the
+//    noise, but need not be better;
+//  - a mode or makespan missing on either side (a bench.csv from before
+//    they were measured) is not checked.
+// The margin is the noise allowance: pick it from the spread of the same
+// code timed twice on the machine (README: runtime/data/decision-table.txt
+// says what was used). Among the algorithms that pass, the one with the
+// smallest worse ratio of its two latencies wins.
 // Without an ok mpi timing at a size nothing can be shown to beat it: mpi.
 // A single mpi size between two sizes won by the same algorithm X becomes X
-// if X is no slower than mpi there (fewer rules, still never slower).
+// if X is no slower than mpi there in either latency and its makespan
+// passes (fewer rules, still never slower).
 //
 // Size ranges: a measured size's choice covers the sizes from itself up to
 // just below the next measured size (boundaries at the measured sizes, not
@@ -39,6 +53,15 @@ struct SizeRange {
   long long lo = 0, hi = -1;  // inclusive; hi -1 means "*"
   std::string algorithm;
 };
+
+// Does r beat mpi (same cell) by more than margin in both latencies, with a
+// makespan within the margin? (notSlower: by 0 instead of margin.) Both
+// require r.ok() and an ok mpi.
+bool clearWin(const Result &r, const Result &mpi, double margin);
+bool notSlower(const Result &r, const Result &mpi, double margin);
+// The worse of r's clean and dirty latency ratios to mpi (clean alone when
+// dirty was not measured on both sides).
+double worseLatencyRatio(const Result &r, const Result &mpi);
 
 // The choice at each measured size of one (collective, procs).
 std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell,

@@ -97,6 +97,7 @@ int czi_allgather_shm(CZI_ALLGATHER_ARGS) {
                                    (MPI_Aint)p * m > INT_MAX)))
     return czi_allgather_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, params);
+  czi_shm_wait_for(&v, (long long)p * m);
   CZI_TRY(czi_copy_local(sendbuf, sendcount, &st,
                          czi_block(recvbuf, me, recvcount, &rt), recvcount,
                          &rt));

@@ -42,6 +42,7 @@ int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
                           &st, czi_block(recvbuf, me, recvcount, &rt),
                           recvcount, &rt);
   CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
+  czi_shm_wait_for(&v, (long long)p * m);
   if (!usable || (v.nnodes > 1 && !czi_shm_hierarchical(&v, params)))
     return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype, comm, params);

@@ -40,16 +40,17 @@ void czi_shm_bcast_ring(czi_shm_view *v, char *bytes, MPI_Aint n, int root) {
     char *slot = shm->bslots + (MPI_Aint)s * CZI_SHM_BCAST_SEG;
     if (v->me == root) {
       const unsigned long long uses = g / CZI_SHM_BCAST_SLOTS;
-      czi_shm_wait_at_least(&shm->bctl->consumed[s].value,
+      czi_shm_wait_at_least(v, &shm->bctl->consumed[s],
                             uses * (unsigned long long)(v->p - 1));
       memcpy(slot, bytes + off, len);
-      atomic_store_explicit(&shm->bctl->ready[s].value, g + 1,
-                            memory_order_release);
+      czi_shm_flag_set(&shm->bctl->ready[s], g + 1);
     } else {
-      czi_shm_wait_at_least(&shm->bctl->ready[s].value, g + 1);
+      czi_shm_wait_at_least(v, &shm->bctl->ready[s], g + 1);
       memcpy(bytes + off, slot, len);
-      atomic_fetch_add_explicit(&shm->bctl->consumed[s].value, 1,
-                                memory_order_acq_rel);
+      /* Only the slot's last reader can release a waiting root. */
+      const unsigned long long readers = (unsigned long long)(v->p - 1);
+      if (czi_shm_flag_add(&shm->bctl->consumed[s], 1) % readers == 0)
+        czi_shm_flag_wake(&shm->bctl->consumed[s]);
     }
   }
 }
@@ -66,6 +67,7 @@ int czi_bcast_shm(CZI_BCAST_ARGS) {
   const MPI_Aint n = (MPI_Aint)count * (MPI_Aint)t.size;
   if (p == 1 || n == 0) return MPI_SUCCESS;
   CZI_TRY(czi_shm_get(comm, 0, &v, &usable));
+  czi_shm_wait_for(&v, (long long)n);
   if (!usable || (v.nnodes > 1 && !czi_shm_hierarchical(&v, params)) ||
       (v.nnodes > 1 && n > INT_MAX))
     return czi_bcast_mpi(buffer, count, datatype, root, comm, params);

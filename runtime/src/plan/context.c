@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "node_wait.h"
 #include "plan.h"
 #include "shm.h"
 
@@ -22,24 +23,23 @@
 struct czi_node_ctl {
   _Atomic int arrived;
   char pad1[60];
-  _Atomic unsigned generation;
-  char pad2[60];
+  czi_wait_word generation; /* sleepers wait on it (common/node_wait.h) */
   int result[4];
   char pad3[48];
   int votes[][4]; /* [node_size] */
 };
 
-void czi_node_barrier(czi_node_ctx *ctx) {
+void czi_node_barrier(czi_node_ctx *ctx, int sleeps) {
   struct czi_node_ctl *c = ctx->ctl;
   if (ctx->node_size == 1) return;
-  const unsigned gen = atomic_load(&c->generation);
+  const unsigned gen = atomic_load(&c->generation.value);
   if (atomic_fetch_add(&c->arrived, 1) == ctx->node_size - 1) {
     atomic_store(&c->arrived, 0);
-    atomic_fetch_add(&c->generation, 1);
+    atomic_fetch_add(&c->generation.value, 1);
+    czi_wake(&c->generation.value, &c->generation.sleepers);
     return;
   }
-  for (int spins = 0; atomic_load(&c->generation) == gen; spins++)
-    if (spins > 64) sched_yield();
+  czi_wait_change(&c->generation, gen, sleeps);
 }
 
 /* One shared-memory round for the ranks that are not node leaders: they
@@ -50,12 +50,11 @@ void czi_node_barrier(czi_node_ctx *ctx) {
 int czi_vote_min3(czi_node_ctx *ctx, int v[3]) {
   int rc = MPI_SUCCESS;
   struct czi_node_ctl *c = ctx->ctl;
-  const unsigned gen = atomic_load(&c->generation);
+  const unsigned gen = atomic_load(&c->generation.value);
   for (int k = 0; k < 3; k++) c->votes[ctx->node_rank][k] = v[k];
   if (ctx->node_rank != 0) {
     atomic_fetch_add(&c->arrived, 1);
-    for (int spins = 0; atomic_load(&c->generation) == gen; spins++)
-      if (spins > 64) sched_yield();
+    czi_wait_change(&c->generation, gen, 0);
     for (int k = 0; k < 3; k++) v[k] = c->result[k];
     rc = c->result[3];
     if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
@@ -72,7 +71,8 @@ int czi_vote_min3(czi_node_ctx *ctx, int v[3]) {
   /* A failed allreduce is everyone's failure: publish it. */
   for (int k = 0; k < 3; k++) c->result[k] = rc == MPI_SUCCESS ? v[k] : -1;
   c->result[3] = rc;
-  atomic_fetch_add(&c->generation, 1);
+  atomic_fetch_add(&c->generation.value, 1);
+  czi_wake(&c->generation.value, &c->generation.sleepers);
   if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
   return MPI_SUCCESS;
 }

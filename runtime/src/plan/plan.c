@@ -427,7 +427,7 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
                        ctx->priv, &plan->reqs[nreq++]));
   /* The other ranks' packing must be visible before their data leaves
    * (the cached path's vote was that barrier already). */
-  if (node_barrier_first) czi_node_barrier(ctx);
+  if (node_barrier_first) czi_node_barrier(ctx, 0);
   for (int i = 0; i < plan->nsend; i++)
     CZI_MPI(PMPI_Isend(base + plan->sends[i].seg_off, plan->sends[i].bytes,
                        MPI_BYTE, plan->sends[i].peer, CZI_TAG_ALLTOALLV_PLAN,
@@ -440,7 +440,7 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
   CZI_MPI(PMPI_Waitall(nreq, plan->reqs, MPI_STATUSES_IGNORE));
   nreq = 0;
   /* Every message into the node has landed before anyone unpacks. */
-  czi_node_barrier(ctx);
+  czi_node_barrier(ctx, 0);
   for (int i = 0; i < plan->nunpack; i++) {
     const czi_seg_block *b = &plan->unpack[i];
     CZI_TRY(czi_unpack(base + b->seg_off, (char *)recvbuf + b->buf_off,

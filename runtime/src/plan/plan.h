@@ -87,8 +87,9 @@ typedef struct czi_plan_how {
 } czi_plan_how;
 
 /* Barrier of the ranks of one node through shared memory (yields while it
- * waits: with more ranks than cores, spinning would starve the others). */
-void czi_node_barrier(czi_node_ctx *ctx);
+ * waits: with more ranks than cores, spinning would starve the others;
+ * sleeps after a few yields if `sleeps`, common/node_wait.h). */
+void czi_node_barrier(czi_node_ctx *ctx, int sleeps);
 /* Every rank of the communicator gets the element-wise minimum of v[0..2]
  * over all ranks: votes combined in shared memory per node, then an
  * allreduce among node leaders only. Also a barrier of the node. */

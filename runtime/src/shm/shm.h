@@ -48,7 +48,8 @@ enum {
  * that copied it out, over all uses of the slot. */
 typedef struct czi_shm_flag {
   _Atomic unsigned long long value;
-  char pad[56];
+  _Atomic int sleepers; /* ranks asleep on it (common/node_wait.h) */
+  char pad[52];
 } czi_shm_flag;
 typedef struct czi_shm_bcast_ctl {
   czi_shm_flag ready[CZI_SHM_BCAST_SLOTS];
@@ -82,6 +83,7 @@ typedef struct czi_shm_view {
   struct czi_node_ctx *ctx;
   czi_shm *shm;
   int me, p, nnodes;
+  int sleeps; /* waiters sleep (czi_shm_wait_for sets it) */
 } czi_shm_view;
 
 /* My node's window for priv, with halves of at least min(need, limit)
@@ -89,6 +91,10 @@ typedef struct czi_shm_view {
  * MPI_SUCCESS and *usable = 1, or *usable = 0 when no window could be made
  * (too little shared memory): the caller then runs its fallback. */
 int czi_shm_get(MPI_Comm priv, MPI_Aint need, czi_shm_view *view, int *usable);
+
+/* How this call's waiters wait: `bytes` is what one rank moves
+ * (common/node_wait.h). Call after czi_shm_get. */
+void czi_shm_wait_for(czi_shm_view *v, long long bytes);
 
 /* Descriptor and half h of rank r's region (h = epoch & 1). */
 static inline czi_shm_desc *czi_shm_desc_of(const czi_shm_view *v, int r,
@@ -136,9 +142,16 @@ void czi_shm_barrier(const czi_shm_view *v);
  * the communicator goes). */
 void czi_shm_destroy(struct czi_node_ctx *ctx);
 
-/* Waits (spin, then yield: ranks may outnumber cores) until *flag >= want. */
-void czi_shm_wait_at_least(_Atomic unsigned long long *flag,
+/* Waits until f->value >= want: spins, then yields, or sleeps when the
+ * node's ranks outnumber its cores (common/node_wait.h). */
+void czi_shm_wait_at_least(const czi_shm_view *v, czi_shm_flag *f,
                            unsigned long long want);
+/* Sets f->value and wakes its sleepers. */
+void czi_shm_flag_set(czi_shm_flag *f, unsigned long long value);
+/* Adds to f->value and returns the new value; wakes nobody (call
+ * czi_shm_flag_wake when the value is one a waiter waits for). */
+unsigned long long czi_shm_flag_add(czi_shm_flag *f, unsigned long long add);
+void czi_shm_flag_wake(czi_shm_flag *f);
 
 /* ---- blocks as packed bytes ---------------------------------------------
  * The shm algorithms copy bytes: block j of a side is at base + j*m, either

@@ -4,12 +4,12 @@
  * freed with the communicator. A window that cannot be made turns the
  * communicator's shm algorithms into the library's collectives, with one
  * warning per process. */
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "node_wait.h"
 #include "plan.h"
 #include "shm.h"
 
@@ -183,17 +183,34 @@ int czi_shm_get(MPI_Comm priv, MPI_Aint need, czi_shm_view *view, int *usable) {
   view->me = ctx->node_rank;
   view->p = ctx->node_size;
   view->nnodes = ctx->nnodes;
+  view->sleeps = 0;
   *usable = shm->usable;
   if (!*usable) CZI_LOG("shm: falling back (%s)", shm->reason);
 fn_fail:
   return rc;
 }
 
-void czi_shm_wait_at_least(_Atomic unsigned long long *flag,
+void czi_shm_wait_at_least(const czi_shm_view *v, czi_shm_flag *f,
                            unsigned long long want) {
-  for (int spins = 0;
-       atomic_load_explicit(flag, memory_order_acquire) < want; spins++)
-    if (spins > 64) sched_yield();
+  czi_wait_at_least64(&f->value, want, &f->sleepers, v->sleeps);
 }
 
-void czi_shm_barrier(const czi_shm_view *v) { czi_node_barrier(v->ctx); }
+void czi_shm_wait_for(czi_shm_view *v, long long bytes) {
+  v->sleeps = czi_wait_sleeps(v->p, bytes);
+}
+
+/* Sequentially consistent stores and the sleepers check: see node_wait.c. */
+void czi_shm_flag_set(czi_shm_flag *f, unsigned long long value) {
+  atomic_store(&f->value, value);
+  czi_wake((_Atomic unsigned *)&f->value, &f->sleepers);
+}
+
+unsigned long long czi_shm_flag_add(czi_shm_flag *f, unsigned long long add) {
+  return atomic_fetch_add(&f->value, add) + add;
+}
+
+void czi_shm_flag_wake(czi_shm_flag *f) {
+  czi_wake((_Atomic unsigned *)&f->value, &f->sleepers);
+}
+
+void czi_shm_barrier(const czi_shm_view *v) { czi_node_barrier(v->ctx, v->sleeps); }
