@@ -205,16 +205,19 @@ int czt_log_convert(const char *log_path, const char *ring_path,
   for (uint64_t i = 0; rc == 0; i++) {
     const czt_record *r = NULL;
     const mapped *from = NULL;
+    /* The log first: a half is zeroed only after its pwrite completed, and
+     * a kill during the zeroing leaves records in the ring whose fields are
+     * already zero but whose kind is not. */
+    if (i < n_log && log_records[i].kind != CZT_REC_END) {
+      r = &log_records[i];
+      from = &log;
+    }
     for (int k = 0; k < 2 && !r && ring_records; k++)
       if (base[k] != CZT_RING_EMPTY && i >= base[k] && i - base[k] < half &&
           ring_records[(uint64_t)k * half + (i - base[k])].kind != CZT_REC_END) {
         r = &ring_records[(uint64_t)k * half + (i - base[k])];
         from = &ring;
       }
-    if (!r && i < n_log && log_records[i].kind != CZT_REC_END) {
-      r = &log_records[i];
-      from = &log;
-    }
     if (!r) break;
     if (r->kind >= CZT_REC_KINDS) {
       snprintf(why, why_len, "%s: offset %zu: unknown record kind %u", from->path,

@@ -22,8 +22,10 @@
  *                marked empty.
  * A record whose kind is 0 ends a half; the kind byte is stored after the
  * other fields, so a record interrupted by a kill is left out, never half
- * in. Reading: record i is in a ring half whose range holds it (newest),
- * else in the log; the first index in neither ends the events. */
+ * in. Reading: record i is in the log when the log has it (a half is
+ * zeroed only after its pwrite completed; a kill during the zeroing leaves
+ * records in the ring with zeroed fields but their kind), else in the ring
+ * half whose range holds it; the first index in neither ends the events. */
 #ifndef CZT_EVENT_LOG_H
 #define CZT_EVENT_LOG_H
 

@@ -401,12 +401,18 @@ protected:
   }
 };
 
-// A kill while a half was being written: the log holds part of what the
-// ring still has; the ring wins where both have a record, nothing repeats.
+// A kill while a half was being written, then zeroed: the log holds part
+// of what the ring still has, and the ring's record 9 is torn (fields
+// zeroed, kind not yet); the log wins where both have a record, nothing
+// repeats.
 TEST_F(RepairFromRecordsTest, RingOverlaysLog) {
   std::string dir = killedRun();
   writeLog(dir + "/rank-0.log", records(0, 10));
-  writeRing(dir + "/rank-0.ring", 8, {{8, records(8, 13)}, {CZT_RING_EMPTY, {}}});
+  std::vector<czt_record> ring = records(8, 13);
+  uint8_t kind = ring[1].kind;
+  std::memset(&ring[1], 0, sizeof ring[1]);
+  ring[1].kind = kind;
+  writeRing(dir + "/rank-0.ring", 8, {{8, ring}, {CZT_RING_EMPTY, {}}});
   uint64_t reported = 0;
   EXPECT_EQ(repairedTags(dir, &reported), range(13));
   EXPECT_EQ(reported, 13u);
