@@ -246,8 +246,11 @@ static int hand_over(int h) {
 }
 
 czt_record *czt_log_grow(void) {
-  if (!ring || hand_over(filling) != 0) return NULL;
+  if (!ring) return NULL;
+  /* Before the hand-over: the writer empties that half's base once it is
+   * written, possibly before hand_over returns. */
   uint64_t next = header->half_base[filling] + HALF;
+  if (hand_over(filling) != 0) return NULL;
   if (czt_clock_tsc) header->latest = clock_pair();
   filling ^= 1;
   header->half_base[filling] = next;
