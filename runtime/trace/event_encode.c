@@ -1,5 +1,6 @@
 /* event_encode.c: event log records -> OTF2 records (see event_log.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,6 +177,14 @@ int czt_log_convert(const char *log_path, const char *ring_path,
       }
       base[0] = h->half_base[0];
       base[1] = h->half_base[1];
+      for (int k = 0; k < 2 && rc == 0 && half; k++)
+        if (base[k] != CZT_RING_EMPTY && base[k] % half != 0) {
+          snprintf(why, why_len, "%s: offset %zu: half %d starts at record %llu, "
+                   "not a multiple of %llu", ring.path,
+                   (size_t)offsetof(czt_ring_header, half_base) + 8 * (size_t)k, k,
+                   (unsigned long long)base[k], (unsigned long long)half);
+          rc = -1;
+        }
       map.tsc = h->clock == CZT_CLOCK_TSC;
       map.a = h->start;
       /* The latest pair when it is far enough from the start to fix the

@@ -433,7 +433,7 @@ TEST_F(RepairFromRecordsTest, BothHalves) {
 TEST_F(RepairFromRecordsTest, GapAndUnfinishedRecord) {
   std::string dir = killedRun();
   writeLog(dir + "/rank-0.log", records(0, 5));
-  writeRing(dir + "/rank-0.ring", 8, {{7, records(7, 9)}, {CZT_RING_EMPTY, {}}});
+  writeRing(dir + "/rank-0.ring", 8, {{8, records(8, 10)}, {CZT_RING_EMPTY, {}}});
   uint64_t reported = 0;
   EXPECT_EQ(repairedTags(dir, &reported), range(5));
 
@@ -443,6 +443,18 @@ TEST_F(RepairFromRecordsTest, GapAndUnfinishedRecord) {
   writeRing(dir2 + "/rank-0.ring", 8, {{0, ring}, {CZT_RING_EMPTY, {}}});
   EXPECT_EQ(repairedTags(dir2, &reported), range(3));
   EXPECT_EQ(reported, 3u);
+}
+
+// A half whose first record is not on a half boundary cannot be placed:
+// refused, naming the ring.
+TEST_F(RepairFromRecordsTest, MisplacedHalf) {
+  std::string dir = killedRun();
+  writeLog(dir + "/rank-0.log", records(0, 8));
+  writeRing(dir + "/rank-0.ring", 8, {{7, records(7, 10)}, {CZT_RING_EMPTY, {}}});
+  auto rep = repair(dir);
+  ASSERT_FALSE(rep);
+  EXPECT_NE(rep.error().message().find("half 0 starts at record 7"), std::string::npos)
+      << rep.error().message();
 }
 
 // A ring cut short is refused with its name and size; nothing is written.
@@ -473,7 +485,7 @@ TEST_F(RepairFromRecordsTest, TscTicksMapped) {
     for (czt_record &r : *v) r.t = 1000 + 100 * r.tag;
   ring[1].t = ring[0].t - 10;
   writeLog(dir + "/rank-0.log", log, CZT_CLOCK_TSC);
-  writeRing(dir + "/rank-0.ring", 8, {{3, ring}, {CZT_RING_EMPTY, {}}}, &clock);
+  writeRing(dir + "/rank-0.ring", 3, {{3, ring}, {CZT_RING_EMPTY, {}}}, &clock);
   ASSERT_TRUE(repair(dir));
   auto t = Trace::open(dir);
   ASSERT_TRUE(t);
