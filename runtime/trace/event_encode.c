@@ -116,15 +116,15 @@ static void unmap_file(mapped *m) {
   if (m->base && m->size) munmap((void *)m->base, m->size);
 }
 
-static int header_ok(const mapped *m, size_t header_bytes, uint64_t magic,
-                     uint32_t version, uint32_t record_bytes, char *why,
-                     size_t why_len) {
+/* Both headers begin with magic, version and record size. */
+static int header_ok(const mapped *m, size_t header_bytes, char *why, size_t why_len) {
   if (m->size < header_bytes) {
     snprintf(why, why_len, "%s: shorter than its header (%zu bytes)", m->path, m->size);
     return -1;
   }
-  if (magic != CZT_LOG_MAGIC || version != CZT_LOG_VERSION ||
-      record_bytes != sizeof(czt_record)) {
+  const czt_log_header *h = (const czt_log_header *)m->base;
+  if (h->magic != CZT_LOG_MAGIC || h->version != CZT_LOG_VERSION ||
+      h->record_bytes != sizeof(czt_record)) {
     snprintf(why, why_len,
              "%s: offset 0: not a Collectivize event file of this version "
              "(magic, version or record size differ)",
@@ -151,9 +151,7 @@ int czt_log_convert(const char *log_path, const char *ring_path,
   uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
   if (log.base) {
     const czt_log_header *h = (const czt_log_header *)log.base;
-    rc = header_ok(&log, sizeof *h, log.size >= sizeof *h ? h->magic : 0,
-                   log.size >= sizeof *h ? h->version : 0,
-                   log.size >= sizeof *h ? h->record_bytes : 0, why, why_len);
+    rc = header_ok(&log, sizeof *h, why, why_len);
     log_records = (const czt_record *)(log.base + sizeof *h);
     if (rc == 0) {
       n_log = (log.size - sizeof *h) / sizeof(czt_record);
@@ -162,10 +160,7 @@ int czt_log_convert(const char *log_path, const char *ring_path,
   }
   if (rc == 0 && ring.base) {
     const czt_ring_header *h = (const czt_ring_header *)ring.base;
-    int whole = ring.size >= CZT_RING_HEADER_BYTES;
-    rc = header_ok(&ring, CZT_RING_HEADER_BYTES, whole ? h->magic : 0,
-                   whole ? h->version : 0, whole ? h->record_bytes : 0, why,
-                   why_len);
+    rc = header_ok(&ring, CZT_RING_HEADER_BYTES, why, why_len);
     if (rc == 0) {
       half = h->half_records;
       if (half == 0 ||

@@ -100,7 +100,7 @@ typedef struct czt_clock_pair {
   uint64_t tsc, ns;
 } czt_clock_pair;
 
-typedef struct czt_ring_header {
+typedef struct czt_ring_header { /* begins like czt_log_header */
   uint64_t magic;
   uint32_t version, record_bytes;
   uint32_t half_records, clock;

@@ -258,7 +258,6 @@ static inline void czt_at_wait_point(void) {
 /* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */
 int czt_archive_open(const char *dir); /* 0 ok */
 int czt_archive_close(void); /* collective; -1: events not converted */
-uint64_t czt_now(void);
 uint64_t czt_new_request_id(void);
 uint64_t czt_event_count(void);
 void czt_write_send(const czt_msg *m);
