@@ -24,7 +24,10 @@ CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
   pending = 1;
 }
 
-CZT_EXPORT void cz_trace_pause(void) { atomic_fetch_add(&czt.paused, 1); }
+CZT_EXPORT void cz_trace_pause(void) {
+  if (czt_late_pending) czt_store_late(); /* it happened before the pause */
+  atomic_fetch_add(&czt.paused, 1);
+}
 
 CZT_EXPORT void cz_trace_resume(void) {
   int v = atomic_load(&czt.paused);

@@ -172,6 +172,7 @@ void czt_start(int provided) {
 
 void czt_finish(void) {
   if (!czt.archive) return;
+  if (czt_late_pending) czt_store_late();
   int complete = atomic_load(&czt.on);
   atomic_store(&czt.on, 0);
   uint64_t events = czt_event_count();

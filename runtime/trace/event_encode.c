@@ -151,10 +151,10 @@ int czt_log_convert(const char *log_path, const char *ring_path,
   uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
   if (log.base) {
     const czt_log_header *h = (const czt_log_header *)log.base;
-    rc = header_ok(&log, sizeof *h, why, why_len);
-    log_records = (const czt_record *)(log.base + sizeof *h);
+    rc = header_ok(&log, CZT_LOG_HEADER_BYTES, why, why_len);
+    log_records = (const czt_record *)(log.base + CZT_LOG_HEADER_BYTES);
     if (rc == 0) {
-      n_log = (log.size - sizeof *h) / sizeof(czt_record);
+      n_log = (log.size - CZT_LOG_HEADER_BYTES) / sizeof(czt_record);
       log_clock = (int)h->clock;
     }
   }

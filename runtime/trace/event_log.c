@@ -11,6 +11,7 @@
  * COLLECTIVIZE_TRACE_WRITER=inline the rank writes it itself where it is
  * about to wait anyway (czt_at_wait_point). Either way a rank that fills
  * the other half before the full one is written waits for it. */
+#define _GNU_SOURCE /* O_DIRECT */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -31,6 +32,11 @@
 #define RING_BYTES ((size_t)CZT_RING_HEADER_BYTES + 2 * (size_t)HALF * sizeof(czt_record))
 _Static_assert(sizeof(czt_record) == 80, "records are 80 bytes");
 _Static_assert(sizeof(czt_log_header) == sizeof(czt_record), "the log header is record-sized");
+/* O_DIRECT wants file offsets, lengths and buffers aligned to the logical
+ * block size (at most a page): halves start on pages in both files. */
+_Static_assert(CZT_LOG_HEADER_BYTES % 4096 == 0 && CZT_RING_HEADER_BYTES % 4096 == 0 &&
+                   (CZT_RING_HALF_RECORDS * sizeof(czt_record)) % 4096 == 0,
+               "halves are page-aligned in the ring and in the log");
 _Static_assert(sizeof(czt_ring_header) <= CZT_RING_HEADER_BYTES, "ring header fits");
 
 CZT_HOT_DATA czt_record *czt_log_cursor, *czt_log_end;
@@ -40,6 +46,7 @@ static czt_ring_header *header;
 static czt_record *halves[2];
 static int filling;               /* the half czt_log_cursor is in */
 static int log_fd = -1;
+static int log_direct; /* log_fd has O_DIRECT */
 static char log_path[4200], ring_path[4200];
 static char error[300];
 
@@ -104,10 +111,17 @@ int czt_log_open(const char *dir, int rank) {
   log_fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (log_fd < 0) return fail("cannot create", log_path, errno);
   czt_clock_tsc = choose_tsc();
-  czt_log_header lh = {CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record),
-                       (uint32_t)czt_clock_tsc, 0, {0}};
+  union {
+    czt_log_header h;
+    unsigned char block[CZT_LOG_HEADER_BYTES];
+  } lh = {{CZT_LOG_MAGIC, CZT_LOG_VERSION, sizeof(czt_record), (uint32_t)czt_clock_tsc, 0,
+           {0}}};
   if (pwrite(log_fd, &lh, sizeof lh, 0) != (ssize_t)sizeof lh)
     return fail("cannot write", log_path, errno ? errno : ENOSPC);
+  /* Halves bypass the page cache where the file system allows it (tmpfs
+   * may not: then they are written through it, as before). */
+  int flags = fcntl(log_fd, F_GETFL);
+  log_direct = flags >= 0 && fcntl(log_fd, F_SETFL, flags | O_DIRECT) == 0;
   int fd = open(ring_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) return fail("cannot create", ring_path, errno);
   /* Blocks reserved now: a store into a sparse page on a full disk would
@@ -151,9 +165,15 @@ int czt_log_open(const char *dir, int rank) {
 static int write_half(int h, uint64_t records) {
   const unsigned char *p = (const unsigned char *)halves[h];
   size_t left = (size_t)records * sizeof(czt_record);
-  off_t at = (off_t)(sizeof(czt_log_header) + header->half_base[h] * sizeof(czt_record));
+  off_t at = (off_t)(CZT_LOG_HEADER_BYTES + header->half_base[h] * sizeof(czt_record));
   while (left > 0) {
     ssize_t n = pwrite(log_fd, p, left, at);
+    if (n < 0 && errno == EINVAL && log_direct) {
+      /* Some file systems accept the flag but not the write: buffered. */
+      log_direct = 0;
+      fcntl(log_fd, F_SETFL, fcntl(log_fd, F_GETFL) & ~O_DIRECT);
+      continue;
+    }
     if (n <= 0) return fail("cannot write", log_path, n < 0 ? errno : ENOSPC);
     p += n;
     at += n;

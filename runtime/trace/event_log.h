@@ -15,11 +15,15 @@
  *                and survives SIGKILL, MPI_Abort or a crash of the process.
  *                The header says at which log index each half starts
  *                (CZT_RING_EMPTY: the half holds nothing unwritten).
- *   rank-N.log   a header record, then records in event order, appended
- *                one full half at a time (pwrite at the records' own
- *                offset, so writing a half again is harmless) where the
- *                rank is about to wait anyway; the half is then zeroed and
- *                marked empty.
+ *   rank-N.log   a 4 KiB header block, then records in event order,
+ *                appended one full half at a time (pwrite at the records'
+ *                own offset, so writing a half again is harmless) by the
+ *                writer thread or where the rank is about to wait anyway;
+ *                the half is then zeroed and marked empty. Halves are
+ *                written with O_DIRECT where the file system allows it
+ *                (the header block and halves are page-aligned for that):
+ *                copying them into fresh page-cache pages cost 1-2.5 ms of
+ *                CPU per half here, taken from the program's cores.
  * A record whose kind is 0 ends a half; the kind byte is stored after the
  * other fields, so a record interrupted by a kill is left out, never half
  * in. Reading: record i is in the log when the log has it (a half is
@@ -40,9 +44,10 @@ extern "C" {
 #endif
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
-#define CZT_LOG_VERSION 1u
+#define CZT_LOG_VERSION 2u /* 2: the log header is a 4 KiB block */
 #define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.5 MiB of 80-byte records */
 #define CZT_RING_HEADER_BYTES 4096u
+#define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
 #define CZT_RING_EMPTY UINT64_MAX
 
 /* Record kinds (0: no record, the log ends). */

@@ -124,22 +124,79 @@ void czt_log_failed(void) {
   failed();
 }
 
-/* The slot for a new event with its timestamp, or NULL (not logging). The
- * caller fills it and calls put, which releases czt_mutex when threaded. */
-CZT_HOT static czt_record *take(void) {
+/* A receive that completed but whose record is not stored yet (programs
+ * that are not MPI_THREAD_MULTIPLE): the rank's next record or wait point
+ * stores it first, so storing it does not sit between the message's arrival
+ * and the program's reply. Only plain values are kept, and the handles it
+ * names (datatype, communicator) are resolved when it is stored: the
+ * wrappers of the calls that free them store it before. */
+typedef struct czt_late_recv {
+  uint64_t t;
+  const void *buf;
+  MPI_Datatype type;
+  MPI_Comm comm;
+  MPI_Status status;
+  czt_site site;
+} czt_late_recv;
+CZT_HOT_DATA int czt_late_pending;
+CZT_HOT_DATA static czt_late_recv late;
+
+CZT_HOT static void take_msg(czt_record *e, const czt_msg *m);
+
+/* The next slot, or NULL: the log failed, logging is off (the caller
+ * releases czt_mutex, then calls failed()). */
+CZT_HOT static czt_record *slot(void) {
+  czt_record *e = czt_log_slot();
+  if (!e) {
+    logging = 0;
+    czt_late_pending = 0;
+  }
+  return e;
+}
+
+/* Stores the late receive (czt_mutex held when threaded; logging on).
+ * 0, or -1 as slot(). */
+CZT_HOT static int store_late(void) {
+  czt_late_pending = 0;
+  czt_msg m;
+  czt_msg_recv(&m, late.buf, late.type, late.comm, &late.status, late.site);
+  czt_record *e = slot();
+  if (!e) return -1;
+  e->t = late.t;
+  take_msg(e, &m);
+  czt_log_commit(e, CZT_REC_RECV);
+  return 0;
+}
+
+/* A slot for a new event after the late receive, czt_mutex held, or NULL
+ * (not logging; released). The caller stamps and fills it and calls put,
+ * which releases czt_mutex. */
+CZT_HOT static czt_record *take_locked(void) {
   CZT_LOCK();
   if (!logging) {
     CZT_UNLOCK();
     return NULL;
   }
-  czt_record *e = czt_log_slot();
+  czt_record *e = czt_late_pending && store_late() != 0 ? NULL : slot();
   if (!e) {
-    logging = 0;
     CZT_UNLOCK();
     failed();
-    return NULL;
   }
-  e->t = czt_stamp();
+  return e;
+}
+
+/* Stamped inside the lock: a threaded rank's records stay in time order. */
+CZT_HOT static czt_record *take(void) {
+  czt_record *e = take_locked();
+  if (e) e->t = czt_stamp();
+  return e;
+}
+
+/* Stamped t, taken by the caller before the call it records (programs
+ * that are not MPI_THREAD_MULTIPLE only). */
+CZT_HOT static czt_record *take_at(uint64_t t) {
+  czt_record *e = take_locked();
+  if (e) e->t = t;
   return e;
 }
 
@@ -180,6 +237,34 @@ CZT_HOT static void write_request(uint8_t kind, uint64_t req) {
 }
 
 CZT_HOT void czt_write_send(const czt_msg *m) { write_msg(CZT_REC_SEND, m, 0); }
+
+CZT_HOT void czt_write_send_at(const czt_msg *m, uint64_t t) {
+  czt_record *e = take_at(t);
+  if (!e) return;
+  take_msg(e, m);
+  put(e, CZT_REC_SEND);
+}
+
+CZT_HOT void czt_write_recv_late(const void *buf, MPI_Datatype type, MPI_Comm comm,
+                                 const MPI_Status *st, czt_site site) {
+  uint64_t t = czt_stamp();
+  if (czt_late_pending) czt_store_late();
+  late.t = t;
+  late.buf = buf;
+  late.type = type;
+  late.comm = comm;
+  late.status = *st;
+  late.site = site;
+  czt_late_pending = 1;
+}
+
+CZT_HOT void czt_store_late(void) {
+  CZT_LOCK();
+  int failed_now = logging && czt_late_pending && store_late() != 0;
+  czt_late_pending = 0;
+  CZT_UNLOCK();
+  if (failed_now) failed();
+}
 CZT_HOT void czt_write_isend(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_ISEND, m, req); }
 CZT_HOT void czt_write_recv(const czt_msg *m) { write_msg(CZT_REC_RECV, m, 0); }
 CZT_HOT void czt_write_irecv(const czt_msg *m, uint64_t req) { write_msg(CZT_REC_IRECV, m, req); }

@@ -249,11 +249,20 @@ static inline void czt_log_commit(czt_record *r, uint8_t kind) {
   atomic_signal_fence(memory_order_release); /* kind is stored last */
   r->kind = kind;
 }
+/* A completed receive whose record is not stored yet (otf2_writer.c). */
+extern int czt_late_pending;
+void czt_store_late(void);
 /* Where a rank is about to wait (before a blocking receive or wait, after
- * a send went out): write a full half to the log, off the message path. */
+ * a send went out): store the late receive and write a full half to the
+ * log, off the message path. */
 static inline void czt_at_wait_point(void) {
+  if (czt_late_pending) czt_store_late();
   if (czt_log_full_half >= 0) czt_log_write_full();
 }
+/* Unthreaded programs record a small blocking send after posting it, with
+ * the time taken before (the receiver proceeds while the sender records),
+ * and a blocking receive late (czt_write_recv_late). */
+static inline int czt_record_after(void) { return !czt.threaded; }
 
 /* ---- the OTF2 archive (otf2_writer.c) ---------------------------------- */
 int czt_archive_open(const char *dir); /* 0 ok */
@@ -261,6 +270,13 @@ int czt_archive_close(void); /* collective; -1: events not converted */
 uint64_t czt_new_request_id(void);
 uint64_t czt_event_count(void);
 void czt_write_send(const czt_msg *m);
+/* A send stamped t (taken before it was posted; unthreaded only). */
+void czt_write_send_at(const czt_msg *m, uint64_t t);
+/* A completed receive, stamped now and stored by the rank's next record or
+ * wait point (unthreaded only; the handles must stay valid until then:
+ * MPI_Comm_free and MPI_Type_free store it first). */
+void czt_write_recv_late(const void *buf, MPI_Datatype type, MPI_Comm comm,
+                         const MPI_Status *st, czt_site site);
 void czt_write_isend(const czt_msg *m, uint64_t req);
 void czt_write_isend_complete(uint64_t req);
 void czt_write_recv(const czt_msg *m);

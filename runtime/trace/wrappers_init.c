@@ -1,6 +1,6 @@
 /* wrappers_init.c: tracing starts after MPI_Init / MPI_Init_thread and ends
- * before MPI_Finalize. MPI_Abort needs nothing: every event is in the
- * rank's log file as soon as it is recorded. */
+ * before MPI_Finalize. MPI_Abort only stores the late receive: every other
+ * event is in the rank's ring or log file as soon as it is recorded. */
 #include "tracer.h"
 
 CZT_EXPORT int MPI_Init(int *argc, char ***argv) {
@@ -23,4 +23,9 @@ CZT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
 CZT_EXPORT int MPI_Finalize(void) {
   czt_finish();
   return PMPI_Finalize();
+}
+
+CZT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
+  if (czt_late_pending) czt_store_late();
+  return PMPI_Abort(comm, errorcode);
 }

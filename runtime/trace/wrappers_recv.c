@@ -8,6 +8,10 @@
 CZT_HOT void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                         const MPI_Status *st, czt_site site) {
   if (st->MPI_SOURCE == MPI_PROC_NULL) return;
+  if (czt_record_after() && !czt.hash_receives) {
+    czt_write_recv_late(buf, type, comm, st, site);
+    return;
+  }
   czt_msg m;
   czt_msg_recv(&m, buf, type, comm, st, site);
   czt_write_recv(&m);
@@ -69,6 +73,34 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
   return rc;
 }
 
+/* A small send part of an unthreaded program is sent as Open MPI's own
+ * Sendrecv does it (the receive posted, the blocking send, a wait) and
+ * recorded after the send returned, while the partner's message is on its
+ * way; the receive is recorded late (czt_write_recv_late). */
+CZT_HOT static int sendrecv_recorded_after(czt_msg *m, int sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, int recvcount,
+                                           MPI_Datatype recvtype, int source, int recvtag,
+                                           MPI_Status *status) {
+  MPI_Request req;
+  int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, m->comm, &req);
+  if (rc != MPI_SUCCESS) return rc;
+  uint64_t t = czt_stamp();
+  rc = PMPI_Send(m->buf, sendcount, sendtype, m->peer, m->tag, m->comm);
+  if (rc != MPI_SUCCESS) {
+    PMPI_Cancel(&req);
+    PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    return rc;
+  }
+  czt_msg_hash(m);
+  czt_write_send_at(m, t);
+  czt_at_wait_point();
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  rc = PMPI_Wait(&req, st);
+  if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, m->comm, st, m->site);
+  return rc;
+}
+
 CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, int dest, int sendtag,
                             void *recvbuf, int recvcount,
@@ -85,6 +117,9 @@ CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
     if (m.bytes >= CZT_OVERLAP_BYTES)
       return sendrecv_overlapped(&m, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, source, recvtag, status);
+    if (czt_record_after())
+      return sendrecv_recorded_after(&m, sendcount, sendtype, recvbuf, recvcount,
+                                     recvtype, source, recvtag, status);
     czt_msg_hash(&m);
     czt_write_send(&m);
   }

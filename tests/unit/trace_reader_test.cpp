@@ -331,8 +331,10 @@ void writeLog(const std::string &path, const std::vector<czt_record> &records,
   h.version = CZT_LOG_VERSION;
   h.record_bytes = sizeof(czt_record);
   h.clock = clock;
+  std::vector<char> block(CZT_LOG_HEADER_BYTES);
+  std::memcpy(block.data(), &h, sizeof h);
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char *>(&h), sizeof h);
+  out.write(block.data(), std::streamsize(block.size()));
   out.write(reinterpret_cast<const char *>(records.data()),
             std::streamsize(records.size() * sizeof(czt_record)));
 }

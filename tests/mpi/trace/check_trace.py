@@ -11,6 +11,8 @@ trace_test against what the program itself recorded (expect-<rank>.txt).
 - every send matches a receive with the same bytes (and CRC when receives
   are hashed) per communicator, source, destination and tag queue, in order;
 - collective, cancelled, communicator-creation counts and instrumenter sites;
+- the element count recorded for the receives the program names by tag
+  ("recv_count TAG COUNT");
 - every MpiIsend completes and every MpiIrecvRequest completes or is
   cancelled."""
 import collections
@@ -73,6 +75,7 @@ for r in range(ranks):
     exp = collections.Counter()
     counts = {"coll": 0, "cancelled": 0, "comm_create": 0}
     sites = []
+    recv_counts = {}  # tag -> element count its receives must record
     path = os.path.join(expect_dir, f"expect-{r}.txt")
     for line in open(path):
         w = line.split()
@@ -80,6 +83,8 @@ for r in range(ranks):
             exp[(w[0], int(w[1]), int(w[2], 16))] += 1
         elif w[0] == "site":
             sites.append(int(w[1]))
+        elif w[0] == "recv_count":
+            recv_counts[int(w[1])] = int(w[2])
         else:
             counts[w[0]] = int(w[1])
     expected[r] = exp
@@ -100,6 +105,10 @@ for r in range(ranks):
                 continue
             if not hashed and ("crc32" in a or "prefix" in a):
                 fail(f"rank {r}: {name} hashed although the manifest says 'hash send'")
+            tag = int(f.get("Tag", -1))
+            if kind == "recv" and tag in recv_counts and a.get("count") != recv_counts[tag]:
+                fail(f"rank {r}: {name} tag {tag} records count {a.get('count')}, "
+                     f"expected {recv_counts[tag]}")
             record = [kind, int(f["Length"]), a.get("crc32")]
             got[r].append(record)
             total_msgs += 1
