@@ -171,7 +171,9 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
       }
       out << "}";
     }
-    out << "],\n      \"note\": " << quoted(m.note) << "\n    }";
+    out << "],\n";
+    if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
+    out << "      \"note\": " << quoted(m.note) << "\n    }";
   }
   out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
@@ -207,6 +209,9 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
+    if (m.traceBlockBytes)
+      out << "  to confirm: trace again with COLLECTIVIZE_TRACE_BLOCK_BYTES=" << m.traceBlockBytes
+          << "\n";
   }
   for (const std::string &w : r.warnings) out << "\nwarning: " << w << "\n";
 }

@@ -1,0 +1,128 @@
+// bruck_shape.cpp: exchanges shaped like Bruck's alltoall, reported as
+// partial alltoalls.
+//
+// Bruck's alltoall on P processes runs L = ceil(log2 P) steps; in step k
+// process p sends to p+2^k and receives from p-2^k (mod P) the blocks
+// whose index has bit k set, c_k = |{i < P : i & 2^k}| blocks of n bytes,
+// packed into one message, and sends in step k after it received in step
+// k-1 (it forwards blocks it received). Packing copies the blocks into a
+// scratch buffer at every hop, so their addresses say nothing, and a
+// message's CRC is known only as a whole: P*L message CRCs cannot
+// determine the P^2 block CRCs, so the post-condition (p's distinct blocks
+// each end at their own destination q) cannot be proven from them.
+//
+// What is checked, per instance (the k-th message of each pair, with one
+// communicator, tag and datatype): every member sends exactly L messages,
+// step k to p+2^k, and receives exactly L, step k from p-2^k; the sizes are
+// c_k * n for one n; step k is sent after step k-1 was received. That is
+// reported as a partial alltoall with the reason and the block size n to
+// trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES=n), which lets
+// block_flows.cpp follow every block and confirm it. When P is a power of
+// two every c_k is P/2 and an allreduce along the same dissemination
+// pattern (each process sending its partial result) has the same shape:
+// the note says so. Runs after block_flows.cpp, which confirms what it can.
+#include <algorithm>
+#include <string>
+
+#include "collectivize_trace_format.h"
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+namespace {
+
+// Blocks Bruck's step k moves on P processes.
+uint64_t blocksAtStep(size_t p, int k) {
+  uint64_t c = 0;
+  for (size_t i = 0; i < p; i++) c += (i >> k) & 1;
+  return c;
+}
+
+// The block size n if the round's messages are one Bruck instance, else 0.
+uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs) {
+  const size_t p = g.members.size();
+  int steps = 0;
+  while ((size_t(1) << steps) < p) steps++;
+  if (msgs.size() != p * size_t(steps)) return 0;
+  // sent[a][k], received[a][k]: the message of member a's step k.
+  std::vector<std::vector<uint32_t>> sent(p, std::vector<uint32_t>(size_t(steps), kNone)),
+      received = sent;
+  uint64_t n = 0;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+    if (a < 0 || b < 0 || !m.hashed || m.bytes == 0) return 0;
+    int k = 0;
+    while (k < steps && (size_t(a) + (size_t(1) << k)) % p != size_t(b)) k++;
+    if (k == steps || sent[size_t(a)][size_t(k)] != kNone) return 0;
+    sent[size_t(a)][size_t(k)] = received[size_t(b)][size_t(k)] = i;
+    uint64_t c = blocksAtStep(p, k);
+    if (m.bytes % c) return 0;
+    if (!n) n = m.bytes / c;
+    if (m.bytes != c * n) return 0;
+  }
+  // Every slot is filled (msgs.size() == p * steps, no slot twice); each
+  // step leaves after the previous one arrived.
+  for (size_t a = 0; a < p; a++)
+    for (int k = 1; k < steps; k++)
+      if (t.messages[received[a][size_t(k - 1)]].recvPos >= t.messages[sent[a][size_t(k)]].sendPos)
+        return 0;
+  return n;
+}
+
+void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+               std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  // Any size: the steps of one instance move different numbers of blocks.
+  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
+         return RoundKey{m.comm, byTag ? m.tag : 0, 0, m.sendType};
+       })) {
+    const Group &g = *t.group(round.key.comm);
+    uint64_t n = bruckBlock(t, g, round.messages);
+    if (!n) continue;
+    const size_t p = g.members.size();
+    bool powerOfTwo = (p & (p - 1)) == 0;
+    Instance in;
+    in.kind = Kind::Alltoall;
+    in.comm = round.key.comm;
+    in.participants = g.members;
+    std::sort(in.participants.begin(), in.participants.end());
+    in.bytes = n * p;
+    const Message &first = t.messages[round.messages[0]];
+    if (first.sendType == CZ_TRACE_TYPE_DERIVED || !first.sendCount ||
+        uint64_t(first.sendCount) * n % first.bytes) {
+      in.count = n, in.blockBytesAsType = true;
+    } else {
+      in.count = uint64_t(first.sendCount) * n / first.bytes;
+    }
+    in.shapeOnly = true;
+    in.traceBlockBytes = n;
+    in.note = "Bruck-shaped: in step k each member sends to p+2^k and receives from p-2^k " +
+              std::string("packed messages of n-byte blocks (n = ") + std::to_string(n) +
+              "), each step after the previous one arrived; message CRCs cannot show which " +
+              "block went where (blocks are repacked at every hop)";
+    if (powerOfTwo)
+      in.note += "; an allreduce along the same dissemination pattern looks the same";
+    if (t.blocks.blockBytes == n)
+      in.note += "; the traced block CRCs do not show every member's distinct blocks reaching "
+                 "their destinations (equal blocks?)";
+    for (uint32_t i : round.messages) claimed[i] = 1;
+    in.messages = round.messages;
+    out.push_back(std::move(in));
+  }
+}
+
+} // namespace
+
+void findBruckShapes(const MessageTable &t, const DetectOptions &o,
+                     std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  bruckPass(t, o, true, claimed, out);
+  bruckPass(t, o, false, claimed, out); // codes that tag by step
+}
+
+} // namespace cz::detect::detail
