@@ -28,6 +28,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "rank_activity.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -64,40 +65,22 @@ bool reachesAll(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32
   return true;
 }
 
-// Receives of each rank, by position: (recvPos, src, comm), and the
-// buffer range they wrote.
-struct Receipt {
-  uint32_t pos, src, comm;
-  uint64_t address = 0, bytes = 0;
-  bool operator<(const Receipt &o) const { return pos < o.pos; }
-};
-using ReceiptIndex = std::vector<std::vector<Receipt>>;
-
-bool receivedBetween(const ReceiptIndex &idx, uint32_t rank, uint32_t from, uint32_t comm,
-                     uint32_t after, uint32_t before) {
-  const std::vector<Receipt> &v = idx[rank];
-  for (auto it = std::upper_bound(v.begin(), v.end(), Receipt{after, 0, 0, 0, 0});
-       it != v.end() && it->pos < before; ++it)
-    if (it->src == from && it->comm == comm) return true;
-  return false;
-}
-
 // Some sender answered a request from the next destination between two
 // sends of the item (msgs sorted by send time).
-bool looksLikeReplies(const MessageTable &t, const ReceiptIndex &idx,
+bool looksLikeReplies(const MessageTable &t, const RankActivity &idx,
                       const std::vector<uint32_t> &msgs) {
   std::unordered_map<uint32_t, uint32_t> lastSend; // sender -> sendPos
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
     auto it = lastSend.find(m.src);
-    if (it != lastSend.end() && receivedBetween(idx, m.src, m.dst, m.comm, it->second, m.sendPos))
+    if (it != lastSend.end() && idx.receivedBetween(m.src, m.dst, m.comm, it->second, m.sendPos))
       return true;
     lastSend[m.src] = m.sendPos;
   }
   return false;
 }
 
-void analyzeInstance(const MessageTable &t, const DetectOptions &o, const ReceiptIndex &idx,
+void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankActivity &idx,
                      std::vector<uint32_t> &msgs, std::vector<Instance> &out) {
   const Message &first = t.messages[msgs[0]];
   std::vector<uint32_t> participants;
@@ -157,26 +140,28 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const Receip
 // Where a rank holds the item: the instance, and the buffer range it has
 // it in since a position of its events. `next` is the first of the rank's
 // receipts not yet checked against the range (checks resume there, so a
-// holding's receipts are scanned once).
+// holding's receipts are scanned once); a root's is looked up from
+// `since` when first needed (most roots never send the item again).
 struct Holding {
+  static constexpr size_t kFromSince = SIZE_MAX;
   uint32_t instance = 0;
   uint64_t address = 0, bytes = 0;
+  size_t next = kFromSince;
   uint32_t since = 0;
-  size_t next = 0;
   bool overwritten = false;
   bool own = false; // a root's: where it first sent the item from
 };
 
-// Has a receive of `rank` between h.since and `before` (exclusive) written
-// into h's range?
-bool overwritten(const ReceiptIndex &idx, uint32_t rank, Holding &h, uint32_t before) {
+// Has a receive of `rank` before position `before` (from h.next on)
+// written into h's range?
+bool overwritten(const MessageTable &t, const RankActivity &idx, uint32_t rank, Holding &h,
+                 uint32_t before) {
   if (h.overwritten) return true;
-  const std::vector<Receipt> &v = idx[rank];
-  if (h.next == 0)
-    h.next = size_t(std::upper_bound(v.begin(), v.end(), Receipt{h.since, 0, 0, 0, 0}) - v.begin());
+  const std::vector<Receipt> &v = idx.receipts(rank);
+  if (h.next == Holding::kFromSince) h.next = idx.firstReceiptAfter(rank, h.since);
   for (; h.next < v.size() && v[h.next].pos < before; h.next++) {
-    const Receipt &r = v[h.next];
-    if (r.bytes && r.address < h.address + h.bytes && h.address < r.address + r.bytes)
+    const Message &r = t.messages[v[h.next].msg];
+    if (r.bytes && r.recvAddress < h.address + h.bytes && h.address < r.recvAddress + r.bytes)
       return h.overwritten = true;
   }
   return false;
@@ -185,7 +170,7 @@ bool overwritten(const ReceiptIndex &idx, uint32_t rank, Holding &h, uint32_t be
 // Instances of one item's messages (see the header comment).
 // instanceOf: scratch indexed by message (a send's entry is written before
 // its receive reads it, so it needs no clearing between items).
-std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const ReceiptIndex &idx,
+std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const RankActivity &idx,
                                                   const std::vector<uint32_t> &msgs,
                                                   std::vector<uint32_t> &instanceOf) {
   std::vector<Step> steps = timeOrder(t, msgs);
@@ -205,7 +190,7 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const R
       auto h = holds.find(m.dst);
       if (h != holds.end() && rootOf[find(h->second.instance)] == m.dst &&
           find(h->second.instance) != j && !has[find(h->second.instance)].count(rootOf[j]) &&
-          !overwritten(idx, m.dst, h->second, m.recvPos)) {
+          !overwritten(t, idx, m.dst, h->second, m.recvPos)) {
         // A root receiving its own data from another root: both started
         // the same broadcast (a redundant message); one instance. Not when
         // the other root had received the item from this root's instance
@@ -214,7 +199,7 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const R
         parent[i] = j;
         for (auto &[r, v] : has[i]) has[j][r] = v;
       }
-      holds[m.dst] = {j, m.recvAddress, m.bytes, m.recvPos};
+      holds[m.dst] = {j, m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1};
       has[j][m.dst] = 1;
       continue;
     }
@@ -225,14 +210,14 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const R
     // the bcast it just started, in the bench).
     if (h == holds.end() || has[find(h->second.instance)].count(m.dst) ||
         (h->second.own && h->second.address != m.sendAddress) ||
-        overwritten(idx, m.src, h->second, m.sendPos)) {
+        overwritten(t, idx, m.src, h->second, m.sendPos)) {
       in = uint32_t(instances.size());
       instances.emplace_back();
       has.emplace_back();
       rootOf.push_back(m.src);
       parent.push_back(in);
       has[in][m.src] = 1;
-      holds[m.src] = {in, m.sendAddress, m.bytes, m.sendPos, 0, false, true};
+      holds[m.src] = {in, m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
     } else {
       in = find(h->second.instance);
     }
@@ -255,10 +240,7 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const R
 
 void findSpreads(const MessageTable &t, const DetectOptions &o,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  ReceiptIndex idx(size_t(t.ranks));
-  for (const Message &m : t.messages)
-    if (m.dst < idx.size()) idx[m.dst].push_back({m.recvPos, m.src, m.comm, m.recvAddress, m.bytes});
-  for (auto &v : idx) std::sort(v.begin(), v.end());
+  RankActivity idx(t);
   std::unordered_map<ItemKey, std::vector<uint32_t>, ItemHash> items;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
