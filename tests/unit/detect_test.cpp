@@ -152,11 +152,13 @@ TEST(Provenance, UnknownPieceIsSolvedFromTheMessageCrc) {
 // pack and one unpack buffer per rank), written as a trace; with
 // `blockFiles` also the rank-N.blocks files the tracer writes for
 // COLLECTIVIZE_TRACE_BLOCK_BYTES=16. Block (r -> q) holds distinct bytes,
-// or, with `samePerOrigin`, bytes that depend on r only.
+// or, with `samePerOrigin`, bytes that depend on r only. With `combine`
+// every message holds new data instead (an allreduce along the same
+// dissemination pattern: nothing is forwarded).
 struct BruckTrace {
   Script s;
   std::vector<std::vector<std::pair<uint64_t, std::vector<uint32_t>>>> entries; // per rank
-  explicit BruckTrace(int p, bool samePerOrigin) : s(p), entries(size_t(p)) {
+  BruckTrace(int p, bool samePerOrigin, bool combine = false) : s(p), entries(size_t(p)) {
     using Block = std::array<uint8_t, 16>;
     std::vector<std::vector<Block>> work(static_cast<size_t>(p), std::vector<Block>(static_cast<size_t>(p)));
     for (int r = 0; r < p; r++)
@@ -170,6 +172,9 @@ struct BruckTrace {
         std::vector<uint32_t> crcs;
         for (int i = 0; i < p; i++)
           if (i & k) {
+            if (combine)
+              for (int j = 0; j < 16; j++)
+                work[size_t(r)][size_t(i)][size_t(j)] = uint8_t(r * 13 + k * 101 + i * 5 + j);
             const Block &b = work[size_t(r)][size_t(i)];
             packs[size_t(r)].insert(packs[size_t(r)].end(), b.begin(), b.end());
             crcs.push_back(uint32_t(crc32(0, b.data(), 16)));
@@ -243,6 +248,20 @@ TEST(BlockFlows, EqualBlocksOfOneOriginAreNotConfirmed) {
   EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
   EXPECT_FALSE(rep.matches[0].confirmed);
   EXPECT_NE(rep.matches[0].note.find("equal blocks"), std::string::npos) << rep.matches[0].note;
+}
+
+TEST(BlockFlows, CombinedDataWithBlockCrcsIsNoAlltoall) {
+  // Without block CRCs this shape is the (partial) alltoall; with them no
+  // block is forwarded, so it is left to the reductions.
+  BruckTrace shape(4, false, true);
+  auto rep = cz::detect::detect(shape.table("combine-shape", false));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+  EXPECT_FALSE(rep.matches[0].confirmed);
+  BruckTrace blocks(4, false, true);
+  rep = cz::detect::detect(blocks.table("combine-blocks", true));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Allreduce);
 }
 
 TEST(BlockCrcs, EntriesThatDoNotAddUpAreDroppedAndCutEntriesIgnored) {

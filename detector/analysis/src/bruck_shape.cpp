@@ -20,7 +20,10 @@
 // block_flows.cpp follow every block and confirm it. When P is a power of
 // two every c_k is P/2 and an allreduce along the same dissemination
 // pattern (each process sending its partial result) has the same shape:
-// the note says so. Runs after block_flows.cpp, which confirms what it can.
+// the note says so. Runs after block_flows.cpp, which confirms what it can;
+// when the trace has block CRCs of size n and no message forwards a block
+// its sender received in an earlier step, the data was combined, not
+// forwarded: not an alltoall, and the messages are left to reductions.
 #include <algorithm>
 #include <string>
 
@@ -69,6 +72,44 @@ uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uin
   return n;
 }
 
+// With block CRCs of size n: does some member send, in a step, a block it
+// received in an earlier step of the instance?
+bool forwardsBlocks(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs) {
+  const BlockCrcs &bc = t.blocks;
+  std::vector<uint32_t> order = msgs; // per member in event order
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return t.messages[a].sendTime < t.messages[b].sendTime;
+  });
+  auto blocks = [&](uint32_t i) {
+    if (!bc.has(i)) return std::vector<uint32_t>{t.messages[i].crc};
+    return std::vector<uint32_t>(bc.crcs.begin() + int64_t(bc.first[i]),
+                                 bc.crcs.begin() + int64_t(bc.first[i] + bc.count[i]));
+  };
+  for (uint32_t member : g.members) {
+    std::vector<uint32_t> got; // CRCs of the blocks member received so far
+    std::vector<std::pair<uint32_t, bool>> events; // (position, is a send) of member's messages
+    std::vector<uint32_t> ofEvent;
+    for (uint32_t i : order) {
+      const Message &m = t.messages[i];
+      if (m.src == member) events.push_back({m.sendPos, true}), ofEvent.push_back(i);
+      if (m.dst == member) events.push_back({m.recvPos, false}), ofEvent.push_back(i);
+    }
+    std::vector<size_t> idx(events.size());
+    for (size_t k = 0; k < idx.size(); k++) idx[k] = k;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return events[a].first < events[b].first; });
+    for (size_t k : idx) {
+      std::vector<uint32_t> b = blocks(ofEvent[k]);
+      if (!events[k].second) {
+        got.insert(got.end(), b.begin(), b.end());
+        continue;
+      }
+      for (uint32_t c : b)
+        if (std::find(got.begin(), got.end(), c) != got.end()) return true;
+    }
+  }
+  return false;
+}
+
 void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates;
@@ -84,7 +125,7 @@ void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
        })) {
     const Group &g = *t.group(round.key.comm);
     uint64_t n = bruckBlock(t, g, round.messages);
-    if (!n) continue;
+    if (!n || (t.blocks.blockBytes == n && !forwardsBlocks(t, g, round.messages))) continue;
     const size_t p = g.members.size();
     bool powerOfTwo = (p & (p - 1)) == 0;
     Instance in;
