@@ -13,7 +13,9 @@
 // the order they started). Confirmed when, in the instance,
 //   - p's P-1 blocks are distinct (distinct CRCs: else which block went
 //     where is not known),
-//   - every message carries only blocks of the instance's journeys.
+//   - every message carries only blocks of the instance's journeys,
+//   - at every member it comes after the previous instance (so the k-th
+//     journeys of different pairs cannot come from different occurrences).
 // That is the post-condition (p's distinct blocks each end at their own
 // destination q) however they travelled: directly (pairwise), or packed
 // with others and forwarded (Bruck: about P/2 blocks per message, copied
@@ -105,7 +107,10 @@ void findBlockAlltoalls(const MessageTable &t, const DetectOptions &o,
     byPair[jr.comm][{jr.origin, jr.holder}].push_back(j);
   }
   std::vector<uint8_t> inInstance(journeys.size(), 0);
+  std::vector<uint32_t> first(size_t(t.ranks)), last(size_t(t.ranks)), previousEnd(size_t(t.ranks));
   for (auto &[comm, pairs] : byPair) {
+    std::fill(previousEnd.begin(), previousEnd.end(), 0);
+    bool previous = false;
     const Group &g = *t.group(comm);
     const size_t p = g.members.size();
     if (pairs.size() != p * (p - 1)) continue;
@@ -141,6 +146,21 @@ void findBlockAlltoalls(const MessageTable &t, const DetectOptions &o,
       }
       for (uint32_t j : js) inInstance[j] = 0;
       if (!own) continue;
+      // Where the instance starts and ends at each member (event positions).
+      std::fill(first.begin(), first.end(), UINT32_MAX);
+      std::fill(last.begin(), last.end(), 0);
+      for (uint32_t i : mine) {
+        const Message &m = t.messages[i];
+        first[m.src] = std::min(first[m.src], m.sendPos), last[m.src] = std::max(last[m.src], m.sendPos);
+        first[m.dst] = std::min(first[m.dst], m.recvPos), last[m.dst] = std::max(last[m.dst], m.recvPos);
+      }
+      bool after = true;
+      for (uint32_t w : g.members)
+        if (w < first.size()) after = after && (!previous || first[w] > previousEnd[w]);
+      if (!after) continue;
+      previous = true;
+      for (uint32_t w : g.members)
+        if (w < last.size()) previousEnd[w] = last[w];
       Instance in;
       in.kind = Kind::Alltoall;
       in.comm = comm;
