@@ -143,10 +143,11 @@ void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
     }
     in.shapeOnly = true;
     in.traceBlockBytes = n;
-    in.note = "Bruck-shaped: in step k each member sends to p+2^k and receives from p-2^k " +
-              std::string("packed messages of n-byte blocks (n = ") + std::to_string(n) +
-              "), each step after the previous one arrived; message CRCs cannot show which " +
-              "block went where (blocks are repacked at every hop)";
+    in.note = "Bruck-shaped: in step k every member sends to p+2^k and receives from p-2^k " +
+              std::string("one message of c_k blocks of n = ") + std::to_string(n) +
+              " bytes (c_k: block indices with bit k set), after the previous step arrived; " +
+              "message CRCs cannot show which block went where (blocks are repacked at every "
+              "hop)";
     if (powerOfTwo)
       in.note += "; an allreduce along the same dissemination pattern looks the same";
     if (t.blocks.blockBytes == n)
