@@ -14,7 +14,11 @@
 // What is checked, per instance (the k-th message of each pair, with one
 // communicator, tag and datatype): every member sends exactly L messages,
 // step k to p+2^k, and receives exactly L, step k from p-2^k; the sizes are
-// c_k * n for one n; step k is sent after step k-1 was received. That is
+// c_k * n for one n; step k is sent after step k-1 was received; no member
+// sends the same payload twice or sends on a payload it received whole
+// (step k's message always holds block 2^k, which no earlier message
+// held: Bruck's allgather, which sends its own block again, is not one;
+// on 3 processes it has the same shape). That is
 // reported as a partial alltoall with the reason and the block size n to
 // trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES=n), which lets
 // block_flows.cpp follow every block and confirm it. When P is a power of
@@ -64,11 +68,22 @@ uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uin
     if (m.bytes != c * n) return 0;
   }
   // Every slot is filled (msgs.size() == p * steps, no slot twice); each
-  // step leaves after the previous one arrived.
-  for (size_t a = 0; a < p; a++)
+  // step leaves after the previous one arrived; no payload is sent twice
+  // or sent on whole.
+  for (size_t a = 0; a < p; a++) {
     for (int k = 1; k < steps; k++)
       if (t.messages[received[a][size_t(k - 1)]].recvPos >= t.messages[sent[a][size_t(k)]].sendPos)
         return 0;
+    for (int k = 0; k < steps; k++) {
+      const Message &s = t.messages[sent[a][size_t(k)]];
+      for (int j = 0; j < steps; j++) {
+        const Message &o = t.messages[sent[a][size_t(j)]], &r = t.messages[received[a][size_t(j)]];
+        if ((j != k && o.crc == s.crc && o.bytes == s.bytes) ||
+            (j < k && r.crc == s.crc && r.bytes == s.bytes))
+          return 0;
+      }
+    }
+  }
   return n;
 }
 
