@@ -33,8 +33,8 @@ CZT_HOT_DATA uint64_t czt_block_bytes;
 static FILE *out;
 static unsigned char *packed; /* non-contiguous payloads, packed */
 static size_t packed_cap;
-static uint32_t *crcs;
-static size_t crcs_cap;
+static unsigned char *entry; /* one entry, encoded: written with one fwrite */
+static size_t entry_cap;
 
 /* n from COLLECTIVIZE_TRACE_BLOCK_BYTES, or 0 (unset or not a number > 0,
  * with one warning from rank 0). */
@@ -82,7 +82,7 @@ void czt_blocks_close(void) {
              czt.rank);
   out = NULL;
   free(packed), packed = NULL, packed_cap = 0;
-  free(crcs), crcs = NULL, crcs_cap = 0;
+  free(entry), entry = NULL, entry_cap = 0;
 }
 
 /* The packed payload of m (NULL when it cannot be had). */
@@ -108,20 +108,15 @@ void czt_blocks_note(uint64_t event, const czt_msg *m) {
   if (blocks > UINT32_MAX) return;
   const unsigned char *data = payload(m);
   if (!data) return;
-  if (blocks > crcs_cap) {
-    uint32_t *c = realloc(crcs, blocks * sizeof *crcs);
-    if (!c) return;
-    crcs = c, crcs_cap = blocks;
+  size_t size = 12 + 4 * (size_t)blocks;
+  if (size > entry_cap) {
+    unsigned char *e = realloc(entry, size);
+    if (!e) return;
+    entry = e, entry_cap = size;
   }
+  put_le(entry, event, 8);
+  put_le(entry + 8, blocks, 4);
   for (uint64_t b = 0; b < blocks; b++)
-    crcs[b] = (uint32_t)crc32_z(0L, data + b * n, (z_size_t)n);
-  unsigned char head[12];
-  put_le(head, event, 8);
-  put_le(head + 8, blocks, 4);
-  fwrite(head, 1, sizeof head, out);
-  for (uint64_t b = 0; b < blocks; b++) {
-    unsigned char c[4];
-    put_le(c, crcs[b], 4);
-    fwrite(c, 1, 4, out);
-  }
+    put_le(entry + 12 + 4 * b, (uint32_t)crc32_z(0L, data + b * n, (z_size_t)n), 4);
+  fwrite(entry, 1, size, out);
 }
