@@ -213,6 +213,15 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << "  to confirm: trace again with COLLECTIVIZE_TRACE_BLOCK_BYTES=" << m.traceBlockBytes
           << "\n";
   }
+  // Partial matches that block CRCs would settle: how to trace again.
+  uint64_t blockBytes = 0;
+  size_t settle = 0;
+  for (const Match &m : r.matches)
+    if (m.traceBlockBytes) blockBytes = m.traceBlockBytes, settle++;
+  if (settle)
+    out << "\nhint: " << settle << " partial match" << (settle == 1 ? "" : "es")
+        << " would be settled by a trace with block CRCs: collectivize run --block-bytes "
+        << blockBytes << " -np " << r.ranks << " -- " << ctx.command << "\n";
   for (const std::string &w : r.warnings) out << "\nwarning: " << w << "\n";
 }
 
