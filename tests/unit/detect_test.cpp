@@ -158,7 +158,9 @@ TEST(Provenance, UnknownPieceIsSolvedFromTheMessageCrc) {
 struct BruckTrace {
   Script s;
   std::vector<std::vector<std::pair<uint64_t, std::vector<uint32_t>>>> entries; // per rank
-  BruckTrace(int p, bool samePerOrigin, bool combine = false) : s(p), entries(size_t(p)) {
+  // dir: step k goes to r + dir*k (MPICH writes it with dir = -1).
+  BruckTrace(int p, bool samePerOrigin, bool combine = false, int dir = 1)
+      : s(p), entries(size_t(p)) {
     using Block = std::array<uint8_t, 16>;
     std::vector<std::vector<Block>> work(static_cast<size_t>(p), std::vector<Block>(static_cast<size_t>(p)));
     for (int r = 0; r < p; r++)
@@ -181,12 +183,12 @@ struct BruckTrace {
           }
         const std::vector<uint8_t> &pk = packs[size_t(r)];
         uint64_t index = s.spec.events[size_t(r)].size();
-        s.add(r, EventKind::Send, (r + k) % p, 7, pk.size(),
+        s.add(r, EventKind::Send, (r + dir * k + p) % p, 7, pk.size(),
               uint32_t(crc32(0, pk.data(), uInt(pk.size()))), 0xA000);
         if (crcs.size() > 1) entries[size_t(r)].push_back({index, crcs});
       }
       for (int r = 0; r < p; r++) {
-        int from = (r - k + p) % p;
+        int from = (r - dir * k + p) % p;
         s.add(r, EventKind::Recv, from, 7, packs[size_t(from)].size(), 0, 0xB000);
         size_t at = 0;
         for (int i = 0; i < p; i++)
@@ -237,6 +239,21 @@ TEST(BlockFlows, BruckWithoutBlockCrcsIsAPartialAlltoall) {
   EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
   EXPECT_FALSE(rep.matches[0].confirmed);
   EXPECT_EQ(rep.matches[0].traceBlockBytes, 16u);
+}
+
+TEST(BlockFlows, MirroredBruckIsFoundBothWays) {
+  for (int p : {3, 6}) {
+    BruckTrace shape(p, false, false, -1);
+    auto rep = cz::detect::detect(shape.table("mirror-shape-" + std::to_string(p), false));
+    ASSERT_EQ(rep.matches.size(), 1u) << p;
+    EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+    EXPECT_FALSE(rep.matches[0].confirmed);
+    EXPECT_NE(rep.matches[0].note.find("sends to p-2^k"), std::string::npos) << rep.matches[0].note;
+    BruckTrace blocks(p, false, false, -1);
+    rep = cz::detect::detect(blocks.table("mirror-blocks-" + std::to_string(p), true));
+    ASSERT_EQ(rep.matches.size(), 1u) << p;
+    EXPECT_TRUE(rep.matches[0].confirmed);
+  }
 }
 
 TEST(BlockFlows, EqualBlocksOfOneOriginAreNotConfirmed) {

@@ -2,7 +2,8 @@
 // partial alltoalls.
 //
 // Bruck's alltoall on P processes runs L = ceil(log2 P) steps; in step k
-// process p sends to p+2^k and receives from p-2^k (mod P) the blocks
+// process p sends to p+2^k and receives from p-2^k (mod P; or the other
+// way round, as MPICH writes it: to p-2^k, from p+2^k) the blocks
 // whose index has bit k set, c_k = |{i < P : i & 2^k}| blocks of n bytes,
 // packed into one message, and sends in step k after it received in step
 // k-1 (it forwards blocks it received). Packing copies the blocks into a
@@ -13,7 +14,8 @@
 //
 // What is checked, per instance (the k-th message of each pair, with one
 // communicator, tag and datatype): every member sends exactly L messages,
-// step k to p+2^k, and receives exactly L, step k from p-2^k; the sizes are
+// step k to p+2^k, and receives exactly L, step k from p-2^k (or the mirror
+// image: every step the other way); the sizes are
 // c_k * n for one n; step k is sent after step k-1 was received; no member
 // sends the same payload twice or sends on a payload it received whole
 // (step k's message always holds block 2^k, which no earlier message
@@ -44,8 +46,10 @@ uint64_t blocksAtStep(size_t p, int k) {
   return c;
 }
 
-// The block size n if the round's messages are one Bruck instance, else 0.
-uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs) {
+// The block size n if the round's messages are one Bruck instance whose
+// step k goes to p + dir*2^k (dir 1 or -1), else 0.
+uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs,
+                    int dir) {
   const size_t p = g.members.size();
   int steps = 0;
   while ((size_t(1) << steps) < p) steps++;
@@ -59,7 +63,11 @@ uint64_t bruckBlock(const MessageTable &t, const Group &g, const std::vector<uin
     int a = rankIn(g, m.src), b = rankIn(g, m.dst);
     if (a < 0 || b < 0 || !m.hashed || m.bytes == 0) return 0;
     int k = 0;
-    while (k < steps && (size_t(a) + (size_t(1) << k)) % p != size_t(b)) k++;
+    auto to = [&](int step) {
+      size_t d = (size_t(1) << step) % p;
+      return dir > 0 ? (size_t(a) + d) % p : (size_t(a) + p - d) % p;
+    };
+    while (k < steps && to(k) != size_t(b)) k++;
     if (k == steps || sent[size_t(a)][size_t(k)] != kNone) return 0;
     sent[size_t(a)][size_t(k)] = received[size_t(b)][size_t(k)] = i;
     uint64_t c = blocksAtStep(p, k);
@@ -139,7 +147,9 @@ void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
          return RoundKey{m.comm, byTag ? m.tag : 0, 0, m.sendType};
        })) {
     const Group &g = *t.group(round.key.comm);
-    uint64_t n = bruckBlock(t, g, round.messages);
+    int dir = 1;
+    uint64_t n = bruckBlock(t, g, round.messages, dir);
+    if (!n) n = bruckBlock(t, g, round.messages, dir = -1);
     if (!n || (t.blocks.blockBytes == n && !forwardsBlocks(t, g, round.messages))) continue;
     const size_t p = g.members.size();
     bool powerOfTwo = (p & (p - 1)) == 0;
@@ -158,7 +168,8 @@ void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
     }
     in.shapeOnly = true;
     in.traceBlockBytes = n;
-    in.note = "Bruck-shaped: in step k every member sends to p+2^k and receives from p-2^k " +
+    in.note = std::string("Bruck-shaped: in step k every member sends to ") +
+              (dir > 0 ? "p+2^k and receives from p-2^k " : "p-2^k and receives from p+2^k ") +
               std::string("one message of c_k blocks of n = ") + std::to_string(n) +
               " bytes (c_k: block indices with bit k set), after the previous step arrived; " +
               "message CRCs cannot show which block went where (blocks are repacked at every "
