@@ -14,15 +14,15 @@
 //
 // What is checked, per instance (the k-th message of each pair, with one
 // communicator, tag and datatype): every member sends exactly L messages,
-// step k to p+2^k, and receives exactly L, step k from p-2^k (or the mirror
-// image: every step the other way); the sizes are
-// c_k * n for one n; step k is sent after step k-1 was received; no member
-// sends the same payload twice or sends on a payload it received whole
-// (step k's message always holds block 2^k, which no earlier message
-// held: Bruck's allgather, which sends its own block again, is not one;
-// on 3 processes it has the same shape). That is
-// reported as a partial alltoall with the reason and the block size n to
-// trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES=n), which lets
+// step k to p+2^k, and receives exactly L, step k from p-2^k (or the
+// mirror image: every step the other way); the sizes are c_k * n for one
+// n; step k is sent after step k-1 was received; no member sends the same
+// payload twice or passes on a payload it received whole (step k's
+// message always holds block 2^k, which no earlier message held; Bruck's
+// allgather, which sends its own block again, has the same shape on 3
+// processes). That is reported as a partial alltoall with the reason and
+// the block size n to trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES=n), which
+// lets
 // block_flows.cpp follow every block and confirm it. When P is a power of
 // two every c_k is P/2 and an allreduce along the same dissemination
 // pattern (each process sending its partial result) has the same shape:
