@@ -22,11 +22,10 @@
 // allgather, which sends its own block again, has the same shape on 3
 // processes). That is reported as a partial alltoall with the reason and
 // the block size n to trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES=n), which
-// lets
-// block_flows.cpp follow every block and confirm it. When P is a power of
-// two every c_k is P/2 and an allreduce along the same dissemination
-// pattern (each process sending its partial result) has the same shape:
-// the note says so. Runs after block_flows.cpp, which confirms what it can;
+// lets block_flows.cpp follow every block and confirm it. When P is a
+// power of two every c_k is P/2 and an allreduce along the same
+// dissemination pattern (each process sending its partial result) has the
+// same shape: the note says so. Runs after block_flows.cpp, which confirms what it can;
 // when the trace has block CRCs of size n and no message forwards a block
 // its sender received in an earlier step, the data was combined, not
 // forwarded: not an alltoall, and the messages are left to reductions.
