@@ -194,6 +194,7 @@ int detectVerb(int argc, char **argv) {
   phaseStart = std::chrono::steady_clock::now();
   cz::detect::SiteLocations resolved;
   cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
+  cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
   showPhase("call sites", secondsSince(phaseStart));
   options.onPhase = showPhase;
   cz::detect::Report report = cz::detect::detect(*table, options);

@@ -42,12 +42,14 @@ const char kTraceUsage[] =
     "         definitions (`collectivize run` does this by itself).\n";
 
 const char kRunUsage[] =
-    "usage: collectivize run [-np N] [--trace-dir DIR] [--] PROGRAM [ARGS...]\n\n"
+    "usage: collectivize run [-np N] [--trace-dir DIR] [--block-bytes N] [--] PROGRAM [ARGS...]\n\n"
     "Runs PROGRAM under mpirun with the Collectivize tracer preloaded\n"
     "(LD_PRELOAD=libcollectivize_trace.so), then prints where the trace went\n"
     "and a summary. -np defaults to 2; --trace-dir must not exist yet (default:\n"
-    "./collectivize-trace-<date>-<time>). COLLECTIVIZE_MPIRUN picks mpirun,\n"
-    "COLLECTIVIZE_TRACE_LIB the tracer library.\n";
+    "./collectivize-trace-<date>-<time>). --block-bytes N also records the CRC\n"
+    "of every N-byte block of larger sends (COLLECTIVIZE_TRACE_BLOCK_BYTES=N; what\n"
+    "`collectivize detect` asks for to confirm a Bruck-style alltoall).\n"
+    "COLLECTIVIZE_MPIRUN picks mpirun, COLLECTIVIZE_TRACE_LIB the tracer library.\n";
 
 bool parseCount(const char *text, long max, long &out) {
   char *end = nullptr;
@@ -267,7 +269,7 @@ int traceVerb(int argc, char **argv) {
 }
 
 int runVerb(int argc, char **argv) {
-  long np = 2;
+  long np = 2, blockBytes = 0;
   std::string traceDir;
   int i = 0;
   for (; i < argc; i++) {
@@ -285,6 +287,14 @@ int runVerb(int argc, char **argv) {
         std::fprintf(stderr, "collectivize run: %s wants a process count >= 1%s%s%s\n", a.c_str(),
                      i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
                      i + 1 < argc ? "')" : "");
+        return 2;
+      }
+      i++;
+      continue;
+    }
+    if (a == "--block-bytes") {
+      if (i + 1 >= argc || !parseCount(argv[i + 1], 0xffffffffL, blockBytes) || blockBytes < 1) {
+        std::fprintf(stderr, "collectivize run: --block-bytes wants a byte count >= 1\n");
         return 2;
       }
       i++;
@@ -341,6 +351,10 @@ int runVerb(int argc, char **argv) {
   cmd.push_back("LD_PRELOAD=" + tracer);
   cmd.push_back("-x");
   cmd.push_back("COLLECTIVIZE_TRACE_DIR=" + traceDir);
+  if (blockBytes) {
+    cmd.push_back("-x");
+    cmd.push_back("COLLECTIVIZE_TRACE_BLOCK_BYTES=" + std::to_string(blockBytes));
+  }
   cmd.insert(cmd.end(), program.begin(), program.end());
 
   std::fflush(stdout);

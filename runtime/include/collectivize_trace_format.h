@@ -77,6 +77,23 @@
 #define CZ_TRACE_DEF_CHUNK_BYTES (4 * 1024 * 1024)
 #define CZ_TRACE_COMMS_FMT "rank-%d.comms"
 
+/* <dir>/rank-<N>.blocks: per-block CRC-32s of rank N's sends, written only
+ * when the run set COLLECTIVIZE_TRACE_BLOCK_BYTES=n (runtime/trace/
+ * block_crcs.c). Little-endian. A 16-byte header: magic (uint64,
+ * CZ_TRACE_BLOCKS_MAGIC), version (uint32), n (uint32). Then one entry per
+ * send of at least 2n bytes whose packed size is a multiple of n, in event
+ * order: the send's event index among rank N's events in traces/N.evt
+ * (uint64; the MpiSend or MpiIsend record, counting every event from 0),
+ * the number of blocks b = bytes / n (uint32), and b CRC-32s (uint32,
+ * zlib's, of packed bytes [i*n, (i+1)*n)). A file cut short (a killed run)
+ * ends at its last whole entry; sends without an entry have no block CRCs.
+ * Added without changing CZ_TRACE_FORMAT_VERSION: readers that do not
+ * know the file ignore it. */
+#define CZ_TRACE_BLOCKS_FMT "rank-%d.blocks"
+#define CZ_TRACE_BLOCKS_MAGIC 0x314b4c42545a43ull /* "CZTBLK1" */
+#define CZ_TRACE_BLOCKS_VERSION 1u
+#define CZ_TRACE_BLOCKS_HEADER_BYTES 16
+
 /* UINT32: zlib CRC-32 of the message's packed payload (derived and
  * non-contiguous types are hashed over the bytes MPI_Pack would produce, so
  * sender and receiver agree). 0 for empty messages (crc32 of nothing).

@@ -165,6 +165,7 @@ void czt_start(int provided) {
   }
   czt_comms_recovery_open(czt_dir);
   czt_write_objects(czt_dir);
+  czt_blocks_open(czt_dir);
   czt.archive = 1;
   atomic_store(&czt.on, 1);
   CZI_LOG("trace: rank %d writes to %s", czt.rank, czt_dir);
@@ -176,6 +177,7 @@ void czt_finish(void) {
   int complete = atomic_load(&czt.on);
   atomic_store(&czt.on, 0);
   uint64_t events = czt_event_count();
+  czt_blocks_close();
   if (czt_archive_close() != 0) complete = 0;
   czt.archive = 0;
   if (!complete) return; /* no rank-N.done: the reader reports it */

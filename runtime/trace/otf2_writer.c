@@ -226,6 +226,8 @@ CZT_HOT static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
   if (!e) return;
   take_msg(e, m);
   e->req = req;
+  if (czt_block_bytes && (kind == CZT_REC_SEND || kind == CZT_REC_ISEND))
+    czt_blocks_note(czt_log_records() - 1, m); /* opt-in: block_crcs.c */
   put(e, kind);
 }
 

@@ -18,6 +18,7 @@
 #include "collectivize_trace_format.h"
 #include "global_defs.h"
 #include "event_log.h"
+#include "block_crcs.h"
 #include "cz_internal.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))

@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <array>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "collectivize/detect.h"
 #include "collectivize/messages.h"
+#include "collectivize_trace_format.h"
 #include "provenance.h"
 #include "trace_fixture_writer.h"
 
@@ -143,6 +146,153 @@ TEST(Provenance, UnknownPieceIsSolvedFromTheMessageCrc) {
   EXPECT_EQ(pv.origins[segs[1].origin].rank, 1u);
   EXPECT_EQ(pv.origins[segs[1].origin].crc, cx);
   EXPECT_EQ(pv.origins[segs[1].origin].address, 0x9000u + 40);
+}
+
+// Bruck's alltoall on p ranks, blocks of 16 bytes packed with memcpy (one
+// pack and one unpack buffer per rank), written as a trace; with
+// `blockFiles` also the rank-N.blocks files the tracer writes for
+// COLLECTIVIZE_TRACE_BLOCK_BYTES=16. Block (r -> q) holds distinct bytes,
+// or, with `samePerOrigin`, bytes that depend on r only. With `combine`
+// every message holds new data instead (an allreduce along the same
+// dissemination pattern: nothing is forwarded).
+struct BruckTrace {
+  Script s;
+  std::vector<std::vector<std::pair<uint64_t, std::vector<uint32_t>>>> entries; // per rank
+  // dir: step k goes to r + dir*k (MPICH writes it with dir = -1).
+  BruckTrace(int p, bool samePerOrigin, bool combine = false, int dir = 1)
+      : s(p), entries(size_t(p)) {
+    using Block = std::array<uint8_t, 16>;
+    std::vector<std::vector<Block>> work(static_cast<size_t>(p), std::vector<Block>(static_cast<size_t>(p)));
+    for (int r = 0; r < p; r++)
+      for (int i = 0; i < p; i++)
+        for (int j = 0; j < 16; j++)
+          work[size_t(r)][size_t(i)][size_t(j)] =
+              uint8_t(r * 31 + (samePerOrigin ? 0 : ((r + i) % p) * 7) + j);
+    for (int k = 1; k < p; k <<= 1) {
+      std::vector<std::vector<uint8_t>> packs(static_cast<size_t>(p));
+      for (int r = 0; r < p; r++) {
+        std::vector<uint32_t> crcs;
+        for (int i = 0; i < p; i++)
+          if (i & k) {
+            if (combine)
+              for (int j = 0; j < 16; j++)
+                work[size_t(r)][size_t(i)][size_t(j)] = uint8_t(r * 13 + k * 101 + i * 5 + j);
+            const Block &b = work[size_t(r)][size_t(i)];
+            packs[size_t(r)].insert(packs[size_t(r)].end(), b.begin(), b.end());
+            crcs.push_back(uint32_t(crc32(0, b.data(), 16)));
+          }
+        const std::vector<uint8_t> &pk = packs[size_t(r)];
+        uint64_t index = s.spec.events[size_t(r)].size();
+        s.add(r, EventKind::Send, (r + dir * k + p) % p, 7, pk.size(),
+              uint32_t(crc32(0, pk.data(), uInt(pk.size()))), 0xA000);
+        if (crcs.size() > 1) entries[size_t(r)].push_back({index, crcs});
+      }
+      for (int r = 0; r < p; r++) {
+        int from = (r - dir * k + p) % p;
+        s.add(r, EventKind::Recv, from, 7, packs[size_t(from)].size(), 0, 0xB000);
+        size_t at = 0;
+        for (int i = 0; i < p; i++)
+          if (i & k) std::memcpy(work[size_t(r)][size_t(i)].data(), &packs[size_t(from)][16 * at++], 16);
+      }
+    }
+  }
+  static void putLe(std::ofstream &f, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; i++) f.put(char(v >> (8 * i)));
+  }
+  // The table, with the block files read when asked for; `corrupt`: the
+  // first entry of rank 0 gets a wrong CRC, and a cut entry ends the file.
+  cz::detect::MessageTable table(const std::string &name, bool blockFiles, bool corrupt = false) {
+    cz::detect::MessageTable t = s.table(name);
+    std::string dir = std::string(::testing::TempDir()) + "cz-detect-" + name;
+    if (!blockFiles) return t;
+    for (size_t r = 0; r < entries.size(); r++) {
+      std::ofstream f(dir + "/rank-" + std::to_string(r) + ".blocks", std::ios::binary);
+      putLe(f, CZ_TRACE_BLOCKS_MAGIC, 8);
+      putLe(f, CZ_TRACE_BLOCKS_VERSION, 4);
+      putLe(f, 16, 4);
+      for (size_t e = 0; e < entries[r].size(); e++) {
+        putLe(f, entries[r][e].first, 8);
+        putLe(f, entries[r][e].second.size(), 4);
+        for (uint32_t c : entries[r][e].second) putLe(f, corrupt && r == 0 && e == 0 ? ~c : c, 4);
+      }
+      if (corrupt) putLe(f, 99, 8); // a killed run's cut entry
+    }
+    cz::detect::readBlockCrcs(dir, t);
+    return t;
+  }
+};
+
+TEST(BlockFlows, BruckIsConfirmedWithBlockCrcs) {
+  BruckTrace b(5, false);
+  auto rep = cz::detect::detect(b.table("bruck-blocks", true));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+  EXPECT_TRUE(rep.matches[0].confirmed);
+  EXPECT_EQ(rep.matches[0].messages, 15u);
+  EXPECT_EQ(rep.matches[0].traceBlockBytes, 0u);
+}
+
+TEST(BlockFlows, BruckWithoutBlockCrcsIsAPartialAlltoall) {
+  BruckTrace b(8, false);
+  auto rep = cz::detect::detect(b.table("bruck-shape", false));
+  ASSERT_EQ(rep.matches.size(), 1u); // not an allreduce
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+  EXPECT_FALSE(rep.matches[0].confirmed);
+  EXPECT_EQ(rep.matches[0].traceBlockBytes, 16u);
+}
+
+TEST(BlockFlows, MirroredBruckIsFoundBothWays) {
+  for (int p : {3, 6}) {
+    BruckTrace shape(p, false, false, -1);
+    auto rep = cz::detect::detect(shape.table("mirror-shape-" + std::to_string(p), false));
+    ASSERT_EQ(rep.matches.size(), 1u) << p;
+    EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+    EXPECT_FALSE(rep.matches[0].confirmed);
+    EXPECT_NE(rep.matches[0].note.find("sends to p-2^k"), std::string::npos) << rep.matches[0].note;
+    BruckTrace blocks(p, false, false, -1);
+    rep = cz::detect::detect(blocks.table("mirror-blocks-" + std::to_string(p), true));
+    ASSERT_EQ(rep.matches.size(), 1u) << p;
+    EXPECT_TRUE(rep.matches[0].confirmed);
+  }
+}
+
+TEST(BlockFlows, EqualBlocksOfOneOriginAreNotConfirmed) {
+  // Which of rank r's equal blocks went where is unknown: the
+  // post-condition needs distinct blocks.
+  BruckTrace b(4, true);
+  auto rep = cz::detect::detect(b.table("bruck-equal", true));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+  EXPECT_FALSE(rep.matches[0].confirmed);
+  EXPECT_NE(rep.matches[0].note.find("equal blocks"), std::string::npos) << rep.matches[0].note;
+}
+
+TEST(BlockFlows, CombinedDataWithBlockCrcsIsNoAlltoall) {
+  // Without block CRCs this shape is the (partial) alltoall; with them no
+  // block is forwarded, so it is left to the reductions.
+  BruckTrace shape(4, false, true);
+  auto rep = cz::detect::detect(shape.table("combine-shape", false));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Alltoall);
+  EXPECT_FALSE(rep.matches[0].confirmed);
+  BruckTrace blocks(4, false, true);
+  rep = cz::detect::detect(blocks.table("combine-blocks", true));
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Allreduce);
+}
+
+TEST(BlockCrcs, EntriesThatDoNotAddUpAreDroppedAndCutEntriesIgnored) {
+  BruckTrace b(4, false);
+  auto t = b.table("bruck-corrupt", true, true);
+  EXPECT_EQ(t.blocks.blockBytes, 16u);
+  size_t with = 0;
+  for (uint32_t i = 0; i < t.messages.size(); i++) with += t.blocks.has(i);
+  EXPECT_EQ(with, 7u); // 8 sends of 2 blocks, rank 0's first one dropped
+  ASSERT_EQ(t.warnings.size(), 1u);
+  EXPECT_NE(t.warnings[0].find("1 block CRC entries do not add up"), std::string::npos);
+  auto rep = cz::detect::detect(t); // one message cannot be followed: partial
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_FALSE(rep.matches[0].confirmed);
 }
 
 } // namespace

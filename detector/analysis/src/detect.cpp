@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "collectivize_trace_format.h"
 #include "detect_internal.h"
 
 namespace cz::detect {
@@ -104,6 +105,12 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   if (m.segments > 1)
     m.note = "pipelined: " + std::to_string(m.segments) +
              " pieces of one buffer, each forwarded separately";
+  if (!first.note.empty()) m.note = first.note;
+  m.traceBlockBytes = first.traceBlockBytes;
+  if (first.blockBytesAsType && m.datatype == CZ_TRACE_TYPE_DERIVED) {
+    m.datatype = CZ_TRACE_TYPE_BYTE; // a derived type packs several blocks: count in bytes
+    m.count = first.count;
+  }
   return m;
 }
 
@@ -188,6 +195,11 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
   clock.done("barriers");
+  // Before reductions: Bruck's alltoall is also an exchange in which
+  // everyone hears from everyone, and its data changes at every hop.
+  detail::findBlockAlltoalls(t, o, claimed, instances);
+  detail::findBruckShapes(t, o, claimed, instances);
+  clock.done("block flows");
   // Before spreads: combined values often become equal (a max reached),
   // which would look like data flowing.
   detail::findReductions(t, o, claimed, instances);

@@ -28,6 +28,9 @@ struct Instance {
   uint64_t repeats = 1;               // occurrences this object stands for
   std::string op;                     // reductions: the MPI_Op the values pin down
   bool shapeOnly = false;             // no evidence beyond the shape: partial
+  std::string note;                   // what the analysis wants the report to say
+  uint64_t traceBlockBytes = 0;       // partial: block CRCs of this size would settle it
+  bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types
 };
 
 // A message's send, or its receive completion, for replaying messages in
@@ -70,6 +73,18 @@ void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint
 // from every member.
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                   std::vector<Instance> &out);
+
+// Alltoall of any shape from per-block CRCs (block_flows.cpp): each
+// member's distinct blocks followed to their destinations through packed
+// messages. Only when the trace has them (MessageTable::blocks).
+void findBlockAlltoalls(const MessageTable &t, const DetectOptions &o,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
+// Bruck-shaped exchanges that the message CRCs cannot prove
+// (bruck_shape.cpp): partial alltoalls, with the block size to trace
+// with to confirm them.
+void findBruckShapes(const MessageTable &t, const DetectOptions &o,
+                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Reduce and allreduce: shape (who hears from whom) and small values.
 void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,

@@ -24,6 +24,7 @@
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
 #include "heard_from.h"
+#include "rank_activity.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -125,20 +126,14 @@ bool inTree(const std::vector<uint32_t> &sends, size_t root) {
 
 // The root sent something between the first and the last message it
 // received in the instance: it answers as they come (dispatch).
-bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32_t root) {
+bool rootAnswers(const MessageTable &t, const RankActivity &activity,
+                 const std::vector<uint32_t> &msgs, uint32_t root) {
   uint32_t first = UINT32_MAX, last = 0;
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
     if (m.dst == root) first = std::min(first, m.recvPos), last = std::max(last, m.recvPos);
   }
-  if (first >= last) return false;
-  // The table is ordered by (src, sendPos): the root's first send after
-  // `first` is found by binary search.
-  auto it = std::lower_bound(t.messages.begin(), t.messages.end(), std::make_pair(root, first + 1),
-                             [](const Message &m, const std::pair<uint32_t, uint32_t> &k) {
-                               return m.src != k.first ? m.src < k.first : m.sendPos < k.second;
-                             });
-  return it != t.messages.end() && it->src == root && it->sendPos < last;
+  return first < last && activity.sentBetween(root, first, last);
 }
 
 } // namespace
@@ -232,7 +227,8 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
       }
       in.op = pinned == 1 ? kOpNames[which] : "";
       in.shapeOnly = !(inner || pinned == 1);
-      if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, msgs, in.rootWorld))
+      if (in.shapeOnly && in.kind == Kind::Reduce &&
+          rootAnswers(t, RankActivity(t), msgs, in.rootWorld))
         continue; // a master answering requests (task farm), not a reduce
       in.comm = key.comm;
       in.bytes = key.bytes;

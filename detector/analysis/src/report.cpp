@@ -171,7 +171,9 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
       }
       out << "}";
     }
-    out << "],\n      \"note\": " << quoted(m.note) << "\n    }";
+    out << "],\n";
+    if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
+    out << "      \"note\": " << quoted(m.note) << "\n    }";
   }
   out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
@@ -207,7 +209,19 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
+    if (m.traceBlockBytes)
+      out << "  to confirm: trace again with COLLECTIVIZE_TRACE_BLOCK_BYTES=" << m.traceBlockBytes
+          << "\n";
   }
+  // Partial matches that block CRCs would settle: how to trace again.
+  uint64_t blockBytes = 0;
+  size_t settle = 0;
+  for (const Match &m : r.matches)
+    if (m.traceBlockBytes) blockBytes = m.traceBlockBytes, settle++;
+  if (settle)
+    out << "\nhint: " << settle << " partial match" << (settle == 1 ? "" : "es")
+        << " would be settled by a trace with block CRCs: collectivize run --block-bytes "
+        << blockBytes << " -np " << r.ranks << " -- " << ctx.command << "\n";
   for (const std::string &w : r.warnings) out << "\nwarning: " << w << "\n";
 }
 

@@ -12,6 +12,14 @@
 // (each forward leaves a process after the item arrived there): the
 // serial equivalent of the backward replay of the detection paper.
 //
+// A rank holds the item only while the buffer it has it in (where it
+// received it, or where a root first sent it from) is not overwritten: a
+// later receive into that range ends the holding. Synthetic or periodic
+// data repeats the same payload in unrelated exchanges far apart in time
+// (the bench's bcast of iteration 98 equals a ring block of iteration
+// 2996); without this a stale holding joined them into one instance, or
+// merged them as a "redundant root", and left spurious partial matches.
+//
 // Replies are not broadcasts: when a sender, between two of its sends of
 // the item, receives a message from the next destination, it answers a
 // request (a task farm's stop signal to whichever worker asks first); such
@@ -20,6 +28,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "rank_activity.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -56,38 +65,22 @@ bool reachesAll(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32
   return true;
 }
 
-// Receives of each rank, by position: (recvPos, src, comm).
-struct Receipt {
-  uint32_t pos, src, comm;
-  bool operator<(const Receipt &o) const { return pos < o.pos; }
-};
-using ReceiptIndex = std::vector<std::vector<Receipt>>;
-
-bool receivedBetween(const ReceiptIndex &idx, uint32_t rank, uint32_t from, uint32_t comm,
-                     uint32_t after, uint32_t before) {
-  const std::vector<Receipt> &v = idx[rank];
-  for (auto it = std::upper_bound(v.begin(), v.end(), Receipt{after, 0, 0});
-       it != v.end() && it->pos < before; ++it)
-    if (it->src == from && it->comm == comm) return true;
-  return false;
-}
-
 // Some sender answered a request from the next destination between two
 // sends of the item (msgs sorted by send time).
-bool looksLikeReplies(const MessageTable &t, const ReceiptIndex &idx,
+bool looksLikeReplies(const MessageTable &t, const RankActivity &idx,
                       const std::vector<uint32_t> &msgs) {
   std::unordered_map<uint32_t, uint32_t> lastSend; // sender -> sendPos
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
     auto it = lastSend.find(m.src);
-    if (it != lastSend.end() && receivedBetween(idx, m.src, m.dst, m.comm, it->second, m.sendPos))
+    if (it != lastSend.end() && idx.receivedBetween(m.src, m.dst, m.comm, it->second, m.sendPos))
       return true;
     lastSend[m.src] = m.sendPos;
   }
   return false;
 }
 
-void analyzeInstance(const MessageTable &t, const DetectOptions &o, const ReceiptIndex &idx,
+void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankActivity &idx,
                      std::vector<uint32_t> &msgs, std::vector<Instance> &out) {
   const Message &first = t.messages[msgs[0]];
   std::vector<uint32_t> participants;
@@ -144,17 +137,47 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const Receip
   out.push_back(std::move(in));
 }
 
+// Where a rank holds the item: the instance, and the buffer range it has
+// it in since a position of its events. `next` is the first of the rank's
+// receipts not yet checked against the range (checks resume there, so a
+// holding's receipts are scanned once); a root's is looked up from
+// `since` when first needed (most roots never send the item again).
+struct Holding {
+  static constexpr size_t kFromSince = SIZE_MAX;
+  uint32_t instance = 0;
+  uint64_t address = 0, bytes = 0;
+  size_t next = kFromSince;
+  uint32_t since = 0;
+  bool overwritten = false;
+  bool own = false; // a root's: where it first sent the item from
+};
+
+// Has a receive of `rank` before position `before` (from h.next on)
+// written into h's range?
+bool overwritten(const MessageTable &t, const RankActivity &idx, uint32_t rank, Holding &h,
+                 uint32_t before) {
+  if (h.overwritten) return true;
+  const std::vector<Receipt> &v = idx.receipts(rank);
+  if (h.next == Holding::kFromSince) h.next = idx.firstReceiptAfter(rank, h.since);
+  for (; h.next < v.size() && v[h.next].pos < before; h.next++) {
+    const Message &r = t.messages[v[h.next].msg];
+    if (r.bytes && r.recvAddress < h.address + h.bytes && h.address < r.recvAddress + r.bytes)
+      return h.overwritten = true;
+  }
+  return false;
+}
+
 // Instances of one item's messages (see the header comment).
 // instanceOf: scratch indexed by message (a send's entry is written before
 // its receive reads it, so it needs no clearing between items).
-std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
+std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const RankActivity &idx,
                                                   const std::vector<uint32_t> &msgs,
                                                   std::vector<uint32_t> &instanceOf) {
   std::vector<Step> steps = timeOrder(t, msgs);
   std::vector<std::vector<uint32_t>> instances;
   std::vector<std::unordered_map<uint32_t, uint8_t>> has; // per instance: ranks holding it
   std::vector<uint32_t> rootOf, parent;                   // union-find over instances
-  std::unordered_map<uint32_t, uint32_t> holds;            // rank -> instance
+  std::unordered_map<uint32_t, Holding> holds;             // rank -> where it holds the item
   std::vector<uint32_t> &of = instanceOf;                  // message -> instance
   auto find = [&](uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -165,29 +188,38 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
     if (!st.isSend) {
       uint32_t j = find(of[st.msg]);
       auto h = holds.find(m.dst);
-      if (h != holds.end() && rootOf[find(h->second)] == m.dst && find(h->second) != j) {
+      if (h != holds.end() && rootOf[find(h->second.instance)] == m.dst &&
+          find(h->second.instance) != j && !has[find(h->second.instance)].count(rootOf[j]) &&
+          !overwritten(t, idx, m.dst, h->second, m.recvPos)) {
         // A root receiving its own data from another root: both started
-        // the same broadcast (a redundant message); one instance.
-        uint32_t i = find(h->second);
+        // the same broadcast (a redundant message); one instance. Not when
+        // the other root had received the item from this root's instance
+        // before: then it started a later occurrence of the same payload.
+        uint32_t i = find(h->second.instance);
         parent[i] = j;
         for (auto &[r, v] : has[i]) has[j][r] = v;
       }
-      holds[m.dst] = j;
+      holds[m.dst] = {j, m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1};
       has[j][m.dst] = 1;
       continue;
     }
     auto h = holds.find(m.src);
     uint32_t in;
-    if (h == holds.end() || has[find(h->second)].count(m.dst)) {
+    // A root sends its broadcast from one buffer: the same payload sent
+    // from another one is a new occurrence (rank 0's ring block equal to
+    // the bcast it just started, in the bench).
+    if (h == holds.end() || has[find(h->second.instance)].count(m.dst) ||
+        (h->second.own && h->second.address != m.sendAddress) ||
+        overwritten(t, idx, m.src, h->second, m.sendPos)) {
       in = uint32_t(instances.size());
       instances.emplace_back();
       has.emplace_back();
       rootOf.push_back(m.src);
       parent.push_back(in);
       has[in][m.src] = 1;
-      holds[m.src] = in;
+      holds[m.src] = {in, m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
     } else {
-      in = find(h->second);
+      in = find(h->second.instance);
     }
     instances[in].push_back(st.msg);
     of[st.msg] = in;
@@ -208,10 +240,7 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t,
 
 void findSpreads(const MessageTable &t, const DetectOptions &o,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  ReceiptIndex idx(size_t(t.ranks));
-  for (const Message &m : t.messages)
-    if (m.dst < idx.size()) idx[m.dst].push_back({m.recvPos, m.src, m.comm});
-  for (auto &v : idx) std::sort(v.begin(), v.end());
+  RankActivity idx(t);
   std::unordered_map<ItemKey, std::vector<uint32_t>, ItemHash> items;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
@@ -221,7 +250,7 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   std::vector<uint32_t> instanceOf(t.messages.size(), 0);
   for (auto &[key, msgs] : items) {
     if (int(msgs.size()) + 1 < o.minGroup) continue;
-    std::vector<std::vector<uint32_t>> instances = splitInstances(t, msgs, instanceOf);
+    std::vector<std::vector<uint32_t>> instances = splitInstances(t, idx, msgs, instanceOf);
     for (auto &inst : instances) analyzeInstance(t, o, idx, inst, out);
   }
 }

@@ -15,6 +15,9 @@
 #                system grows, `trace repair` makes the trace readable with
 #                every event recorded before the disk filled. Exit 77 (skip)
 #                where mount namespaces are not permitted.
+#       blocks   linked, with COLLECTIVIZE_TRACE_BLOCK_BYTES=4: the full check
+#                (block CRCs change nothing else), then check_blocks.py
+#                (beside CHECKER) on the rank-N.blocks files
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
@@ -33,6 +36,11 @@ case $mode in
     COLLECTIVIZE_TRACE_HASH=both run "$prog" "$work/expect" threads
     grep -q "trace_test: done ($np ranks, threads)" "$work/out.txt"
     python3 "$checker" "$work/trace" "$work/expect" "$np" ;;
+  blocks)
+    COLLECTIVIZE_TRACE_BLOCK_BYTES=4 run "$prog" "$work/expect"
+    grep -q "trace_test: done ($np ranks)" "$work/out.txt"
+    python3 "$checker" "$work/trace" "$work/expect" "$np"
+    python3 "$(dirname "$checker")/check_blocks.py" "$work/trace" "$np" 4 ;;
   run_verb)
     COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
       "$cli" run -np "$np" --trace-dir "$work/trace" -- "$prog" "$work/expect" \

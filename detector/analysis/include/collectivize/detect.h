@@ -61,6 +61,9 @@ struct Match {
   std::string op;                 // reductions: MPI_Op pinned down by the values, or ""
   bool shapeOnly = false;         // reductions without value evidence (partial)
   bool severalTags = false;       // a spread whose messages change tag on the way
+  // Partial matches that a trace with per-block CRCs could confirm: the
+  // block size to trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES), else 0.
+  uint64_t traceBlockBytes = 0;
   std::string note;
 };
 

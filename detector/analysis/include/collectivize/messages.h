@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "collectivize/block_crcs.h"
 #include "collectivize/trace_reader.h"
 
 namespace cz::detect {
@@ -69,6 +70,7 @@ struct MessageTable {
   std::vector<Group> groups;     // every communicator the trace defines
   MatchStats stats;
   std::vector<std::string> warnings; // what was skipped, for the report
+  BlockCrcs blocks;                  // opt-in per-block CRCs (readBlockCrcs)
   const Group *group(uint32_t comm) const;
 };
 

@@ -1,0 +1,93 @@
+// block_crcs.cpp: see block_crcs.h. The files are small (4 bytes per
+// block of the sends that have them) and read whole.
+#include "collectivize/block_crcs.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "collectivize/messages.h"
+#include "collectivize_trace_format.h"
+
+namespace cz::detect {
+namespace {
+
+uint64_t le(const unsigned char *p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; i++) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+// The matched message rank sent as its event `pos`, or kNone (the table is
+// ordered by sender and send position).
+uint32_t sendAt(const MessageTable &t, uint32_t rank, uint64_t pos) {
+  auto it = std::lower_bound(t.messages.begin(), t.messages.end(), std::make_pair(rank, pos),
+                             [](const Message &m, const std::pair<uint32_t, uint64_t> &k) {
+                               return m.src != k.first ? m.src < k.first : m.sendPos < k.second;
+                             });
+  if (it == t.messages.end() || it->src != rank || it->sendPos != pos) return kNone;
+  return uint32_t(it - t.messages.begin());
+}
+
+} // namespace
+
+void readBlockCrcs(const std::string &dir, MessageTable &t) {
+  BlockCrcs &b = t.blocks;
+  b = BlockCrcs{};
+  uint64_t dropped = 0, otherSize = 0;
+  for (int r = 0; r < t.ranks; r++) {
+    char name[64];
+    std::snprintf(name, sizeof name, CZ_TRACE_BLOCKS_FMT, r);
+    std::ifstream in(dir + "/" + name, std::ios::binary);
+    if (!in) continue;
+    std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    const size_t header = CZ_TRACE_BLOCKS_HEADER_BYTES;
+    if (data.size() < header || le(data.data(), 8) != CZ_TRACE_BLOCKS_MAGIC ||
+        le(data.data() + 8, 4) != CZ_TRACE_BLOCKS_VERSION || le(data.data() + 12, 4) == 0) {
+      t.warnings.push_back(dir + "/" + name + ": not a version-1 block CRC file; ignored");
+      continue;
+    }
+    uint64_t n = le(data.data() + 12, 4);
+    if (b.blockBytes == 0) {
+      b.blockBytes = n;
+      b.first.assign(t.messages.size(), 0);
+      b.count.assign(t.messages.size(), 0);
+    } else if (n != b.blockBytes) {
+      otherSize++;
+      continue;
+    }
+    // Entries up to the last whole one (a killed run cuts the file).
+    for (size_t at = header; at + 12 <= data.size();) {
+      uint64_t pos = le(data.data() + at, 8);
+      uint64_t blocks = le(data.data() + at + 8, 4);
+      if (at + 12 + 4 * blocks > data.size()) break;
+      const unsigned char *crc = data.data() + at + 12;
+      at += 12 + 4 * blocks;
+      uint32_t i = sendAt(t, uint32_t(r), pos);
+      if (i == kNone) continue; // an unmatched or kept send
+      const Message &m = t.messages[i];
+      uint32_t whole = 0;
+      for (uint64_t k = 0; k < blocks; k++)
+        whole = uint32_t(crc32_combine64(whole, uint32_t(le(crc + 4 * k, 4)), z_off64_t(n)));
+      if (!m.hashed || m.bytes != blocks * n || whole != m.crc) {
+        dropped++;
+        continue;
+      }
+      b.first[i] = b.crcs.size();
+      b.count[i] = uint32_t(blocks);
+      for (uint64_t k = 0; k < blocks; k++) b.crcs.push_back(uint32_t(le(crc + 4 * k, 4)));
+    }
+  }
+  if (otherSize)
+    t.warnings.push_back(std::to_string(otherSize) + " ranks' block CRC files use another block "
+                         "size than rank files read before them; ignored");
+  if (dropped)
+    t.warnings.push_back(std::to_string(dropped) + " block CRC entries do not add up to their "
+                         "message's CRC (or size); ignored");
+}
+
+} // namespace cz::detect

@@ -1,0 +1,48 @@
+// rank_activity.h: what a rank received and sent between two of its own
+// events. The one place for the "request and answer" tests: a process
+// that sends after hearing from the process it then sends to answers a
+// request (spreads: a task farm's stop signal is not a broadcast;
+// reductions: a master answering workers as they report is not a reduce),
+// and for the spreads' check that a buffer was overwritten by a receive.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collectivize/messages.h"
+
+namespace cz::detect::detail {
+
+// A completed receive: where in its rank's events, and which message.
+struct Receipt {
+  uint32_t pos, msg;
+};
+
+class RankActivity {
+public:
+  explicit RankActivity(const MessageTable &t) : t_(t) {}
+
+  // A receive of `rank` from `from` on `comm` completed at a position in
+  // (after, before).
+  bool receivedBetween(uint32_t rank, uint32_t from, uint32_t comm, uint32_t after,
+                       uint32_t before) const;
+  // `rank` posted a send at a position in (after, before).
+  bool sentBetween(uint32_t rank, uint32_t after, uint32_t before) const;
+
+  // Receipts of a rank in position order. The index is built on first use
+  // (reductions mostly need none).
+  const std::vector<Receipt> &receipts(uint32_t rank) const;
+  // Index in receipts(rank) of the first receipt after position `pos`.
+  size_t firstReceiptAfter(uint32_t rank, uint32_t pos) const;
+  // Index of message i's receipt in receipts(i's receiver).
+  size_t receiptOf(uint32_t message) const;
+
+private:
+  void index() const;
+  const MessageTable &t_;
+  mutable std::vector<std::vector<Receipt>> receipts_; // per rank
+  mutable std::vector<uint32_t> slot_;                 // per message
+  mutable bool indexed_ = false;
+};
+
+} // namespace cz::detect::detail
