@@ -221,14 +221,18 @@ CZT_HOT static void take_msg(czt_record *e, const czt_msg *m) {
                        (m->kept ? CZT_REC_KEPT : 0));
 }
 
-CZT_HOT static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
-  czt_record *e = take();
-  if (!e) return;
+/* Fills the slot e of a message record and stores it. */
+CZT_HOT static void put_msg(czt_record *e, uint8_t kind, const czt_msg *m, uint64_t req) {
   take_msg(e, m);
   e->req = req;
   if (czt_block_bytes && (kind == CZT_REC_SEND || kind == CZT_REC_ISEND))
     czt_blocks_note(czt_log_records() - 1, m); /* opt-in: block_crcs.c */
   put(e, kind);
+}
+
+CZT_HOT static void write_msg(uint8_t kind, const czt_msg *m, uint64_t req) {
+  czt_record *e = take();
+  if (e) put_msg(e, kind, m, req);
 }
 
 CZT_HOT static void write_request(uint8_t kind, uint64_t req) {
@@ -242,9 +246,7 @@ CZT_HOT void czt_write_send(const czt_msg *m) { write_msg(CZT_REC_SEND, m, 0); }
 
 CZT_HOT void czt_write_send_at(const czt_msg *m, uint64_t t) {
   czt_record *e = take_at(t);
-  if (!e) return;
-  take_msg(e, m);
-  put(e, CZT_REC_SEND);
+  if (e) put_msg(e, CZT_REC_SEND, m, 0);
 }
 
 CZT_HOT void czt_write_recv_late(const void *buf, MPI_Datatype type, MPI_Comm comm,
