@@ -120,8 +120,9 @@ public:
       if (sends.empty() || recvs.empty()) return fail(plan, "the sites show only one side of the " + k);
       if (!local(recvs[0].buffer))
         return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
-                              "): the program consumes them as they arrive (a reduction?), so there is "
-                              "no " + k + " buffer to hand to MPI");
+                              "): the program copies the blocks elsewhere (Bruck-style packing) or "
+                              "consumes them as they arrive, so the messages' buffers are not the " +
+                              k + "'s; its send and receive buffers must be chosen by hand");
       std::string in = usable(recvs[0].buffer, true);
       std::string out = usable(sends[0].buffer, k == "alltoall");
       std::string outBase = usable(sends[0].buffer, true);
