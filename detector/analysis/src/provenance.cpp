@@ -7,6 +7,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "flat_index.h"
+#include "node_pool.h"
+
 namespace cz::detect::detail {
 namespace {
 
@@ -66,7 +69,10 @@ struct Piece {
   bool crcKnown = false;
   Span segs; // in the segment pool
 };
-using Memory = std::map<uint64_t, Piece>; // start -> piece
+// start -> piece; nodes from the replay's pool (pieces come and go with
+// every message).
+using Memory = std::map<uint64_t, Piece, std::less<uint64_t>,
+                        PoolAllocator<std::pair<const uint64_t, Piece>>>;
 
 // Appends to the pool the segments of piece p covering [from, to)
 // (offsets relative to p's start); returns their span.
@@ -91,6 +97,7 @@ void forget(Memory &mem, uint64_t a, uint64_t b) {
 struct Replayer {
   const MessageTable &t;
   Provenance pv;
+  NodePool nodes; // of the maps in mem (declared first: it outlives them)
   std::vector<Memory> mem;
   Unshift unshift;
   struct OwnKey {
@@ -104,16 +111,18 @@ struct Replayer {
     size_t operator()(const OwnKey &k) const {
       uint64_t h = (uint64_t(k.rank) << 32 | k.crc) * 0x9E3779B97F4A7C15ull;
       h ^= (k.addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-      return size_t(h ^ (k.bytes * 0x165667B19E3779F9ull) ^ (h >> 29));
+      return size_t(mixBits(h ^ (k.bytes * 0x165667B19E3779F9ull)));
     }
   };
-  std::unordered_map<OwnKey, uint32_t, OwnHash> known; // own data -> origin
+  FlatIndex<OwnKey, OwnHash> known; // own data -> origin
 
   std::vector<Segment> &pool;
   std::vector<Span> &spans;
 
   explicit Replayer(const MessageTable &table)
-      : t(table), mem(size_t(table.ranks)), pool(pv.segments.pool), spans(pv.segments.spans) {
+      : t(table), pool(pv.segments.pool), spans(pv.segments.spans) {
+    mem.reserve(size_t(table.ranks));
+    for (int r = 0; r < table.ranks; r++) mem.emplace_back(PoolAllocator<Memory::value_type>(nodes));
     spans.resize(t.messages.size());
     pool.reserve(t.messages.size() + 16);
     known.reserve(t.messages.size() / 2 + 16);
@@ -124,12 +133,9 @@ struct Replayer {
   uint32_t origin(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t crc, bool crcKnown,
                   uint32_t msg) {
     OwnKey key{rank, crcKnown ? crc : 0xffffffffu, addr, bytes};
-    auto it = known.find(key);
-    if (it != known.end()) return it->second;
-    uint32_t id = uint32_t(pv.origins.size());
-    pv.origins.push_back({rank, addr, bytes, crc, crcKnown, msg});
-    known.emplace(key, id);
-    return id;
+    auto [id, fresh] = known.insert(key, uint32_t(pv.origins.size()));
+    if (fresh) pv.origins.push_back({rank, addr, bytes, crc, crcKnown, msg});
+    return *id;
   }
 
   // The whole message is the sender's own data.
