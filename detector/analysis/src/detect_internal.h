@@ -39,6 +39,8 @@ struct Step {
   bool isSend;
 };
 std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs);
+// The same into `steps` (its memory reused across calls).
+void timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs, std::vector<Step> &steps);
 
 // Messages numbered per pair: the k-th message from p to q among those
 // with one key (communicator; and tag, size, datatype as the analysis

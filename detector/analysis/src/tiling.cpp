@@ -23,6 +23,12 @@ namespace cz::detect::detail {
 
 std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs) {
   std::vector<Step> steps;
+  timeOrder(t, msgs, steps);
+  return steps;
+}
+
+void timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs, std::vector<Step> &steps) {
+  steps.clear();
   steps.reserve(msgs.size() * 2);
   for (uint32_t i : msgs) {
     steps.push_back({t.messages[i].sendTime, i, true});
@@ -31,7 +37,6 @@ std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &
   std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
     return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
   });
-  return steps;
 }
 
 int rankIn(const Group &g, uint32_t w) {
