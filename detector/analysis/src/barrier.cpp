@@ -45,7 +45,7 @@ void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       else seen[size_t(a)] = seen[size_t(b)] = 1;
     }
     if (!constant || std::count(seen.begin(), seen.end(), 0) != 0) continue;
-    HeardFrom heard(p);
+    HeardFrom heard(p, msgs);
     for (const Step &s : timeOrder(t, msgs)) {
       const Message &m = t.messages[s.msg];
       if (s.isSend) heard.send(s.msg, size_t(rankIn(g, m.src)));

@@ -50,6 +50,9 @@ struct RoundKey {
   uint32_t comm = 0, tag = 0;
   uint64_t bytes = 0;
   uint32_t type = 0;
+  bool operator==(const RoundKey &o) const {
+    return comm == o.comm && tag == o.tag && bytes == o.bytes && type == o.type;
+  }
 };
 struct Round {
   RoundKey key;
