@@ -100,21 +100,9 @@ struct Replayer {
   NodePool nodes; // of the maps in mem (declared first: it outlives them)
   std::vector<Memory> mem;
   Unshift unshift;
-  struct OwnKey {
-    uint32_t rank, crc;
-    uint64_t addr, bytes;
-    bool operator==(const OwnKey &o) const {
-      return rank == o.rank && crc == o.crc && addr == o.addr && bytes == o.bytes;
-    }
-  };
-  struct OwnHash {
-    size_t operator()(const OwnKey &k) const {
-      uint64_t h = (uint64_t(k.rank) << 32 | k.crc) * 0x9E3779B97F4A7C15ull;
-      h ^= (k.addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-      return size_t(mixBits(h ^ (k.bytes * 0x165667B19E3779F9ull)));
-    }
-  };
-  FlatIndex<OwnKey, OwnHash> known; // own data -> origin
+  // Own data (rank, address, bytes, CRC or none) -> origin; the keys are
+  // the origins themselves.
+  HashedIndex known;
 
   std::vector<Segment> &pool;
   std::vector<Span> &spans;
@@ -125,17 +113,24 @@ struct Replayer {
     for (int r = 0; r < table.ranks; r++) mem.emplace_back(PoolAllocator<Memory::value_type>(nodes));
     spans.resize(t.messages.size());
     pool.reserve(t.messages.size() + 16);
-    known.reserve(t.messages.size() / 2 + 16);
+    known = HashedIndex(t.messages.size() / 2 + 16);
     pv.origins.reserve(t.messages.size() + 16); // at most one per message and gap
     pv.verified.assign(t.messages.size(), 0);
   }
 
   uint32_t origin(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t crc, bool crcKnown,
                   uint32_t msg) {
-    OwnKey key{rank, crcKnown ? crc : 0xffffffffu, addr, bytes};
-    auto [id, fresh] = known.insert(key, uint32_t(pv.origins.size()));
+    uint32_t keyCrc = crcKnown ? crc : 0xffffffffu;
+    uint64_t h = (uint64_t(rank) << 32 | keyCrc) * 0x9E3779B97F4A7C15ull;
+    h ^= (addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h = mixBits(h ^ (bytes * 0x165667B19E3779F9ull));
+    auto [id, fresh] = known.insert(h, uint32_t(pv.origins.size()), [&](uint32_t o) {
+      const Origin &og = pv.origins[o];
+      return og.rank == rank && og.address == addr && og.bytes == bytes &&
+             (og.crcKnown ? og.crc : 0xffffffffu) == keyCrc;
+    });
     if (fresh) pv.origins.push_back({rank, addr, bytes, crc, crcKnown, msg});
-    return *id;
+    return id;
   }
 
   // The whole message is the sender's own data.
