@@ -64,7 +64,12 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
                               const RoundKeyOf &keyOf);
 
 // Position of world rank w in g (its rank in the communicator), or -1.
-int rankIn(const Group &g, uint32_t w);
+inline int rankIn(const Group &g, uint32_t w) {
+  if (!g.rankOfWorld.empty()) return w < g.rankOfWorld.size() ? g.rankOfWorld[w] : -1;
+  for (size_t i = 0; i < g.members.size(); i++)
+    if (g.members[i] == w) return int(i);
+  return -1;
+}
 
 // Tiled sends/receives (scatter, gather, alltoall, direct allgather); marks
 // the messages it explains in `claimed`.

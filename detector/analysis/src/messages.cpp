@@ -33,6 +33,14 @@ struct Queue {
 
 } // namespace
 
+void Group::indexMembers() {
+  rankOfWorld.clear();
+  uint32_t span = 0;
+  for (uint32_t w : members) span = std::max(span, w + 1);
+  rankOfWorld.assign(span, -1);
+  for (size_t i = members.size(); i-- > 0;) rankOfWorld[members[i]] = int32_t(i); // first wins
+}
+
 const Group *MessageTable::group(uint32_t comm) const {
   for (const Group &g : groups)
     if (g.comm == comm) return &g;
@@ -165,6 +173,9 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
     g.comm = ref;
     g.name = c.name;
     if (!c.isSelf) g.members = c.members;
+    // A world-sized index per communicator, unless there are too many.
+    if (uint64_t(tr.definitions().comms.size()) * uint64_t(std::max(t.ranks, 1)) <= (1u << 22))
+      g.indexMembers();
     t.groups.push_back(std::move(g));
   }
   RankRecords &rr = a.all;

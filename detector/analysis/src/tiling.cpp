@@ -39,11 +39,6 @@ void timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs, std::ve
   });
 }
 
-int rankIn(const Group &g, uint32_t w) {
-  for (size_t i = 0; i < g.members.size(); i++)
-    if (g.members[i] == w) return int(i);
-  return -1;
-}
 
 namespace {
 
@@ -91,8 +86,13 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
                  std::vector<Side> &sides) {
   of.clear();
   for (uint32_t i : msgs) of.push_back({send ? t.messages[i].src : t.messages[i].dst, i});
-  std::stable_sort(of.begin(), of.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  // Stable by rank. Most rounds are small, and std::stable_sort takes a
+  // buffer from malloc for each: they are sorted by insertion.
+  auto byRank = [](const auto &a, const auto &b) { return a.first < b.first; };
+  if (of.size() > 32) std::stable_sort(of.begin(), of.end(), byRank);
+  else
+    for (size_t k = 1; k < of.size(); k++)
+      for (size_t j = k; j > 0 && byRank(of[j], of[j - 1]); j--) std::swap(of[j - 1], of[j]);
   flat.clear();
   for (auto &[rank, i] : of) flat.push_back(i);
   sides.clear();

@@ -54,6 +54,10 @@ struct Group {
   uint32_t comm = 0;
   std::string name;
   std::vector<uint32_t> members; // world ranks in communicator rank order
+  // Communicator rank of each world rank (-1: not a member), when built
+  // (indexMembers; the analyses ask it for every message).
+  std::vector<int32_t> rankOfWorld;
+  void indexMembers();
 };
 
 struct MatchStats {
