@@ -241,15 +241,36 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   for (const Message &m : t.messages)
     if (m.dst < idx.size()) idx[m.dst].push_back({m.recvPos, m.src, m.comm});
   for (auto &v : idx) std::sort(v.begin(), v.end());
-  std::unordered_map<ItemKey, std::vector<uint32_t>, ItemHash> items;
+  // Items in the map's order (the order instances come out in), their
+  // messages in table order as runs of one array (a vector per item cost
+  // more than the items' analysis).
+  std::unordered_map<ItemKey, uint32_t, ItemHash> items; // -> item number
+  std::vector<uint32_t> itemOf(t.messages.size(), kNone), itemStart;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
-    items[{m.crc, m.bytes}].push_back(i);
+    auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.bytes}, uint32_t(itemStart.size()));
+    if (fresh) itemStart.push_back(0);
+    itemOf[i] = it->second;
+    itemStart[it->second]++;
   }
-  std::vector<uint32_t> instanceOf(t.messages.size(), 0);
+  itemStart.push_back(0); // counts -> where each item's run starts, and the end
+  uint32_t at = 0;
+  for (uint32_t &c : itemStart) {
+    uint32_t count = c;
+    c = at;
+    at += count;
+  }
+  std::vector<uint32_t> itemMessages(itemStart.back());
+  {
+    std::vector<uint32_t> fill(itemStart.begin(), itemStart.end() - 1);
+    for (uint32_t i = 0; i < t.messages.size(); i++)
+      if (itemOf[i] != kNone) itemMessages[fill[itemOf[i]]++] = i;
+  }
+  std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
   Scratch sc(rankSpan(t));
-  for (auto &[key, msgs] : items) {
+  for (auto &[key, item] : items) {
+    msgs.assign(itemMessages.begin() + itemStart[item], itemMessages.begin() + itemStart[item + 1]);
     if (int(msgs.size()) + 1 < o.minGroup) continue;
     splitInstances(t, msgs, instanceOf, sc);
     for (size_t k = 0; k + 1 < sc.start.size(); k++)
