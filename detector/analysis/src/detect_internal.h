@@ -63,6 +63,17 @@ using RoundKeyOf = std::function<RoundKey(const Message &)>;
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
 
+// The analyses run twice: rounds keyed with the tag, then without it (for
+// codes that tag by step or source), over the messages still unclaimed.
+// The second pass needs only the messages of keys (without the tag) whose
+// messages carry several tags or of which the first pass claimed some:
+// for any other key it would number the same messages into the same
+// rounds and find again the nothing it found. firstPass: the first pass's
+// candidates (ascending); returns the second pass's (ascending).
+std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32_t> &firstPass,
+                                 const std::vector<uint8_t> &claimed,
+                                 const RoundKeyOf &keyWithoutTag);
+
 // Position of world rank w in g (its rank in the communicator), or -1.
 inline int rankIn(const Group &g, uint32_t w) {
   if (!g.rankOfWorld.empty()) return w < g.rankOfWorld.size() ? g.rankOfWorld[w] : -1;

@@ -143,23 +143,19 @@ bool rootAnswers(const MessageTable &t, const std::vector<uint32_t> &msgs, uint3
 
 } // namespace
 
-static void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
-                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
+static RoundKey reductionKey(const Message &m, bool byTag) {
+  return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
+}
+
+static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
+                          bool byTag, std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Per-round state, its memory reused (rounds are many and small).
   std::vector<uint8_t> seen, hasSent, hasReceived;
   std::vector<uint32_t> sends;
   std::vector<uint64_t> sendBuffer;
   std::vector<Step> steps;
-  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
-         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
-       })) {
+  for (Round &round :
+       pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); })) {
     const RoundKey &key = round.key;
     std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(key.comm);
@@ -253,8 +249,16 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
 
 void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out) {
-  reductionPass(t, o, true, claimed, out);
-  reductionPass(t, o, false, claimed, out);
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  reductionPass(t, candidates, true, claimed, out);
+  auto untagged = [](const Message &m) { return reductionKey(m, false); };
+  reductionPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail

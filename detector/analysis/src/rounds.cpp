@@ -88,4 +88,31 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
   return rounds;
 }
 
+std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32_t> &firstPass,
+                                 const std::vector<uint8_t> &claimed,
+                                 const RoundKeyOf &keyWithoutTag) {
+  struct KeyState {
+    uint32_t tag = 0;
+    bool severalTags = false, claimed = false;
+  };
+  FlatIndex<RoundKey, KeyHash> index;
+  std::vector<KeyState> states;
+  std::vector<uint32_t> stateOf(firstPass.size());
+  for (size_t j = 0; j < firstPass.size(); j++) {
+    const Message &m = t.messages[firstPass[j]];
+    auto [state, fresh] = index.insert(keyWithoutTag(m), uint32_t(states.size()));
+    if (fresh) states.push_back({m.tag, false, false});
+    KeyState &st = states[*state];
+    st.severalTags |= m.tag != st.tag;
+    st.claimed |= claimed[firstPass[j]] != 0;
+    stateOf[j] = *state;
+  }
+  std::vector<uint32_t> out;
+  for (size_t j = 0; j < firstPass.size(); j++) {
+    const KeyState &st = states[stateOf[j]];
+    if (!claimed[firstPass[j]] && (st.severalTags || st.claimed)) out.push_back(firstPass[j]);
+  }
+  return out;
+}
+
 } // namespace cz::detect::detail

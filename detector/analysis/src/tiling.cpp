@@ -109,21 +109,17 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
 // One pass: messages numbered per (communicator, pair, block size, and the
 // tag when byTag), so rounds of other exchanges between the same pairs do
 // not mix in.
-void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+RoundKey tilingKey(const Message &m, bool byTag) {
+  return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
+}
+
+void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i]) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
   std::vector<std::pair<uint32_t, uint32_t>> of;
   std::vector<uint32_t> sendFlat, recvFlat;
   std::vector<Side> sends, recvs;
-  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
-         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
-       })) {
+  for (Round &round :
+       pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); })) {
     const uint32_t comm = round.key.comm;
     groupBySide(t, round.messages, true, of, sendFlat, sends);
     groupBySide(t, round.messages, false, of, recvFlat, recvs);
@@ -183,8 +179,16 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
 
 void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                  std::vector<Instance> &out) {
-  tilingPass(t, o, true, claimed, out);
-  tilingPass(t, o, false, claimed, out); // codes that tag by step or source
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i]) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  tilingPass(t, candidates, true, claimed, out);
+  auto untagged = [](const Message &m) { return tilingKey(m, false); };
+  tilingPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail
