@@ -246,21 +246,27 @@ Provenance traceProvenance(const MessageTable &t) {
   Replayer r(t);
   // Sends and receive completions in time order; a send before the
   // receive of the same message (equal times), and per rank in event order.
+  // 16 bytes a step (the sort moves them): the rank and position that
+  // break ties of equal times are read from the message, ties being rare.
   struct Step {
     uint64_t time;
-    uint32_t rank, pos, msg;
+    uint32_t msg;
     bool isSend;
   };
   std::vector<Step> steps;
   steps.reserve(t.messages.size() * 2);
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    steps.push_back({m.sendTime, m.src, m.sendPos, i, true});
-    steps.push_back({std::max(m.recvTime, m.sendTime), m.dst, m.recvPos, i, false});
+    steps.push_back({m.sendTime, i, true});
+    steps.push_back({std::max(m.recvTime, m.sendTime), i, false});
   }
-  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+  auto rankOf = [&](const Step &s) { return s.isSend ? t.messages[s.msg].src : t.messages[s.msg].dst; };
+  auto posOf = [&](const Step &s) {
+    return s.isSend ? t.messages[s.msg].sendPos : t.messages[s.msg].recvPos;
+  };
+  std::sort(steps.begin(), steps.end(), [&](const Step &a, const Step &b) {
     if (a.time != b.time) return a.time < b.time;
-    if (a.rank == b.rank) return a.pos < b.pos;
+    if (rankOf(a) == rankOf(b)) return posOf(a) < posOf(b);
     return a.isSend && !b.isSend;
   });
   for (const Step &s : steps) {
