@@ -80,6 +80,7 @@ public:
     while (want < expected * 2) want *= 2;
     rehash(want);
   }
+  void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[size_t(hash) & mask_]); }
   // The value whose key hashes to `hash` and satisfies same(value); else
   // inserts `value` (second: inserted).
   template <class Same>
