@@ -269,9 +269,19 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   }
   std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
   Scratch sc(rankSpan(t));
-  for (auto &[key, item] : items) {
+  // Items in the map's order; the messages of the item after next are
+  // fetched while this one is analysed (an item's messages lie all over
+  // the table).
+  std::vector<uint32_t> order;
+  order.reserve(items.size());
+  for (auto &[key, item] : items)
+    if (itemStart[item + 1] - itemStart[item] + 1 >= uint32_t(std::max(o.minGroup, 0))) order.push_back(item);
+  for (size_t k = 0; k < order.size(); k++) {
+    if (k + 2 < order.size())
+      for (uint32_t x = itemStart[order[k + 2]]; x < itemStart[order[k + 2] + 1]; x++)
+        __builtin_prefetch(&t.messages[itemMessages[x]]);
+    uint32_t item = order[k];
     msgs.assign(itemMessages.begin() + itemStart[item], itemMessages.begin() + itemStart[item + 1]);
-    if (int(msgs.size()) + 1 < o.minGroup) continue;
     splitInstances(t, msgs, instanceOf, sc);
     for (size_t k = 0; k + 1 < sc.start.size(); k++)
       if (sc.start[k] < sc.start[k + 1])
