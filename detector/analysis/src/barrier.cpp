@@ -22,8 +22,10 @@ RoundKey barrierKey(const Message &m, bool byTag) { return RoundKey{m.comm, byTa
 
 void barrierPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  for (Round &round :
-       pairRounds(t, candidates, [byTag](const Message &m) { return barrierKey(m, byTag); })) {
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return barrierKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
     std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(comm);

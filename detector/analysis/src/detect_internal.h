@@ -62,6 +62,14 @@ struct Round {
 using RoundKeyOf = std::function<RoundKey(const Message &)>;
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
+// Fetches the messages of the round after `current` (a round's messages
+// lie all over the table) while `current` is analysed.
+inline void prefetchNextRound(const MessageTable &t, const std::vector<Round> &rounds,
+                              const Round &current) {
+  size_t next = size_t(&current - rounds.data()) + 2;
+  if (next < rounds.size())
+    for (uint32_t i : rounds[next].messages) __builtin_prefetch(&t.messages[i]);
+}
 
 // The analyses run twice: rounds keyed with the tag, then without it (for
 // codes that tag by step or source), over the messages still unclaimed.

@@ -154,8 +154,10 @@ static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &ca
   std::vector<uint32_t> sends;
   std::vector<uint64_t> sendBuffer;
   std::vector<Step> steps;
-  for (Round &round :
-       pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); })) {
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const RoundKey &key = round.key;
     std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(key.comm);

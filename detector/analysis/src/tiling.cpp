@@ -118,8 +118,10 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
   std::vector<std::pair<uint32_t, uint32_t>> of;
   std::vector<uint32_t> sendFlat, recvFlat;
   std::vector<Side> sends, recvs;
-  for (Round &round :
-       pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); })) {
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
     groupBySide(t, round.messages, true, of, sendFlat, sends);
     groupBySide(t, round.messages, false, of, recvFlat, recvs);
