@@ -1,4 +1,5 @@
 // verbs_detect.cpp: `collectivize detect TRACE_DIR [-o REPORT.json]`.
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,12 +62,19 @@ double cpuSeconds() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+// The process's peak resident memory so far (the bench's memory per event).
+double peakMegabytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
 void showPhase(const char *phase, double seconds) {
   static double lastCpu = 0;
   double cpu = cpuSeconds();
   if (gProgress)
-    std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s)\n", phase, seconds,
-                 cpu - lastCpu);
+    std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s, peak %.0f MB)\n", phase,
+                 seconds, cpu - lastCpu, peakMegabytes());
   lastCpu = cpu;
 }
 

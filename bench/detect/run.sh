@@ -26,7 +26,7 @@ mkdir -p "$out"
 stamp=$(date -u +%Y-%m-%dT%H%M)
 csv="$out/throughput-$stamp.csv" phases="$out/phases-$stamp.csv"
 echo "when_utc,load_1min,binary,mode,processes,run,ranks,iterations,events,wall_s,cpu_s,user_s,sys_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event,same_report" >"$csv"
-echo "run,phase,wall_s,cpu_s" >"$phases"
+echo "run,phase,wall_s,cpu_s,peak_mb" >"$phases"
 
 # Same report as the first serial run of this build (the trace path aside).
 same() {
@@ -62,7 +62,7 @@ PY
 for run in $(seq 1 "$repeats"); do
   timed this serial 1 "$run" "$work/report.json" -- \
     "$cz" detect "$work/trace" --progress -o "$work/report.json"
-  sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s)$/\1,\2,\3/p' \
+  sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s, peak \([0-9]*\) MB)$/\1,\2,\3,\4/p' \
     "$work/progress.txt" | sed "s/^/$run,/" >>"$phases"
   if [ -n "$ref" ]; then
     timed reference serial 1 "$run" "$work/ref.json" -- "$ref" detect "$work/trace" -o "$work/ref.json"
