@@ -133,7 +133,7 @@ struct Replayer {
       return og.rank == rank && og.address == addr && og.bytes == bytes &&
              (og.crcKnown ? og.crc : 0xffffffffu) == keyCrc;
     });
-    if (fresh) pv.origins.push_back({rank, addr, bytes, crc, crcKnown, msg});
+    if (fresh) pv.origins.push_back({rank, crc, addr, bytes, msg, crcKnown});
     return id;
   }
 
