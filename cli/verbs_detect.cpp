@@ -204,6 +204,9 @@ int detectVerb(int argc, char **argv) {
   cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
   showPhase("call sites", secondsSince(phaseStart));
   options.onPhase = showPhase;
+  // The parallel mode also runs the provenance replay beside the other
+  // analyses, on a second thread of process 0.
+  options.concurrentProvenance = session.has_value();
   cz::detect::Report report = cz::detect::detect(*table, options);
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "detect_internal.h"
@@ -188,6 +189,12 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   std::vector<uint8_t> claimed(t.messages.size(), 0);
   std::vector<Instance> instances;
   PhaseClock clock(o);
+  // The provenance replay depends on no other analysis (it follows every
+  // message, claimed or not): with concurrentProvenance it runs on a
+  // second thread beside tiling, barriers, reductions and spreads.
+  detail::Provenance pv;
+  std::thread provenance;
+  if (o.concurrentProvenance) provenance = std::thread([&] { pv = detail::traceProvenance(t); });
   detail::findTilings(t, o, claimed, instances);
   clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
@@ -201,7 +208,10 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   clock.done("spreads");
   for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
-  detail::findGatherings(t, o, claimed, instances);
+  if (provenance.joinable()) provenance.join();
+  else pv = detail::traceProvenance(t);
+  detail::findGatherings(t, pv, o, claimed, instances);
+  pv = {};
   clock.done("provenance and gathering");
 
   std::map<AggKey, Match> agg;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collectivize/detect.h"
+#include "provenance.h"
 
 namespace cz::detect::detail {
 
@@ -105,8 +106,9 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
                     std::vector<Instance> &out);
 
 // Allgather and gather of any shape, from the provenance of every byte.
-void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out);
+// pv: traceProvenance(t).
+void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Items that spread from one root (bcast of any shape).
 void findSpreads(const MessageTable &t, const DetectOptions &o,

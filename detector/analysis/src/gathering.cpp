@@ -44,9 +44,8 @@ struct ArrivalLists {
 
 } // namespace
 
-void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
-  Provenance pv = traceProvenance(t);
+void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Arrivals per origin (one flat array, grouped by origin, in message
   // order), and the communicator of the messages carrying it.
   ArrivalLists arrivals;
