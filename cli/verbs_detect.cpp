@@ -30,7 +30,7 @@ namespace {
 
 const char kUsage[] =
     "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
-    "                           [--min-group N] [--progress]\n"
+    "                           [--min-group N] [--progress] [--concurrent]\n"
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
@@ -38,9 +38,11 @@ const char kUsage[] =
     "database, to name call sites by file:line. --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
     "--progress: name each phase and its duration on stderr (the default on\n"
-    "a terminal). --parallel: under mpirun, N processes read and decode the\n"
-    "traced ranks (rank r by process r mod N); process 0 matches, analyses and\n"
-    "writes the same report as the serial mode.\n";
+    "a terminal). --concurrent: the provenance replay runs on a second thread\n"
+    "beside the other analyses (same report; two cores). --parallel: under\n"
+    "mpirun, N processes read and decode the traced ranks (rank r by process\n"
+    "r mod N); process 0 matches, analyses (as with --concurrent) and writes\n"
+    "the same report as the serial mode.\n";
 
 bool gProgress = false; // --progress, or stderr is a terminal
 
@@ -87,7 +89,7 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 int detectVerb(int argc, char **argv) {
   std::string dir, out, sitesPath;
   cz::detect::DetectOptions options;
-  bool parallel = false;
+  bool parallel = false, concurrent = false;
   gProgress = isatty(2);
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
@@ -101,6 +103,10 @@ int detectVerb(int argc, char **argv) {
     }
     if (a == "--parallel") {
       parallel = true;
+      continue;
+    }
+    if (a == "--concurrent") {
+      concurrent = true;
       continue;
     }
     if (a == "-o" || a == "--min-group" || a == "--sites") {
@@ -204,9 +210,9 @@ int detectVerb(int argc, char **argv) {
   cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
   showPhase("call sites", secondsSince(phaseStart));
   options.onPhase = showPhase;
-  // The parallel mode also runs the provenance replay beside the other
-  // analyses, on a second thread of process 0.
-  options.concurrentProvenance = session.has_value();
+  // --concurrent, and the parallel mode's process 0: the provenance replay
+  // on a second thread, beside the other analyses.
+  options.concurrentProvenance = concurrent || session.has_value();
   cz::detect::Report report = cz::detect::detect(*table, options);
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;
