@@ -179,6 +179,36 @@ TEST_F(TraceReaderTest, ManyChunks) {
   EXPECT_TRUE(v->back() == expected(spec, 0).back());
 }
 
+// The direct reader of event files (evt_direct.h) and OTF2's reader hand
+// out the same events: whole files of many chunks, cut files, and early
+// stops.
+TEST_F(TraceReaderTest, DirectReaderAgreesWithOtf2) {
+  FixtureSpec spec = standard();
+  spec.eventChunkSize = 256 * 1024;
+  fixture::addBulkMessages(spec, 20000);
+  std::string dir = write(spec);
+  ReadOptions viaOtf2;
+  viaOtf2.otf2Only = true;
+  for (off_t cut : {off_t(-1), off_t(300000), off_t(600000)}) {
+    std::string copy = root_ + "/agree" + std::to_string(cut);
+    std::string cmd = "cp -r '" + dir + "' '" + copy + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    if (cut >= 0) truncateFile(copy + "/traces/0.evt", cut);
+    auto t = Trace::open(copy);
+    ASSERT_TRUE(t) << t.error().message();
+    for (int r = 0; r < t->rankCount(); r++) {
+      auto direct = t->loadRank(r), otf2 = t->loadRank(r, viaOtf2);
+      ASSERT_TRUE(direct && otf2);
+      ASSERT_EQ(direct->size(), otf2->size()) << "cut " << cut << " rank " << r;
+      for (size_t k = 0; k < direct->size(); k++)
+        ASSERT_TRUE(direct.value()[k] == otf2.value()[k]) << "cut " << cut << " event " << k;
+    }
+    ReadOptions few;
+    few.maxEvents = 7;
+    EXPECT_EQ(t->loadRank(1, few)->size(), 7u);
+  }
+}
+
 // Truncated event files: listed as problems, the whole records before the cut
 // are read, and nothing hangs (OTF2 alone loops forever on several of these).
 TEST_F(TraceReaderTest, TruncatedEventFile) {
