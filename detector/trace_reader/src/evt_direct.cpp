@@ -40,8 +40,15 @@ struct Fields {
     if (n == 0) return 0;
     if (n == 0xff) return maxBytes == 4 ? uint64_t(UINT32_MAX) : UINT64_MAX;
     if (n > maxBytes || at + n > end) return ok = false, 0;
+    // One 8-byte load, masked (a copy of n bytes then a load of the whole
+    // stalls on store forwarding); byte by byte near the record's end.
     uint64_t v = 0;
-    std::memcpy(&v, at, n);
+    if (end - at >= 8) {
+      std::memcpy(&v, at, 8);
+      if (n < 8) v &= (uint64_t(1) << (8 * n)) - 1;
+    } else {
+      for (unsigned i = 0; i < n; i++) v |= uint64_t(at[i]) << (8 * i);
+    }
     at += n;
     return v;
   }
