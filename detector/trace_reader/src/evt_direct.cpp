@@ -15,7 +15,7 @@ namespace {
 
 // Record types (OTF2's event record ids; the first ten are its own marks).
 enum : uint8_t {
-  kEndOfChunk = 0x00, kEndOfBuffer = 0x01, kEndOfFile = 0x02, kChunkHeader = 0x03,
+  kEndOfChunk = 0x00, kEndOfFile = 0x02, kChunkHeader = 0x03,
   kTimestamp = 0x05, kAttributeList = 0x06, kFirstEvent = 10,
   kEnter = 12, kLeave = 13, kMpiSend = 14, kMpiIsend = 15, kMpiIsendComplete = 16,
   kMpiIrecvRequest = 17, kMpiRecv = 18, kMpiIrecv = 19, kMpiRequestCancelled = 21,
@@ -152,7 +152,7 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
     while (p < end && records < bound) {
       uint8_t t = *p;
       if (t == kEndOfChunk) break;
-      if (t == kEndOfFile || t == kEndOfBuffer) {
+      if (t == kEndOfFile) {
         endOfFile = true;
         break;
       }
@@ -162,6 +162,7 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
         p += 9;
         continue;
       }
+      // (END_OF_BUFFER 0x01 only follows END_OF_FILE, where reading stopped.)
       if (t < kTimestamp || p + 2 > end) { bad = true; break; }
       uint64_t len = p[1], head = 2;
       if (len == 0xff) {
