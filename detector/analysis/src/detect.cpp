@@ -195,6 +195,12 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   detail::Provenance pv;
   std::thread provenance;
   if (o.concurrentProvenance) provenance = std::thread([&] { pv = detail::traceProvenance(t); });
+  struct Joiner { // (also when an analysis throws: a joinable thread would abort)
+    std::thread &thread;
+    ~Joiner() {
+      if (thread.joinable()) thread.join();
+    }
+  } joiner{provenance};
   detail::findTilings(t, o, claimed, instances);
   clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
