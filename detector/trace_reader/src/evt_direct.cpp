@@ -16,10 +16,10 @@ namespace {
 // Record types (OTF2's event record ids; the first ten are its own marks).
 enum : uint8_t {
   kEndOfChunk = 0x00, kEndOfFile = 0x02, kChunkHeader = 0x03,
-  kTimestamp = 0x05, kAttributeList = 0x06, kFirstEvent = 10,
+  kTimestamp = 0x05, kAttributeList = 0x06,
   kEnter = 12, kLeave = 13, kMpiSend = 14, kMpiIsend = 15, kMpiIsendComplete = 16,
   kMpiIrecvRequest = 17, kMpiRecv = 18, kMpiIrecv = 19, kMpiRequestCancelled = 21,
-  kMpiCollectiveBegin = 22, kMpiCollectiveEnd = 23, kLastEvent = 84,
+  kMpiCollectiveBegin = 22, kMpiCollectiveEnd = 23,
 };
 constexpr uint8_t kLittleEndian = 0x42;
 constexpr size_t kHeaderSize = 18;
@@ -97,11 +97,16 @@ bool decodeEvent(uint8_t t, Fields &f, Event &e, bool &handOut) {
     e.region = f.u32();
     return f.ok;
   default:
-    // Other event records: OTF2's reader skips them (no callback is
-    // registered for them), and so does this one.
+    // Other records (none of the tracer's): OTF2's reader reads them.
     handOut = false;
-    return t >= kFirstEvent && t <= kLastEvent;
+    return false;
   }
+}
+
+// Records of one field carry no length: the type byte, then the field.
+bool oneField(uint8_t t) {
+  return t == kEnter || t == kLeave || t == kMpiIsendComplete || t == kMpiIrecvRequest ||
+         t == kMpiRequestCancelled;
 }
 
 bool readAttributes(Fields f, std::vector<DirectAttribute> &out) {
@@ -164,15 +169,20 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
       }
       // (END_OF_BUFFER 0x01 only follows END_OF_FILE, where reading stopped.)
       if (t < kTimestamp || p + 2 > end) { bad = true; break; }
-      uint64_t len = p[1], head = 2;
-      if (len == 0xff) {
-        if (p + 10 > end) { bad = true; break; }
-        len = le64(p + 2), head = 10;
+      Fields f{p + 1, end};
+      if (oneField(t)) {
+        f.end = end; // the field's own size byte bounds it
+      } else {
+        uint64_t len = p[1], head = 2;
+        if (len == 0xff) {
+          if (p + 10 > end) { bad = true; break; }
+          len = le64(p + 2), head = 10;
+        }
+        if (len > uint64_t(end - p) - head) { bad = true; break; }
+        f = Fields{p + head, p + head + len};
       }
-      if (len > uint64_t(end - p) - head) { bad = true; break; }
-      Fields f{p + head, p + head + len};
-      p += head + len;
       if (t == kAttributeList) {
+        p = f.end;
         if (!readAttributes(f, attrs)) { bad = true; break; }
         pendingAttrs = true;
         continue;
@@ -180,6 +190,7 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
       Event e;
       bool handOut = false;
       if (!decodeEvent(t, f, e, handOut)) { bad = true; break; }
+      p = oneField(t) ? f.at : f.end;
       records++;
       if (handOut) {
         e.timestamp = time;

@@ -10,7 +10,8 @@
 //
 // Format (OTF2 3.x, little-endian): chunks of `chunkSize` bytes, each a
 // header (0x03, endianness, first and last event number) then records: a
-// type byte, a length (one byte, or 0xff and 8 bytes), the fields.
+// type byte, a length (one byte, or 0xff and 8 bytes), the fields; records
+// of one field (Enter, Leave, the request records) have no length.
 // Timestamp records (0x05, 8 raw bytes) set the time of the events after
 // them; an attribute-list record (0x06) belongs to the next event.
 // Integers are compressed: a byte n, then n little-endian bytes (0: zero,
