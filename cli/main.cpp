@@ -1,18 +1,41 @@
 // main.cpp: `collectivize <verb> ...` dispatches to the verbs' libraries.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "bench/cli.h"
 #include "verbs.h"
-#ifdef CZ_HAVE_INSTRUMENT
-#include "collectivize/instrument/Verb.h"
-#endif
-#ifdef CZ_HAVE_REWRITE
-#include "collectivize/rewrite/Rewrite.h"
-#endif
 
 namespace {
+
+// The verbs that need Clang and LLVM live in collectivize-clang, installed
+// beside this program: this one then starts without loading LLVM's
+// libraries (detect is timed per event, and they were its slowest start).
+[[maybe_unused]] int runClangVerb(const char *verb, int argc, char **argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string();
+  dir = dir.substr(0, dir.find_last_of('/') + 1);
+  std::string helper = dir + "collectivize-clang";
+  std::string verbArg = verb;
+  std::vector<char *> args{helper.data(), verbArg.data()};
+  for (int i = 0; i < argc; i++) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(helper.c_str(), args.data());
+  std::fprintf(stderr, "collectivize %s: cannot run %s: %s\n", verb, helper.c_str(),
+               std::strerror(errno));
+  return 1;
+}
+#ifdef CZ_HAVE_INSTRUMENT
+int instrumentVerb(int argc, char **argv) { return runClangVerb("instrument", argc, argv); }
+#endif
+#ifdef CZ_HAVE_REWRITE
+int rewriteVerb(int argc, char **argv) { return runClangVerb("rewrite", argc, argv); }
+#endif
 
 struct Verb {
   const char *name;
@@ -39,11 +62,11 @@ const Verb kVerbs[] = {
     {"report", cz::cli::reportVerb,
      "write one offline HTML page: matches, patches, algorithm explorer, plots"},
 #ifdef CZ_HAVE_INSTRUMENT
-    {"instrument", cz::instrument::instrumentVerb,
+    {"instrument", instrumentVerb,
      "give every MPI call site an id the tracer records; write the site database"},
 #endif
 #ifdef CZ_HAVE_REWRITE
-    {"rewrite", cz::rewrite::rewriteVerb,
+    {"rewrite", rewriteVerb,
      "turn detected collectives into reviewable patches (diff, YAML, rationale)"},
 #endif
 };

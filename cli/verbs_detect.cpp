@@ -1,4 +1,5 @@
 // verbs_detect.cpp: `collectivize detect TRACE_DIR [-o REPORT.json]`.
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ namespace {
 
 const char kUsage[] =
     "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
-    "                           [--min-group N] [--progress]\n"
+    "                           [--min-group N] [--progress] [--concurrent]\n"
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
@@ -37,9 +38,11 @@ const char kUsage[] =
     "database, to name call sites by file:line. --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
     "--progress: name each phase and its duration on stderr (the default on\n"
-    "a terminal). --parallel: under mpirun, N processes read and decode the\n"
-    "traced ranks (rank r by process r mod N); process 0 matches, analyses and\n"
-    "writes the same report as the serial mode.\n";
+    "a terminal). --concurrent: the provenance replay runs on a second thread\n"
+    "beside the other analyses (same report; two cores). --parallel: under\n"
+    "mpirun, N processes read and decode the traced ranks (rank r by process\n"
+    "r mod N); process 0 matches, analyses (as with --concurrent) and writes\n"
+    "the same report as the serial mode.\n";
 
 bool gProgress = false; // --progress, or stderr is a terminal
 
@@ -61,12 +64,19 @@ double cpuSeconds() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+// The process's peak resident memory so far (the bench's memory per event).
+double peakMegabytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
 void showPhase(const char *phase, double seconds) {
   static double lastCpu = 0;
   double cpu = cpuSeconds();
   if (gProgress)
-    std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s)\n", phase, seconds,
-                 cpu - lastCpu);
+    std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s, peak %.0f MB)\n", phase,
+                 seconds, cpu - lastCpu, peakMegabytes());
   lastCpu = cpu;
 }
 
@@ -79,7 +89,7 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 int detectVerb(int argc, char **argv) {
   std::string dir, out, sitesPath;
   cz::detect::DetectOptions options;
-  bool parallel = false;
+  bool parallel = false, concurrent = false;
   gProgress = isatty(2);
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
@@ -93,6 +103,10 @@ int detectVerb(int argc, char **argv) {
     }
     if (a == "--parallel") {
       parallel = true;
+      continue;
+    }
+    if (a == "--concurrent") {
+      concurrent = true;
       continue;
     }
     if (a == "-o" || a == "--min-group" || a == "--sites") {
@@ -197,6 +211,9 @@ int detectVerb(int argc, char **argv) {
   cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
   showPhase("call sites", secondsSince(phaseStart));
   options.onPhase = showPhase;
+  // --concurrent, and the parallel mode's process 0: the provenance replay
+  // on a second thread, beside the other analyses.
+  options.concurrentProvenance = concurrent || session.has_value();
   cz::detect::Report report = cz::detect::detect(*table, options);
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;

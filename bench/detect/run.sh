@@ -6,6 +6,9 @@
 # collectivize when REF_CZ names one (its report must be the same: kinds,
 # instances, sites, every field but the trace path), and the parallel mode
 # under mpirun for each process count of PROCS (default "1 2 4").
+# Times are of the whole command (start-up, reading, analyses, report);
+# cpu = user + sys (sys: mostly the kernel zeroing fresh pages, which on a
+# VM varies from run to run with what the host still backs).
 # Writes OUT_DIR/throughput-DATE.csv (runs; machine load beside each) and
 # OUT_DIR/phases-DATE.csv (serial phase times from --progress) and prints them.
 set -euo pipefail
@@ -22,8 +25,8 @@ events=$(sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p' "$work/run.txt")
 mkdir -p "$out"
 stamp=$(date -u +%Y-%m-%dT%H%M)
 csv="$out/throughput-$stamp.csv" phases="$out/phases-$stamp.csv"
-echo "when_utc,load_1min,binary,mode,processes,run,ranks,iterations,events,wall_s,cpu_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event,same_report" >"$csv"
-echo "run,phase,wall_s,cpu_s" >"$phases"
+echo "when_utc,load_1min,binary,mode,processes,run,ranks,iterations,events,wall_s,cpu_s,user_s,sys_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event,same_report" >"$csv"
+echo "run,phase,wall_s,cpu_s,peak_mb" >"$phases"
 
 # Same report as the first serial run of this build (the trace path aside).
 same() {
@@ -50,7 +53,8 @@ timed() {
 import sys
 when, load, label, mode, n, run, np_, it, ev, wall, user, sys_, rss, ok = sys.argv[1:]
 ev = int(ev); wall = float(wall); cpu = float(user) + float(sys_); rss = int(rss)
-print(f"{when},{load},{label},{mode},{n},{run},{np_},{it},{ev},{wall:.3f},{cpu:.3f},{rss},"
+print(f"{when},{load},{label},{mode},{n},{run},{np_},{it},{ev},{wall:.3f},{cpu:.3f},"
+      f"{float(user):.3f},{float(sys_):.3f},{rss},"
       f"{ev / wall:.0f},{ev / cpu:.0f},{rss * 1024 / ev:.1f},{ok}")
 PY
 }
@@ -58,7 +62,7 @@ PY
 for run in $(seq 1 "$repeats"); do
   timed this serial 1 "$run" "$work/report.json" -- \
     "$cz" detect "$work/trace" --progress -o "$work/report.json"
-  sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s)$/\1,\2,\3/p' \
+  sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s, peak \([0-9]*\) MB)$/\1,\2,\3,\4/p' \
     "$work/progress.txt" | sed "s/^/$run,/" >>"$phases"
   if [ -n "$ref" ]; then
     timed reference serial 1 "$run" "$work/ref.json" -- "$ref" detect "$work/trace" -o "$work/ref.json"

@@ -59,9 +59,14 @@ isends=$(grep -cE '^rank 0 .* isend .* crc32=0x' "$work/dump.txt" || true)
 [ "$isends" = 18 ] || { echo "rank 0: expected 18 traced Isends, found $isends"; exit 1; }
 if [ -e "$work/moved/bin/collectivize-cc" ]; then
   step "instrumenting wrapper from the relocated prefix: build, trace, sites in the database"
-  for f in bin/collectivize-c++ lib/collectivize-plugin.so; do
+  for f in bin/collectivize-c++ bin/collectivize-clang lib/collectivize-plugin.so; do
     [ -e "$work/moved/$f" ] || { echo "missing after install: $f"; exit 1; }
   done
+  # collectivize runs the Clang verbs from collectivize-clang beside it.
+  "$work/moved/bin/collectivize" instrument --help | grep -q 'usage: collectivize instrument'
+  "$work/moved/bin/collectivize" rewrite --help | grep -q 'usage: collectivize rewrite'
+  ! ldd "$work/moved/bin/collectivize" | grep -q libLLVM ||
+    { echo "collectivize links LLVM (only collectivize-clang should)"; exit 1; }
   cp -r "$src/examples/instrument-make" "$work/wrap"
   COLLECTIVIZE_SITES="$work/wrap/sites.json" make -s -C "$work/wrap" \
     CC="$work/moved/bin/collectivize-cc" >/dev/null

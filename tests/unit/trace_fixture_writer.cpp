@@ -24,7 +24,8 @@ const OTF2_FlushCallbacks kFlush = {preFlush, postFlush};
 // Attribute refs in the fixture's definitions.
 enum : uint32_t {
   A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_RETURN_ADDRESS, A_COUNT, A_DATATYPE,
-  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COUNT_
+  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COUNT_,
+  A_FOREIGN = A_COUNT_ // another tool's attribute (FixtureSpec::foreignAttribute)
 };
 struct AttrSpec {
   const char *name;
@@ -53,8 +54,10 @@ void fillAttributes(OTF2_AttributeList *list, const Event &e) {
   if (e.newComm) OTF2_AttributeList_AddUint32(list, A_NEW_COMM, *e.newComm);
 }
 
-OTF2_ErrorCode writeEvent(OTF2_EvtWriter *w, OTF2_AttributeList *a, const Event &e) {
+OTF2_ErrorCode writeEvent(OTF2_EvtWriter *w, OTF2_AttributeList *a, const Event &e,
+                          bool foreign) {
   fillAttributes(a, e);
+  if (foreign) OTF2_AttributeList_AddDouble(a, A_FOREIGN, 1.5);
   uint32_t peer = e.peer ? *e.peer : OTF2_UNDEFINED_UINT32;
   uint64_t req = e.request ? *e.request : OTF2_UNDEFINED_UINT64;
   switch (e.kind) {
@@ -216,8 +219,11 @@ std::string writeFixture(const std::string &dir, const FixtureSpec &spec) {
   for (int r = 0; r < spec.ranks; r++) {
     OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, r);
     if (r < int(spec.events.size()))
-      for (const Event &e : spec.events[r]) {
-        if (writeEvent(w, attrs, e) != OTF2_SUCCESS) return "writing an event failed";
+      for (size_t k = 0; k < spec.events[r].size(); k++) {
+        const Event &e = spec.events[r][k];
+        bool foreign = std::find(spec.foreignAttribute.begin(), spec.foreignAttribute.end(),
+                                 std::make_pair(r, k)) != spec.foreignAttribute.end();
+        if (writeEvent(w, attrs, e, foreign) != OTF2_SUCCESS) return "writing an event failed";
         first = std::min(first, e.timestamp);
         last = std::max(last, e.timestamp);
         counts[r]++;
@@ -263,6 +269,9 @@ std::string writeFixture(const std::string &dir, const FixtureSpec &spec) {
                                      OTF2_REGION_FLAG_NONE, S(""), 0, 0);
   for (uint32_t a = 0; a < A_COUNT_; a++)
     OTF2_GlobalDefWriter_WriteAttribute(g, a, S(kAttrs[a].name), S(""), kAttrs[a].type);
+  if (!spec.foreignAttribute.empty())
+    OTF2_GlobalDefWriter_WriteAttribute(g, A_FOREIGN, S("other_tool::weight"), S(""),
+                                        OTF2_TYPE_DOUBLE);
   // Groups: 0 = all locations (MPI ranks), 1 = world, 2 = self, 3+ = comms.
   std::vector<uint64_t> all(spec.ranks);
   for (int r = 0; r < spec.ranks; r++) all[r] = r;

@@ -33,6 +33,9 @@ struct FixtureSpec {
   bool writeManifest = true;
   std::string command = "./app";
   uint64_t eventChunkSize = 1024 * 1024; // OTF2 event chunk size
+  // (rank, event index) of events that also carry an attribute of another
+  // tool (a double, which readers must pass over).
+  std::vector<std::pair<int, size_t>> foreignAttribute;
 };
 
 // Appends n sends (rank 0 -> 1) and their receives to spec, after the

@@ -15,6 +15,7 @@
 
 #include "collectivize/trace_reader.h"
 #include "event_log.h"
+#include "evt_direct.h"
 #include "trace_fixture_writer.h"
 
 using namespace cz::trace;
@@ -177,6 +178,80 @@ TEST_F(TraceReaderTest, ManyChunks) {
   ASSERT_TRUE(v);
   EXPECT_EQ(v->size(), spec.events[0].size());
   EXPECT_TRUE(v->back() == expected(spec, 0).back());
+}
+
+// The direct reader of event files (evt_direct.h) and OTF2's reader hand
+// out the same events: whole files of many chunks, cut files, and early
+// stops.
+TEST_F(TraceReaderTest, DirectReaderAgreesWithOtf2) {
+  FixtureSpec spec = standard();
+  spec.eventChunkSize = 256 * 1024;
+  fixture::addBulkMessages(spec, 20000);
+  std::string dir = write(spec);
+  ReadOptions viaOtf2;
+  viaOtf2.otf2Only = true;
+  for (off_t cut : {off_t(-1), off_t(300000), off_t(600000)}) {
+    std::string copy = root_ + "/agree" + std::to_string(cut);
+    std::string cmd = "cp -r '" + dir + "' '" + copy + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    if (cut >= 0) truncateFile(copy + "/traces/0.evt", cut);
+    auto t = Trace::open(copy);
+    ASSERT_TRUE(t) << t.error().message();
+    for (int r = 0; r < t->rankCount(); r++) {
+      auto direct = t->loadRank(r), otf2 = t->loadRank(r, viaOtf2);
+      ASSERT_TRUE(direct && otf2);
+      ASSERT_EQ(direct->size(), otf2->size()) << "cut " << cut << " rank " << r;
+      for (size_t k = 0; k < direct->size(); k++)
+        ASSERT_TRUE(direct.value()[k] == otf2.value()[k]) << "cut " << cut << " event " << k;
+    }
+    ReadOptions few;
+    few.maxEvents = 7;
+    EXPECT_EQ(t->loadRank(1, few)->size(), 7u);
+  }
+}
+
+// Every record kind and attribute type the tracer writes is read directly
+// (a hand-over to OTF2 would give the same events, only slower).
+TEST_F(TraceReaderTest, DirectReaderReadsEveryTracerRecord) {
+  FixtureSpec spec = standard();
+  std::string dir = write(spec);
+  for (int r = 0; r < 2; r++) {
+    uint64_t seen = 0;
+    auto count = [](void *n, Event &, const detail::DirectAttribute *, size_t) {
+      ++*static_cast<uint64_t *>(n);
+      return true;
+    };
+    detail::DirectRead d = detail::readEventsDirect(dir + "/traces/" + std::to_string(r) + ".evt",
+                                                    spec.eventChunkSize, UINT64_MAX, count, &seen);
+    EXPECT_TRUE(d.complete) << "rank " << r << " handed over after " << d.handedOut;
+    EXPECT_EQ(seen, spec.events[r].size());
+  }
+}
+
+// An attribute type the direct reader does not read (a double of another
+// tool) midway through a file: it hands the rest to OTF2's reader, which
+// skips what was handed out already; the events are OTF2's, each once.
+TEST_F(TraceReaderTest, DirectReaderHandsOverToOtf2) {
+  FixtureSpec spec = standard();
+  spec.eventChunkSize = 256 * 1024;
+  fixture::addBulkMessages(spec, 20000);
+  spec.foreignAttribute = {{0, 15000}, {1, 3}};
+  auto t = Trace::open(write(spec));
+  ASSERT_TRUE(t) << t.error().message();
+  ReadOptions viaOtf2;
+  viaOtf2.otf2Only = true;
+  for (int r = 0; r < 2; r++) {
+    auto mixed = t->loadRank(r), otf2 = t->loadRank(r, viaOtf2);
+    ASSERT_TRUE(mixed && otf2);
+    ASSERT_EQ(mixed->size(), spec.events[r].size());
+    ASSERT_EQ(mixed->size(), otf2->size());
+    for (size_t k = 0; k < mixed->size(); k++)
+      ASSERT_TRUE(mixed.value()[k] == otf2.value()[k]) << "rank " << r << " event " << k;
+  }
+  int seen = 0; // stopping early after the hand-over
+  auto n = t->forEachEvent(0, [&](const Event &) { return ++seen < 15005; });
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n.value(), 15005u);
 }
 
 // Truncated event files: listed as problems, the whole records before the cut

@@ -18,18 +18,14 @@ namespace cz::detect::detail {
 
 namespace {
 
-void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+RoundKey barrierKey(const Message &m, bool byTag) { return RoundKey{m.comm, byTag ? m.tag : 0, 0, 0}; }
+
+void barrierPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || m.bytes > 8 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
-  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
-         return RoundKey{m.comm, byTag ? m.tag : 0, 0, 0};
-       })) {
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return barrierKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
     std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(comm);
@@ -45,7 +41,7 @@ void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       else seen[size_t(a)] = seen[size_t(b)] = 1;
     }
     if (!constant || std::count(seen.begin(), seen.end(), 0) != 0) continue;
-    HeardFrom heard(p);
+    HeardFrom heard(p, msgs);
     for (const Step &s : timeOrder(t, msgs)) {
       const Message &m = t.messages[s.msg];
       if (s.isSend) heard.send(s.msg, size_t(rankIn(g, m.src)));
@@ -68,8 +64,16 @@ void barrierPass(const MessageTable &t, const DetectOptions &o, bool byTag,
 
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                   std::vector<Instance> &out) {
-  barrierPass(t, o, true, claimed, out);
-  barrierPass(t, o, false, claimed, out);
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || m.bytes > 8 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  barrierPass(t, candidates, true, claimed, out);
+  auto untagged = [](const Message &m) { return barrierKey(m, false); };
+  barrierPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail

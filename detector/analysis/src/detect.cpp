@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "collectivize_trace_format.h"
@@ -55,14 +56,18 @@ private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// Sorted, each once (a sorted vector: a std::set per instance cost more).
 std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
-  std::set<SiteUse> s;
+  std::vector<SiteUse> s;
+  s.reserve(in.messages.size() * 2);
   for (uint32_t i : in.messages) {
     const Message &m = t.messages[i];
-    s.insert({m.sendSite, m.sendSiteKind, true});
-    s.insert({m.recvSite, m.recvSiteKind, false});
+    s.push_back({m.sendSite, m.sendSiteKind, true});
+    s.push_back({m.recvSite, m.recvSiteKind, false});
   }
-  return {s.begin(), s.end()};
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
 }
 
 // Instances of one manual collective share their call sites. (Return
@@ -191,6 +196,18 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   std::vector<uint8_t> claimed(t.messages.size(), 0);
   std::vector<Instance> instances;
   PhaseClock clock(o);
+  // The provenance replay depends on no other analysis (it follows every
+  // message, claimed or not): with concurrentProvenance it runs on a
+  // second thread beside tiling, barriers, reductions and spreads.
+  detail::Provenance pv;
+  std::thread provenance;
+  if (o.concurrentProvenance) provenance = std::thread([&] { pv = detail::traceProvenance(t); });
+  struct Joiner { // (also when an analysis throws: a joinable thread would abort)
+    std::thread &thread;
+    ~Joiner() {
+      if (thread.joinable()) thread.join();
+    }
+  } joiner{provenance};
   detail::findTilings(t, o, claimed, instances);
   clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
@@ -209,7 +226,10 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   clock.done("spreads");
   for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
-  detail::findGatherings(t, o, claimed, instances);
+  if (provenance.joinable()) provenance.join();
+  else pv = detail::traceProvenance(t);
+  detail::findGatherings(t, pv, o, claimed, instances);
+  pv = {};
   clock.done("provenance and gathering");
 
   std::map<AggKey, Match> agg;

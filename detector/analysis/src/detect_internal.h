@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collectivize/detect.h"
+#include "provenance.h"
 
 namespace cz::detect::detail {
 
@@ -42,6 +43,8 @@ struct Step {
   bool isSend;
 };
 std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs);
+// The same into `steps` (its memory reused across calls).
+void timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs, std::vector<Step> &steps);
 
 // Messages numbered per pair: the k-th message from p to q among those
 // with one key (communicator; and tag, size, datatype as the analysis
@@ -51,6 +54,9 @@ struct RoundKey {
   uint32_t comm = 0, tag = 0;
   uint64_t bytes = 0;
   uint32_t type = 0;
+  bool operator==(const RoundKey &o) const {
+    return comm == o.comm && tag == o.tag && bytes == o.bytes && type == o.type;
+  }
 };
 struct Round {
   RoundKey key;
@@ -60,9 +66,33 @@ struct Round {
 using RoundKeyOf = std::function<RoundKey(const Message &)>;
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
+// Fetches the messages of the round after `current` (a round's messages
+// lie all over the table) while `current` is analysed.
+inline void prefetchNextRound(const MessageTable &t, const std::vector<Round> &rounds,
+                              const Round &current) {
+  size_t next = size_t(&current - rounds.data()) + 2;
+  if (next < rounds.size())
+    for (uint32_t i : rounds[next].messages) __builtin_prefetch(&t.messages[i]);
+}
+
+// The analyses run twice: rounds keyed with the tag, then without it (for
+// codes that tag by step or source), over the messages still unclaimed.
+// The second pass needs only the messages of keys (without the tag) whose
+// messages carry several tags or of which the first pass claimed some:
+// for any other key it would number the same messages into the same
+// rounds and find again the nothing it found. firstPass: the first pass's
+// candidates (ascending); returns the second pass's (ascending).
+std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32_t> &firstPass,
+                                 const std::vector<uint8_t> &claimed,
+                                 const RoundKeyOf &keyWithoutTag);
 
 // Position of world rank w in g (its rank in the communicator), or -1.
-int rankIn(const Group &g, uint32_t w);
+inline int rankIn(const Group &g, uint32_t w) {
+  if (!g.rankOfWorld.empty()) return w < g.rankOfWorld.size() ? g.rankOfWorld[w] : -1;
+  for (size_t i = 0; i < g.members.size(); i++)
+    if (g.members[i] == w) return int(i);
+  return -1;
+}
 
 // Tiled sends/receives (scatter, gather, alltoall, direct allgather); marks
 // the messages it explains in `claimed`.
@@ -91,8 +121,9 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
                     std::vector<Instance> &out);
 
 // Allgather and gather of any shape, from the provenance of every byte.
-void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out);
+// pv: traceProvenance(t).
+void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Items that spread from one root (bcast of any shape).
 void findSpreads(const MessageTable &t, const DetectOptions &o,

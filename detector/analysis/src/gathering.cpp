@@ -44,9 +44,8 @@ struct ArrivalLists {
 
 } // namespace
 
-void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
-  Provenance pv = traceProvenance(t);
+void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Arrivals per origin (one flat array, grouped by origin, in message
   // order), and the communicator of the messages carrying it.
   ArrivalLists arrivals;
@@ -80,11 +79,12 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
   // (One sorted vector, reused: a map and a set per origin were a large
   // part of the detector's time.)
   std::vector<std::tuple<uint32_t, uint64_t, uint64_t>> ranges; // (rank, from, to)
-  auto wholeAt = [&](uint32_t id) {
+  std::vector<uint32_t> whole; // ascending (reused: one per origin cost a malloc each)
+  auto wholeAt = [&](uint32_t id) -> const std::vector<uint32_t> & {
     ranges.clear();
     for (const Arrival &a : arrivals[id]) ranges.emplace_back(a.rank, a.offset, a.offset + a.bytes);
     std::sort(ranges.begin(), ranges.end());
-    std::vector<uint32_t> whole; // ascending
+    whole.clear();
     for (size_t k = 0; k < ranges.size();) {
       uint32_t rank = std::get<0>(ranges[k]);
       uint64_t covered = 0;
@@ -105,7 +105,7 @@ void findGatherings(const MessageTable &t, const DetectOptions &o, std::vector<u
     if (!usable[id] || originComm[id] == kNone || og.bytes == 0) continue;
     const Group *g = t.group(originComm[id]);
     if (!g || int(g->members.size()) < o.minGroup || rankIn(*g, og.rank) < 0) continue;
-    std::vector<uint32_t> whole = wholeAt(id);
+    wholeAt(id);
     size_t others = whole.size() - size_t(std::count(whole.begin(), whole.end(), og.rank));
     if (others + 1 == g->members.size())
       spread[{originComm[id], og.bytes}][og.rank].push_back(id);

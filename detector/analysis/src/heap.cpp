@@ -40,6 +40,7 @@ void prepareHeap(uint64_t bytes) {
   // Big vectors from the heap (not one mmap each, unmapped when freed and
   // faulted in again by the next phase), and freed memory kept.
   mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+  mallopt(M_MMAP_MAX, 0); // and none mapped: a freed big vector stays for the next phase
   bytes = std::min<uint64_t>(bytes, uint64_t(3) << 29); // the trim threshold is an int
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
   mallopt(M_TOP_PAD, 64 << 20);

@@ -25,16 +25,21 @@ struct QueueKeyHash {
   }
 };
 
-// A record of one rank: RankRecords::sends[i] or ::receives[i].
-struct Ref {
-  uint32_t rank, i;
-};
+// Records of one queue: indices of sends (posting order) and receives
+// (completion order) in the records of all ranks.
 struct Queue {
-  std::vector<Ref> sends; // posting order
-  std::vector<Ref> recvs; // completion order
+  std::vector<uint32_t> sends, recvs;
 };
 
 } // namespace
+
+void Group::indexMembers() {
+  rankOfWorld.clear();
+  uint32_t span = 0;
+  for (uint32_t w : members) span = std::max(span, w + 1);
+  rankOfWorld.assign(span, -1);
+  for (size_t i = members.size(); i-- > 0;) rankOfWorld[members[i]] = int32_t(i); // first wins
+}
 
 const Group *MessageTable::group(uint32_t comm) const {
   for (const Group &g : groups)
@@ -42,17 +47,11 @@ const Group *MessageTable::group(uint32_t comm) const {
   return nullptr;
 }
 
-RankRecords decodeRank(const trace::Trace &tr, int r) {
-  RankRecords out;
-  out.rank = r;
-  // Reserving for every event to be a send (or a receive) spares the
-  // copies and page faults of growing vectors of big records; the pages
-  // never written cost address space only.
-  size_t bound = size_t(std::min<uint64_t>(tr.eventBound(r) + 16, uint64_t(1) << 26));
-  out.sends.reserve(bound);
-  out.receives.reserve(bound);
-  adviseHugePages(out.sends);
-  adviseHugePages(out.receives);
+namespace {
+
+// Appends rank r's records to `out` (which may hold other ranks' records
+// before them) and adds its counts; returns the reading error, if any.
+std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
   std::unordered_map<uint64_t, uint32_t> posted; // irecv request -> post position
   uint32_t pos = 0;
   auto onEvent = [&](const trace::Event &e) {
@@ -125,11 +124,48 @@ RankRecords decodeRank(const trace::Trace &tr, int r) {
     return true;
   };
   auto n = tr.forEachEvent(r, onEvent);
-  if (!n) out.error = n.error().message();
+  return n ? std::string() : n.error().message();
+}
+
+// Reserving for every event to be a send (or a receive) spares the copies
+// and page faults of growing vectors of big records; the pages never
+// written cost address space only.
+void reserveFor(RankRecords &out, uint64_t events) {
+  size_t bound = size_t(std::min<uint64_t>(events + 16, uint64_t(1) << 28));
+  out.sends.reserve(bound);
+  out.receives.reserve(bound);
+  adviseHugePages(out.sends);
+  adviseHugePages(out.receives);
+}
+
+} // namespace
+
+RankRecords decodeRank(const trace::Trace &tr, int r) {
+  RankRecords out;
+  out.rank = r;
+  reserveFor(out, tr.eventBound(r));
+  out.error = decodeInto(tr, r, out);
   return out;
 }
 
-MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks) {
+namespace {
+
+// Every rank's records, rank after rank, in one RankRecords (its sends in
+// (rank, send position) order, which is the table's order), with where
+// each rank's sends and receives start: the serial mode decodes straight
+// into it, so the matched sends become the table without a copy.
+struct AllRecords {
+  RankRecords all;
+  std::vector<size_t> sendStart, recvStart; // per rank, and one past the last
+  std::vector<std::pair<int, std::string>> errors; // (rank, why), in rank order
+  void startRank() {
+    sendStart.push_back(all.sends.size());
+    recvStart.push_back(all.receives.size());
+  }
+  void finish() { startRank(); }
+};
+
+MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
   MessageTable t;
   t.ranks = tr.rankCount();
   for (const auto &[ref, c] : tr.definitions().comms) {
@@ -137,10 +173,22 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
     g.comm = ref;
     g.name = c.name;
     if (!c.isSelf) g.members = c.members;
+    // A world-sized index per communicator, unless there are too many.
+    if (uint64_t(tr.definitions().comms.size()) * uint64_t(std::max(t.ranks, 1)) <= (1u << 22))
+      g.indexMembers();
     t.groups.push_back(std::move(g));
   }
-  // Queues point into the ranks' own records: the receive side is filled
-  // in place and only matched messages are copied, once, into the table.
+  RankRecords &rr = a.all;
+  t.stats.events = rr.events;
+  t.stats.sends = rr.sendCalls;
+  t.stats.receives = rr.receiveCalls;
+  t.stats.unhashedSends = rr.unhashedSends;
+  t.stats.collectives = std::move(rr.collectives);
+  t.kept = std::move(rr.kept);
+  for (auto &[rank, why] : a.errors)
+    t.warnings.push_back("rank " + std::to_string(rank) + " skipped: " + why);
+  // Queues hold indices of the records: the receive side is filled into
+  // the sends in place, and the matched sends become the table.
   // A queue per (communicator, sender, receiver, tag). Found through the
   // (sender, receiver) pair, which has few (communicator, tag) keys, when
   // the pairs fit a table; through a hash map otherwise.
@@ -163,45 +211,32 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
     queues.emplace_back();
     return queues.back();
   };
-  std::vector<std::vector<uint8_t>> matched(ranks.size());
-  uint64_t noPeer = 0;
-  for (size_t r = 0; r < ranks.size(); r++) {
-    RankRecords &rr = ranks[r];
-    t.stats.events += rr.events;
-    t.stats.sends += rr.sendCalls;
-    t.stats.receives += rr.receiveCalls;
-    t.stats.unhashedSends += rr.unhashedSends;
-    noPeer += rr.noPeer;
-    for (auto &[name, n] : rr.collectives) t.stats.collectives[name] += n;
-    t.kept.insert(t.kept.end(), rr.kept.begin(), rr.kept.end());
-    matched[r].assign(rr.sends.size(), 0);
-    for (uint32_t i = 0; i < rr.sends.size(); i++) {
+  for (size_t r = 0; r + 1 < a.sendStart.size(); r++) {
+    for (size_t i = a.sendStart[r]; i < a.sendStart[r + 1]; i++) {
       const Message &m = rr.sends[i];
-      queueOf({m.comm, m.src, m.dst, m.tag}).sends.push_back({uint32_t(r), i});
+      queueOf({m.comm, m.src, m.dst, m.tag}).sends.push_back(uint32_t(i));
     }
-    for (uint32_t i = 0; i < rr.receives.size(); i++) {
+    for (size_t i = a.recvStart[r]; i < a.recvStart[r + 1]; i++) {
       const PostedReceive &rv = rr.receives[i];
-      queueOf({rv.comm, rv.src, rv.dst, rv.tag}).recvs.push_back({uint32_t(r), i});
+      queueOf({rv.comm, rv.src, rv.dst, rv.tag}).recvs.push_back(uint32_t(i));
     }
-    if (!rr.error.empty())
-      t.warnings.push_back("rank " + std::to_string(rr.rank) + " skipped: " + rr.error);
   }
-  if (noPeer)
-    t.warnings.push_back(std::to_string(noPeer) +
+  if (rr.noPeer)
+    t.warnings.push_back(std::to_string(rr.noPeer) +
                          " point-to-point records name a peer on an unknown communicator; "
                          "they were not matched");
 
-  auto recvOf = [&](const Ref &x) -> const PostedReceive & { return ranks[x.rank].receives[x.i]; };
+  std::vector<uint8_t> matched(rr.sends.size(), 0);
   for (Queue &q : queues) {
     // Receives match in posting order (a nonblocking one is posted before
     // it completes); completion order breaks ties.
-    auto byPost = [&](const Ref &a, const Ref &b) { return recvOf(a).post < recvOf(b).post; };
+    auto byPost = [&](uint32_t x, uint32_t y) { return rr.receives[x].post < rr.receives[y].post; };
     if (!std::is_sorted(q.recvs.begin(), q.recvs.end(), byPost))
       std::stable_sort(q.recvs.begin(), q.recvs.end(), byPost);
     size_t pairs = std::min(q.sends.size(), q.recvs.size());
     for (size_t i = 0; i < pairs; i++) {
-      Message &m = ranks[q.sends[i].rank].sends[q.sends[i].i];
-      const PostedReceive &rv = recvOf(q.recvs[i]);
+      Message &m = rr.sends[q.sends[i]];
+      const PostedReceive &rv = rr.receives[q.recvs[i]];
       m.recvAddress = rv.address;
       m.recvCount = rv.count;
       m.recvType = rv.type;
@@ -209,22 +244,23 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
       m.recvSiteKind = rv.siteKind;
       m.recvPos = rv.pos;
       m.recvTime = rv.time;
-      matched[q.sends[i].rank][q.sends[i].i] = 1;
+      matched[q.sends[i]] = 1;
     }
     t.stats.unmatchedSends += q.sends.size() - pairs;
     t.stats.unmatchedReceives += q.recvs.size() - pairs;
   }
   queues.clear();
   byPair.clear();
-  size_t total = 0;
-  for (const auto &v : matched) total += size_t(std::count(v.begin(), v.end(), 1));
-  t.messages.reserve(total);
-  adviseHugePages(t.messages);
-  for (size_t r = 0; r < ranks.size(); r++) {
-    for (size_t i = 0; i < ranks[r].sends.size(); i++)
-      if (matched[r][i]) t.messages.push_back(ranks[r].sends[i]);
-    ranks[r] = RankRecords{}; // its memory is no longer needed
-  }
+  rr.receives = {};
+  // The matched sends, in place and in order, are the table.
+  size_t w = 0;
+  for (size_t i = 0; i < rr.sends.size(); i++)
+    if (matched[i]) {
+      if (w != i) rr.sends[w] = rr.sends[i];
+      w++;
+    }
+  rr.sends.resize(w);
+  t.messages = std::move(rr.sends);
   t.stats.matched = t.messages.size();
   if (t.stats.unmatchedSends || t.stats.unmatchedReceives)
     t.warnings.push_back(std::to_string(t.stats.unmatchedSends) + " sends and " +
@@ -234,15 +270,46 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
   return t;
 }
 
+} // namespace
+
+MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks) {
+  AllRecords a;
+  size_t sends = 0, receives = 0;
+  for (const RankRecords &rr : ranks) sends += rr.sends.size(), receives += rr.receives.size();
+  a.all.sends.reserve(sends);
+  a.all.receives.reserve(receives);
+  adviseHugePages(a.all.sends);
+  adviseHugePages(a.all.receives);
+  for (RankRecords &rr : ranks) {
+    a.startRank();
+    RankRecords &all = a.all;
+    all.sends.insert(all.sends.end(), rr.sends.begin(), rr.sends.end());
+    all.receives.insert(all.receives.end(), rr.receives.begin(), rr.receives.end());
+    all.kept.insert(all.kept.end(), rr.kept.begin(), rr.kept.end());
+    all.events += rr.events, all.sendCalls += rr.sendCalls, all.receiveCalls += rr.receiveCalls;
+    all.unhashedSends += rr.unhashedSends, all.noPeer += rr.noPeer;
+    for (auto &[name, count] : rr.collectives) all.collectives[name] += count;
+    if (!rr.error.empty()) a.errors.push_back({rr.rank, rr.error});
+    rr = RankRecords{}; // its memory is no longer needed
+  }
+  a.finish();
+  return matchAll(tr, a);
+}
+
 trace::Result<MessageTable> matchMessages(const trace::Trace &tr,
                                           void (*progress)(int done, int total)) {
-  std::vector<RankRecords> ranks;
-  ranks.reserve(size_t(std::max(tr.rankCount(), 0)));
+  AllRecords a;
+  uint64_t events = 0;
+  for (int r = 0; r < tr.rankCount(); r++) events += tr.eventBound(r);
+  reserveFor(a.all, events);
   for (int r = 0; r < tr.rankCount(); r++) {
-    ranks.push_back(decodeRank(tr, r));
+    a.startRank();
+    std::string why = decodeInto(tr, r, a.all);
+    if (!why.empty()) a.errors.push_back({r, why});
     if (progress) progress(r + 1, tr.rankCount());
   }
-  return matchRecords(tr, std::move(ranks));
+  a.finish();
+  return matchAll(tr, a);
 }
 
 } // namespace cz::detect

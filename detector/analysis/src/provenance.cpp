@@ -7,6 +7,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "flat_index.h"
+#include "node_pool.h"
+
 namespace cz::detect::detail {
 namespace {
 
@@ -66,7 +69,10 @@ struct Piece {
   bool crcKnown = false;
   Span segs; // in the segment pool
 };
-using Memory = std::map<uint64_t, Piece>; // start -> piece
+// start -> piece; nodes from the replay's pool (pieces come and go with
+// every message).
+using Memory = std::map<uint64_t, Piece, std::less<uint64_t>,
+                        PoolAllocator<std::pair<const uint64_t, Piece>>>;
 
 // Appends to the pool the segments of piece p covering [from, to)
 // (offsets relative to p's start); returns their span.
@@ -91,45 +97,51 @@ void forget(Memory &mem, uint64_t a, uint64_t b) {
 struct Replayer {
   const MessageTable &t;
   Provenance pv;
+  NodePool nodes; // of the maps in mem (declared first: it outlives them)
   std::vector<Memory> mem;
   Unshift unshift;
-  struct OwnKey {
-    uint32_t rank, crc;
-    uint64_t addr, bytes;
-    bool operator==(const OwnKey &o) const {
-      return rank == o.rank && crc == o.crc && addr == o.addr && bytes == o.bytes;
-    }
-  };
-  struct OwnHash {
-    size_t operator()(const OwnKey &k) const {
-      uint64_t h = (uint64_t(k.rank) << 32 | k.crc) * 0x9E3779B97F4A7C15ull;
-      h ^= (k.addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-      return size_t(h ^ (k.bytes * 0x165667B19E3779F9ull) ^ (h >> 29));
-    }
-  };
-  std::unordered_map<OwnKey, uint32_t, OwnHash> known; // own data -> origin
+  // Own data (rank, address, bytes, CRC or none) -> origin; the keys are
+  // the origins themselves.
+  HashedIndex known;
 
   std::vector<Segment> &pool;
   std::vector<Span> &spans;
 
   explicit Replayer(const MessageTable &table)
-      : t(table), mem(size_t(table.ranks)), pool(pv.segments.pool), spans(pv.segments.spans) {
+      : t(table), pool(pv.segments.pool), spans(pv.segments.spans) {
+    mem.reserve(size_t(table.ranks));
+    for (int r = 0; r < table.ranks; r++) mem.emplace_back(PoolAllocator<Memory::value_type>(nodes));
     spans.resize(t.messages.size());
     pool.reserve(t.messages.size() + 16);
-    known.reserve(t.messages.size() / 2 + 16);
+    known = HashedIndex(t.messages.size() / 2 + 16);
     pv.origins.reserve(t.messages.size() + 16); // at most one per message and gap
     pv.verified.assign(t.messages.size(), 0);
   }
 
+  static uint64_t ownHash(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t keyCrc) {
+    uint64_t h = (uint64_t(rank) << 32 | keyCrc) * 0x9E3779B97F4A7C15ull;
+    h ^= (addr + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return mixBits(h ^ (bytes * 0x165667B19E3779F9ull));
+  }
+
   uint32_t origin(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t crc, bool crcKnown,
                   uint32_t msg) {
-    OwnKey key{rank, crcKnown ? crc : 0xffffffffu, addr, bytes};
-    auto it = known.find(key);
-    if (it != known.end()) return it->second;
-    uint32_t id = uint32_t(pv.origins.size());
-    pv.origins.push_back({rank, addr, bytes, crc, crcKnown, msg});
-    known.emplace(key, id);
+    uint32_t keyCrc = crcKnown ? crc : 0xffffffffu;
+    uint64_t h = ownHash(rank, addr, bytes, keyCrc);
+    auto [id, fresh] = known.insert(h, uint32_t(pv.origins.size()), [&](uint32_t o) {
+      const Origin &og = pv.origins[o];
+      return og.rank == rank && og.address == addr && og.bytes == bytes &&
+             (og.crcKnown ? og.crc : 0xffffffffu) == keyCrc;
+    });
+    if (fresh) pv.origins.push_back({rank, crc, addr, bytes, msg, crcKnown});
     return id;
+  }
+
+  // The slot a send would take as its sender's own data (the index is
+  // visited at random), fetched while earlier steps run.
+  void prefetchOwn(uint32_t i) const {
+    const Message &m = t.messages[i];
+    known.prefetch(ownHash(m.src, m.sendAddress, m.bytes, m.hashed ? m.crc : 0xffffffffu));
   }
 
   // The whole message is the sender's own data.
@@ -245,24 +257,36 @@ Provenance traceProvenance(const MessageTable &t) {
   Replayer r(t);
   // Sends and receive completions in time order; a send before the
   // receive of the same message (equal times), and per rank in event order.
+  // 16 bytes a step (the sort moves them): the rank and position that
+  // break ties of equal times are read from the message, ties being rare.
   struct Step {
     uint64_t time;
-    uint32_t rank, pos, msg;
+    uint32_t msg;
     bool isSend;
   };
   std::vector<Step> steps;
   steps.reserve(t.messages.size() * 2);
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    steps.push_back({m.sendTime, m.src, m.sendPos, i, true});
-    steps.push_back({std::max(m.recvTime, m.sendTime), m.dst, m.recvPos, i, false});
+    steps.push_back({m.sendTime, i, true});
+    steps.push_back({std::max(m.recvTime, m.sendTime), i, false});
   }
-  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+  auto rankOf = [&](const Step &s) { return s.isSend ? t.messages[s.msg].src : t.messages[s.msg].dst; };
+  auto posOf = [&](const Step &s) {
+    return s.isSend ? t.messages[s.msg].sendPos : t.messages[s.msg].recvPos;
+  };
+  std::sort(steps.begin(), steps.end(), [&](const Step &a, const Step &b) {
     if (a.time != b.time) return a.time < b.time;
-    if (a.rank == b.rank) return a.pos < b.pos;
+    if (rankOf(a) == rankOf(b)) return posOf(a) < posOf(b);
     return a.isSend && !b.isSend;
   });
-  for (const Step &s : steps) {
+  // Messages and own-data slots are fetched some steps ahead: the steps
+  // visit both at random.
+  const size_t ahead = 8;
+  for (size_t k = 0; k < steps.size(); k++) {
+    if (k + 2 * ahead < steps.size()) __builtin_prefetch(&t.messages[steps[k + 2 * ahead].msg]);
+    if (k + ahead < steps.size() && steps[k + ahead].isSend) r.prefetchOwn(steps[k + ahead].msg);
+    const Step &s = steps[k];
     if (s.isSend)
       r.send(s.msg);
     else

@@ -20,12 +20,12 @@
 
 namespace cz::detect::detail {
 
-struct Origin {
+struct Origin { // (32 bytes: one per own message, the provenance's biggest array)
   uint32_t rank = 0;
-  uint64_t address = 0, bytes = 0;
   uint32_t crc = 0;
-  bool crcKnown = false;
+  uint64_t address = 0, bytes = 0;
   uint32_t firstMessage = 0; // the message that first carried it
+  bool crcKnown = false;
 };
 
 struct Segment {

@@ -1,5 +1,6 @@
 // rank_activity.cpp: see rank_activity.h.
 #include "rank_activity.h"
+#include "rank_values.h"
 
 #include <algorithm>
 
@@ -7,7 +8,7 @@ namespace cz::detect::detail {
 
 void RankActivity::index() const {
   if (indexed_) return;
-  receipts_.assign(size_t(t_.ranks), {});
+  receipts_.assign(rankSpan(t_), {}); // records may name ranks beyond t.ranks
   for (uint32_t i = 0; i < t_.messages.size(); i++)
     if (t_.messages[i].dst < receipts_.size())
       receipts_[t_.messages[i].dst].push_back({t_.messages[i].recvPos, i});

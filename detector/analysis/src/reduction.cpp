@@ -138,24 +138,27 @@ bool rootAnswers(const MessageTable &t, const RankActivity &activity,
 
 } // namespace
 
-static void reductionPass(const MessageTable &t, const DetectOptions &o, bool byTag,
-                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
-  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
-         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
-       })) {
+static RoundKey reductionKey(const Message &m, bool byTag) {
+  return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
+}
+
+static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
+                          bool byTag, std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  // Per-round state, its memory reused (rounds are many and small).
+  std::vector<uint8_t> seen, hasSent, hasReceived;
+  std::vector<uint32_t> sends;
+  std::vector<uint64_t> sendBuffer;
+  std::vector<Step> steps;
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const RoundKey &key = round.key;
     std::vector<uint32_t> &msgs = round.messages;
     const Group &g = *t.group(key.comm);
     size_t p = g.members.size();
-    std::vector<uint8_t> seen(p, 0);
-    std::vector<uint32_t> sends(p, 0);
+    seen.assign(p, 0);
+    sends.assign(p, 0);
     bool changes = false;
     for (uint32_t i : msgs) {
       const Message &m = t.messages[i];
@@ -169,17 +172,17 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
     {
       // Replay in time order: heard sets, and per rank the values it sent
       // and received (for the op check).
-      HeardFrom heard(p);
-      std::vector<Step> steps = timeOrder(t, msgs);
+      HeardFrom heard(p, msgs);
+      timeOrder(t, msgs, steps);
       Elem e = elemOf(key.type);
       bool small = e.bytes > 0 && key.bytes <= 8 && key.bytes % uint64_t(e.bytes) == 0;
       bool ops[kOps];
       std::fill(ops, ops + kOps, small);
       bool opEvidence = false, inner = false;
-      std::vector<Values> lastSent(p);
-      std::vector<std::vector<Values>> receivedSince(p);
-      std::vector<uint8_t> hasSent(p, 0), hasReceived(p, 0);
-      std::vector<uint64_t> sendBuffer(p, 0);
+      std::vector<Values> lastSent(small ? p : 0);
+      std::vector<std::vector<Values>> receivedSince(small ? p : 0);
+      hasSent.assign(p, 0), hasReceived.assign(p, 0);
+      sendBuffer.assign(p, 0);
       bool oneBuffer = true; // each rank sends from one buffer it combines into
       for (const Step &s : steps) {
         const Message &m = t.messages[s.msg];
@@ -244,8 +247,16 @@ static void reductionPass(const MessageTable &t, const DetectOptions &o, bool by
 
 void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out) {
-  reductionPass(t, o, true, claimed, out);
-  reductionPass(t, o, false, claimed, out);
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  reductionPass(t, candidates, true, claimed, out);
+  auto untagged = [](const Message &m) { return reductionKey(m, false); };
+  reductionPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail

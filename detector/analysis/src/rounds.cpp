@@ -1,12 +1,14 @@
 // rounds.cpp: see pairRounds in detect_internal.h. One pass over the
 // messages in table order (sender, send position) numbers each pair's
-// messages with counters per key and appends each message to its (key, k)
-// round; only the rounds, far fewer than the messages, are sorted. (Two
-// sorts of all messages took a tenth of the detector.)
+// messages with counters per key and pair (one open-addressing index: a
+// hash map per key was a tenth of the detector) and assigns each message
+// to its (key, k) round; only the rounds, far fewer than the messages,
+// are sorted (two sorts of all messages took a tenth of the detector).
 #include <algorithm>
-#include <unordered_map>
+#include <tuple>
 
 #include "detect_internal.h"
+#include "flat_index.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -15,24 +17,22 @@ struct KeyHash {
   size_t operator()(const RoundKey &k) const {
     uint64_t h = (uint64_t(k.comm) << 32 | k.tag) * 0x9E3779B97F4A7C15ull;
     h ^= (k.bytes + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    return size_t(h ^ (uint64_t(k.type) * 0x165667B19E3779F9ull) ^ (h >> 29));
-  }
-};
-struct KeyEq {
-  bool operator()(const RoundKey &a, const RoundKey &b) const {
-    return a.comm == b.comm && a.tag == b.tag && a.bytes == b.bytes && a.type == b.type;
+    return size_t(mixBits(h ^ (uint64_t(k.type) * 0x165667B19E3779F9ull)));
   }
 };
 bool keyLess(const RoundKey &a, const RoundKey &b) {
   return std::tie(a.comm, a.tag, a.bytes, a.type) < std::tie(b.comm, b.tag, b.bytes, b.type);
 }
 
-// Per key: how many messages each (sender, receiver) pair had so far, and
-// the round of each k. A pair's count grows by one at a time, so a new k
-// is always the next round of its key.
-struct KeyState {
-  std::unordered_map<uint64_t, uint32_t> perPair; // src << 32 | dst -> messages so far
-  std::vector<uint32_t> roundOfK;                 // index into the rounds
+// A (sender, receiver) pair under one key.
+struct PairKey {
+  uint32_t key = 0, src = 0, dst = 0;
+  bool operator==(const PairKey &o) const { return key == o.key && src == o.src && dst == o.dst; }
+};
+struct PairHash {
+  size_t operator()(const PairKey &k) const {
+    return size_t(mixBits((uint64_t(k.src) << 32 | k.dst) ^ uint64_t(k.key) * 0x9E3779B97F4A7C15ull));
+  }
 };
 
 } // namespace
@@ -48,34 +48,71 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
     std::sort(sorted.begin(), sorted.end());
     msgs = &sorted;
   }
-  std::unordered_map<RoundKey, uint32_t, KeyHash, KeyEq> stateOf;
-  std::vector<KeyState> states;
+  // Per key, the round of each k; per (key, pair), the messages so far. A
+  // pair's count grows by one at a time, so a new k is always the next
+  // round of its key.
+  FlatIndex<RoundKey, KeyHash> stateOf;
+  std::vector<std::vector<uint32_t>> roundOfK; // per key
+  FlatIndex<PairKey, PairHash> perPair;
   std::vector<Round> rounds;
+  std::vector<uint32_t> roundOf(msgs->size()), sizes;
   RoundKey lastKey{};
   uint32_t last = UINT32_MAX; // consecutive messages often share a key
-  for (uint32_t i : *msgs) {
-    const Message &m = t.messages[i];
+  for (size_t j = 0; j < msgs->size(); j++) {
+    const Message &m = t.messages[(*msgs)[j]];
     RoundKey key = keyOf(m);
-    if (last == UINT32_MAX || !KeyEq()(key, lastKey)) {
-      auto [it, fresh] = stateOf.try_emplace(key, uint32_t(states.size()));
-      if (fresh) states.emplace_back();
-      last = it->second, lastKey = key;
+    if (last == UINT32_MAX || !(key == lastKey)) {
+      auto [state, fresh] = stateOf.insert(key, uint32_t(roundOfK.size()));
+      if (fresh) roundOfK.emplace_back();
+      last = *state, lastKey = key;
     }
-    KeyState &st = states[last];
-    uint32_t k = st.perPair[uint64_t(m.src) << 32 | m.dst]++;
-    if (k == st.roundOfK.size()) {
-      st.roundOfK.push_back(uint32_t(rounds.size()));
+    std::vector<uint32_t> &rk = roundOfK[last];
+    uint32_t k = (*perPair.insert({last, m.src, m.dst}, 0).first)++;
+    if (k == rk.size()) {
+      rk.push_back(uint32_t(rounds.size()));
       rounds.emplace_back();
       rounds.back().key = key;
       rounds.back().k = k;
+      sizes.push_back(0);
     }
-    rounds[st.roundOfK[k]].messages.push_back(i);
+    roundOf[j] = rk[k];
+    sizes[rk[k]]++;
   }
+  // Each round's messages in one allocation, in table order.
+  for (size_t r = 0; r < rounds.size(); r++) rounds[r].messages.reserve(sizes[r]);
+  for (size_t j = 0; j < msgs->size(); j++) rounds[roundOf[j]].messages.push_back((*msgs)[j]);
   std::sort(rounds.begin(), rounds.end(), [](const Round &a, const Round &b) {
     if (keyLess(a.key, b.key) || keyLess(b.key, a.key)) return keyLess(a.key, b.key);
     return a.k < b.k;
   });
   return rounds;
+}
+
+std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32_t> &firstPass,
+                                 const std::vector<uint8_t> &claimed,
+                                 const RoundKeyOf &keyWithoutTag) {
+  struct KeyState {
+    uint32_t tag = 0;
+    bool severalTags = false, claimed = false;
+  };
+  FlatIndex<RoundKey, KeyHash> index;
+  std::vector<KeyState> states;
+  std::vector<uint32_t> stateOf(firstPass.size());
+  for (size_t j = 0; j < firstPass.size(); j++) {
+    const Message &m = t.messages[firstPass[j]];
+    auto [state, fresh] = index.insert(keyWithoutTag(m), uint32_t(states.size()));
+    if (fresh) states.push_back({m.tag, false, false});
+    KeyState &st = states[*state];
+    st.severalTags |= m.tag != st.tag;
+    st.claimed |= claimed[firstPass[j]] != 0;
+    stateOf[j] = *state;
+  }
+  std::vector<uint32_t> out;
+  for (size_t j = 0; j < firstPass.size(); j++) {
+    const KeyState &st = states[stateOf[j]];
+    if (!claimed[firstPass[j]] && (st.severalTags || st.claimed)) out.push_back(firstPass[j]);
+  }
+  return out;
 }
 
 } // namespace cz::detect::detail

@@ -29,6 +29,7 @@
 
 #include "detect_internal.h"
 #include "rank_activity.h"
+#include "rank_values.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -44,48 +45,77 @@ struct ItemHash {
   }
 };
 
+// Where a rank holds the item: the buffer range it has it in since a
+// position of its events. `next` is the first of the rank's receipts not
+// yet checked against the range (checks resume there, so a holding's
+// receipts are scanned once); a root's is looked up from `since` when
+// first needed (most roots never send the item again).
+struct Holding {
+  static constexpr size_t kFromSince = SIZE_MAX;
+  uint64_t address = 0, bytes = 0;
+  size_t next = kFromSince;
+  uint32_t since = 0;
+  bool overwritten = false;
+  bool own = false; // a root's: where it first sent the item from
+};
+
+// Per-item scratch, sized once for the table's ranks: items are many and
+// small, and maps per item cost more than the replay itself.
+struct Scratch {
+  explicit Scratch(size_t ranks)
+      : since(ranks), lastSend(ranks), firstSend(ranks), firstRecv(ranks), holds(ranks),
+        holding(ranks), instancesAt(ranks) {}
+  RankValues since, lastSend, firstSend, firstRecv;
+  RankValues holds;             // rank -> instance it last got the item in
+  std::vector<Holding> holding; // rank -> where (valid where holds has it)
+  std::vector<std::vector<uint32_t>> instancesAt; // rank -> instances it has the item in
+  std::vector<uint32_t> touched;                  // ranks with entries in instancesAt
+  std::vector<Step> steps;
+  std::vector<uint32_t> rootOf, parent, flat, start, fill;
+  std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
+};
+
 // Ranks reached from root over msgs (sorted by send time), and whether
 // every participant is among them.
-bool reachesAll(const MessageTable &t, const std::vector<uint32_t> &msgs, uint32_t root,
-                const std::vector<uint32_t> &participants,
-                std::unordered_map<uint32_t, uint32_t> &since) {
-  since.clear();
-  since[root] = 0; // the root has the item from the start
+bool reachesAll(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd,
+                uint32_t root, const std::vector<uint32_t> &participants, RankValues &since) {
+  since.reset();
+  since.set(root, 0); // the root has the item from the start
   // Two passes absorb send-time ties between causally ordered messages.
   for (int pass = 0; pass < 2; pass++)
-    for (uint32_t i : msgs) {
-      const Message &m = t.messages[i];
-      auto s = since.find(m.src);
-      if (s == since.end() || (m.src != root && m.sendPos < s->second)) continue;
-      auto d = since.find(m.dst);
-      if (d == since.end() || m.recvPos < d->second) since[m.dst] = m.recvPos;
+    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      const Message &m = t.messages[*i];
+      const uint32_t *s = since.find(m.src);
+      if (!s || (m.src != root && m.sendPos < *s)) continue;
+      const uint32_t *d = since.find(m.dst);
+      if (!d || m.recvPos < *d) since.set(m.dst, m.recvPos);
     }
   for (uint32_t p : participants)
-    if (!since.count(p)) return false;
+    if (!since.has(p)) return false;
   return true;
 }
 
 // Some sender answered a request from the next destination between two
 // sends of the item (msgs sorted by send time).
-bool looksLikeReplies(const MessageTable &t, const RankActivity &idx,
-                      const std::vector<uint32_t> &msgs) {
-  std::unordered_map<uint32_t, uint32_t> lastSend; // sender -> sendPos
-  for (uint32_t i : msgs) {
-    const Message &m = t.messages[i];
-    auto it = lastSend.find(m.src);
-    if (it != lastSend.end() && idx.receivedBetween(m.src, m.dst, m.comm, it->second, m.sendPos))
+bool looksLikeReplies(const MessageTable &t, const RankActivity &idx, const uint32_t *msgs,
+                      const uint32_t *msgsEnd, RankValues &lastSend) {
+  lastSend.reset(); // sender -> sendPos
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    if (lastSend.has(m.src) &&
+        idx.receivedBetween(m.src, m.dst, m.comm, lastSend.get(m.src), m.sendPos))
       return true;
-    lastSend[m.src] = m.sendPos;
+    lastSend.set(m.src, m.sendPos);
   }
   return false;
 }
 
 void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankActivity &idx,
-                     std::vector<uint32_t> &msgs, std::vector<Instance> &out) {
+                     uint32_t *msgs, uint32_t *msgsEnd, Scratch &sc, std::vector<Instance> &out) {
   const Message &first = t.messages[msgs[0]];
   std::vector<uint32_t> participants;
-  for (uint32_t i : msgs) {
-    const Message &m = t.messages[i];
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
     if (m.comm != first.comm) return; // one collective lives on one communicator
     participants.push_back(m.src);
     participants.push_back(m.dst);
@@ -93,38 +123,36 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
   std::sort(participants.begin(), participants.end());
   participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
   if (int(participants.size()) < o.minGroup) return;
-  std::sort(msgs.begin(), msgs.end(), [&](uint32_t a, uint32_t b) {
+  std::sort(msgs, msgsEnd, [&](uint32_t a, uint32_t b) {
     return t.messages[a].sendTime < t.messages[b].sendTime;
   });
-  if (looksLikeReplies(t, idx, msgs)) return;
+  if (looksLikeReplies(t, idx, msgs, msgsEnd, sc.lastSend)) return;
   // Candidates: send the item before any receipt of it in this instance.
-  std::unordered_map<uint32_t, uint32_t> firstSend, firstRecv;
-  for (uint32_t i : msgs) {
-    const Message &m = t.messages[i];
-    auto s = firstSend.emplace(m.src, m.sendPos);
-    if (!s.second) s.first->second = std::min(s.first->second, m.sendPos);
-    auto r = firstRecv.emplace(m.dst, m.recvPos);
-    if (!r.second) r.first->second = std::min(r.first->second, m.recvPos);
+  sc.firstSend.reset();
+  sc.firstRecv.reset();
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    if (uint32_t *s = sc.firstSend.find(m.src)) *s = std::min(*s, m.sendPos);
+    else sc.firstSend.set(m.src, m.sendPos);
+    if (uint32_t *r = sc.firstRecv.find(m.dst)) *r = std::min(*r, m.recvPos);
+    else sc.firstRecv.set(m.dst, m.recvPos);
   }
   Instance in;
   in.kind = Kind::Bcast;
   in.comm = first.comm;
   in.bytes = first.bytes;
-  std::unordered_map<uint32_t, uint32_t> since;
   for (uint32_t p : participants) {
-    auto s = firstSend.find(p);
-    if (s == firstSend.end()) continue;
-    auto r = firstRecv.find(p);
-    if (r != firstRecv.end() && r->second < s->second) continue;
-    if (!reachesAll(t, msgs, p, participants, since)) continue;
+    if (!sc.firstSend.has(p)) continue;
+    if (sc.firstRecv.has(p) && sc.firstRecv.get(p) < sc.firstSend.get(p)) continue;
+    if (!reachesAll(t, msgs, msgsEnd, p, participants, sc.since)) continue;
     if (in.rootWorld == kNone)
       in.rootWorld = p;
     else
       in.otherRoots.push_back(p);
   }
   if (in.rootWorld == kNone) return;
-  for (uint32_t i : msgs) {
-    const Message &m = t.messages[i];
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
     in.oneTag &= m.tag == first.tag;
     if (m.src == in.rootWorld && (!in.rootAddress || m.sendPos < in.rootFirstSend)) {
       in.rootAddress = m.sendAddress;
@@ -133,24 +161,9 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     }
   }
   in.participants = std::move(participants);
-  in.messages = msgs;
+  in.messages.assign(msgs, msgsEnd);
   out.push_back(std::move(in));
 }
-
-// Where a rank holds the item: the instance, and the buffer range it has
-// it in since a position of its events. `next` is the first of the rank's
-// receipts not yet checked against the range (checks resume there, so a
-// holding's receipts are scanned once); a root's is looked up from
-// `since` when first needed (most roots never send the item again).
-struct Holding {
-  static constexpr size_t kFromSince = SIZE_MAX;
-  uint32_t instance = 0;
-  uint64_t address = 0, bytes = 0;
-  size_t next = kFromSince;
-  uint32_t since = 0;
-  bool overwritten = false;
-  bool own = false; // a root's: where it first sent the item from
-};
 
 // Has a receive of `rank` before position `before` (from h.next on)
 // written into h's range?
@@ -167,73 +180,96 @@ bool overwritten(const MessageTable &t, const RankActivity &idx, uint32_t rank, 
   return false;
 }
 
-// Instances of one item's messages (see the header comment).
+// Instances of one item's messages (see the header comment), as runs of
+// sc.flat: instance k is [sc.start[k], sc.start[k + 1]).
 // instanceOf: scratch indexed by message (a send's entry is written before
 // its receive reads it, so it needs no clearing between items).
-std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const RankActivity &idx,
-                                                  const std::vector<uint32_t> &msgs,
-                                                  std::vector<uint32_t> &instanceOf) {
-  std::vector<Step> steps = timeOrder(t, msgs);
-  std::vector<std::vector<uint32_t>> instances;
-  std::vector<std::unordered_map<uint32_t, uint8_t>> has; // per instance: ranks holding it
-  std::vector<uint32_t> rootOf, parent;                   // union-find over instances
-  std::unordered_map<uint32_t, Holding> holds;             // rank -> where it holds the item
-  std::vector<uint32_t> &of = instanceOf;                  // message -> instance
+void splitInstances(const MessageTable &t, const RankActivity &idx,
+                    const std::vector<uint32_t> &msgs, std::vector<uint32_t> &instanceOf,
+                    Scratch &sc) {
+  timeOrder(t, msgs, sc.steps);
+  std::vector<uint32_t> &rootOf = sc.rootOf, &parent = sc.parent; // union-find over instances
+  rootOf.clear(), parent.clear(), sc.pushed.clear();
+  for (uint32_t r : sc.touched) sc.instancesAt[r].clear();
+  sc.touched.clear();
+  sc.holds.reset();
+  std::vector<uint32_t> &of = instanceOf; // message -> instance
   auto find = [&](uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  for (const Step &st : steps) {
+  // A rank has the item in instance j when it has it in an instance merged
+  // into j (merges need no copying).
+  auto has = [&](uint32_t j, uint32_t rank) {
+    for (uint32_t x : sc.instancesAt[rank])
+      if (find(x) == j) return true;
+    return false;
+  };
+  auto add = [&](uint32_t j, uint32_t rank) {
+    std::vector<uint32_t> &v = sc.instancesAt[rank];
+    if (v.empty()) sc.touched.push_back(rank);
+    v.push_back(j);
+  };
+  for (const Step &st : sc.steps) {
     const Message &m = t.messages[st.msg];
     if (!st.isSend) {
       uint32_t j = find(of[st.msg]);
-      auto h = holds.find(m.dst);
-      if (h != holds.end() && rootOf[find(h->second.instance)] == m.dst &&
-          find(h->second.instance) != j && !has[find(h->second.instance)].count(rootOf[j]) &&
-          !overwritten(t, idx, m.dst, h->second, m.recvPos)) {
+      if (sc.holds.has(m.dst)) {
+        uint32_t i = find(sc.holds.get(m.dst));
         // A root receiving its own data from another root: both started
         // the same broadcast (a redundant message); one instance. Not when
         // the other root had received the item from this root's instance
         // before: then it started a later occurrence of the same payload.
-        uint32_t i = find(h->second.instance);
-        parent[i] = j;
-        for (auto &[r, v] : has[i]) has[j][r] = v;
+        if (rootOf[i] == m.dst && i != j && !has(i, rootOf[j]) &&
+            !overwritten(t, idx, m.dst, sc.holding[m.dst], m.recvPos))
+          parent[i] = j;
       }
-      holds[m.dst] = {j, m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1};
-      has[j][m.dst] = 1;
+      sc.holds.set(m.dst, j);
+      sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, 0, false, false};
+      if (!has(j, m.dst)) add(j, m.dst);
       continue;
     }
-    auto h = holds.find(m.src);
-    uint32_t in;
+    uint32_t in = 0;
     // A root sends its broadcast from one buffer: the same payload sent
     // from another one is a new occurrence (rank 0's ring block equal to
     // the bcast it just started, in the bench).
-    if (h == holds.end() || has[find(h->second.instance)].count(m.dst) ||
-        (h->second.own && h->second.address != m.sendAddress) ||
-        overwritten(t, idx, m.src, h->second, m.sendPos)) {
-      in = uint32_t(instances.size());
-      instances.emplace_back();
-      has.emplace_back();
+    bool fresh = !sc.holds.has(m.src);
+    if (!fresh) {
+      Holding &h = sc.holding[m.src];
+      in = find(sc.holds.get(m.src));
+      fresh = has(in, m.dst) || (h.own && h.address != m.sendAddress) ||
+              overwritten(t, idx, m.src, h, m.sendPos);
+    }
+    if (fresh) {
+      in = uint32_t(rootOf.size());
       rootOf.push_back(m.src);
       parent.push_back(in);
-      has[in][m.src] = 1;
-      holds[m.src] = {in, m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
-    } else {
-      in = find(h->second.instance);
+      add(in, m.src);
+      sc.holds.set(m.src, in);
+      sc.holding[m.src] = {m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
     }
-    instances[in].push_back(st.msg);
+    sc.pushed.push_back({in, st.msg});
     of[st.msg] = in;
   }
-  // Merged instances: messages go to their representative.
-  std::vector<std::vector<uint32_t>> merged(instances.size());
-  for (uint32_t i = 0; i < instances.size(); i++) {
-    uint32_t r = find(i);
-    merged[r].insert(merged[r].end(), instances[i].begin(), instances[i].end());
+  // Merged instances: messages go to their representative, in the order
+  // of the instances merged into it, each in step order.
+  const uint32_t n = uint32_t(rootOf.size());
+  sc.start.assign(n + 1, 0);
+  for (auto &[in, msg] : sc.pushed) sc.start[in + 1]++; // per instance
+  for (uint32_t k = 0; k < n; k++) sc.start[k + 1] += sc.start[k];
+  sc.fill.assign(sc.start.begin(), sc.start.end() - 1);
+  std::vector<uint32_t> byInstance(sc.pushed.size());
+  for (auto &[in, msg] : sc.pushed) byInstance[sc.fill[in]++] = msg;
+  std::vector<uint32_t> repStart(n + 1, 0); // per representative
+  for (uint32_t k = 0; k < n; k++) repStart[find(k) + 1] += sc.start[k + 1] - sc.start[k];
+  for (uint32_t k = 0; k < n; k++) repStart[k + 1] += repStart[k];
+  sc.flat.resize(sc.pushed.size());
+  std::vector<uint32_t> repFill(repStart.begin(), repStart.end() - 1);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = find(k);
+    for (uint32_t x = sc.start[k]; x < sc.start[k + 1]; x++) sc.flat[repFill[r]++] = byInstance[x];
   }
-  instances.clear();
-  for (auto &v : merged)
-    if (!v.empty()) instances.push_back(std::move(v));
-  return instances;
+  sc.start = std::move(repStart); // empty runs: representatives that got nothing
 }
 
 } // namespace
@@ -241,17 +277,52 @@ std::vector<std::vector<uint32_t>> splitInstances(const MessageTable &t, const R
 void findSpreads(const MessageTable &t, const DetectOptions &o,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   RankActivity idx(t);
-  std::unordered_map<ItemKey, std::vector<uint32_t>, ItemHash> items;
+  // Items in the map's order (the order instances come out in), their
+  // messages in table order as runs of one array (a vector per item cost
+  // more than the items' analysis).
+  std::unordered_map<ItemKey, uint32_t, ItemHash> items; // -> item number
+  std::vector<uint32_t> itemOf(t.messages.size(), kNone), itemStart;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
-    items[{m.crc, m.bytes}].push_back(i);
+    auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.bytes}, uint32_t(itemStart.size()));
+    if (fresh) itemStart.push_back(0);
+    itemOf[i] = it->second;
+    itemStart[it->second]++;
   }
-  std::vector<uint32_t> instanceOf(t.messages.size(), 0);
-  for (auto &[key, msgs] : items) {
-    if (int(msgs.size()) + 1 < o.minGroup) continue;
-    std::vector<std::vector<uint32_t>> instances = splitInstances(t, idx, msgs, instanceOf);
-    for (auto &inst : instances) analyzeInstance(t, o, idx, inst, out);
+  itemStart.push_back(0); // counts -> where each item's run starts, and the end
+  uint32_t at = 0;
+  for (uint32_t &c : itemStart) {
+    uint32_t count = c;
+    c = at;
+    at += count;
+  }
+  std::vector<uint32_t> itemMessages(itemStart.back());
+  {
+    std::vector<uint32_t> fill(itemStart.begin(), itemStart.end() - 1);
+    for (uint32_t i = 0; i < t.messages.size(); i++)
+      if (itemOf[i] != kNone) itemMessages[fill[itemOf[i]]++] = i;
+  }
+  std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
+  Scratch sc(rankSpan(t));
+  // Items in the map's order; the messages of the item after next are
+  // fetched while this one is analysed (an item's messages lie all over
+  // the table).
+  std::vector<uint32_t> order;
+  order.reserve(items.size());
+  for (auto &[key, item] : items)
+    if (itemStart[item + 1] - itemStart[item] + 1 >= uint32_t(std::max(o.minGroup, 0))) order.push_back(item);
+  for (size_t k = 0; k < order.size(); k++) {
+    if (k + 2 < order.size())
+      for (uint32_t x = itemStart[order[k + 2]]; x < itemStart[order[k + 2] + 1]; x++)
+        __builtin_prefetch(&t.messages[itemMessages[x]]);
+    uint32_t item = order[k];
+    msgs.assign(itemMessages.begin() + itemStart[item], itemMessages.begin() + itemStart[item + 1]);
+    splitInstances(t, idx, msgs, instanceOf, sc);
+    for (size_t k = 0; k + 1 < sc.start.size(); k++)
+      if (sc.start[k] < sc.start[k + 1])
+        analyzeInstance(t, o, idx, sc.flat.data() + sc.start[k], sc.flat.data() + sc.start[k + 1],
+                        sc, out);
   }
 }
 

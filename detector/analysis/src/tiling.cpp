@@ -23,6 +23,12 @@ namespace cz::detect::detail {
 
 std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs) {
   std::vector<Step> steps;
+  timeOrder(t, msgs, steps);
+  return steps;
+}
+
+void timeOrder(const MessageTable &t, const std::vector<uint32_t> &msgs, std::vector<Step> &steps) {
+  steps.clear();
   steps.reserve(msgs.size() * 2);
   for (uint32_t i : msgs) {
     steps.push_back({t.messages[i].sendTime, i, true});
@@ -31,32 +37,31 @@ std::vector<Step> timeOrder(const MessageTable &t, const std::vector<uint32_t> &
   std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
     return a.time != b.time ? a.time < b.time : a.isSend && !b.isSend;
   });
-  return steps;
 }
 
-int rankIn(const Group &g, uint32_t w) {
-  for (size_t i = 0; i < g.members.size(); i++)
-    if (g.members[i] == w) return int(i);
-  return -1;
-}
 
 namespace {
 
+// One member's messages of a round (a run of a scratch array), all sent
+// by it or all received.
 struct Side {
-  std::vector<uint32_t> msgs; // one per other member (and maybe one to itself)
+  uint32_t rank = 0;
+  const uint32_t *first = nullptr, *last = nullptr;
   bool tiled = false;
   uint64_t base = 0, n = 0;
+  const uint32_t *begin() const { return first; }
+  const uint32_t *end() const { return last; }
 };
 
 // msgs: one message per other member of g (addresses chosen by `send`),
 // and possibly one to itself, which must sit in the hole (code that loops
 // over every rank, itself included).
-bool tiled(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs, bool send,
-           uint64_t &base, uint64_t &n) {
-  size_t toSelf = 0;
+bool tiled(const MessageTable &t, const Group &g, const Side &msgs, bool send, uint64_t &base,
+           uint64_t &n) {
+  size_t toSelf = 0, count = size_t(msgs.last - msgs.first);
   for (uint32_t i : msgs) toSelf += t.messages[i].src == t.messages[i].dst;
-  if (toSelf > 1 || msgs.size() - toSelf + 1 != g.members.size() || msgs.empty()) return false;
-  n = t.messages[msgs[0]].bytes;
+  if (toSelf > 1 || count - toSelf + 1 != g.members.size() || count == 0) return false;
+  n = t.messages[*msgs.first].bytes;
   if (n == 0) return false;
   bool first = true;
   for (uint32_t i : msgs) {
@@ -72,47 +77,59 @@ bool tiled(const MessageTable &t, const Group &g, const std::vector<uint32_t> &m
   return true;
 }
 
+// A round's messages grouped by sender (send) or receiver, in world rank
+// order, message order kept in each group. The sides point into `flat`,
+// whose memory serves every round (rounds are many and small: a vector
+// per side cost more than the analysis).
+void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool send,
+                 std::vector<std::pair<uint32_t, uint32_t>> &of, std::vector<uint32_t> &flat,
+                 std::vector<Side> &sides) {
+  of.clear();
+  for (uint32_t i : msgs) of.push_back({send ? t.messages[i].src : t.messages[i].dst, i});
+  // Stable by rank. Most rounds are small, and std::stable_sort takes a
+  // buffer from malloc for each: they are sorted by insertion.
+  auto byRank = [](const auto &a, const auto &b) { return a.first < b.first; };
+  if (of.size() > 32) std::stable_sort(of.begin(), of.end(), byRank);
+  else
+    for (size_t k = 1; k < of.size(); k++)
+      for (size_t j = k; j > 0 && byRank(of[j], of[j - 1]); j--) std::swap(of[j - 1], of[j]);
+  flat.clear();
+  for (auto &[rank, i] : of) flat.push_back(i);
+  sides.clear();
+  for (size_t k = 0; k < of.size(); k++) {
+    if (k == 0 || of[k].first != of[k - 1].first) {
+      sides.push_back({});
+      sides.back().rank = of[k].first;
+      sides.back().first = flat.data() + k;
+    }
+    sides.back().last = flat.data() + k + 1;
+  }
+}
+
 // One pass: messages numbered per (communicator, pair, block size, and the
 // tag when byTag), so rounds of other exchanges between the same pairs do
 // not mix in.
-void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+RoundKey tilingKey(const Message &m, bool byTag) {
+  return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
+}
+
+void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  // Per sender and per receiver (world rank order), flat: a round holds a
-  // few messages and maps of them cost more than the analysis.
-  struct Sides {
-    std::vector<std::pair<uint32_t, Side>> sends, recvs;
-  };
-  auto bySide = [&](const std::vector<uint32_t> &msgs, bool send,
-                    std::vector<std::pair<uint32_t, Side>> &out) {
-    std::vector<std::pair<uint32_t, uint32_t>> of; // (rank, message), message order kept
-    of.reserve(msgs.size());
-    for (uint32_t i : msgs) of.push_back({send ? t.messages[i].src : t.messages[i].dst, i});
-    std::stable_sort(of.begin(), of.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
-    for (size_t k = 0; k < of.size(); k++) {
-      if (k == 0 || of[k].first != of[k - 1].first) out.push_back({of[k].first, Side{}});
-      out.back().second.msgs.push_back(of[k].second);
-    }
-  };
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i]) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
-  for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
-         return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
-       })) {
+  std::vector<std::pair<uint32_t, uint32_t>> of;
+  std::vector<uint32_t> sendFlat, recvFlat;
+  std::vector<Side> sends, recvs;
+  std::vector<Round> rounds =
+      pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); });
+  for (Round &round : rounds) {
+    prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
-    Sides r;
-    bySide(round.messages, true, r.sends);
-    bySide(round.messages, false, r.recvs);
+    groupBySide(t, round.messages, true, of, sendFlat, sends);
+    groupBySide(t, round.messages, false, of, recvFlat, recvs);
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
     size_t sendTiled = 0, recvTiled = 0;
-    for (auto &[w, s] : r.sends) sendTiled += s.tiled = tiled(t, g, s.msgs, true, s.base, s.n);
-    for (auto &[w, s] : r.recvs) recvTiled += s.tiled = tiled(t, g, s.msgs, false, s.base, s.n);
+    for (Side &s : sends) sendTiled += s.tiled = tiled(t, g, s, true, s.base, s.n);
+    for (Side &s : recvs) recvTiled += s.tiled = tiled(t, g, s, false, s.base, s.n);
     auto emit = [&](Kind kind, uint32_t root, const std::vector<const Side *> &sides,
                     uint64_t bytes) {
       Instance in;
@@ -123,7 +140,7 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
       in.participants = g.members;
       std::sort(in.participants.begin(), in.participants.end());
       for (const Side *s : sides)
-        for (uint32_t i : s->msgs)
+        for (uint32_t i : *s)
           if (!claimed[i]) claimed[i] = 1, in.messages.push_back(i);
       if (root != kNone && (kind == Kind::Scatter || kind == Kind::Gather)) {
         // The root's own block sits in the hole: declared kept?
@@ -136,27 +153,27 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
     };
     if (sendTiled == p) {
       std::vector<const Side *> all;
-      for (auto &[w, s] : r.sends) all.push_back(&s);
-      emit(Kind::Alltoall, kNone, all, r.sends.begin()->second.n * p);
+      for (const Side &s : sends) all.push_back(&s);
+      emit(Kind::Alltoall, kNone, all, sends.front().n * p);
       continue;
     }
     if (recvTiled == p) {
       bool sameData = true;
       std::vector<const Side *> all;
-      for (auto &[w, s] : r.sends) {
-        for (uint32_t i : s.msgs)
-          if (!t.messages[i].hashed || t.messages[i].crc != t.messages[s.msgs[0]].crc)
+      for (const Side &s : sends) {
+        for (uint32_t i : s)
+          if (!t.messages[i].hashed || t.messages[i].crc != t.messages[*s.first].crc)
             sameData = false;
       }
-      for (auto &[w, s] : r.recvs) all.push_back(&s);
+      for (const Side &s : recvs) all.push_back(&s);
       emit(sameData ? Kind::Allgather : Kind::Alltoall, kNone, all,
-           r.recvs.begin()->second.n * (sameData ? 1 : p));
+           recvs.front().n * (sameData ? 1 : p));
       continue;
     }
-    for (auto &[w, s] : r.sends)
-      if (s.tiled) emit(Kind::Scatter, w, {&s}, s.n * p);
-    for (auto &[w, s] : r.recvs)
-      if (s.tiled) emit(Kind::Gather, w, {&s}, s.n * p);
+    for (const Side &s : sends)
+      if (s.tiled) emit(Kind::Scatter, s.rank, {&s}, s.n * p);
+    for (const Side &s : recvs)
+      if (s.tiled) emit(Kind::Gather, s.rank, {&s}, s.n * p);
   }
 }
 
@@ -164,8 +181,16 @@ void tilingPass(const MessageTable &t, const DetectOptions &o, bool byTag,
 
 void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                  std::vector<Instance> &out) {
-  tilingPass(t, o, true, claimed, out);
-  tilingPass(t, o, false, claimed, out); // codes that tag by step or source
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i]) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  tilingPass(t, candidates, true, claimed, out);
+  auto untagged = [](const Message &m) { return tilingKey(m, false); };
+  tilingPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail

@@ -20,9 +20,11 @@
 #include <otf2/otf2.h>
 
 #include "collectivize_trace_format.h"
+#include "evt_direct.h"
 #include "otf2_validate.h"
 
 namespace cz::trace {
+using detail::DirectAttribute;
 using detail::FileCheck;
 using detail::FileState;
 
@@ -433,6 +435,7 @@ struct ReadCtx {
   uint64_t delivered = 0;
   uint64_t max = 0;
   bool stopped = false;
+  uint64_t skip = 0; // events to pass over (handed out already)
 };
 
 bool asUnsigned(OTF2_Type type, const OTF2_AttributeValue &v, uint64_t &out) {
@@ -449,8 +452,40 @@ bool asUnsigned(OTF2_Type type, const OTF2_AttributeValue &v, uint64_t &out) {
   }
 }
 
-OTF2_CallbackCode deliver(ReadCtx &c, Event &e, OTF2_AttributeList *attrs, uint64_t time) {
+void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref, uint64_t v) {
+  switch (impl.attrKey(ref)) {
+  case K_CRC32: e.crc32 = uint32_t(v); break;
+  case K_ADDRESS: e.address = v; break;
+  case K_PREFIX: e.prefix = v; break;
+  case K_SITE: e.site = v, e.siteKind = 0; break;
+  case K_RETURN_ADDRESS: e.site = v, e.siteKind = 1; break;
+  case K_COUNT: e.count = uint32_t(v); break;
+  case K_DATATYPE: e.datatype = uint32_t(v); break;
+  case K_PEER_WORLD: e.peerWorld = uint32_t(v); break;
+  case K_KEPT: e.kept = uint8_t(v); break;
+  case K_NEW_COMM: e.newComm = uint32_t(v); break;
+  default: break;
+  }
+}
+
+// Hands an event whose record fields and attributes are set to the
+// caller; false: stop reading.
+bool handOut(ReadCtx &c, Event &e) {
   e.rank = c.rank;
+  if (e.peer && !e.peerWorld) e.peerWorld = c.impl->defs.worldRank(e.comm, *e.peer, c.rank);
+  if (c.skip) { // already handed out by the direct reader
+    c.skip--;
+    return true;
+  }
+  c.delivered++;
+  if (!(*c.onEvent)(e) || (c.max && c.delivered >= c.max)) {
+    c.stopped = true;
+    return false;
+  }
+  return true;
+}
+
+OTF2_CallbackCode deliver(ReadCtx &c, Event &e, OTF2_AttributeList *attrs, uint64_t time) {
   e.timestamp = time;
   uint32_t n = attrs ? OTF2_AttributeList_GetNumberOfElements(attrs) : 0;
   for (uint32_t i = 0; i < n; i++) {
@@ -459,30 +494,17 @@ OTF2_CallbackCode deliver(ReadCtx &c, Event &e, OTF2_AttributeList *attrs, uint6
     OTF2_AttributeValue value;
     if (OTF2_AttributeList_GetAttributeByIndex(attrs, i, &ref, &type, &value) != OTF2_SUCCESS)
       continue;
-    AttrKey k = c.impl->attrKey(ref);
     uint64_t v;
-    if (k == K_NONE || !asUnsigned(type, value, v)) continue;
-    switch (k) {
-    case K_CRC32: e.crc32 = uint32_t(v); break;
-    case K_ADDRESS: e.address = v; break;
-    case K_PREFIX: e.prefix = v; break;
-    case K_SITE: e.site = v, e.siteKind = 0; break;
-    case K_RETURN_ADDRESS: e.site = v, e.siteKind = 1; break;
-    case K_COUNT: e.count = uint32_t(v); break;
-    case K_DATATYPE: e.datatype = uint32_t(v); break;
-    case K_PEER_WORLD: e.peerWorld = uint32_t(v); break;
-    case K_KEPT: e.kept = uint8_t(v); break;
-    case K_NEW_COMM: e.newComm = uint32_t(v); break;
-    default: break;
-    }
+    if (asUnsigned(type, value, v)) applyAttribute(*c.impl, e, ref, v);
   }
-  if (e.peer && !e.peerWorld) e.peerWorld = c.impl->defs.worldRank(e.comm, *e.peer, c.rank);
-  c.delivered++;
-  if (!(*c.onEvent)(e) || (c.max && c.delivered >= c.max)) {
-    c.stopped = true;
-    return OTF2_CALLBACK_INTERRUPT;
-  }
-  return OTF2_CALLBACK_SUCCESS;
+  return handOut(c, e) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
+}
+
+// The direct reader's sink (evt_direct.h).
+bool deliverDirect(void *u, Event &e, const DirectAttribute *attrs, size_t n) {
+  ReadCtx &c = *static_cast<ReadCtx *>(u);
+  for (size_t i = 0; i < n; i++) applyAttribute(*c.impl, e, attrs[i].ref, attrs[i].value);
+  return handOut(c, e);
 }
 
 ReadCtx &ctxOf(void *u) { return *static_cast<ReadCtx *>(u); }
@@ -563,6 +585,17 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   uint64_t bound = f.evt.readableEvents;
   if (bound == 0) return uint64_t(0);
 
+  ReadCtx ctx{impl_.get(), rank, &onEvent, 0, options.maxEvents, false};
+  // Without local definitions (no references to map) the event file is
+  // read directly (evt_direct.h); what that reader leaves, OTF2 reads.
+  if (!options.otf2Only &&
+      (f.def.state == FileState::Missing || (f.def.state == FileState::Complete && f.def.size <= 20))) {
+    detail::DirectRead d = detail::readEventsDirect(f.evtPath, impl_->evtChunk, bound, deliverDirect, &ctx);
+    if (d.complete) return ctx.delivered;
+    ctx.skip = d.handedOut; // (ctx.delivered counts them already)
+    ctx.stopped = false;
+  }
+
   Otf2Errors errors;
   ReaderPtr reader(OTF2_Reader_Open(impl_->anchor.c_str()));
   if (!reader) return Error{impl_->anchor, -1, "cannot reopen the archive: " + errors.describe(OTF2_ERROR_INVALID)};
@@ -582,7 +615,6 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, uint64_t(rank));
   if (!er) return Error{f.evtPath, -1, "cannot open: " + errors.describe(OTF2_ERROR_INVALID)};
 
-  ReadCtx ctx{impl_.get(), rank, &onEvent, 0, options.maxEvents, false};
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, evSend);
   OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, evIsend);

@@ -76,6 +76,9 @@ struct DetectOptions {
   // Called after each analysis phase with its name ("tiling") and the
   // seconds it took: progress output and the phase timings of the bench.
   std::function<void(const char *phase, double seconds)> onPhase;
+  // Run the provenance replay on a second thread while the analyses
+  // before it run (the parallel mode's process 0; the report is the same).
+  bool concurrentProvenance = false;
 };
 
 struct Report {

@@ -174,6 +174,9 @@ struct ReadOptions {
   uint64_t maxEvents = 0;
   // Wall-clock bound on reading one rank (0: none); exceeding it is an error.
   double timeoutSeconds = 60.0;
+  // Read through OTF2's reader even where the direct reader of the event
+  // files applies (tests compare the two).
+  bool otf2Only = false;
 };
 
 struct RankSummary {

@@ -1,0 +1,215 @@
+// evt_direct.cpp: see evt_direct.h.
+#include "evt_direct.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+namespace cz::trace::detail {
+namespace {
+
+// Record types (OTF2's event record ids; the first ten are its own marks).
+enum : uint8_t {
+  kEndOfChunk = 0x00, kEndOfFile = 0x02, kChunkHeader = 0x03,
+  kTimestamp = 0x05, kAttributeList = 0x06,
+  kEnter = 12, kLeave = 13, kMpiSend = 14, kMpiIsend = 15, kMpiIsendComplete = 16,
+  kMpiIrecvRequest = 17, kMpiRecv = 18, kMpiIrecv = 19, kMpiRequestCancelled = 21,
+  kMpiCollectiveBegin = 22, kMpiCollectiveEnd = 23,
+};
+constexpr uint8_t kLittleEndian = 0x42;
+constexpr size_t kHeaderSize = 18;
+
+uint64_t le64(const uint8_t *p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8); // the host is little-endian (checked by the caller)
+  return v;
+}
+
+// A record's fields, read in order; `ok` turns false past the record.
+struct Fields {
+  const uint8_t *at, *end;
+  bool ok = true;
+  uint64_t compressed(unsigned maxBytes) {
+    if (at >= end) return ok = false, 0;
+    uint8_t n = *at++;
+    if (n == 0) return 0;
+    if (n == 0xff) return maxBytes == 4 ? uint64_t(UINT32_MAX) : UINT64_MAX;
+    if (n > maxBytes || at + n > end) return ok = false, 0;
+    // One 8-byte load, masked (a copy of n bytes then a load of the whole
+    // stalls on store forwarding); byte by byte near the record's end.
+    uint64_t v = 0;
+    if (end - at >= 8) {
+      std::memcpy(&v, at, 8);
+      if (n < 8) v &= (uint64_t(1) << (8 * n)) - 1;
+    } else {
+      for (unsigned i = 0; i < n; i++) v |= uint64_t(at[i]) << (8 * i);
+    }
+    at += n;
+    return v;
+  }
+  uint32_t u32() { return uint32_t(compressed(4)); }
+  uint64_t u64() { return compressed(8); }
+  uint8_t u8() { return at < end ? *at++ : (ok = false, uint8_t(0)); }
+};
+
+std::optional<uint32_t> peerOf(uint32_t p) {
+  return p == OTF2_UNDEFINED_UINT32 ? std::nullopt : std::optional<uint32_t>(p);
+}
+
+// The event of record type t, or false for a type OTF2 would hand to a
+// callback this reader does not emulate.
+bool decodeEvent(uint8_t t, Fields &f, Event &e, bool &handOut) {
+  handOut = true;
+  switch (t) {
+  case kMpiSend: case kMpiRecv: case kMpiIsend: case kMpiIrecv:
+    e.kind = t == kMpiSend ? EventKind::Send
+             : t == kMpiRecv ? EventKind::Recv
+             : t == kMpiIsend ? EventKind::Isend : EventKind::Irecv;
+    e.peer = peerOf(f.u32());
+    e.comm = f.u32();
+    e.tag = f.u32();
+    e.bytes = f.u64();
+    if (t == kMpiIsend || t == kMpiIrecv) e.request = f.u64();
+    return f.ok;
+  case kMpiIsendComplete: case kMpiIrecvRequest: case kMpiRequestCancelled:
+    e.kind = t == kMpiIsendComplete ? EventKind::IsendComplete
+             : t == kMpiIrecvRequest ? EventKind::IrecvRequest : EventKind::RequestCancelled;
+    e.request = f.u64();
+    return f.ok;
+  case kMpiCollectiveBegin:
+    e.kind = EventKind::CollectiveBegin;
+    return true;
+  case kMpiCollectiveEnd:
+    e.kind = EventKind::CollectiveEnd;
+    e.collectiveOp = f.u8();
+    e.comm = f.u32();
+    e.peer = peerOf(f.u32());
+    e.bytes = f.u64();
+    e.bytesReceived = f.u64();
+    return f.ok;
+  case kEnter: case kLeave:
+    e.kind = t == kEnter ? EventKind::Enter : EventKind::Leave;
+    e.region = f.u32();
+    return f.ok;
+  default:
+    // Other records (none of the tracer's): OTF2's reader reads them.
+    handOut = false;
+    return false;
+  }
+}
+
+// Records of one field carry no length: the type byte, then the field.
+bool oneField(uint8_t t) {
+  return t == kEnter || t == kLeave || t == kMpiIsendComplete || t == kMpiIrecvRequest ||
+         t == kMpiRequestCancelled;
+}
+
+bool readAttributes(Fields f, std::vector<DirectAttribute> &out) {
+  out.clear();
+  uint32_t n = f.u32();
+  for (uint32_t i = 0; i < n && f.ok; i++) {
+    DirectAttribute a;
+    a.ref = f.u32();
+    a.type = f.u8();
+    if (a.type == OTF2_TYPE_UINT8) a.value = f.u8();
+    else if (a.type == OTF2_TYPE_UINT32) a.value = f.u32();
+    else if (a.type == OTF2_TYPE_UINT64) a.value = f.u64();
+    else return false; // a type the tracer does not write: OTF2 reads it
+    out.push_back(a);
+  }
+  return f.ok;
+}
+
+} // namespace
+
+DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_t bound,
+                            DirectSink sink, void *ctx) {
+  DirectRead r;
+  const uint16_t probe = 1;
+  uint8_t hostLittle;
+  std::memcpy(&hostLittle, &probe, 1);
+  if (!hostLittle || chunkSize < kHeaderSize + 2 || chunkSize > (uint64_t(1) << 30)) return r;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return r;
+  std::vector<uint8_t> buf(chunkSize);
+  std::vector<DirectAttribute> attrs;
+  uint64_t records = 0, time = 0;
+  for (uint64_t offset = 0;; offset += chunkSize) {
+    if (records >= bound) {
+      r.complete = true;
+      break;
+    }
+    ssize_t got = pread(fd, buf.data(), chunkSize, off_t(offset));
+    if (got < 0 && errno == EINTR) {
+      offset -= chunkSize;
+      continue;
+    }
+    if (got < ssize_t(kHeaderSize) || buf[0] != kChunkHeader || buf[1] != kLittleEndian) break;
+    const uint8_t *p = buf.data() + kHeaderSize, *end = buf.data() + got;
+    bool endOfFile = false, bad = false, stopped = false;
+    attrs.clear();
+    bool pendingAttrs = false;
+    while (p < end && records < bound) {
+      uint8_t t = *p;
+      if (t == kEndOfChunk) break;
+      if (t == kEndOfFile) {
+        endOfFile = true;
+        break;
+      }
+      if (t == kTimestamp) {
+        if (p + 9 > end) { bad = true; break; }
+        time = le64(p + 1);
+        p += 9;
+        continue;
+      }
+      // (END_OF_BUFFER 0x01 only follows END_OF_FILE, where reading stopped.)
+      if (t < kTimestamp || p + 2 > end) { bad = true; break; }
+      Fields f{p + 1, end};
+      if (oneField(t)) {
+        f.end = end; // the field's own size byte bounds it
+      } else {
+        uint64_t len = p[1], head = 2;
+        if (len == 0xff) {
+          if (p + 10 > end) { bad = true; break; }
+          len = le64(p + 2), head = 10;
+        }
+        if (len > uint64_t(end - p) - head) { bad = true; break; }
+        f = Fields{p + head, p + head + len};
+      }
+      if (t == kAttributeList) {
+        p = f.end;
+        if (!readAttributes(f, attrs)) { bad = true; break; }
+        pendingAttrs = true;
+        continue;
+      }
+      Event e;
+      bool handOut = false;
+      if (!decodeEvent(t, f, e, handOut)) { bad = true; break; }
+      p = oneField(t) ? f.at : f.end;
+      records++;
+      if (handOut) {
+        e.timestamp = time;
+        r.handedOut++;
+        if (!sink(ctx, e, attrs.data(), pendingAttrs ? attrs.size() : 0)) {
+          stopped = true;
+          break;
+        }
+      }
+      pendingAttrs = false;
+    }
+    if (stopped || endOfFile || records >= bound) {
+      r.complete = !bad;
+      break;
+    }
+    if (bad) break;
+  }
+  close(fd);
+  return r;
+}
+
+} // namespace cz::trace::detail
