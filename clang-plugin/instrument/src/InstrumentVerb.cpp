@@ -5,6 +5,7 @@
 #include "collectivize/instrument/Verb.h"
 
 #include <cstdio>
+#include <set>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -46,6 +47,22 @@ std::string absolute(const std::string &p) {
   llvm::sys::fs::make_absolute(s);
   llvm::sys::path::remove_dots(s, true);
   return std::string(s);
+}
+
+// The database's files in the order it lists them (getAllFiles() comes in
+// hash order, which changes with the paths: outputs would too).
+std::vector<std::string> filesInDatabaseOrder(const clang::tooling::CompilationDatabase &db) {
+  std::vector<std::string> known = db.getAllFiles(), ordered;
+  std::set<std::string> pending(known.begin(), known.end());
+  for (const clang::tooling::CompileCommand &c : db.getAllCompileCommands()) {
+    llvm::SmallString<256> p(c.Filename);
+    if (!llvm::sys::path::is_absolute(p)) llvm::sys::fs::make_absolute(c.Directory, p);
+    llvm::sys::path::remove_dots(p, true);
+    llvm::sys::path::native(p);
+    if (pending.erase(std::string(p))) ordered.push_back(std::string(p));
+  }
+  ordered.insert(ordered.end(), pending.begin(), pending.end()); // named otherwise: sorted
+  return ordered;
 }
 
 std::string commonAncestor(const std::vector<std::string> &files) {
@@ -137,7 +154,7 @@ int instrumentVerb(int argc, char **argv) {
     db = fixedCommandDatabase(std::string(cwd), compiler, flags, files);
   }
 
-  std::vector<std::string> all = files.empty() ? db->getAllFiles() : std::vector<std::string>();
+  std::vector<std::string> all = files.empty() ? filesInDatabaseOrder(*db) : std::vector<std::string>();
   for (const std::string &f : files) {
     std::string abs = absolute(f);
     if (!llvm::sys::fs::exists(abs)) {
