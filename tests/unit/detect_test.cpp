@@ -295,4 +295,60 @@ TEST(BlockCrcs, EntriesThatDoNotAddUpAreDroppedAndCutEntriesIgnored) {
   EXPECT_FALSE(rep.matches[0].confirmed);
 }
 
+// A linear allgather on p ranks, blocks of 8 bytes, tag 3: every rank r
+// sends its own block (CRC 0x100 + r, from 0x1000) to every other rank,
+// and rank q receives rank r's block into slot(q, r) of its buffer at
+// 0x4000.
+using Slot = int (*)(int p, int q, int r);
+cz::detect::Report linearAllgather(int p, const std::string &name, Slot slot) {
+  Script s(p);
+  for (int d = 1; d < p; d++)
+    for (int q = 0; q < p; q++) {
+      int from = (q + d) % p;
+      uint64_t at = 0x4000 + 8 * uint64_t(slot(p, q, from));
+      s.message(from, q, 8, 0x100u + uint32_t(from), 0x1000, at, 3);
+    }
+  return cz::detect::detect(s.table(name));
+}
+
+TEST(FullExchange, RotatedLinearAllgatherIsOneAllgatherNotGathers) {
+  // Rank 0's slots are in rank order with a hole at 0, rank p-1's too
+  // (hole past the end): alone, each looked like a gather.
+  for (int p : {3, 4, 5}) {
+    auto rep = linearAllgather(p, "rotated-" + std::to_string(p),
+                               [](int p, int q, int r) { return (r - q + p) % p; });
+    ASSERT_EQ(rep.matches.size(), 1u) << p;
+    const auto &m = rep.matches[0];
+    EXPECT_EQ(m.kind, cz::detect::Kind::Allgather);
+    EXPECT_TRUE(m.confirmed);
+    EXPECT_EQ(m.messages, uint64_t(p * (p - 1)));
+    EXPECT_EQ(m.recvLayout, "rotated");
+    EXPECT_NE(m.note.find("distance order"), std::string::npos) << m.note;
+  }
+}
+
+TEST(FullExchange, LayoutIsStatedOnlyWhenNotRankOrder) {
+  auto rankOrder = linearAllgather(4, "rank-order", [](int, int, int r) { return r; });
+  ASSERT_EQ(rankOrder.matches.size(), 1u);
+  EXPECT_EQ(rankOrder.matches[0].kind, cz::detect::Kind::Allgather);
+  EXPECT_EQ(rankOrder.matches[0].recvLayout, "");
+  EXPECT_EQ(rankOrder.matches[0].note, "");
+  auto reversed = linearAllgather(4, "reversed", [](int p, int, int r) { return p - 1 - r; });
+  ASSERT_EQ(reversed.matches.size(), 1u);
+  EXPECT_EQ(reversed.matches[0].kind, cz::detect::Kind::Allgather);
+  EXPECT_TRUE(reversed.matches[0].confirmed);
+  EXPECT_EQ(reversed.matches[0].recvLayout, "permuted");
+}
+
+TEST(FullExchange, BlocksConsumedInOneScratchBufferAreLeftToReductions) {
+  // Received one after the other into one place: the wire looks like a
+  // linear allreduce's and no receive buffer holds the blocks, so it is
+  // left to the reductions (an allreduce), not taken as an allgather.
+  auto rep = linearAllgather(4, "scratch", [](int, int, int) { return 0; });
+  for (const auto &m : rep.matches) {
+    EXPECT_NE(m.kind, cz::detect::Kind::Allgather);
+    EXPECT_EQ(m.recvLayout, "");
+  }
+}
+
 } // namespace

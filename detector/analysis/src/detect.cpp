@@ -112,6 +112,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
              " pieces of one buffer, each forwarded separately";
   if (!first.note.empty()) m.note = first.note;
   m.traceBlockBytes = first.traceBlockBytes;
+  m.recvLayout = first.recvLayout;
   if (first.blockBytesAsType && m.datatype == CZ_TRACE_TYPE_DERIVED) {
     m.datatype = CZ_TRACE_TYPE_BYTE; // a derived type packs several blocks: count in bytes
     m.count = first.count;

@@ -18,6 +18,7 @@
 
 #include "detect_internal.h"
 #include "provenance.h"
+#include "receive_layout.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -208,7 +209,22 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
     for (size_t k = 0; k < rounds; k++) {
       std::vector<uint32_t> ids;
       for (auto &[w, v] : byMember) ids.push_back(v[k]);
+      size_t before = out.size();
       emit(Kind::Allgather, key.first, kNone, key.second, ids);
+      if (out.size() == before) continue;
+      // Bruck's allgather keeps the blocks in distance order: say so, so
+      // that its buffer is not taken for MPI_Allgather's.
+      std::vector<ReceivedBlock> blocks;
+      for (uint32_t id : ids) {
+        const uint32_t owner = pv.origins[id].rank;
+        for (const Arrival &a : arrivals[id])
+          if (a.rank != owner) blocks.push_back({a.rank, owner, a.address});
+      }
+      ReceiveLayout layout = receiveLayout(g, std::move(blocks), key.second);
+      if (!layoutName(layout).empty()) {
+        out.back().recvLayout = layoutName(layout);
+        out.back().note = layoutNote(layout);
+      }
     }
   }
   for (auto &[key, byMember] : landed) {

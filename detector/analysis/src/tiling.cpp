@@ -11,6 +11,8 @@
 //   every member receive-tiled, each member's
 //   blocks all the same data                     allgather (direct)
 //   every member receive-tiled otherwise         alltoall
+//   every member sends one payload to every
+//   other, kept apart in any order               allgather (full_exchange.cpp)
 //   one member send-tiled                        scatter, root p
 //   one member receive-tiled                     gather, root q
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "receive_layout.h"
 
 namespace cz::detect::detail {
 
@@ -168,6 +171,18 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
       for (const Side &s : recvs) all.push_back(&s);
       emit(sameData ? Kind::Allgather : Kind::Alltoall, kNone, all,
            recvs.front().n * (sameData ? 1 : p));
+      continue;
+    }
+    // Before rooted readings of single members: a receiver whose blocks
+    // happen to sit in rank order is no gather when every member sent its
+    // block to every other one (full_exchange.cpp).
+    ReceiveLayout layout = fullExchangeLayout(t, g, round.messages);
+    if (layout != ReceiveLayout::NotObserved) {
+      std::vector<const Side *> all;
+      for (const Side &s : recvs) all.push_back(&s);
+      emit(Kind::Allgather, kNone, all, round.key.bytes);
+      out.back().recvLayout = layoutName(layout); // "" in rank order: nothing to say
+      out.back().note = layoutNote(layout);
       continue;
     }
     for (const Side &s : sends)

@@ -114,6 +114,7 @@ bool readDetectionReport(const std::string &path, DetectionReport &out, std::str
     d.op = str(*m, "op");
     d.equivalent = str(*m, "equivalent");
     d.note = str(*m, "note");
+    d.recvLayout = str(*m, "recv_layout");
     if (const json::Array *sites = m->getArray("sites"))
       for (const json::Value &v : *sites) {
         const json::Object *so = v.getAsObject();

@@ -118,6 +118,18 @@ public:
                            ", " + type + ", " + root + ", " + comm + ")";
     } else if (k == "allgather" || k == "alltoall") {
       if (sends.empty() || recvs.empty()) return fail(plan, "the sites show only one side of the " + k);
+      // MPI_Allgather leaves the blocks in rank order; code written for
+      // another order reads the wrong blocks after the call, and only a
+      // person can change that code with it.
+      if (k == "allgather" && !match.recvLayout.empty())
+        return fail(plan, std::string("the blocks are received ") +
+                              (match.recvLayout == "rotated"
+                                   ? "in distance order (rank me+d's block d blocks from the start, "
+                                     "the own block first, as Bruck's allgather leaves them)"
+                                   : "in an order of the program's own") +
+                              ", not in the rank order MPI_Allgather leaves them in: swapping the "
+                              "messages for the call would reorder the buffer under the code that "
+                              "reads it; replace the exchange and change that code by hand");
       if (!local(recvs[0].buffer))
         return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
                               "): the program copies the blocks elsewhere (Bruck-style packing) or "

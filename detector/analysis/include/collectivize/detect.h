@@ -64,6 +64,10 @@ struct Match {
   // Partial matches that a trace with per-block CRCs could confirm: the
   // block size to trace with (COLLECTIVIZE_TRACE_BLOCK_BYTES), else 0.
   uint64_t traceBlockBytes = 0;
+  // Allgather whose receivers keep the blocks in another order than rank
+  // order: "rotated" (rank q+d's block in slot d at q) or "permuted"; ""
+  // for rank order or when the layout was not observed.
+  std::string recvLayout;
   std::string note;
 };
 

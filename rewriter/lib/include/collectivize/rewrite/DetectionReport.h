@@ -32,6 +32,9 @@ struct DetectedMatch {
   double secondsInMessages = 0;
   long long count = 0;
   std::string datatype, op, equivalent, note;
+  // Allgather: "rotated" or "permuted" when the receivers keep the blocks
+  // in another order than MPI_Allgather's rank order; "" otherwise.
+  std::string recvLayout;
   std::vector<MatchSite> sites;
 };
 
