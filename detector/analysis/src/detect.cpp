@@ -113,6 +113,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   if (!first.note.empty()) m.note = first.note;
   m.traceBlockBytes = first.traceBlockBytes;
   m.recvLayout = first.recvLayout;
+  m.sendLayout = first.sendLayout;
   if (first.blockBytesAsType && m.datatype == CZ_TRACE_TYPE_DERIVED) {
     m.datatype = CZ_TRACE_TYPE_BYTE; // a derived type packs several blocks: count in bytes
     m.count = first.count;

@@ -32,7 +32,8 @@ struct Instance {
   std::string note;                   // what the analysis wants the report to say
   uint64_t traceBlockBytes = 0;       // partial: block CRCs of this size would settle it
   bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types
-  std::string recvLayout;             // allgather: blocks not in rank order (receive_layout.h)
+  std::string recvLayout;             // allgather, alltoall: blocks not in rank order (receive_layout.h)
+  std::string sendLayout;             // alltoall: the senders' blocks not in rank order
 };
 
 // A message's send, or its receive completion, for replaying messages in

@@ -38,11 +38,20 @@ ReceiveLayout receiveLayout(const Group &g, std::vector<ReceivedBlock> blocks, u
 std::string layoutName(ReceiveLayout l);
 std::string layoutNote(ReceiveLayout l);
 
-// full_exchange.cpp: the layout of a round (at most one message per
-// ordered pair, tiling.cpp) in which every member of g sends one payload,
-// the same to every other member, or NotObserved when the round is not
-// such an exchange or its blocks are not kept apart at every receiver.
-ReceiveLayout fullExchangeLayout(const MessageTable &t, const Group &g,
-                                 const std::vector<uint32_t> &round);
+// full_exchange.cpp: a round (at most one message per ordered pair,
+// tiling.cpp) in which every member of g sends one message to every other
+// member: an allgather when each sends one payload to all, else an
+// alltoall (each pair's message is the block one member has for the
+// other). NotObserved layouts: no such exchange, or its blocks are not
+// kept apart at every receiver (then the reductions decide).
+struct FullExchange {
+  bool found = false;
+  bool sameData = false;                            // allgather
+  ReceiveLayout recv = ReceiveLayout::NotObserved; // at the receivers
+  ReceiveLayout send = ReceiveLayout::NotObserved; // alltoall: at the senders
+};
+FullExchange fullExchange(const MessageTable &t, const Group &g, const std::vector<uint32_t> &round);
+// The alltoall's note for blocks not in rank order on either side.
+std::string alltoallLayoutNote(ReceiveLayout send, ReceiveLayout recv);
 
 } // namespace cz::detect::detail

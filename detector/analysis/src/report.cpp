@@ -174,6 +174,7 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "],\n";
     if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
     if (!m.recvLayout.empty()) out << "      \"recv_layout\": " << quoted(m.recvLayout) << ",\n";
+    if (!m.sendLayout.empty()) out << "      \"send_layout\": " << quoted(m.sendLayout) << ",\n";
     out << "      \"note\": " << quoted(m.note) << "\n    }";
   }
   out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");

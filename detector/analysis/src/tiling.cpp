@@ -154,6 +154,28 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
       }
       out.push_back(std::move(in));
     };
+    // A receiver whose blocks happen to sit in rank order is no gather, and
+    // a buffer in another order is no MPI_Alltoall or MPI_Allgather buffer,
+    // when every member sent a block to every other one (full_exchange.cpp).
+    // In rank order on every side, the layout readings below say the same.
+    FullExchange full = fullExchange(t, g, round.messages);
+    if (full.found && !(full.recv == ReceiveLayout::RankOrder &&
+                        (full.sameData || full.send == ReceiveLayout::RankOrder))) {
+      std::vector<const Side *> all;
+      for (const Side &s : recvs) all.push_back(&s);
+      if (full.sameData) {
+        emit(Kind::Allgather, kNone, all, round.key.bytes);
+        out.back().recvLayout = layoutName(full.recv); // "" in rank order: nothing to say
+        out.back().note = layoutNote(full.recv);
+      } else {
+        emit(Kind::Alltoall, kNone, all, round.key.bytes * p);
+        out.back().recvLayout = layoutName(full.recv);
+        out.back().sendLayout =
+            full.send == ReceiveLayout::NotObserved ? "scratch" : layoutName(full.send);
+        out.back().note = alltoallLayoutNote(full.send, full.recv);
+      }
+      continue;
+    }
     if (sendTiled == p) {
       std::vector<const Side *> all;
       for (const Side &s : sends) all.push_back(&s);
@@ -171,18 +193,6 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
       for (const Side &s : recvs) all.push_back(&s);
       emit(sameData ? Kind::Allgather : Kind::Alltoall, kNone, all,
            recvs.front().n * (sameData ? 1 : p));
-      continue;
-    }
-    // Before rooted readings of single members: a receiver whose blocks
-    // happen to sit in rank order is no gather when every member sent its
-    // block to every other one (full_exchange.cpp).
-    ReceiveLayout layout = fullExchangeLayout(t, g, round.messages);
-    if (layout != ReceiveLayout::NotObserved) {
-      std::vector<const Side *> all;
-      for (const Side &s : recvs) all.push_back(&s);
-      emit(Kind::Allgather, kNone, all, round.key.bytes);
-      out.back().recvLayout = layoutName(layout); // "" in rank order: nothing to say
-      out.back().note = layoutNote(layout);
       continue;
     }
     for (const Side &s : sends)

@@ -115,6 +115,7 @@ bool readDetectionReport(const std::string &path, DetectionReport &out, std::str
     d.equivalent = str(*m, "equivalent");
     d.note = str(*m, "note");
     d.recvLayout = str(*m, "recv_layout");
+    d.sendLayout = str(*m, "send_layout");
     if (const json::Array *sites = m->getArray("sites"))
       for (const json::Value &v : *sites) {
         const json::Object *so = v.getAsObject();

@@ -130,6 +130,15 @@ public:
                               ", not in the rank order MPI_Allgather leaves them in: swapping the "
                               "messages for the call would reorder the buffer under the code that "
                               "reads it; replace the exchange and change that code by hand");
+      if (k == "alltoall" && (!match.recvLayout.empty() || !match.sendLayout.empty()))
+        return fail(plan, "the blocks are " +
+                              std::string(!match.sendLayout.empty() ? "sent" : "") +
+                              (!match.sendLayout.empty() && !match.recvLayout.empty() ? " and " : "") +
+                              (!match.recvLayout.empty() ? "received" : "") +
+                              " in another order than the rank order MPI_Alltoall keeps them in "
+                              "(the report's send_layout/recv_layout): swapping the messages for "
+                              "the call would reorder the buffers under the code that fills and "
+                              "reads them; replace the exchange and change that code by hand");
       if (!local(recvs[0].buffer))
         return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
                               "): the program copies the blocks elsewhere (Bruck-style packing) or "

@@ -68,6 +68,7 @@ struct Match {
   // order: "rotated" (rank q+d's block in slot d at q) or "permuted"; ""
   // for rank order or when the layout was not observed.
   std::string recvLayout;
+  std::string sendLayout;
   std::string note;
 };
 

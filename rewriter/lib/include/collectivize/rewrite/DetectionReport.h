@@ -35,6 +35,7 @@ struct DetectedMatch {
   // Allgather: "rotated" or "permuted" when the receivers keep the blocks
   // in another order than MPI_Allgather's rank order; "" otherwise.
   std::string recvLayout;
+  std::string sendLayout; // alltoall: the senders' blocks not in rank order
   std::vector<MatchSite> sites;
 };
 
