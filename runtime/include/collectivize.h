@@ -66,6 +66,15 @@ int cz_alltoall_shm_push(const void *sendbuf, int sendcount,
 int cz_alltoall_shm_pull(const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm);
+/* The same with per-rank round flags instead of a node barrier per call. */
+int cz_alltoall_shm_flag_push(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm);
+int cz_alltoall_shm_flag_pull(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm);
 int cz_alltoall_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm);
@@ -91,6 +100,9 @@ int cz_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int cz_allgather_shm(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);
+int cz_allgather_shm_flag(const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm);
 int cz_allgather_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);

@@ -154,7 +154,10 @@ TEST(Environment, TooLittleSharedMemoryFallsBackWithOneWarning) {
       call.comm = comm;
       problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_push", call);
       problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_pull", call);
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_flag_push", call);
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_flag_pull", call);
       problem += checkBlockCollective(CZ_COLL_ALLGATHER, "shm", call);
+      problem += checkBlockCollective(CZ_COLL_ALLGATHER, "shm_flag", call);
       std::vector<int> got(count, worldRank()), want(count, 7);
       if (worldRank() == 0) got = want;
       if (cz_bcast_shm(got.data(), count, MPI_INT, 0, comm) != MPI_SUCCESS)
