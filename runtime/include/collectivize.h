@@ -119,6 +119,17 @@ int cz_bcast_shm(void *buffer, int count, MPI_Datatype datatype, int root,
 int cz_bcast_mpi(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
 
+/* ---- allreduce: MPI_Allreduce's arguments ----------------------------- */
+int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* One node, through the shared-memory window: every rank reduces all
+ * inputs itself, in rank order (any associative op, also non-commutative
+ * ones; contiguous datatypes, others use the library's). */
+int cz_allreduce_shm(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int cz_allreduce_mpi(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* ---- alltoallv: MPI_Alltoallv's arguments ----------------------------- */
 int cz_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -209,6 +220,9 @@ int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,
                        MPI_Datatype datatype, int root, MPI_Comm comm);
+int cz_allreduce_algorithm(const char *algorithm, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
 int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,
                            const int sendcounts[], const int sdispls[],
                            MPI_Datatype sendtype, void *recvbuf,
@@ -222,6 +236,7 @@ typedef enum {
   CZ_COLL_ALLGATHER,
   CZ_COLL_BCAST,
   CZ_COLL_ALLTOALLV,
+  CZ_COLL_ALLREDUCE,
   CZ_COLL_COUNT
 } cz_collective;
 

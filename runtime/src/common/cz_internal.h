@@ -42,6 +42,9 @@ typedef struct czi_params {
 #define CZI_BCAST_ARGS                                                   \
   void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, \
       const czi_params *params
+#define CZI_ALLREDUCE_ARGS                                                  \
+  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,    \
+      MPI_Op op, MPI_Comm comm, const czi_params *params
 #define CZI_ALLTOALLV_ARGS                                                    \
   const void *sendbuf, const int *sendcounts, const int *sdispls,             \
       MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,            \
@@ -52,6 +55,7 @@ typedef int (*czi_alltoall_fn)(CZI_ALLTOALL_ARGS);
 typedef int (*czi_allgather_fn)(CZI_ALLGATHER_ARGS);
 typedef int (*czi_bcast_fn)(CZI_BCAST_ARGS);
 typedef int (*czi_alltoallv_fn)(CZI_ALLTOALLV_ARGS);
+typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 
 /* One function per algorithm file, listed once in decision/registry.c. */
 int czi_alltoall_bruck(CZI_ALLTOALL_ARGS);
@@ -78,6 +82,8 @@ int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_planned(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS);
+int czi_allreduce_shm(CZI_ALLREDUCE_ARGS);
+int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS);
 
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */

@@ -63,10 +63,15 @@ const czi_algorithm czi_algorithms[] = {
      0, "Bruck-style log-step exchange of variable-size blocks"},
     {"mpi", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Alltoallv"},
+
+    {"shm", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm), NULL, 0, 0, 0,
+     "one node: inputs in shared memory, every rank reduces all in rank order"},
+    {"mpi", CZ_COLL_ALLREDUCE, FN(czi_allreduce_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Allreduce"},
     {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};
 
 static const char *const collective_names[CZ_COLL_COUNT] = {
-    "alltoall", "allgather", "bcast", "alltoallv"};
+    "alltoall", "allgather", "bcast", "alltoallv", "allreduce"};
 
 const char *cz_collective_name(cz_collective coll) {
   return (unsigned)coll < CZ_COLL_COUNT ? collective_names[coll] : NULL;
