@@ -192,8 +192,9 @@ int cz_alltoallv_plan_free(cz_alltoallv_plan_t *plan);
 const char *cz_alltoallv_plan_algorithm(cz_alltoallv_plan_t plan);
 
 /* ---- shared memory -------------------------------------------------------
- * On one node the shm algorithms (alltoall shm_push / shm_pull, allgather
- * shm, bcast shm) move data through a shared-memory window per
+ * On one node the shm algorithms (alltoall shm_push / shm_pull and their
+ * round-flag versions shm_flag_push / shm_flag_pull, allgather shm /
+ * shm_flag, bcast shm, allreduce shm) move data through a shared-memory window per
  * communicator instead of messages: each byte is copied into shared memory
  * and out again. cz_buffer_alloc gives memory that already is shared: when
  * an alltoall (shm_pull) or allgather (shm) finds its send data inside such
