@@ -127,6 +127,10 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
  * ones; contiguous datatypes, others use the library's). */
 int cz_allreduce_shm(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* The same as a reduce-scatter of 1/P slices, then an allgather, in the
+ * window (each element reduced once: for large messages). */
+int cz_allreduce_shm_rs(const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int cz_allreduce_mpi(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

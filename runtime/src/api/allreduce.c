@@ -47,6 +47,7 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
                          sendbuf, recvbuf, count, datatype, op, comm);        \
   }
 CZ_ALLREDUCE_ENTRY(shm)
+CZ_ALLREDUCE_ENTRY(shm_rs)
 CZ_ALLREDUCE_ENTRY(mpi)
 
 int cz_allreduce_algorithm(const char *algorithm, const void *sendbuf,

@@ -83,6 +83,7 @@ int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_planned(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS);
 int czi_allreduce_shm(CZI_ALLREDUCE_ARGS);
+int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS);
 int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS);
 
 /* Internal tags on the private communicator, one per collective. Calls of

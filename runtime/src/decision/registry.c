@@ -66,6 +66,8 @@ const czi_algorithm czi_algorithms[] = {
 
     {"shm", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm), NULL, 0, 0, 0,
      "one node: inputs in shared memory, every rank reduces all in rank order"},
+    {"shm_rs", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm_rs), NULL, 0, 0, 0,
+     "one node: shared-memory reduce-scatter of 1/P slices, then allgather"},
     {"mpi", CZ_COLL_ALLREDUCE, FN(czi_allreduce_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Allreduce"},
     {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};
