@@ -246,8 +246,9 @@ typedef enum {
 } cz_collective;
 
 /* The algorithm cz_<coll> would run for nprocs processes and `bytes` bytes
- * (per block for alltoall/allgather, whole message for bcast, ignored for
- * alltoallv), as "name" or "name:param". Writes at most len bytes to name.
+ * (per block for alltoall/allgather, whole message for bcast and allreduce,
+ * ignored for alltoallv), as "name" or "name:param". Writes at most len
+ * bytes to name.
  * Honours COLLECTIVIZE_<COLL>_ALGORITHM and COLLECTIVIZE_TUNING. Local: no
  * communication, usable before MPI_Init. Returns MPI_SUCCESS or an error. */
 int cz_selected_algorithm(cz_collective coll, int nprocs, long long bytes,
