@@ -57,7 +57,7 @@ int algorithmsVerb(int argc, char **argv) {
   if (argc == 1 && !parseCollective(argv[0], only)) {
     std::fprintf(stderr,
                  "collectivize algorithms: unknown collective '%s' (valid: "
-                 "alltoall allgather bcast alltoallv)\n",
+                 "alltoall allgather bcast alltoallv allreduce)\n",
                  argv[0]);
     return 2;
   }
@@ -89,7 +89,7 @@ int tableVerb(int argc, char **argv) {
     if (!parseCollective(argv[1], coll)) {
       std::fprintf(stderr,
                    "collectivize table: unknown collective '%s' (valid: "
-                   "alltoall allgather bcast alltoallv)\n",
+                   "alltoall allgather bcast alltoallv allreduce)\n",
                    argv[1]);
       return 2;
     }

@@ -30,7 +30,7 @@ import argparse
 import collections
 import csv
 
-COLLECTIVES = ("alltoall", "allgather", "bcast")
+COLLECTIVES = ("alltoall", "allgather", "bcast", "allreduce")
 
 
 def size_text(b):

@@ -2,7 +2,8 @@
 # run.sh: issue 9's benchmark grid: shared-memory collectives beside the MPI
 # library's, P = 2, 4, 8, 16 on this one node, clean and dirty send buffers.
 #   bash bench/shm/run.sh BUILD_DIR OUT_DIR [TAG]
-# Environment: PROCS (default "2 4 8 16"), SIZES, REPS (default 7), AUTO=1 to
+# Environment: PROCS (default "2 4 8 16"), SIZES, REPS (default 7), SPECS
+# ("COLL:ALG,ALG ...", default: every shm algorithm, spread-out, MPI), AUTO=1 to
 # add "auto" (cz_<coll> through the decision table; COLLECTIVIZE_TUNING if
 # set), ZC=1 for the zero-copy comparison instead (alltoall shm_pull and
 # allgather shm with the send data in cz_buffer_alloc memory, *_zc). Writes OUT_DIR/shm<TAG>.csv and OUT_DIR/load<TAG>.txt (uptime before
@@ -19,7 +20,7 @@ auto=; [ "${AUTO:-0}" = 1 ] && auto=,auto
 : > "$CSV"; : > "$LOAD"
 header=1
 for P in ${PROCS:-2 4 8 16}; do
-  specs="alltoall:mpi,shm_push,shm_pull,spread_out allgather:mpi,shm bcast:mpi,shm"
+  specs=${SPECS:-"alltoall:mpi,shm_push,shm_pull,shm_flag_push,shm_flag_pull,spread_out allgather:mpi,shm,shm_flag bcast:mpi,shm"}
   [ "${ZC:-0}" = 1 ] && specs="alltoall:mpi,shm_pull,shm_pull_zc allgather:mpi,shm,shm_zc"
   for spec in $specs; do
     coll=${spec%%:*} algs=${spec#*:}$auto

@@ -1,7 +1,7 @@
 /* shm_bench.c: issue 9's benchmark: shared-memory collectives beside the
  * MPI library's own in the same run (run.sh drives it over P).
  *
- *   shm_bench --coll alltoall|allgather|bcast --algs mpi,shm_pull,auto,...
+ *   shm_bench --coll alltoall|allgather|bcast|allreduce --algs mpi,shm_pull,auto,...
  *             [--sizes 8,64,...] [--reps 7] [--budget 0.15] [--header 1]
  *
  * Algorithms are cz_<coll>_algorithm names; "auto" is cz_<coll> (the
@@ -21,7 +21,7 @@
  * send buffer rewritten just before every call, untimed, as an application
  * that computes its data does: the lines sit dirty in the writer's cache).
  * The memory-copy bound: every byte a collective must deliver (P·P·n for
- * alltoall and allgather, P·n for bcast) copied once at the node's copy
+ * alltoall and allgather, P·n for bcast and allreduce) copied once at the node's copy
  * bandwidth, measured here with all ranks copying their share at once
  * (same buffer sizes as the collective, so caches behave alike).
  * Output: CSV on rank 0's stdout. */
@@ -64,6 +64,10 @@ static int call(const char *coll, const char *alg, bufs *b, int n) {
     return autosel ? cz_alltoall(b->send, n, MPI_BYTE, b->recv, n, MPI_BYTE, MPI_COMM_WORLD)
                    : cz_alltoall_algorithm(alg, b->send, n, MPI_BYTE, b->recv, n, MPI_BYTE,
                                            MPI_COMM_WORLD);
+  if (is(coll, "allreduce")) /* n bytes as n/4 ints, summed */
+    return autosel ? cz_allreduce(b->send, b->recv, n / 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
+                   : cz_allreduce_algorithm(alg, b->send, b->recv, n / 4, MPI_INT, MPI_SUM,
+                                            MPI_COMM_WORLD);
   if (is(coll, "allgather"))
     return autosel ? cz_allgather(b->send, n, MPI_BYTE, b->recv, n, MPI_BYTE, MPI_COMM_WORLD)
                    : cz_allgather_algorithm(alg, b->send, n, MPI_BYTE, b->recv, n, MPI_BYTE,
@@ -204,7 +208,7 @@ int main(int argc, char **argv) {
   for (int s = 0; s < nsizes; s++) {
     const int n = (int)sizes[s];
     bufs b = {coll, 0, 0, NULL, NULL, NULL, NULL};
-    const int blocks = is(coll, "bcast") ? 1 : nprocs;
+    const int blocks = is(coll, "bcast") || is(coll, "allreduce") ? 1 : nprocs;
     b.send_len = (size_t)n * (is(coll, "alltoall") ? nprocs : 1);
     b.recv_len = (size_t)n * blocks;
     b.send = malloc(b.send_len + 1);
@@ -216,7 +220,7 @@ int main(int argc, char **argv) {
     call(coll, "mpi", &b, n);
     memcpy(b.ref, b.recv, b.recv_len);
     /* Bytes delivered on the node, and its copy rate at this working set. */
-    const double delivered = is(coll, "bcast") ? (double)nprocs * n
+    const double delivered = is(coll, "bcast") || is(coll, "allreduce") ? (double)nprocs * n
                                                : (double)nprocs * nprocs * n;
     const double bw = copy_bandwidth(b.recv_len);
     const double bound_us = delivered / bw * 1e6;

@@ -66,6 +66,15 @@ int cz_alltoall_shm_push(const void *sendbuf, int sendcount,
 int cz_alltoall_shm_pull(const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm);
+/* The same with per-rank round flags instead of a node barrier per call. */
+int cz_alltoall_shm_flag_push(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm);
+int cz_alltoall_shm_flag_pull(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm);
 int cz_alltoall_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm);
@@ -91,6 +100,9 @@ int cz_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int cz_allgather_shm(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);
+int cz_allgather_shm_flag(const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm);
 int cz_allgather_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);
@@ -106,6 +118,21 @@ int cz_bcast_shm(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
 int cz_bcast_mpi(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
+
+/* ---- allreduce: MPI_Allreduce's arguments ----------------------------- */
+int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* One node, through the shared-memory window: every rank reduces all
+ * inputs itself, in rank order (any associative op, also non-commutative
+ * ones; contiguous datatypes, others use the library's). */
+int cz_allreduce_shm(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* The same as a reduce-scatter of 1/P slices, then an allgather, in the
+ * window (each element reduced once: for large messages). */
+int cz_allreduce_shm_rs(const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int cz_allreduce_mpi(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* ---- alltoallv: MPI_Alltoallv's arguments ----------------------------- */
 int cz_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -169,8 +196,9 @@ int cz_alltoallv_plan_free(cz_alltoallv_plan_t *plan);
 const char *cz_alltoallv_plan_algorithm(cz_alltoallv_plan_t plan);
 
 /* ---- shared memory -------------------------------------------------------
- * On one node the shm algorithms (alltoall shm_push / shm_pull, allgather
- * shm, bcast shm) move data through a shared-memory window per
+ * On one node the shm algorithms (alltoall shm_push / shm_pull and their
+ * round-flag versions shm_flag_push / shm_flag_pull, allgather shm /
+ * shm_flag, bcast shm, allreduce shm) move data through a shared-memory window per
  * communicator instead of messages: each byte is copied into shared memory
  * and out again. cz_buffer_alloc gives memory that already is shared: when
  * an alltoall (shm_pull) or allgather (shm) finds its send data inside such
@@ -197,6 +225,9 @@ int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,
                        MPI_Datatype datatype, int root, MPI_Comm comm);
+int cz_allreduce_algorithm(const char *algorithm, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
 int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,
                            const int sendcounts[], const int sdispls[],
                            MPI_Datatype sendtype, void *recvbuf,
@@ -210,12 +241,14 @@ typedef enum {
   CZ_COLL_ALLGATHER,
   CZ_COLL_BCAST,
   CZ_COLL_ALLTOALLV,
+  CZ_COLL_ALLREDUCE,
   CZ_COLL_COUNT
 } cz_collective;
 
 /* The algorithm cz_<coll> would run for nprocs processes and `bytes` bytes
- * (per block for alltoall/allgather, whole message for bcast, ignored for
- * alltoallv), as "name" or "name:param". Writes at most len bytes to name.
+ * (per block for alltoall/allgather, whole message for bcast and allreduce,
+ * ignored for alltoallv), as "name" or "name:param". Writes at most len
+ * bytes to name.
  * Honours COLLECTIVIZE_<COLL>_ALGORITHM and COLLECTIVIZE_TUNING. Local: no
  * communication, usable before MPI_Init. Returns MPI_SUCCESS or an error. */
 int cz_selected_algorithm(cz_collective coll, int nprocs, long long bytes,

@@ -154,7 +154,17 @@ TEST(Environment, TooLittleSharedMemoryFallsBackWithOneWarning) {
       call.comm = comm;
       problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_push", call);
       problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_pull", call);
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_flag_push", call);
+      problem += checkBlockCollective(CZ_COLL_ALLTOALL, "shm_flag_pull", call);
       problem += checkBlockCollective(CZ_COLL_ALLGATHER, "shm", call);
+      problem += checkBlockCollective(CZ_COLL_ALLGATHER, "shm_flag", call);
+      std::vector<int> sum(count, worldRank() + 1), total(count);
+      PMPI_Allreduce(sum.data(), total.data(), count, MPI_INT, MPI_SUM, comm);
+      if (cz_allreduce_shm(MPI_IN_PLACE, sum.data(), count, MPI_INT, MPI_SUM, comm) !=
+          MPI_SUCCESS)
+        problem += "allreduce failed: " + std::string(cz_last_error()) + "; ";
+      else if (sum != total)
+        problem += "allreduce: wrong data; ";
       std::vector<int> got(count, worldRank()), want(count, 7);
       if (worldRank() == 0) got = want;
       if (cz_bcast_shm(got.data(), count, MPI_INT, 0, comm) != MPI_SUCCESS)

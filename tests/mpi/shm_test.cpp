@@ -1,9 +1,11 @@
-// shm_test.cpp: what the shared-memory collectives (alltoall shm_push and
-// shm_pull, allgather shm, bcast shm) need beyond the generic suites, which
+// shm_test.cpp: what the shared-memory collectives (alltoall shm_push,
+// shm_pull and their round-flag versions shm_flag_push and shm_flag_pull,
+// allgather shm and shm_flag, bcast shm) need beyond the generic suites, which
 // already run them like every registered algorithm: large blocks that take
 // several rounds through the window, many back-to-back calls with changing
 // data and skewed arrival (a reuse race of the double-buffered window shows
-// as wrong data), several communicators alive at once and interleaved, and
+// as wrong data; barrier and flag rounds mixed on one communicator), several
+// communicators alive at once and interleaved, and
 // communicators freed and made again. All byte for byte against the MPI
 // library. Shm.* runs in mpi_np* launches; under COLLECTIVIZE_SHM_BYTES the
 // same cases exercise tiny windows (many rounds) or the fallback.
@@ -22,7 +24,8 @@
 namespace cztest {
 namespace {
 
-const char *const kAlltoallShm[] = {"shm_push", "shm_pull"};
+const char *const kAlltoallShm[] = {"shm_push", "shm_pull", "shm_flag_push",
+                                     "shm_flag_pull"};
 
 // Rank- and call-dependent delay: some ranks reach call i late, others
 // early, and who is late changes from call to call.
@@ -63,9 +66,10 @@ TEST(Shm, LargeBlocks) {
           CZ_EXPECT_ALL_RANKS_OK(caseName(alg, layout, bytes, count),
                                  checkBlockCollective(CZ_COLL_ALLTOALL, alg,
                                                       sameTypes(layout, count)));
-      CZ_EXPECT_ALL_RANKS_OK(caseName("allgather shm", layout, bytes, count),
-                             checkBlockCollective(CZ_COLL_ALLGATHER, "shm",
-                                                  sameTypes(layout, count)));
+      for (const char *alg : {"shm", "shm_flag"})
+        CZ_EXPECT_ALL_RANKS_OK(caseName(std::string("allgather ") + alg, layout, bytes, count),
+                               checkBlockCollective(CZ_COLL_ALLGATHER, alg,
+                                                    sameTypes(layout, count)));
       for (int root : {0, size - 1})
         CZ_EXPECT_ALL_RANKS_OK(caseName("bcast shm", layout, bytes, count) + " root " +
                                    std::to_string(root),
@@ -78,21 +82,46 @@ TEST(Shm, LargeBlocks) {
 // arrives late. Ranks that race ahead reuse the window while slow ones may
 // still read it: double buffering must keep them apart. The library's
 // results are computed afterwards, so nothing synchronizes the calls.
-int runShm(int collective, const Bytes &send, Bytes &out, int count, int root) {
-  if (collective < 2)
-    return cz_alltoall_algorithm(kAlltoallShm[collective], send.data(), count, MPI_INT,
-                                 out.data(), count, MPI_INT, MPI_COMM_WORLD);
-  if (collective == 2)
-    return cz_allgather_algorithm("shm", send.data(), count, MPI_INT, out.data(), count,
-                                  MPI_INT, MPI_COMM_WORLD);
-  return cz_bcast_algorithm("shm", out.data(), count, MPI_INT, root, MPI_COMM_WORLD);
+enum Kind { kAlltoall, kAllgather, kBcast };
+
+// One back-to-back case: a collective and the algorithms its calls rotate
+// through (several: barrier rounds and flag rounds mixed on one
+// communicator, each call's window half chosen by the shared round count).
+struct ShmCase {
+  std::string name;
+  Kind kind;
+  std::vector<const char *> algorithms;
+};
+
+const std::vector<ShmCase> &backToBackCases() {
+  static const std::vector<ShmCase> cases = {
+      {"shm_push", kAlltoall, {"shm_push"}},
+      {"shm_pull", kAlltoall, {"shm_pull"}},
+      {"shm_flag_push", kAlltoall, {"shm_flag_push"}},
+      {"shm_flag_pull", kAlltoall, {"shm_flag_pull"}},
+      {"alltoall mixed", kAlltoall, {"shm_flag_pull", "shm_push", "shm_flag_push", "shm_pull"}},
+      {"allgather shm", kAllgather, {"shm"}},
+      {"allgather shm_flag", kAllgather, {"shm_flag"}},
+      {"allgather mixed", kAllgather, {"shm_flag", "shm_flag", "shm"}},
+      {"bcast shm", kBcast, {"shm"}}};
+  return cases;
 }
 
-int runLibrary(int collective, const Bytes &send, Bytes &out, int count, int root) {
-  if (collective < 2)
+int runShm(Kind kind, const char *alg, const Bytes &send, Bytes &out, int count, int root) {
+  if (kind == kAlltoall)
+    return cz_alltoall_algorithm(alg, send.data(), count, MPI_INT, out.data(), count, MPI_INT,
+                                 MPI_COMM_WORLD);
+  if (kind == kAllgather)
+    return cz_allgather_algorithm(alg, send.data(), count, MPI_INT, out.data(), count,
+                                  MPI_INT, MPI_COMM_WORLD);
+  return cz_bcast_algorithm(alg, out.data(), count, MPI_INT, root, MPI_COMM_WORLD);
+}
+
+int runLibrary(Kind kind, const Bytes &send, Bytes &out, int count, int root) {
+  if (kind == kAlltoall)
     return PMPI_Alltoall(send.data(), count, MPI_INT, out.data(), count, MPI_INT,
                          MPI_COMM_WORLD);
-  if (collective == 2)
+  if (kind == kAllgather)
     return PMPI_Allgather(send.data(), count, MPI_INT, out.data(), count, MPI_INT,
                           MPI_COMM_WORLD);
   return PMPI_Bcast(out.data(), count, MPI_INT, root, MPI_COMM_WORLD);
@@ -107,17 +136,15 @@ TEST(Shm, BackToBackCallsWithSkewedArrival) {
     if (size > 8 && bytes > 4096) continue;
     const int count = countFor(bytes, ints);
     const size_t block = static_cast<size_t>(count) * ints.extent;
-    for (int collective = 0; collective < 4; collective++) {
-      const std::string name = collective < 2 ? kAlltoallShm[collective]
-                               : collective == 2 ? "allgather shm" : "bcast shm";
-      const size_t sendLen = collective < 2 ? block * size : block;
-      const size_t recvLen = collective == 3 ? block : block * size;
+    for (const ShmCase &c : backToBackCases()) {
+      const size_t sendLen = c.kind == kAlltoall ? block * size : block;
+      const size_t recvLen = c.kind == kBcast ? block : block * size;
       auto start = [&](int call, Bytes &send, Bytes &out) {
         send.assign(sendLen, 0);
         fillPayload(send, rank, call);
         out.assign(recvLen, 0);
         fillSentinel(out);
-        if (collective == 3 && rank == call % size) out = send;
+        if (c.kind == kBcast && rank == call % size) out = send;
       };
       std::string problem;
       std::vector<Bytes> got(calls);
@@ -125,18 +152,20 @@ TEST(Shm, BackToBackCallsWithSkewedArrival) {
       for (int call = 0; call < calls; call++) {
         skew(rank, call);
         start(call, send, got[call]);
-        int rc = runShm(collective, send, got[call], count, call % size);
+        const char *alg = c.algorithms[call % c.algorithms.size()];
+        int rc = runShm(c.kind, alg, send, got[call], count, call % size);
         if (rc != MPI_SUCCESS && problem.empty())
-          problem = "call " + std::to_string(call) + ": " + describeReturn(rc);
+          problem = "call " + std::to_string(call) + " (" + alg + "): " + describeReturn(rc);
       }
       for (int call = 0; call < calls; call++) {
         start(call, send, want);
-        runLibrary(collective, send, want, count, call % size);
+        runLibrary(c.kind, send, want, count, call % size);
         std::string diff = compareBuffers(want, got[call]);
         if (!diff.empty() && problem.empty())
-          problem = "call " + std::to_string(call) + ": " + diff;
+          problem = "call " + std::to_string(call) + " (" +
+                    c.algorithms[call % c.algorithms.size()] + "): " + diff;
       }
-      CZ_EXPECT_ALL_RANKS_OK(name + " " + std::to_string(bytes) + " B x " +
+      CZ_EXPECT_ALL_RANKS_OK(c.name + " " + std::to_string(bytes) + " B x " +
                                  std::to_string(calls), problem);
     }
   }
@@ -161,10 +190,12 @@ TEST(Shm, SeveralCommunicatorsAlive) {
       call.salt = round;
       const std::string what = "round " + std::to_string(round) + " comm " +
                                std::to_string((k + round) % comms.size());
-      CZ_EXPECT_ALL_RANKS_OK(what + " shm_pull",
-                             checkBlockCollective(CZ_COLL_ALLTOALL, "shm_pull", call));
-      CZ_EXPECT_ALL_RANKS_OK(what + " allgather",
-                             checkBlockCollective(CZ_COLL_ALLGATHER, "shm", call));
+      for (const char *alg : {"shm_pull", "shm_flag_push"})
+        CZ_EXPECT_ALL_RANKS_OK(what + " " + alg,
+                               checkBlockCollective(CZ_COLL_ALLTOALL, alg, call));
+      for (const char *alg : {"shm", "shm_flag"})
+        CZ_EXPECT_ALL_RANKS_OK(what + " allgather " + alg,
+                               checkBlockCollective(CZ_COLL_ALLGATHER, alg, call));
       int size = 0;
       MPI_Comm_size(comm, &size);
       CZ_EXPECT_ALL_RANKS_OK(what + " bcast",
@@ -179,7 +210,7 @@ TEST(Shm, SeveralCommunicatorsAlive) {
     BlockCall call = sameTypes(layoutNamed("MPI_DOUBLE"), 64 + i);
     call.comm = c;
     call.salt = i;
-    problem = checkBlockCollective(CZ_COLL_ALLTOALL, "shm_push", call);
+    problem = checkBlockCollective(CZ_COLL_ALLTOALL, i % 2 ? "shm_flag_pull" : "shm_push", call);
     MPI_Comm_free(&c);
   }
   CZ_EXPECT_ALL_RANKS_OK("10 communicators made, used and freed", problem);

@@ -37,7 +37,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadLine{"reduce * * mpi", "unknown collective 'reduce'"},
         BadLine{"Alltoall * * mpi", "unknown collective 'Alltoall'"},
         BadLine{"alltoall * * nonesuch", "'nonesuch' is not an alltoall algorithm"},
-        BadLine{"alltoall * * nonesuch", "bruck[:R] spread_out pairwise shm_push shm_pull mpi"},
+        BadLine{"alltoall * * nonesuch", "bruck[:R] spread_out pairwise shm_push shm_pull shm_flag_push shm_flag_pull mpi"},
         BadLine{"bcast * * ring", "'ring' is not a bcast algorithm"},
         BadLine{"alltoall * * bruck:1", "radix of 'bruck' must be an integer in 2..1048576"},
         BadLine{"alltoall * * bruck:0", "radix"},

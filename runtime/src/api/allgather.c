@@ -57,6 +57,7 @@ CZ_ALLGATHER_ENTRY(recursive_doubling)
 CZ_ALLGATHER_ENTRY(bruck)
 CZ_ALLGATHER_ENTRY(ring)
 CZ_ALLGATHER_ENTRY(shm)
+CZ_ALLGATHER_ENTRY(shm_flag)
 CZ_ALLGATHER_ENTRY(mpi)
 
 int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,

@@ -62,6 +62,8 @@ CZ_ALLTOALL_ENTRY(spread_out)
 CZ_ALLTOALL_ENTRY(pairwise)
 CZ_ALLTOALL_ENTRY(shm_push)
 CZ_ALLTOALL_ENTRY(shm_pull)
+CZ_ALLTOALL_ENTRY(shm_flag_push)
+CZ_ALLTOALL_ENTRY(shm_flag_pull)
 CZ_ALLTOALL_ENTRY(mpi)
 
 int cz_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

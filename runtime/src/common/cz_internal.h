@@ -42,6 +42,9 @@ typedef struct czi_params {
 #define CZI_BCAST_ARGS                                                   \
   void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, \
       const czi_params *params
+#define CZI_ALLREDUCE_ARGS                                                  \
+  const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,    \
+      MPI_Op op, MPI_Comm comm, const czi_params *params
 #define CZI_ALLTOALLV_ARGS                                                    \
   const void *sendbuf, const int *sendcounts, const int *sdispls,             \
       MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,            \
@@ -52,6 +55,7 @@ typedef int (*czi_alltoall_fn)(CZI_ALLTOALL_ARGS);
 typedef int (*czi_allgather_fn)(CZI_ALLGATHER_ARGS);
 typedef int (*czi_bcast_fn)(CZI_BCAST_ARGS);
 typedef int (*czi_alltoallv_fn)(CZI_ALLTOALLV_ARGS);
+typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 
 /* One function per algorithm file, listed once in decision/registry.c. */
 int czi_alltoall_bruck(CZI_ALLTOALL_ARGS);
@@ -59,12 +63,15 @@ int czi_alltoall_spread_out(CZI_ALLTOALL_ARGS);
 int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS);
 int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS);
 int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS);
+int czi_alltoall_shm_flag_push(CZI_ALLTOALL_ARGS);
+int czi_alltoall_shm_flag_pull(CZI_ALLTOALL_ARGS);
 int czi_alltoall_mpi(CZI_ALLTOALL_ARGS);
 int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS);
 int czi_allgather_recursive_doubling(CZI_ALLGATHER_ARGS);
 int czi_allgather_bruck(CZI_ALLGATHER_ARGS);
 int czi_allgather_ring(CZI_ALLGATHER_ARGS);
 int czi_allgather_shm(CZI_ALLGATHER_ARGS);
+int czi_allgather_shm_flag(CZI_ALLGATHER_ARGS);
 int czi_allgather_mpi(CZI_ALLGATHER_ARGS);
 int czi_bcast_binomial(CZI_BCAST_ARGS);
 int czi_bcast_scatter_allgather(CZI_BCAST_ARGS);
@@ -75,6 +82,9 @@ int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_planned(CZI_ALLTOALLV_ARGS);
 int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS);
+int czi_allreduce_shm(CZI_ALLREDUCE_ARGS);
+int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS);
+int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS);
 
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */

@@ -21,6 +21,10 @@ const czi_algorithm czi_algorithms[] = {
      "one node: write blocks into peers' shared-memory slots, barrier, copy out"},
     {"shm_pull", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_pull), NULL, 0, 0, 0,
      "one node: stage blocks in my shared-memory slots, barrier, peers copy"},
+    {"shm_flag_push", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_flag_push), NULL, 0,
+     0, 0, "shm_push with per-rank round flags instead of the barrier"},
+    {"shm_flag_pull", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_flag_pull), NULL, 0,
+     0, 0, "shm_pull with per-rank round flags instead of the barrier"},
     {"mpi", CZ_COLL_ALLTOALL, FN(czi_alltoall_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Alltoall"},
 
@@ -35,6 +39,8 @@ const czi_algorithm czi_algorithms[] = {
      "P-1 steps passing blocks to the right neighbour"},
     {"shm", CZ_COLL_ALLGATHER, FN(czi_allgather_shm), NULL, 0, 0, 0,
      "one node: each block written once to shared memory, read by all"},
+    {"shm_flag", CZ_COLL_ALLGATHER, FN(czi_allgather_shm_flag), NULL, 0, 0, 0,
+     "allgather shm with per-rank round flags instead of the barrier"},
     {"mpi", CZ_COLL_ALLGATHER, FN(czi_allgather_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Allgather"},
 
@@ -57,10 +63,17 @@ const czi_algorithm czi_algorithms[] = {
      0, "Bruck-style log-step exchange of variable-size blocks"},
     {"mpi", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_mpi), NULL, 0, 0, 0,
      "the MPI library's own MPI_Alltoallv"},
+
+    {"shm", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm), NULL, 0, 0, 0,
+     "one node: inputs in shared memory, every rank reduces all in rank order"},
+    {"shm_rs", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm_rs), NULL, 0, 0, 0,
+     "one node: shared-memory reduce-scatter of 1/P slices, then allgather"},
+    {"mpi", CZ_COLL_ALLREDUCE, FN(czi_allreduce_mpi), NULL, 0, 0, 0,
+     "the MPI library's own MPI_Allreduce"},
     {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};
 
 static const char *const collective_names[CZ_COLL_COUNT] = {
-    "alltoall", "allgather", "bcast", "alltoallv"};
+    "alltoall", "allgather", "bcast", "alltoallv", "allreduce"};
 
 const char *cz_collective_name(cz_collective coll) {
   return (unsigned)coll < CZ_COLL_COUNT ? collective_names[coll] : NULL;

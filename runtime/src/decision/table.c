@@ -129,7 +129,7 @@ int czi_table_parse(const char *text, const char *source, czi_table *table,
     if (czi_collective_parse(fields[0], strlen(fields[0]), &r.coll)) {
       rc = fail_at(err, errlen, source, line_no,
                    "unknown collective '%s' (valid: alltoall allgather bcast "
-                   "alltoallv)", fields[0]);
+                   "alltoallv allreduce)", fields[0]);
       goto done;
     }
     long long lo, hi;

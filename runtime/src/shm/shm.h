@@ -4,9 +4,11 @@
  * the planned alltoallv's node context, plan/context.c, whose node
  * communicator, node barrier and lifetime it shares).
  *
- * Layout: every rank of the node owns a region: two round descriptors,
- * then two halves of `half` bytes (double buffering: a round writes
- * descriptor and half epoch&1, one node barrier, then reads); rank 0's
+ * Layout: every rank of the node owns a region: its round flag, two round
+ * descriptors, then two halves of `half` bytes (double buffering: a round
+ * writes descriptor and half epoch&1, one node barrier, then reads; the
+ * *_flag algorithms publish the round in the writer's flag instead of the
+ * barrier, and readers wait only for that writer, shm/flags.c); rank 0's
  * region starts with the broadcast area (a control block and
  * CZI_SHM_BCAST_SLOTS pipeline slots), which uses flags instead of barriers.
  *
@@ -96,14 +98,24 @@ int czi_shm_get(MPI_Comm priv, MPI_Aint need, czi_shm_view *view, int *usable);
  * (common/node_wait.h). Call after czi_shm_get. */
 void czi_shm_wait_for(czi_shm_view *v, long long bytes);
 
+/* Bytes before the halves of each region: the round flag and the two
+ * descriptors. */
+#define CZI_SHM_REGION_HEADER (sizeof(czi_shm_flag) + 2 * sizeof(czi_shm_desc))
+
+/* Rank r's round flag: e + 1 once r has written its data of round e (and
+ * so finished reading every earlier round); set only by the *_flag
+ * algorithms (shm/flags.c). */
+static inline czi_shm_flag *czi_shm_seq(const czi_shm_view *v, int r) {
+  return (czi_shm_flag *)v->shm->region[r];
+}
 /* Descriptor and half h of rank r's region (h = epoch & 1). */
 static inline czi_shm_desc *czi_shm_desc_of(const czi_shm_view *v, int r,
                                             unsigned long long epoch) {
-  return (czi_shm_desc *)v->shm->region[r] + (epoch & 1);
+  return (czi_shm_desc *)(v->shm->region[r] + sizeof(czi_shm_flag)) + (epoch & 1);
 }
 static inline char *czi_shm_half(const czi_shm_view *v, int r,
                                  unsigned long long epoch) {
-  return v->shm->region[r] + 2 * sizeof(czi_shm_desc) +
+  return v->shm->region[r] + CZI_SHM_REGION_HEADER +
          (MPI_Aint)(epoch & 1) * v->shm->half;
 }
 
@@ -134,6 +146,22 @@ int czi_shm_direct_source(const czi_shm_view *v, const void *data,
 /* Node rank r's data described by d (direct), or NULL if unknown. */
 const char *czi_shm_peer_data(const czi_shm_view *v, int r,
                               const czi_shm_desc *d);
+
+/* ---- per-rank round flags instead of the barrier (flags.c) ----------------
+ * Round e of a *_flag algorithm: every rank writes its data, then publishes
+ * (my flag = e + 1, waking its sleepers); each reader then waits for each
+ * writer it reads from, in whatever order they become ready. Safe to
+ * reuse half e&1 in round e+2 only because every rank reads from every
+ * other (alltoall, allgather): a writer that passed round e+1 has seen
+ * every flag at e+2, set after that rank's reads of round e. Mixes with
+ * barrier rounds (their barrier orders the same accesses). */
+void czi_shm_publish(const czi_shm_view *v, unsigned long long epoch);
+/* Calls copy(v, from, arg) once for every peer `from` != me, as soon as
+ * from's flag says round `epoch` is written (ready peers first, then
+ * waiting for the others in order). */
+void czi_shm_each_ready(const czi_shm_view *v, unsigned long long epoch,
+                        void (*copy)(const czi_shm_view *v, int from, void *arg),
+                        void *arg);
 
 /* The node barrier between a round's writes and reads (plan/context.c). */
 void czi_shm_barrier(const czi_shm_view *v);

@@ -65,7 +65,7 @@ static int allocate(czi_node_ctx *ctx, czi_shm *shm, MPI_Aint half, int *ok) {
   int rc = MPI_SUCCESS;
   MPI_Info info = MPI_INFO_NULL;
   void *base = NULL;
-  const MPI_Aint mine = 2 * (MPI_Aint)sizeof(czi_shm_desc) + 2 * half +
+  const MPI_Aint mine = (MPI_Aint)CZI_SHM_REGION_HEADER + 2 * half +
                        (ctx->node_rank == 0 ? bcast_area() : 0);
   /* Noncontiguous: each rank's region on its own pages, placed by its
    * first touch (the owner's NUMA node). */
@@ -94,6 +94,9 @@ static int allocate(czi_node_ctx *ctx, czi_shm *shm, MPI_Aint half, int *ok) {
     shm->region[r] = b;
   }
   if (ctx->node_rank == 0) memset(shm->bctl, 0, sizeof *shm->bctl);
+  /* My round flag starts at the rounds done (a fresh window after a grow). */
+  memset(shm->region[ctx->node_rank], 0, CZI_SHM_REGION_HEADER);
+  atomic_store(&((czi_shm_flag *)shm->region[ctx->node_rank])->value, shm->epoch);
   shm->half = half;
   shm->bseq = 0; /* fresh flags */
   CZI_MPI(PMPI_Barrier(ctx->node));

@@ -1,0 +1,63 @@
+/* allreduce.c: cz_allreduce (decision table) and the cz_allreduce_<algo>
+ * entry points. The table's bytes are the whole message (count x the
+ * datatype's size), as for bcast. */
+#include "api.h"
+
+static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
+                         const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  czi_call call;
+  int from_table = 0;
+  czi_clear_error();
+  CZI_TRY(czi_check_comm(fn, comm, &call));
+  CZI_TRY(czi_check_count(fn, "count", count));
+  CZI_TRY(czi_check_type(fn, "datatype", datatype, &call.rt));
+  CZI_TRY(czi_check_buffer(fn, "recvbuf", recvbuf, count, &call.rt));
+  if (sendbuf != MPI_IN_PLACE)
+    CZI_TRY(czi_check_buffer(fn, "sendbuf", sendbuf, count, &call.rt));
+  if (op == MPI_OP_NULL) return czi_fail(MPI_ERR_OP, fn, "op is MPI_OP_NULL");
+  if (!alg) {
+    czi_choice choice;
+    CZI_TRY(czi_select(CZ_COLL_ALLREDUCE, call.size,
+                       (long long)count * (long long)call.rt.size, &choice));
+    alg = choice.alg;
+    param = choice.param;
+    from_table = choice.from_table;
+  }
+  CZI_TRY(czi_private_comm(comm, &call.priv));
+  czi_params params = {param, from_table};
+  rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
+                                   call.priv, &params);
+fn_fail:
+  return rc;
+}
+
+int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return run_allreduce(__func__, NULL, 0, sendbuf, recvbuf, count, datatype, op,
+                       comm);
+}
+
+#define CZ_ALLREDUCE_ENTRY(algo)                                              \
+  int cz_allreduce_##algo(const void *sendbuf, void *recvbuf, int count,      \
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {  \
+    return run_allreduce(__func__,                                            \
+                         czi_algorithm_named(CZ_COLL_ALLREDUCE, #algo), 0,    \
+                         sendbuf, recvbuf, count, datatype, op, comm);        \
+  }
+CZ_ALLREDUCE_ENTRY(shm)
+CZ_ALLREDUCE_ENTRY(shm_rs)
+CZ_ALLREDUCE_ENTRY(mpi)
+
+int cz_allreduce_algorithm(const char *algorithm, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm) {
+  const czi_algorithm *alg;
+  int param;
+  int rc = czi_algorithm_by_name(__func__, CZ_COLL_ALLREDUCE, algorithm, &alg,
+                                 &param);
+  if (rc != MPI_SUCCESS) return rc;
+  return run_allreduce(__func__, alg, param, sendbuf, recvbuf, count, datatype,
+                       op, comm);
+}

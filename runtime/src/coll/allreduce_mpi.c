@@ -1,0 +1,13 @@
+/*
+ * allreduce_mpi.c: the MPI library's own MPI_Allreduce (the decision table's
+ * fallback and the benchmarks' reference). Cost: the library's choice.
+ */
+#include "cz_internal.h"
+
+int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS) {
+  int rc = MPI_SUCCESS;
+  (void)params;
+  CZI_MPI(PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm));
+fn_fail:
+  return rc;
+}
