@@ -117,7 +117,7 @@ CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
     if (m.bytes >= CZT_OVERLAP_BYTES)
       return sendrecv_overlapped(&m, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, source, recvtag, status);
-    if (czt_record_after())
+    if (czt_send_recorded_after(m.bytes))
       return sendrecv_recorded_after(&m, sendcount, sendtype, recvbuf, recvcount,
                                      recvtype, source, recvtag, status);
     czt_msg_hash(&m);

@@ -6,7 +6,8 @@
  * blocking send is therefore posted as its nonblocking form and waited
  * for, which MPI defines to be equivalent. A small blocking send of an
  * unthreaded program is recorded after it returns (stamped before): on a
- * 1 us round trip the receiver then runs while the sender records. */
+ * 1 us round trip the receiver then runs while the sender records
+ * (czt_send_recorded_after says which). */
 #include "tracer.h"
 
 #define CZT_BLOCKING_SEND(NAME, INAME)                                      \
@@ -17,7 +18,7 @@
       return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
     czt_msg m;                                                               \
     czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);          \
-    if (m.bytes < CZT_OVERLAP_BYTES && czt_record_after()) {                 \
+    if (czt_send_recorded_after(m.bytes)) {                                  \
       uint64_t t = czt_stamp();                                              \
       int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
       if (rc != MPI_SUCCESS) return rc;                                      \
