@@ -241,12 +241,15 @@ async function firefoxPass() {
   const firefox = process.env.CZ_FIREFOX;
   if (!firefox) { console.log("firefox: not run (no CZ_FIREFOX)"); return; }
   const puppeteer = require("puppeteer-core");
+  // The window is sized at launch: a per-page setViewport needs a BiDi
+  // emulation command that older firefox-esr releases (Debian 12 without
+  // its security updates: 140) do not know.
   const browser = await puppeteer.launch({ browser: "firefox", executablePath: firefox, headless: true,
+    defaultViewport: null, args: ["--width=1366", "--height=900"], // a laptop screen
     extraPrefsFirefox: { "network.proxy.type": 0 } });
   try {
     for (const file of ["report.html", "bad.html"]) {
       const page = await browser.newPage();
-      await page.setViewport({ width: 1366, height: 900 }); // a laptop screen
       const errors = [];
       page.on("pageerror", (e) => errors.push(e.message));
       await page.goto("file://" + path.join(out, file));
