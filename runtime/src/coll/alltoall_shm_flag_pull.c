@@ -28,62 +28,10 @@
  * sets its flag; reads slot 1 of rank 3 as soon as rank 3's flag is set,
  * even if rank 0 has not arrived yet.
  */
-#include <string.h>
-
 #include "shm.h"
 
-typedef struct {
-  const czi_shm_blocks *b;
-  MPI_Aint off, c;
-  size_t len;
-  unsigned long long e;
-} round_args;
-
-static void copy_in(const czi_shm_view *v, int from, void *arg) {
-  const round_args *r = arg;
-  memcpy(r->b->recv + from * r->b->m + r->off,
-         czi_shm_half(v, from, r->e) + (MPI_Aint)v->me * r->c, r->len);
-}
-
+/* The round loop is shared with shm_flag_push (shm/alltoall_flag.c). */
 int czi_alltoall_shm_flag_pull(CZI_ALLTOALL_ARGS) {
-  int rc = MPI_SUCCESS, me, p, usable = 0;
-  czi_type st, rt;
-  czi_shm_view v;
-  czi_shm_blocks b;
-
-  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  const MPI_Aint m = (MPI_Aint)sendcount * (MPI_Aint)st.size;
-  if (p == 1 || m == 0)
-    return czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount,
-                          &st, czi_block(recvbuf, me, recvcount, &rt),
-                          recvcount, &rt);
-  CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
-  if (usable && v.nnodes > 1) /* shm_pull's several-node paths */
-    return czi_alltoall_shm_pull(sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, recvtype, comm, params);
-  if (!usable)
-    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, params);
-  czi_shm_wait_for(&v, (long long)p * m);
-  CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
-                         czi_block(recvbuf, me, recvcount, &rt), recvcount,
-                         &rt));
-  CZI_TRY(czi_shm_blocks_open(sendbuf, sendcount, &st, p, me, recvbuf,
-                              recvcount, &rt, p, &b));
-  round_args r = {&b, 0, czi_shm_chunk(v.shm, m, p), 0, 0};
-  for (r.off = 0; r.off < m; r.off += r.c) {
-    r.len = (size_t)(m - r.off < r.c ? m - r.off : r.c);
-    r.e = v.shm->epoch;
-    char *mine = czi_shm_half(&v, me, r.e);
-    for (int i = 1; i < p; i++) {
-      const int to = (me + i) % p;
-      memcpy(mine + (MPI_Aint)to * r.c, b.send + to * m + r.off, r.len);
-    }
-    czi_shm_publish(&v, r.e);
-    czi_shm_each_ready(&v, r.e, copy_in, &r);
-    v.shm->epoch++;
-  }
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &rt, p, me));
-fn_fail:
-  return rc;
+  return czi_shm_alltoall_flag(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, comm, params, 0);
 }

@@ -181,6 +181,11 @@ void czi_shm_flag_set(czi_shm_flag *f, unsigned long long value);
 unsigned long long czi_shm_flag_add(czi_shm_flag *f, unsigned long long add);
 void czi_shm_flag_wake(czi_shm_flag *f);
 
+/* The round-flag alltoall of shm_flag_push (push = 1: writers write into
+ * the readers' regions) and shm_flag_pull (0: readers read the writers'
+ * regions); shm/alltoall_flag.c. */
+int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push);
+
 /* ---- blocks as packed bytes ---------------------------------------------
  * The shm algorithms copy bytes: block j of a side is at base + j*m, either
  * the user's buffer itself (dense type) or a packed scratch copy (packed
