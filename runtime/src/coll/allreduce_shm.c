@@ -29,53 +29,28 @@
 
 #include "shm.h"
 
-static void nothing(const czi_shm_view *v, int from, void *arg) {
-  (void)v, (void)from, (void)arg;
-}
-
 int czi_allreduce_shm(CZI_ALLREDUCE_ARGS) {
-  int rc = MPI_SUCCESS, me, p, usable = 0;
-  czi_type t;
-  czi_shm_view v;
-
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(datatype, &t));
-  const MPI_Aint n = (MPI_Aint)count * (MPI_Aint)t.size;
-  const char *in = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf : sendbuf;
-  if (n == 0) return MPI_SUCCESS;
-  if (!t.dense)
-    return czi_allreduce_mpi(sendbuf, recvbuf, count, datatype, op, comm, params);
-  if (p == 1) {
-    if (in != (const char *)recvbuf)
-      memcpy((char *)recvbuf + t.true_lb, in + t.true_lb, (size_t)n);
-    return MPI_SUCCESS;
-  }
-  CZI_TRY(czi_shm_get(comm, n, &v, &usable));
-  if (!usable || v.nnodes > 1 || (MPI_Aint)t.size > v.shm->half)
-    return czi_allreduce_mpi(sendbuf, recvbuf, count, datatype, op, comm, params);
-  czi_shm_wait_for(&v, (long long)n);
-  /* Whole elements per round. */
-  const int per_round = (int)(v.shm->half / (MPI_Aint)t.size);
-  char *out = (char *)recvbuf + t.true_lb;
-  in += t.true_lb;
-  for (int first = 0; first < count; first += per_round) {
-    const int k = count - first < per_round ? count - first : per_round;
-    const MPI_Aint off = (MPI_Aint)first * (MPI_Aint)t.size;
-    const size_t len = (size_t)k * t.size;
-    const unsigned long long e = v.shm->epoch;
-    memcpy(czi_shm_half(&v, me, e), in + off, len);
-    czi_shm_publish(&v, e);
-    czi_shm_each_ready(&v, e, nothing, NULL);
-    memcpy(out + off, czi_shm_half(&v, p - 1, e), len);
-    for (int r = p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
-      rc = PMPI_Reduce_local(czi_shm_half(&v, r, e) - t.true_lb,
-                             out + off - t.true_lb, k, datatype, op);
+  int rc = MPI_SUCCESS;
+  czi_shm_allreduce_call c;
+  if (!czi_shm_allreduce_start(sendbuf, recvbuf, count, datatype, op, comm, params, &c, &rc))
+    return rc;
+  czi_shm_view *v = &c.v;
+  for (int first = 0; first < count; first += c.per_round) {
+    const int k = count - first < c.per_round ? count - first : c.per_round;
+    const MPI_Aint off = (MPI_Aint)first * (MPI_Aint)c.t.size;
+    const size_t len = (size_t)k * c.t.size;
+    const unsigned long long e = v->shm->epoch;
+    memcpy(czi_shm_half(v, c.me, e), c.in + off, len);
+    czi_shm_publish(v, e);
+    czi_shm_wait_all(v, e);
+    memcpy(c.out + off, czi_shm_half(v, c.p - 1, e), len);
+    for (int r = c.p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
+      rc = PMPI_Reduce_local(czi_shm_half(v, r, e) - c.t.true_lb,
+                             c.out + off - c.t.true_lb, k, datatype, op);
       if (rc != MPI_SUCCESS) rc = czi_mpi_fail(rc, __func__, "PMPI_Reduce_local");
     }
     /* Round counts stay in step on every rank even after a failure here. */
-    v.shm->epoch++;
+    v->shm->epoch++;
   }
-fn_fail:
   return rc;
 }

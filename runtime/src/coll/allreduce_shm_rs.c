@@ -30,10 +30,6 @@
 
 #include "shm.h"
 
-static void nothing(const czi_shm_view *v, int from, void *arg) {
-  (void)v, (void)from, (void)arg;
-}
-
 /* Elements [*lo, *hi) of a round of k elements are rank r's slice. */
 static void slice(int r, int p, int k, int *lo, int *hi) {
   const int per = k / p, extra = k % p;
@@ -42,59 +38,39 @@ static void slice(int r, int p, int k, int *lo, int *hi) {
 }
 
 int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS) {
-  int rc = MPI_SUCCESS, me, p, usable = 0;
-  czi_type t;
-  czi_shm_view v;
-
-  CZI_MPI(PMPI_Comm_rank(comm, &me));
-  CZI_MPI(PMPI_Comm_size(comm, &p));
-  CZI_TRY(czi_type_get(datatype, &t));
-  const MPI_Aint n = (MPI_Aint)count * (MPI_Aint)t.size;
-  const char *in = sendbuf == MPI_IN_PLACE ? (const char *)recvbuf : sendbuf;
-  if (n == 0) return MPI_SUCCESS;
-  if (!t.dense)
-    return czi_allreduce_mpi(sendbuf, recvbuf, count, datatype, op, comm, params);
-  if (p == 1) {
-    if (in != (const char *)recvbuf)
-      memcpy((char *)recvbuf + t.true_lb, in + t.true_lb, (size_t)n);
-    return MPI_SUCCESS;
-  }
-  CZI_TRY(czi_shm_get(comm, n, &v, &usable));
-  if (!usable || v.nnodes > 1 || (MPI_Aint)t.size > v.shm->half)
-    return czi_allreduce_mpi(sendbuf, recvbuf, count, datatype, op, comm, params);
-  czi_shm_wait_for(&v, (long long)n);
-  const int per_round = (int)(v.shm->half / (MPI_Aint)t.size);
-  const MPI_Aint sz = (MPI_Aint)t.size;
-  char *out = (char *)recvbuf + t.true_lb;
-  in += t.true_lb;
-  for (int first = 0; first < count; first += per_round) {
-    const int k = count - first < per_round ? count - first : per_round;
+  int rc = MPI_SUCCESS;
+  czi_shm_allreduce_call c;
+  if (!czi_shm_allreduce_start(sendbuf, recvbuf, count, datatype, op, comm, params, &c, &rc))
+    return rc;
+  czi_shm_view *v = &c.v;
+  const MPI_Aint sz = (MPI_Aint)c.t.size;
+  for (int first = 0; first < count; first += c.per_round) {
+    const int k = count - first < c.per_round ? count - first : c.per_round;
     const MPI_Aint off = (MPI_Aint)first * sz;
-    const unsigned long long e = v.shm->epoch;
-    memcpy(czi_shm_half(&v, me, e), in + off, (size_t)k * t.size);
-    czi_shm_publish(&v, e);
-    czi_shm_each_ready(&v, e, nothing, NULL);
+    const unsigned long long e = v->shm->epoch;
+    memcpy(czi_shm_half(v, c.me, e), c.in + off, (size_t)k * c.t.size);
+    czi_shm_publish(v, e);
+    czi_shm_wait_all(v, e);
     int lo, hi;
-    slice(me, p, k, &lo, &hi);
-    char *acc = czi_shm_half(&v, me, e + 1) + lo * sz;
+    slice(c.me, c.p, k, &lo, &hi);
+    char *acc = czi_shm_half(v, c.me, e + 1) + lo * sz;
     if (hi > lo) {
-      memcpy(acc, czi_shm_half(&v, p - 1, e) + lo * sz, (size_t)(hi - lo) * t.size);
-      for (int r = p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
-        rc = PMPI_Reduce_local(czi_shm_half(&v, r, e) + lo * sz - t.true_lb,
-                               acc - t.true_lb, hi - lo, datatype, op);
+      memcpy(acc, czi_shm_half(v, c.p - 1, e) + lo * sz, (size_t)(hi - lo) * c.t.size);
+      for (int r = c.p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
+        rc = PMPI_Reduce_local(czi_shm_half(v, r, e) + lo * sz - c.t.true_lb,
+                               acc - c.t.true_lb, hi - lo, datatype, op);
         if (rc != MPI_SUCCESS) rc = czi_mpi_fail(rc, __func__, "PMPI_Reduce_local");
       }
     }
-    czi_shm_publish(&v, e + 1);
-    czi_shm_each_ready(&v, e + 1, nothing, NULL);
-    for (int r = 0; r < p; r++) {
-      slice(r, p, k, &lo, &hi);
-      memcpy(out + off + lo * sz, czi_shm_half(&v, r, e + 1) + lo * sz,
-             (size_t)(hi - lo) * t.size);
+    czi_shm_publish(v, e + 1);
+    czi_shm_wait_all(v, e + 1);
+    for (int r = 0; r < c.p; r++) {
+      slice(r, c.p, k, &lo, &hi);
+      memcpy(c.out + off + lo * sz, czi_shm_half(v, r, e + 1) + lo * sz,
+             (size_t)(hi - lo) * c.t.size);
     }
     /* Round counts stay in step on every rank even after a failure here. */
-    v.shm->epoch += 2;
+    v->shm->epoch += 2;
   }
-fn_fail:
   return rc;
 }

@@ -50,3 +50,8 @@ void czi_shm_each_ready(const czi_shm_view *v, unsigned long long epoch,
   }
   if (done != local) free(done);
 }
+
+void czi_shm_wait_all(const czi_shm_view *v, unsigned long long epoch) {
+  for (int i = 1; i < v->p; i++)
+    czi_shm_wait_at_least(v, czi_shm_seq(v, czi_mod(v->me - i, v->p)), epoch + 1);
+}

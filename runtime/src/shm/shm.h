@@ -163,6 +163,24 @@ void czi_shm_each_ready(const czi_shm_view *v, unsigned long long epoch,
                         void (*copy)(const czi_shm_view *v, int from, void *arg),
                         void *arg);
 
+/* Waits until every peer's flag says round `epoch` is written (a reader
+ * that needs all of them before it starts: the allreduces). */
+void czi_shm_wait_all(const czi_shm_view *v, unsigned long long epoch);
+
+/* The start both shm allreduces share (shm/allreduce_start.c): the call as
+ * this rank's bytes in a window's halves. 1: go on with c; 0: the call is
+ * complete with *rc (no data, one rank, or the library's allreduce ran:
+ * non-contiguous type, several nodes, no window, an element over a half). */
+typedef struct czi_shm_allreduce_call {
+  czi_shm_view v;
+  czi_type t;
+  int me, p;
+  int per_round;  /* whole elements that fit a half */
+  const char *in; /* this rank's input, at its type's true lower bound */
+  char *out;      /* the result, likewise */
+} czi_shm_allreduce_call;
+int czi_shm_allreduce_start(CZI_ALLREDUCE_ARGS, czi_shm_allreduce_call *c, int *rc);
+
 /* The node barrier between a round's writes and reads (plan/context.c). */
 void czi_shm_barrier(const czi_shm_view *v);
 
