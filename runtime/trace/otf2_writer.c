@@ -109,8 +109,10 @@ int czt_archive_open(const char *dir) {
 
 /* ---- events ------------------------------------------------------------
  * Each event is stored as a fixed record in the rank's log (event_log.c)
- * with everything resolved at the call (timestamp, comm ref, world rank,
- * datatype code); czt_archive_close encodes the log into OTF2. Threaded
+ * with everything resolved before the program gets control back
+ * (timestamp, comm ref, world rank, datatype code), except a late receive
+ * (below), resolved at the rank's next record or wait point;
+ * czt_archive_close encodes the log into OTF2. Threaded
  * programs (MPI_THREAD_MULTIPLE) take czt_mutex around the slot and the
  * timestamp, so one rank's records stay in time order. */
 static void failed(void) {

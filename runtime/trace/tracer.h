@@ -269,7 +269,7 @@ static inline void czt_at_wait_point(void) {
  * after the call delays them (measured: 300 ns of work after each send
  * added nothing to a 256 B round trip and 1.4 us to a 1 KiB one). */
 #define CZT_AFTER_POST_BYTES 256
-static inline int czt_record_after(void) { return !czt.threaded; }
+static inline int czt_late_receives(void) { return !czt.threaded && !czt.hash_receives; }
 static inline int czt_send_recorded_after(uint64_t bytes) {
   return bytes <= CZT_AFTER_POST_BYTES && !czt.threaded;
 }

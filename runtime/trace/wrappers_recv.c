@@ -8,7 +8,7 @@
 CZT_HOT void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                         const MPI_Status *st, czt_site site) {
   if (st->MPI_SOURCE == MPI_PROC_NULL) return;
-  if (czt_record_after() && !czt.hash_receives) {
+  if (czt_late_receives()) {
     czt_write_recv_late(buf, type, comm, st, site);
     return;
   }
