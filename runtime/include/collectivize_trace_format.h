@@ -53,11 +53,18 @@
  * as OTF2 defines them; CZ_TRACE_ATTR_PEER_WORLD gives the world rank (the
  * reader fills it in where the record omits it).
  *
- * Communicators: global OTF2 Comm definitions; ref 0 is MPI_COMM_WORLD, ref 1
- * MPI_COMM_SELF (of whichever rank writes it). A communicator created at run
- * time gets ref (L << 20) | k + 2, where L is its lowest world rank and k
- * counts communicators created at L (agreed by one allreduce at creation);
- * its group lists member world ranks in communicator rank order.
+ * Communicators: ref 0 is MPI_COMM_WORLD, ref 1 MPI_COMM_SELF (of whichever
+ * rank writes it). In events, a communicator created at run time has ref
+ * (L << 20) | k + 2, where L is its lowest world rank and k counts
+ * communicators created at L (agreed by one allreduce at creation). The
+ * global OTF2 Comm definitions number them densely (2, 3, ... in ascending
+ * event ref; readers such as otf2-print expect that) and every location's
+ * local definitions hold an OTF2_MAPPING_COMM table from event refs to
+ * those, which OTF2 readers apply (Collectivize's reader keeps event refs).
+ * Traces from before the mapping define communicators under event refs.
+ * A communicator's group lists member world ranks in communicator rank
+ * order. CZ_TRACE_ATTR_NEW_COMM and CZ_TRACE_ATTR_COMM are OTF2_TYPE_COMM
+ * (OTF2_TYPE_UINT32 before), so the mapping applies to them too.
  *
  * Collectivize attributes (OTF2 attribute definitions, names below), on
  * MpiSend / MpiIsend / MpiRecv / MpiIrecv records:

@@ -28,10 +28,9 @@ static const struct {
      OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_KEPT, "data the process keeps (cz_send_to_self)",
      OTF2_TYPE_UINT8},
-    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created",
-     OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_COMM, "communicator argument of the call",
-     OTF2_TYPE_UINT32},
+    /* Comm-typed: OTF2 readers map them like the records' communicators. */
+    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created", OTF2_TYPE_COMM},
+    {CZ_TRACE_ATTR_COMM, "communicator argument of the call", OTF2_TYPE_COMM},
 };
 
 typedef struct writer {
@@ -44,26 +43,92 @@ static OTF2_StringRef str(writer *g, const char *s) {
   return g->strings++;
 }
 
+static int by_value(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+uint32_t *czt_comm_refs_sort(uint32_t *refs, size_t *n) {
+  if (!refs || *n == 0) return refs;
+  qsort(refs, *n, sizeof *refs, by_value);
+  size_t kept = 1;
+  for (size_t i = 1; i < *n; i++)
+    if (refs[i] != refs[kept - 1]) refs[kept++] = refs[i];
+  *n = kept;
+  return refs;
+}
+
+uint32_t *czt_comm_refs_sorted(const uint64_t *d, size_t n_words, size_t *n) {
+  *n = 0;
+  size_t defs = 0;
+  for (size_t i = 0; i + 4 <= n_words && d[i + 3] <= n_words - i - 4; i += 4 + d[i + 3])
+    defs++;
+  uint32_t *refs = defs ? malloc(defs * sizeof *refs) : NULL;
+  if (!refs) return NULL;
+  for (size_t i = 0; *n < defs; i += 4 + d[i + 3]) refs[(*n)++] = (uint32_t)d[i];
+  return czt_comm_refs_sort(refs, n);
+}
+
+uint32_t czt_comm_dense_ref(const uint32_t *sorted, size_t n, uint32_t ref) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] < ref) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && sorted[lo] == ref ? (uint32_t)(2 + lo) : ref;
+}
+
+int czt_write_comm_mapping(OTF2_DefWriter *w, const uint32_t *sorted, size_t n) {
+  if (n == 0) return 0;
+  OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n);
+  if (!map) return -1;
+  for (size_t i = 0; i < n; i++) OTF2_IdMap_AddIdPair(map, sorted[i], 2 + i);
+  int rc = OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, map) == OTF2_SUCCESS ? 0 : -1;
+  OTF2_IdMap_Free(map);
+  return rc;
+}
+
+/* Comm definitions in ascending event ref, under their dense refs (a
+ * parent before its children: OTF2 readers want each defined before use). */
 static void write_comms(writer *g, const czt_global_info *info,
                         const OTF2_StringRef *region_names,
                         OTF2_StringRef empty) {
   const uint64_t *d = info->comm_words;
-  size_t n = info->n_comm_words;
-  OTF2_GroupRef group = 3;
-  for (size_t i = 0; i + 4 <= n;) {
-    uint32_t ref = (uint32_t)d[i], parent = (uint32_t)d[i + 1];
-    uint64_t region = d[i + 2], size = d[i + 3];
-    if (size > n - i - 4) break;
+  size_t n = info->n_comm_words, count = 0;
+  uint32_t *sorted = czt_comm_refs_sorted(d, n, &count);
+  if (!sorted) return;
+  /* Where each ref's (first) definition starts. */
+  size_t *at = malloc(count * sizeof *at);
+  unsigned char *seen = calloc(count, 1);
+  if (!at || !seen) {
+    free(at);
+    free(seen);
+    free(sorted);
+    return;
+  }
+  for (size_t i = 0; i + 4 <= n && d[i + 3] <= n - i - 4; i += 4 + d[i + 3]) {
+    size_t k = czt_comm_dense_ref(sorted, count, (uint32_t)d[i]) - 2;
+    if (!seen[k]) at[k] = i;
+    seen[k] = 1;
+  }
+  for (size_t k = 0; k < count; k++) {
+    const uint64_t *def = d + at[k];
+    uint32_t parent = czt_comm_dense_ref(sorted, count, (uint32_t)def[1]);
+    uint64_t region = def[2], size = def[3];
+    OTF2_GroupRef group = (OTF2_GroupRef)(3 + k);
     OTF2_GlobalDefWriter_WriteGroup(g->w, group, empty,
                                     OTF2_GROUP_TYPE_COMM_GROUP,
                                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    (uint32_t)size, &d[i + 4]);
+                                    (uint32_t)size, def + 4);
     OTF2_GlobalDefWriter_WriteComm(
-        g->w, ref, region < CZT_REGION_COUNT ? region_names[region] : empty,
-        group, parent, OTF2_COMM_FLAG_NONE);
-    group++;
-    i += 4 + size;
+        g->w, (OTF2_CommRef)(2 + k),
+        region < CZT_REGION_COUNT ? region_names[region] : empty, group,
+        parent, OTF2_COMM_FLAG_NONE);
   }
+  free(at);
+  free(seen);
+  free(sorted);
 }
 
 int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info) {

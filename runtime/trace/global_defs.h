@@ -62,6 +62,28 @@ typedef struct czt_global_info {
  * 0 on success. Malformed communicator words end the list (not an error). */
 int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info);
 
+/* Communicator refs, sparse in events and dense in definitions.
+ *
+ * Events keep the refs the tracer hands out at creation ((L << 20) | k + 2,
+ * collectivize_trace_format.h), which need no agreement beyond the new
+ * communicator's members. OTF2 readers expect global definitions numbered
+ * 0, 1, 2, ...: the global Comm definitions take dense refs (2 + position
+ * among the created communicators' refs in ascending order: a parent sorts
+ * before its children), and every location's local definitions hold an
+ * OTF2 mapping table (OTF2_MAPPING_COMM) from the event refs to them, which
+ * OTF2 readers apply to the events. */
+
+/* The created communicators' refs in ascending order, each once, from
+ * definition words (as czt_global_info) or from bare refs; malloc'ed, NULL
+ * with *n = 0 when there are none (or no memory). */
+uint32_t *czt_comm_refs_sorted(const uint64_t *words, size_t n_words, size_t *n);
+uint32_t *czt_comm_refs_sort(uint32_t *refs, size_t *n); /* in place, unique */
+/* The dense ref of event ref `ref`: refs 0 and 1 and unknown ones unchanged. */
+uint32_t czt_comm_dense_ref(const uint32_t *sorted, size_t n, uint32_t ref);
+/* The mapping table into a location's local definitions (nothing when no
+ * communicator was created). 0 on success. */
+int czt_write_comm_mapping(OTF2_DefWriter *w, const uint32_t *sorted, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

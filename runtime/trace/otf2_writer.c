@@ -336,6 +336,45 @@ static int convert_log(czt_rank_span *span) {
   return 0;
 }
 
+/* All ranks agree: 1 when every rank says 1. */
+static int everyone(int ok) {
+  int all = 0;
+  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
+/* Every rank's created communicators' refs, sorted (collective; a rank out
+ * of memory makes every rank map nothing, never a hang). */
+static uint32_t *all_comm_refs(const uint64_t *mine, size_t n_mine, size_t *n) {
+  size_t k = 0;
+  uint32_t *own = czt_comm_refs_sorted(mine, n_mine, &k);
+  int p = czt.size, my_k = (int)k, total = 0;
+  int *counts = calloc((size_t)p, sizeof(int)), *displs = calloc((size_t)p, sizeof(int));
+  uint32_t *refs = NULL;
+  *n = 0;
+  if (everyone(counts && displs && (own || k == 0))) {
+    PMPI_Allgather(&my_k, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < p; r++) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    refs = malloc(sizeof *refs * (size_t)(total ? total : 1));
+    if (everyone(refs != NULL)) {
+      PMPI_Allgatherv(own ? own : refs, my_k, MPI_UINT32_T, refs, counts, displs,
+                      MPI_UINT32_T, MPI_COMM_WORLD);
+      *n = (size_t)total;
+    }
+  }
+  free(own);
+  free(counts);
+  free(displs);
+  if (*n == 0) {
+    free(refs);
+    return NULL;
+  }
+  return czt_comm_refs_sort(refs, n);
+}
+
 int czt_archive_close(void) {
   if (!archive) return -1;
   czt_rank_span mine = {0, t_start, czt_now()};
@@ -355,17 +394,24 @@ int czt_archive_close(void) {
              czt_ring_path(), czt_dir);
     converted = 0;
   }
-  /* Empty local definition files: readers expect one per location. */
-  OTF2_Archive_OpenDefFiles(archive);
-  OTF2_DefWriter *dw =
-      OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)czt.rank);
-  if (dw) OTF2_Archive_CloseDefWriter(archive, dw);
-  OTF2_Archive_CloseDefFiles(archive);
-
   int p = czt.size, root = czt.rank == 0;
   size_t n_mine = 0;
   const uint64_t *my_defs = czt_comm_defs(&n_mine);
   int my_n = (int)n_mine;
+
+  /* Local definitions: the mapping of this rank's event communicator refs
+   * to the dense global ones (global_defs.h), from every rank's refs. */
+  size_t n_refs = 0;
+  uint32_t *refs = all_comm_refs(my_defs, n_mine, &n_refs);
+  OTF2_Archive_OpenDefFiles(archive);
+  OTF2_DefWriter *dw =
+      OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)czt.rank);
+  if (dw && czt_write_comm_mapping(dw, refs, n_refs) != 0)
+    czi_warn("trace: cannot write rank %d's communicator mapping: OTF2 "
+             "readers will see its events' communicators undefined", czt.rank);
+  if (dw) OTF2_Archive_CloseDefWriter(archive, dw);
+  OTF2_Archive_CloseDefFiles(archive);
+  free(refs);
   czt_rank_span *summary = root ? malloc(sizeof *summary * (size_t)p) : NULL;
   char host[256] = "localhost";
   int *counts = root ? calloc((size_t)p, sizeof(int)) : NULL;
@@ -404,9 +450,11 @@ int czt_archive_close(void) {
   free(defs);
   OTF2_Archive_Close(archive);
   archive = NULL;
-  if (converted) { /* else the log stays for `collectivize trace repair` */
-    czt_log_remove();
-    czt_comms_recovery_close();
-  }
+  /* A rank that could not convert leaves its log for `collectivize trace
+   * repair`, which rewrites the global definitions: every rank's saved
+   * communicators stay for it then, not only the failed rank's. */
+  int all_converted = everyone(converted);
+  if (converted) czt_log_remove();
+  if (all_converted) czt_comms_recovery_close();
   return converted ? 0 : -1;
 }

@@ -117,7 +117,7 @@ bool readAttributes(Fields f, std::vector<DirectAttribute> &out) {
     a.ref = f.u32();
     a.type = f.u8();
     if (a.type == OTF2_TYPE_UINT8) a.value = f.u8();
-    else if (a.type == OTF2_TYPE_UINT32) a.value = f.u32();
+    else if (a.type == OTF2_TYPE_UINT32 || a.type == OTF2_TYPE_COMM) a.value = f.u32();
     else if (a.type == OTF2_TYPE_UINT64) a.value = f.u64();
     else return false; // a type the tracer does not write: OTF2 reads it
     out.push_back(a);

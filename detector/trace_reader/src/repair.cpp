@@ -23,6 +23,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <optional>
 
 #include "collectivize_trace_format.h"
@@ -159,9 +160,13 @@ Result<bool> writeArchiveFiles(const std::string &dir, czt_global_info info,
   }
   ok = OTF2_Archive_CloseEvtFiles(a) == OTF2_SUCCESS && ok;
   ok = ok && !logError && OTF2_Archive_OpenDefFiles(a) == OTF2_SUCCESS;
+  size_t nRefs = 0;
+  std::unique_ptr<uint32_t, decltype(&std::free)> refs(
+      czt_comm_refs_sorted(info.comm_words, info.n_comm_words, &nRefs), &std::free);
   for (int r = 0; ok && !logError && r < info.ranks; r++) {
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, OTF2_LocationRef(r));
-    ok = dw && OTF2_Archive_CloseDefWriter(a, dw) == OTF2_SUCCESS;
+    ok = dw && czt_write_comm_mapping(dw, refs.get(), nRefs) == 0;
+    ok = dw && OTF2_Archive_CloseDefWriter(a, dw) == OTF2_SUCCESS && ok;
   }
   ok = ok && !logError && OTF2_Archive_CloseDefFiles(a) == OTF2_SUCCESS;
   info.spans = spans.data();

@@ -163,6 +163,14 @@ OTF2_CallbackCode defComm(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_
 
 } // namespace
 
+OTF2_CallbackCode defMapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
+  if (type == OTF2_MAPPING_COMM)
+    OTF2_IdMap_Traverse(map, [](uint64_t local, uint64_t global, void *m) {
+      (*static_cast<std::map<uint64_t, uint64_t> *>(m))[global] = local;
+    }, u);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 // ---- Trace -----------------------------------------------------------------
 
 struct RankFiles {
@@ -187,6 +195,48 @@ struct Trace::Impl {
     return k == attrKeys.end() ? K_NONE : k->second;
   }
 };
+
+namespace {
+
+// Events carry the tracer's sparse communicator refs; the global
+// definitions number communicators densely and each location's local
+// definitions map one to the other (global_defs.h). Everything downstream
+// speaks event refs: the definitions are re-keyed by them. Traces written
+// before the mapping existed have none (their definitions use event refs).
+// Every rank maps alike; the first non-empty local definitions say how.
+void useEventCommRefs(Trace::Impl &impl, OTF2_Reader *reader) {
+  std::map<uint64_t, uint64_t> eventRefOf; // dense (definitions) -> event ref
+  for (size_t r = 0; r < impl.ranks.size() && eventRefOf.empty(); r++) {
+    const RankFiles &f = impl.ranks[r];
+    if (f.def.state != FileState::Complete || f.def.size <= 20) continue;
+    OTF2_Reader_SelectLocation(reader, uint64_t(r));
+    if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS) continue;
+    if (OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, uint64_t(r))) {
+      OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+      OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, defMapping);
+      OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, &eventRefOf);
+      OTF2_DefReaderCallbacks_Delete(cb);
+      uint64_t n = 0;
+      OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n);
+      OTF2_Reader_CloseDefReader(reader, dr);
+    }
+    OTF2_Reader_CloseDefFiles(reader);
+  }
+  if (eventRefOf.empty()) return;
+  auto eventRef = [&](uint32_t ref) {
+    auto it = eventRefOf.find(ref);
+    return it == eventRefOf.end() ? ref : uint32_t(it->second);
+  };
+  std::map<uint32_t, CommDef> byEventRef;
+  for (auto &[ref, c] : impl.defs.comms) {
+    c.ref = eventRef(ref);
+    if (c.parent != kNoComm) c.parent = eventRef(c.parent);
+    byEventRef[c.ref] = std::move(c);
+  }
+  impl.defs.comms = std::move(byEventRef);
+}
+
+} // namespace
 
 Trace::Trace(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Trace::Trace(Trace &&) noexcept = default;
@@ -416,6 +466,7 @@ Result<Trace> Trace::open(const std::string &dirIn) {
     if (!d.locations.count(uint64_t(r)))
       impl->problems.push_back({r, defPath, rn + " has no location in the global definitions"});
   }
+  useEventCommRefs(*impl, reader.get());
   if (impl->manifest.ranks > 0 && nLocations > uint64_t(impl->manifest.ranks))
     impl->problems.push_back({-1, impl->anchor,
                               "the archive has " + std::to_string(nLocations) +
@@ -444,6 +495,7 @@ bool asUnsigned(OTF2_Type type, const OTF2_AttributeValue &v, uint64_t &out) {
   case OTF2_TYPE_UINT16: out = v.uint16; return true;
   case OTF2_TYPE_UINT32: out = v.uint32; return true;
   case OTF2_TYPE_UINT64: out = v.uint64; return true;
+  case OTF2_TYPE_COMM: out = v.commRef; return true;
   case OTF2_TYPE_INT8: out = uint64_t(int64_t(v.int8)); return true;
   case OTF2_TYPE_INT16: out = uint64_t(int64_t(v.int16)); return true;
   case OTF2_TYPE_INT32: out = uint64_t(int64_t(v.int32)); return true;
@@ -586,10 +638,11 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   if (bound == 0) return uint64_t(0);
 
   ReadCtx ctx{impl_.get(), rank, &onEvent, 0, options.maxEvents, false};
-  // Without local definitions (no references to map) the event file is
-  // read directly (evt_direct.h); what that reader leaves, OTF2 reads.
-  if (!options.otf2Only &&
-      (f.def.state == FileState::Missing || (f.def.state == FileState::Complete && f.def.size <= 20))) {
+  // The event file is read directly (evt_direct.h), its references as
+  // written: the tracer's local definitions hold nothing but the
+  // communicator mapping, which this reader does not apply (above). What
+  // the direct reader leaves, OTF2 reads.
+  if (!options.otf2Only && f.def.state != FileState::Corrupt) {
     detail::DirectRead d = detail::readEventsDirect(f.evtPath, impl_->evtChunk, bound, deliverDirect, &ctx);
     if (d.complete) return ctx.delivered;
     ctx.skip = d.handedOut; // (ctx.delivered counts them already)
@@ -614,6 +667,7 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
     return Error{f.evtPath, -1, "cannot open: " + errors.describe(ec)};
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, uint64_t(rank));
   if (!er) return Error{f.evtPath, -1, "cannot open: " + errors.describe(OTF2_ERROR_INVALID)};
+  OTF2_EvtReader_ApplyMappingTables(er, false); // event refs, as the definitions are keyed
 
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, evSend);

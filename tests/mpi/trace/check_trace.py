@@ -44,13 +44,25 @@ out = subprocess.run(["otf2-print", os.path.join(trace, "traces.otf2")],
                      capture_output=True, text=True, timeout=60)
 if out.returncode != 0:
     fail(f"otf2-print failed ({out.returncode}): {out.stderr[:500]}")
+# Readers complain about definitions out of order (e.g. sparse communicator
+# refs): the archive must read without a word.
+if "warning" in out.stderr.lower():
+    fail(f"otf2-print warns: {out.stderr[:500]}")
+defs = subprocess.run(["otf2-print", "-G", os.path.join(trace, "traces.otf2")],
+                      capture_output=True, text=True, timeout=60)
+comm_defs = [int(c) for c in re.findall(r"^COMM\s+(\d+)\s", defs.stdout, re.M)]
+if comm_defs != list(range(len(comm_defs))):
+    fail(f"global Comm definitions not numbered 0, 1, 2, ...: {comm_defs}")
 
 event_re = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s+(.*)$")
 attr_re = re.compile(r'\("collectivize::(\w+)" <\d+>; \w+; (\d+)\)')
+# Communicator-typed attributes print as a definition or UNDEFINED.
+comm_attr_re = re.compile(r'\("collectivize::(\w+)" <\d+>; COMM; (?:"[^"]*" <(\d+)>|(UNDEFINED))\)')
 events = []  # (name, location, time, fields, attrs)
 for line in out.stdout.splitlines():
     if line.startswith(" ") and "ADDITIONAL ATTRIBUTES" in line and events:
         events[-1][4].update({k: int(v) for k, v in attr_re.findall(line)})
+        events[-1][4].update({k: int(v) if v else 0xffffffff for k, v, _ in comm_attr_re.findall(line)})
         continue
     m = event_re.match(line)
     if m and (m.group(1).startswith("MPI_") or m.group(1) in ("ENTER", "LEAVE")):
@@ -62,6 +74,9 @@ for line in out.stdout.splitlines():
         mm = re.search(r'Communicator: (?:"[^"]*" )?<(\d+)>', m.group(4))
         if mm:
             f["Comm"] = int(mm.group(1))
+            if f["Comm"] not in comm_defs:
+                fail(f"{m.group(1)} at location {m.group(2)} names communicator "
+                     f"{f['Comm']}, which has no definition {comm_defs}")
         events.append((m.group(1), int(m.group(2)), int(m.group(3)), f, {}))
 
 per_rank = collections.defaultdict(list)
