@@ -11,7 +11,8 @@
 namespace cz::bench {
 
 const std::vector<std::string> &allCollectives() {
-  static const std::vector<std::string> k{"alltoall", "allgather", "bcast", "alltoallv"};
+  static const std::vector<std::string> k{"alltoall", "allgather", "bcast", "alltoallv",
+                                                "allreduce"};
   return k;
 }
 
@@ -131,7 +132,7 @@ bool parseCollectives(const std::string &text, std::vector<std::string> &out,
     auto it = std::find(allCollectives().begin(), allCollectives().end(), part);
     if (it == allCollectives().end()) {
       err = "--collective: unknown '" + part +
-            "' (valid: alltoall allgather bcast alltoallv all)";
+            "' (valid: alltoall allgather bcast alltoallv allreduce all)";
       return false;
     }
     want[it - allCollectives().begin()] = true;

@@ -60,7 +60,7 @@ std::string renderPlot(const std::vector<Result> &rows, const std::string &colle
   std::stable_partition(order.begin(), order.end(), [](const std::string &a) { return a != "mpi"; });
 
   std::string title = collective + ", " + std::to_string(procs) + " processes";
-  std::string xLabel = collective == "bcast" ? "message size (bytes)" : "bytes per block";
+  std::string xLabel = collective == "bcast" || collective == "allreduce" ? "message size (bytes)" : "bytes per block";
   std::string svg = fmt("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
                         "viewBox=\"0 0 %g %g\" font-family=\"sans-serif\" font-size=\"12\">\n",
                         kWidth, kHeight, kWidth, kHeight);

@@ -64,9 +64,20 @@ typedef struct {
 static int is_coll(const char *c, const char *name) { return strcmp(c, name) == 0; }
 
 /* One call of algorithm alg ("auto": cz_<coll>()). The send pattern is
- * never modified; bcast works in place on recv (root's copy from send). */
+ * never modified; bcast works in place on recv (root's copy from send).
+ * allreduce: count is in bytes; sums of MPI_INT (exact in any order, so
+ * every algorithm's result equals MPI's bit for bit), or bitwise xor of
+ * MPI_BYTE for sizes that are not a multiple of 4. */
 static int call(const char *coll, const char *alg, buffers *b, int count) {
   int isauto = strcmp(alg, "auto") == 0;
+  if (is_coll(coll, "allreduce")) {
+    const int ints = count % 4 == 0;
+    const MPI_Datatype type = ints ? MPI_INT : MPI_BYTE;
+    const MPI_Op op = ints ? MPI_SUM : MPI_BXOR;
+    const int n = ints ? count / 4 : count;
+    return isauto ? cz_allreduce(b->send, b->recv, n, type, op, MPI_COMM_WORLD)
+                  : cz_allreduce_algorithm(alg, b->send, b->recv, n, type, op, MPI_COMM_WORLD);
+  }
   if (is_coll(coll, "alltoall"))
     return isauto ? cz_alltoall(b->send, count, MPI_BYTE, b->recv, count, MPI_BYTE, MPI_COMM_WORLD)
                   : cz_alltoall_algorithm(alg, b->send, count, MPI_BYTE, b->recv, count,
@@ -92,8 +103,9 @@ static void reset_recv(const char *coll, buffers *b) {
 }
 
 static int setup(const char *coll, long long bytes, buffers *b) {
-  size_t blocks = is_coll(coll, "bcast") ? 1 : (size_t)nprocs;
-  size_t send_len = is_coll(coll, "allgather") || is_coll(coll, "bcast")
+  const int one_message = is_coll(coll, "bcast") || is_coll(coll, "allreduce");
+  size_t blocks = one_message ? 1 : (size_t)nprocs;
+  size_t send_len = is_coll(coll, "allgather") || one_message
                         ? (size_t)bytes : (size_t)bytes * blocks;
   b->len = (size_t)bytes * blocks;
   b->send = malloc(send_len ? send_len : 1);

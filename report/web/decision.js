@@ -56,7 +56,7 @@
     });
     for (var c2 = 0; c2 < bytes.length; c2 += 4)
       svg.appendChild(S("text", { x: left + c2 * cw, y: top + procs.length * ch + 14, text: sizeLabel(bytes[c2]) }));
-    svg.appendChild(S("text", { x: left, y: top + procs.length * ch + 30, text: g.collective === "bcast" ? "message bytes →" : "bytes per block →" }));
+    svg.appendChild(S("text", { x: left, y: top + procs.length * ch + 30, text: g.collective === "bcast" || g.collective === "allreduce" ? "message bytes →" : "bytes per block →" }));
     for (var r2 = 0; r2 < procs.length; r2++)
       if (procs[r2] === 2 || procs[r2] % 8 === 0)
         svg.appendChild(S("text", { x: 4, y: top + (procs.length - 1 - r2) * ch + 5, text: "P=" + procs[r2] }));
@@ -104,7 +104,7 @@
     }
     for (var x = Math.ceil(xRange[0]); x <= xRange[1]; x += 4)
       svg.appendChild(S("text", { x: lx(Math.pow(2, x)) - 8, y: H - b + 14, text: sizeLabel(Math.pow(2, x)) }));
-    svg.appendChild(S("text", { x: l, y: H - 6, text: (coll === "bcast" ? "message" : "block") + " bytes (log)" }));
+    svg.appendChild(S("text", { x: l, y: H - 6, text: (coll === "bcast" || coll === "allreduce" ? "message" : "block") + " bytes (log)" }));
     procsAll.forEach(function (p, k) {
       var pts = rows.filter(function (row) { return row[1] === p && row[7] === "ok"; }).sort(function (a, c) { return a[2] - c[2]; });
       if (!pts.length) return;

@@ -10,8 +10,12 @@
 
 #include "block_collectives.h"
 #include "expect.h"
+#include "plan.h"
 #include "registry.h"
+#include "shm.h"
 #include "stderr_capture.h"
+
+#include <sched.h>
 
 namespace cztest {
 namespace {
@@ -180,6 +184,31 @@ TEST(Environment, TooLittleSharedMemoryFallsBackWithOneWarning) {
     problem += "expected the warning exactly once, stderr: '" + printed + "'; ";
   problem += expectContains(printed, "COLLECTIVIZE_SHM_BYTES=4096");
   CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_SHM_BYTES=4096", problem);
+}
+
+// mpirun binds each of a few ranks to its own core (--bind-to core): a
+// rank's own affinity then shows one CPU, but the node's ranks have one each
+// and its shared-memory waiters must not sleep as if oversubscribed (they
+// did: small shm calls ran 20-40x slower than yielding).
+TEST(Environment, BoundRanksCountTheNodesCores) {
+  cpu_set_t mine;
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) != 1)
+    GTEST_SKIP() << "run under mpirun --bind-to core (CMakeLists.txt)";
+  std::string problem;
+  MPI_Comm priv = MPI_COMM_NULL;
+  int usable = 0;
+  czi_shm_view v;
+  if (czi_private_comm(MPI_COMM_WORLD, &priv) != MPI_SUCCESS ||
+      czi_shm_get(priv, 0, &v, &usable) != MPI_SUCCESS) {
+    problem = std::string("no shared-memory view: ") + cz_last_error();
+  } else {
+    if (v.ctx->node_cores != v.p)
+      problem += "node cores " + std::to_string(v.ctx->node_cores) + ", expected one per rank (" +
+                 std::to_string(v.p) + "); ";
+    czi_shm_wait_for(&v, 8);
+    if (v.sleeps) problem += "waiters of an 8-byte call sleep although no core is shared; ";
+  }
+  CZ_EXPECT_ALL_RANKS_OK("bound ranks", problem);
 }
 
 } // namespace

@@ -34,10 +34,11 @@ static void init(void) {
   if (cores <= 0) cores = 1;
 }
 
-int czi_wait_sleeps(int node_size, long long bytes) {
+int czi_wait_sleeps(int node_size, int node_cores, long long bytes) {
   pthread_once(&once, init);
+  const int available = node_cores > 0 ? node_cores : cores;
   return policy == 1 ||
-         (policy == 2 && node_size > cores && bytes <= CZI_WAIT_SLEEP_BYTES);
+         (policy == 2 && node_size > available && bytes <= CZI_WAIT_SLEEP_BYTES);
 }
 
 /* One futex sleep while *word == seen; a timeout bounds the damage of a

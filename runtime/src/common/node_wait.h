@@ -41,8 +41,10 @@ typedef struct czi_wait_word {
 enum { CZI_WAIT_SLEEP_BYTES = 1024 };
 
 /* 1 if the waiters of a call on a node of node_size ranks that moves
- * `bytes` per rank should sleep rather than only yield. */
-int czi_wait_sleeps(int node_size, long long bytes);
+ * `bytes` per rank should sleep rather than only yield. node_cores: the
+ * CPUs the node's ranks run on together (<= 0: this process's affinity,
+ * which undercounts when each rank is bound to its own core). */
+int czi_wait_sleeps(int node_size, int node_cores, long long bytes);
 
 /* Waits until w->value != seen; sleeps (after spinning and yielding) only
  * if `sleeps`. */

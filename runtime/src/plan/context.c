@@ -9,6 +9,7 @@
  * COLLECTIVIZE_RANKS_PER_NODE=k, consecutive groups of k ranks of a real node
  * (simulated nodes for testing and study on one machine). Node indices follow
  * the lowest rank of each node. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -18,6 +19,22 @@
 #include "node_wait.h"
 #include "plan.h"
 #include "shm.h"
+
+/* CPUs the ranks of a node may run on together: the union of their
+ * affinity masks. A rank's own mask says nothing about its peers: under
+ * mpirun's default binding every rank sees one core, while the node's
+ * ranks together have one each. */
+static int node_cores(MPI_Comm node, int *cores) {
+  int rc = MPI_SUCCESS;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) CPU_ZERO(&set);
+  CZI_MPI(PMPI_Allreduce(MPI_IN_PLACE, &set, (int)sizeof set, MPI_UNSIGNED_CHAR,
+                         MPI_BOR, node));
+  *cores = CPU_COUNT(&set);
+fn_fail:
+  return rc;
+}
 
 /* Shared by the ranks of a node; one cache line per contended field. */
 struct czi_node_ctl {
@@ -191,6 +208,7 @@ static int build_ctx(MPI_Comm priv, czi_node_ctx *ctx) {
   CZI_MPI(PMPI_Comm_set_errhandler(ctx->node, MPI_ERRORS_RETURN));
   CZI_MPI(PMPI_Comm_rank(ctx->node, &ctx->node_rank));
   CZI_MPI(PMPI_Comm_size(ctx->node, &ctx->node_size));
+  CZI_TRY(node_cores(ctx->node, &ctx->node_cores));
 
   /* Everyone learns every rank's node leader (lowest rank of its node). */
   const int p = ctx->p;

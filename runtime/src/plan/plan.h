@@ -22,6 +22,7 @@ typedef struct czi_node_ctx {
   MPI_Comm priv; /* the private communicator this context belongs to */
   MPI_Comm node; /* ranks of my (simulated) node, ordered by rank in priv */
   int p, me, nnodes, my_node, node_rank, node_size, max_node_size;
+  int node_cores; /* CPUs the node's ranks may run on, together */
   int *node_of;      /* [p] node index of every rank */
   int *node_start;   /* [nnodes+1] CSR offsets into node_members */
   int *node_members; /* [p] ranks of each node, ascending */

@@ -199,7 +199,7 @@ void czi_shm_wait_at_least(const czi_shm_view *v, czi_shm_flag *f,
 }
 
 void czi_shm_wait_for(czi_shm_view *v, long long bytes) {
-  v->sleeps = czi_wait_sleeps(v->p, bytes);
+  v->sleeps = czi_wait_sleeps(v->p, v->ctx ? v->ctx->node_cores : 0, bytes);
 }
 
 /* Sequentially consistent stores and the sleepers check: see node_wait.c. */
