@@ -89,12 +89,12 @@ void showProcessTimes(const std::vector<cz::detect::parallel::ProcessTimes> &tim
   if (!gProgress) return;
   std::fprintf(stderr, "collectivize detect: %zu processes, phases in wall seconds:\n",
                times.size());
-  std::fprintf(stderr, "collectivize detect:   process ranks  decode   match  replay (waiting) "
+  std::fprintf(stderr, "collectivize detect:   process ranks  decode   match  replay waiting "
                        "transfer  peak MB  routed MB  replay MB  to 0 MB\n");
   for (size_t p = 0; p < times.size(); p++) {
     const auto &t = times[p];
     std::fprintf(stderr,
-                 "collectivize detect:   %7zu %5llu %7.3f %7.3f %7.3f (%7.3f) %8.3f %8.0f %10.1f "
+                 "collectivize detect:   %7zu %5llu %7.3f %7.3f %7.3f %7.3f %8.3f %8.0f %10.1f "
                  "%10.1f %8.1f\n",
                  p, (unsigned long long)t.ranks, t.decode, t.match, t.replay, t.replayWaiting,
                  t.transfer, t.peakMegabytes, double(t.routedBytes) / 1e6,

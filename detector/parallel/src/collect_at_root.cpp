@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "byte_io.h"
+#include "collectivize/heap.h"
 #include "record_codec.h"
 
 namespace cz::detect::parallel {
@@ -121,7 +122,13 @@ std::optional<ParallelResult> collectAtRoot(MPI_Comm comm, const trace::Trace &t
   // Table order: rank by rank, each rank's rows from its owner.
   const int ranks = trace.rankCount();
   std::vector<RankRecords> summaries(size_t(std::max(ranks, 0)));
+  // The table's rows on huge pages, as the serial mode's (the analyses
+  // visit them all over).
   std::vector<Message> rows;
+  uint64_t total = 0;
+  for (uint64_t n : match.matchedPerRank) total += n;
+  rows.reserve(size_t(total));
+  adviseHugePages(rows);
   QueueCounts unmatched;
   std::vector<size_t> nextSummary(static_cast<size_t>(procs), 0), nextRow(nextSummary);
   for (int r = 0; r < ranks; r++) {

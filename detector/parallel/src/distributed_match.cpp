@@ -1,6 +1,7 @@
 // distributed_match.cpp: see distributed_match.h.
 #include "distributed_match.h"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
@@ -91,6 +92,7 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   std::vector<uint8_t> matched;
   out.unmatched = matchQueues(ranks, incoming, receives, matched);
   receives = {};
+  out.replay.received.reserve(incoming.size() - size_t(std::count(matched.begin(), matched.end(), 0)));
   std::vector<MatchAnswer> answers(incoming.size());
   for (size_t i = 0; i < incoming.size(); i++) {
     if (!matched[i]) continue;
@@ -105,6 +107,12 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
 
   // The sender's side: matched sends, in (src, sendPos) order, with their receive.
   out.matchedPerRank.assign(size_t(std::max(ranks, 0)), 0);
+  const size_t matchedSends = size_t(std::count_if(back.begin(), back.end(), [](const MatchAnswer &a) {
+    return a.slot != kNone;
+  }));
+  out.replay.sent.reserve(matchedSends);
+  out.replay.sentSlot.reserve(matchedSends);
+  out.replay.sentIndex.reserve(matchedSends);
   {
     std::vector<size_t> next(nprocs);
     for (size_t q = 0; q < next.size(); q++) next[q] = size_t(sendLayout.displs[q]);
