@@ -39,10 +39,14 @@ const char kUsage[] =
     "(default 3; two processes exchanging data are not a collective).\n"
     "--progress: name each phase and its duration on stderr (the default on\n"
     "a terminal). --concurrent: the provenance replay runs on a second thread\n"
-    "beside the other analyses (same report; two cores). --parallel: under\n"
-    "mpirun, N processes read and decode the traced ranks (rank r by process\n"
-    "r mod N); process 0 matches, analyses (as with --concurrent) and writes\n"
-    "the same report as the serial mode.\n";
+    "beside the other analyses (same report; two cores).\n"
+    "--parallel: under mpirun, N analysis processes; process p owns the traced\n"
+    "ranks r with r mod N == p, decodes them, matches their receives against\n"
+    "the sends routed to it and replays their provenance (buffer maps on the\n"
+    "owner only, segments sent along the traced messages). Process 0 then\n"
+    "collects the messages and the provenance and runs the other analyses\n"
+    "(tiling, barriers, block flows, reductions, spreads, gathering) alone;\n"
+    "the report is the serial mode's. --progress names each process's phases.\n";
 
 bool gProgress = false; // --progress, or stderr is a terminal
 
@@ -78,6 +82,24 @@ void showPhase(const char *phase, double seconds) {
     std::fprintf(stderr, "collectivize detect: %-26s %8.3f s (cpu %.3f s, peak %.0f MB)\n", phase,
                  seconds, cpu - lastCpu, peakMegabytes());
   lastCpu = cpu;
+}
+
+// The parallel mode's phases, one line per process (process 0 prints).
+void showProcessTimes(const std::vector<cz::detect::parallel::ProcessTimes> &times) {
+  if (!gProgress) return;
+  std::fprintf(stderr, "collectivize detect: %zu processes, phases in wall seconds:\n",
+               times.size());
+  std::fprintf(stderr, "collectivize detect:   process ranks  decode   match  replay waiting "
+                       "transfer  peak MB  routed MB  replay MB  to 0 MB\n");
+  for (size_t p = 0; p < times.size(); p++) {
+    const auto &t = times[p];
+    std::fprintf(stderr,
+                 "collectivize detect:   %7zu %5llu %7.3f %7.3f %7.3f %7.3f %8.3f %8.0f %10.1f "
+                 "%10.1f %8.1f\n",
+                 p, (unsigned long long)t.ranks, t.decode, t.match, t.replay, t.replayWaiting,
+                 t.transfer, t.peakMegabytes, double(t.routedBytes) / 1e6,
+                 double(t.replayBytes) / 1e6, double(t.bytesToRoot) / 1e6);
+  }
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
@@ -184,17 +206,21 @@ int detectVerb(int argc, char **argv) {
   auto phaseStart = std::chrono::steady_clock::now();
   showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
   std::optional<cz::detect::MessageTable> table;
+  cz::detect::detail::Provenance provenance; // the parallel mode's, replayed already
   if (session) {
-    cz::detect::parallel::Timings tm;
-    table = cz::detect::parallel::matchMessages(*session, *trace, &tm);
-    if (!table) return 0; // this process's ranks were delivered to process 0
-    if (gProgress)
-      std::fprintf(stderr,
-                   "collectivize detect: %d process%s decoded the ranks in %.3f-%.3f s; "
-                   "process 0 received %.1f MB of records in %.3f s, matched in %.3f s\n",
-                   session->size(), session->size() == 1 ? "" : "es", tm.decodeMin,
-                   tm.decodeMax, double(tm.bytesShipped) / 1e6,
-                   tm.transfer, tm.match);
+    std::vector<cz::detect::parallel::ProcessTimes> times;
+    std::optional<cz::detect::parallel::ParallelResult> result;
+    try {
+      result = cz::detect::parallel::readMatchAndReplay(*session, *trace, &times);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "collectivize detect: process %d: %s\n", session->rank(), e.what());
+      session->abort(1); // the others may wait for this one forever
+    }
+    if (!result) return 0; // this process's share went to process 0
+    table = std::move(result->table);
+    provenance = std::move(result->provenance);
+    options.provenance = &provenance;
+    showProcessTimes(times);
   } else {
     auto serial = cz::detect::matchMessages(*trace, showProgress);
     if (!serial) {
@@ -203,7 +229,7 @@ int detectVerb(int argc, char **argv) {
     }
     table = std::move(serial.value());
   }
-  showPhase("reading and matching", secondsSince(phaseStart));
+  showPhase(session ? "parallel phases" : "reading and matching", secondsSince(phaseStart));
   // Return addresses (binaries the instrumenter did not see) -> file:line.
   phaseStart = std::chrono::steady_clock::now();
   cz::detect::SiteLocations resolved;
@@ -211,9 +237,9 @@ int detectVerb(int argc, char **argv) {
   cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
   showPhase("call sites", secondsSince(phaseStart));
   options.onPhase = showPhase;
-  // --concurrent, and the parallel mode's process 0: the provenance replay
-  // on a second thread, beside the other analyses.
-  options.concurrentProvenance = concurrent || session.has_value();
+  // --concurrent: the provenance replay on a second thread, beside the
+  // other analyses (the parallel mode has replayed it already).
+  options.concurrentProvenance = concurrent;
   cz::detect::Report report = cz::detect::detect(*table, options);
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;

@@ -9,8 +9,10 @@
 # Times are of the whole command (start-up, reading, analyses, report);
 # cpu = user + sys (sys: mostly the kernel zeroing fresh pages, which on a
 # VM varies from run to run with what the host still backs).
-# Writes OUT_DIR/throughput-DATE.csv (runs; machine load beside each) and
-# OUT_DIR/phases-DATE.csv (serial phase times from --progress) and prints them.
+# Writes OUT_DIR/throughput-DATE.csv (runs; machine load beside each),
+# OUT_DIR/phases-DATE.csv (serial phase times from --progress) and
+# OUT_DIR/parallel-phases-DATE.csv (the parallel mode's phases per process,
+# and process 0's analyses, from --progress) and prints them.
 set -euo pipefail
 build=${1:-build} out=${2:-bench/results/detector} iters=${3:-3000} np=${4:-8}
 repeats=${REPEATS:-3} procs=${PROCS:-1 2 4} ref=${REF_CZ:-}
@@ -27,6 +29,8 @@ stamp=$(date -u +%Y-%m-%dT%H%M)
 csv="$out/throughput-$stamp.csv" phases="$out/phases-$stamp.csv"
 echo "when_utc,load_1min,binary,mode,processes,run,ranks,iterations,events,wall_s,cpu_s,user_s,sys_s,max_rss_kb,events_per_s_wall,events_per_s_cpu,bytes_per_event,same_report" >"$csv"
 echo "run,phase,wall_s,cpu_s,peak_mb" >"$phases"
+pphases="$out/parallel-phases-$stamp.csv"
+echo "run,processes,process,phase,wall_s,peak_mb" >"$pphases"
 
 # Same report as the first serial run of this build (the trace path aside).
 same() {
@@ -71,8 +75,24 @@ done
 for run in $(seq 1 "$repeats"); do
   for n in $procs; do
     timed this parallel "$n" "$run" "$work/par.json" -- \
-      mpirun -np "$n" "$cz" detect --parallel "$work/trace" -o "$work/par.json"
+      mpirun -np "$n" "$cz" detect --parallel "$work/trace" --progress -o "$work/par.json"
+    python3 - "$run" "$n" "$work/progress.txt" >>"$pphases" <<'PY'
+import re, sys
+run, n, progress = sys.argv[1:]
+names = ["decode", "match", "replay", "replay_waiting", "transfer"]
+for line in open(progress):
+    f = line.split()
+    # per process: process ranks decode match replay waiting transfer peak ...
+    if len(f) >= 11 and f[2].isdigit() and f[3].isdigit():
+        vals = f[4:9]
+        for name, v in zip(names, vals):
+            print(f"{run},{n},{f[2]},{name},{float(v):.3f},{f[9]}")
+        continue
+    m = re.match(r"collectivize detect: (.*[a-z]) +([0-9.]+) s \(cpu [0-9.]+ s, peak ([0-9]+) MB\)", line)
+    if m:
+        print(f"{run},{n},0,{m.group(1).strip()},{float(m.group(2)):.3f},{m.group(3)}")
+PY
   done
 done
-cat "$csv" "$phases"
+cat "$csv" "$phases" "$pphases"
 grep -E "confirmed|^(bcast|allgather|alltoall|gather|scatter|reduce|allreduce|barrier) on" "$work/detect.txt" >&2

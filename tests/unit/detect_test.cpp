@@ -12,7 +12,7 @@
 #include "collectivize/detect.h"
 #include "collectivize/messages.h"
 #include "collectivize_trace_format.h"
-#include "provenance.h"
+#include "collectivize/provenance.h"
 #include "trace_fixture_writer.h"
 
 namespace {

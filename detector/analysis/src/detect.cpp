@@ -203,7 +203,9 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   // second thread beside tiling, barriers, reductions and spreads.
   detail::Provenance pv;
   std::thread provenance;
-  if (o.concurrentProvenance) provenance = std::thread([&] { pv = detail::traceProvenance(t); });
+  if (o.provenance) pv = std::move(*o.provenance);
+  else if (o.concurrentProvenance)
+    provenance = std::thread([&] { pv = detail::traceProvenance(t); });
   struct Joiner { // (also when an analysis throws: a joinable thread would abort)
     std::thread &thread;
     ~Joiner() {
@@ -229,7 +231,7 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
   if (provenance.joinable()) provenance.join();
-  else pv = detail::traceProvenance(t);
+  else if (!o.provenance) pv = detail::traceProvenance(t);
   detail::findGatherings(t, pv, o, claimed, instances);
   pv = {};
   clock.done("provenance and gathering");

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "collectivize/detect.h"
-#include "provenance.h"
+#include "collectivize/provenance.h"
 
 namespace cz::detect::detail {
 

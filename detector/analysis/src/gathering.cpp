@@ -17,7 +17,7 @@
 #include <tuple>
 
 #include "detect_internal.h"
-#include "provenance.h"
+#include "collectivize/provenance.h"
 #include "receive_layout.h"
 
 namespace cz::detect::detail {

@@ -1,6 +1,6 @@
 // messages.cpp: see messages.h. Decoding is per rank (decodeRank), matching
-// over all ranks (matchRecords): the parallel mode runs the first in many
-// processes and the second on one.
+// over all ranks (matchRecords), or per receiver (matchQueues: the parallel
+// mode matches each rank's receives on the process that owns it).
 #include "collectivize/messages.h"
 
 #include "collectivize/heap.h"
@@ -151,21 +151,19 @@ RankRecords decodeRank(const trace::Trace &tr, int r) {
 namespace {
 
 // Every rank's records, rank after rank, in one RankRecords (its sends in
-// (rank, send position) order, which is the table's order), with where
-// each rank's sends and receives start: the serial mode decodes straight
-// into it, so the matched sends become the table without a copy.
+// (rank, send position) order, which is the table's order): the serial mode
+// decodes straight into it, so the matched sends become the table without
+// a copy.
 struct AllRecords {
   RankRecords all;
-  std::vector<size_t> sendStart, recvStart; // per rank, and one past the last
   std::vector<std::pair<int, std::string>> errors; // (rank, why), in rank order
-  void startRank() {
-    sendStart.push_back(all.sends.size());
-    recvStart.push_back(all.receives.size());
-  }
-  void finish() { startRank(); }
 };
 
-MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
+// The table without its messages: groups, counts, kept buffers, and the
+// warnings about unreadable ranks and peerless records (before the one
+// about unmatched messages, which finishTable adds).
+MessageTable startTable(const trace::Trace &tr, RankRecords &rr,
+                        std::vector<std::pair<int, std::string>> &errors) {
   MessageTable t;
   t.ranks = tr.rankCount();
   for (const auto &[ref, c] : tr.definitions().comms) {
@@ -178,22 +176,72 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
       g.indexMembers();
     t.groups.push_back(std::move(g));
   }
-  RankRecords &rr = a.all;
   t.stats.events = rr.events;
   t.stats.sends = rr.sendCalls;
   t.stats.receives = rr.receiveCalls;
   t.stats.unhashedSends = rr.unhashedSends;
   t.stats.collectives = std::move(rr.collectives);
   t.kept = std::move(rr.kept);
-  for (auto &[rank, why] : a.errors)
+  for (auto &[rank, why] : errors)
     t.warnings.push_back("rank " + std::to_string(rank) + " skipped: " + why);
+  if (rr.noPeer)
+    t.warnings.push_back(std::to_string(rr.noPeer) +
+                         " point-to-point records name a peer on an unknown communicator; "
+                         "they were not matched");
+  return t;
+}
+
+void finishTable(MessageTable &t, std::vector<Message> matched, QueueCounts unmatched) {
+  t.messages = std::move(matched);
+  t.stats.matched = t.messages.size();
+  t.stats.unmatchedSends = unmatched.unmatchedSends;
+  t.stats.unmatchedReceives = unmatched.unmatchedReceives;
+  if (t.stats.unmatchedSends || t.stats.unmatchedReceives)
+    t.warnings.push_back(std::to_string(t.stats.unmatchedSends) + " sends and " +
+                         std::to_string(t.stats.unmatchedReceives) +
+                         " receives have no partner in the trace (incomplete ranks, or messages "
+                         "never received); they were left out");
+}
+
+// Adds one rank's counts, kept buffers and error to the totals.
+void addCounts(RankRecords &all, RankRecords &rr,
+               std::vector<std::pair<int, std::string>> &errors) {
+  all.kept.insert(all.kept.end(), rr.kept.begin(), rr.kept.end());
+  all.events += rr.events, all.sendCalls += rr.sendCalls, all.receiveCalls += rr.receiveCalls;
+  all.unhashedSends += rr.unhashedSends, all.noPeer += rr.noPeer;
+  for (auto &[name, count] : rr.collectives) all.collectives[name] += count;
+  if (!rr.error.empty()) errors.push_back({rr.rank, rr.error});
+}
+
+MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
+  RankRecords &rr = a.all;
+  MessageTable t = startTable(tr, rr, a.errors);
+  std::vector<uint8_t> matched;
+  QueueCounts unmatched = matchQueues(t.ranks, rr.sends, rr.receives, matched);
+  rr.receives = {};
+  // The matched sends, in place and in order, are the table.
+  size_t w = 0;
+  for (size_t i = 0; i < rr.sends.size(); i++)
+    if (matched[i]) {
+      if (w != i) rr.sends[w] = rr.sends[i];
+      w++;
+    }
+  rr.sends.resize(w);
+  finishTable(t, std::move(rr.sends), unmatched);
+  return t;
+}
+
+} // namespace
+
+QueueCounts matchQueues(int ranks, std::vector<Message> &sends,
+                        const std::vector<PostedReceive> &receives, std::vector<uint8_t> &matched) {
   // Queues hold indices of the records: the receive side is filled into
-  // the sends in place, and the matched sends become the table.
+  // the sends in place.
   // A queue per (communicator, sender, receiver, tag). Found through the
   // (sender, receiver) pair, which has few (communicator, tag) keys, when
   // the pairs fit a table; through a hash map otherwise.
   std::vector<Queue> queues;
-  const uint64_t n = uint64_t(std::max(t.ranks, 0));
+  const uint64_t n = uint64_t(std::max(ranks, 0));
   const bool dense = n * n <= (uint64_t(1) << 22);
   std::vector<std::vector<std::pair<uint64_t, uint32_t>>> byPair(dense ? size_t(n * n) : 0);
   std::unordered_map<QueueKey, uint32_t, QueueKeyHash> byKey;
@@ -211,32 +259,26 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
     queues.emplace_back();
     return queues.back();
   };
-  for (size_t r = 0; r + 1 < a.sendStart.size(); r++) {
-    for (size_t i = a.sendStart[r]; i < a.sendStart[r + 1]; i++) {
-      const Message &m = rr.sends[i];
-      queueOf({m.comm, m.src, m.dst, m.tag}).sends.push_back(uint32_t(i));
-    }
-    for (size_t i = a.recvStart[r]; i < a.recvStart[r + 1]; i++) {
-      const PostedReceive &rv = rr.receives[i];
-      queueOf({rv.comm, rv.src, rv.dst, rv.tag}).recvs.push_back(uint32_t(i));
-    }
+  for (size_t i = 0; i < sends.size(); i++) {
+    const Message &m = sends[i];
+    queueOf({m.comm, m.src, m.dst, m.tag}).sends.push_back(uint32_t(i));
   }
-  if (rr.noPeer)
-    t.warnings.push_back(std::to_string(rr.noPeer) +
-                         " point-to-point records name a peer on an unknown communicator; "
-                         "they were not matched");
-
-  std::vector<uint8_t> matched(rr.sends.size(), 0);
+  for (size_t i = 0; i < receives.size(); i++) {
+    const PostedReceive &rv = receives[i];
+    queueOf({rv.comm, rv.src, rv.dst, rv.tag}).recvs.push_back(uint32_t(i));
+  }
+  QueueCounts counts;
+  matched.assign(sends.size(), 0);
   for (Queue &q : queues) {
     // Receives match in posting order (a nonblocking one is posted before
     // it completes); completion order breaks ties.
-    auto byPost = [&](uint32_t x, uint32_t y) { return rr.receives[x].post < rr.receives[y].post; };
+    auto byPost = [&](uint32_t x, uint32_t y) { return receives[x].post < receives[y].post; };
     if (!std::is_sorted(q.recvs.begin(), q.recvs.end(), byPost))
       std::stable_sort(q.recvs.begin(), q.recvs.end(), byPost);
     size_t pairs = std::min(q.sends.size(), q.recvs.size());
     for (size_t i = 0; i < pairs; i++) {
-      Message &m = rr.sends[q.sends[i]];
-      const PostedReceive &rv = rr.receives[q.recvs[i]];
+      Message &m = sends[q.sends[i]];
+      const PostedReceive &rv = receives[q.recvs[i]];
       m.recvAddress = rv.address;
       m.recvCount = rv.count;
       m.recvType = rv.type;
@@ -246,31 +288,21 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
       m.recvTime = rv.time;
       matched[q.sends[i]] = 1;
     }
-    t.stats.unmatchedSends += q.sends.size() - pairs;
-    t.stats.unmatchedReceives += q.recvs.size() - pairs;
+    counts.unmatchedSends += q.sends.size() - pairs;
+    counts.unmatchedReceives += q.recvs.size() - pairs;
   }
-  queues.clear();
-  byPair.clear();
-  rr.receives = {};
-  // The matched sends, in place and in order, are the table.
-  size_t w = 0;
-  for (size_t i = 0; i < rr.sends.size(); i++)
-    if (matched[i]) {
-      if (w != i) rr.sends[w] = rr.sends[i];
-      w++;
-    }
-  rr.sends.resize(w);
-  t.messages = std::move(rr.sends);
-  t.stats.matched = t.messages.size();
-  if (t.stats.unmatchedSends || t.stats.unmatchedReceives)
-    t.warnings.push_back(std::to_string(t.stats.unmatchedSends) + " sends and " +
-                         std::to_string(t.stats.unmatchedReceives) +
-                         " receives have no partner in the trace (incomplete ranks, or messages "
-                         "never received); they were left out");
-  return t;
+  return counts;
 }
 
-} // namespace
+MessageTable assembleTable(const trace::Trace &tr, std::vector<RankRecords> summaries,
+                           std::vector<Message> matched, QueueCounts unmatched) {
+  RankRecords all;
+  std::vector<std::pair<int, std::string>> errors;
+  for (RankRecords &rr : summaries) addCounts(all, rr, errors);
+  MessageTable t = startTable(tr, all, errors);
+  finishTable(t, std::move(matched), unmatched);
+  return t;
+}
 
 MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks) {
   AllRecords a;
@@ -281,18 +313,12 @@ MessageTable matchRecords(const trace::Trace &tr, std::vector<RankRecords> ranks
   adviseHugePages(a.all.sends);
   adviseHugePages(a.all.receives);
   for (RankRecords &rr : ranks) {
-    a.startRank();
     RankRecords &all = a.all;
     all.sends.insert(all.sends.end(), rr.sends.begin(), rr.sends.end());
     all.receives.insert(all.receives.end(), rr.receives.begin(), rr.receives.end());
-    all.kept.insert(all.kept.end(), rr.kept.begin(), rr.kept.end());
-    all.events += rr.events, all.sendCalls += rr.sendCalls, all.receiveCalls += rr.receiveCalls;
-    all.unhashedSends += rr.unhashedSends, all.noPeer += rr.noPeer;
-    for (auto &[name, count] : rr.collectives) all.collectives[name] += count;
-    if (!rr.error.empty()) a.errors.push_back({rr.rank, rr.error});
+    addCounts(all, rr, a.errors);
     rr = RankRecords{}; // its memory is no longer needed
   }
-  a.finish();
   return matchAll(tr, a);
 }
 
@@ -303,12 +329,10 @@ trace::Result<MessageTable> matchMessages(const trace::Trace &tr,
   for (int r = 0; r < tr.rankCount(); r++) events += tr.eventBound(r);
   reserveFor(a.all, events);
   for (int r = 0; r < tr.rankCount(); r++) {
-    a.startRank();
     std::string why = decodeInto(tr, r, a.all);
     if (!why.empty()) a.errors.push_back({r, why});
     if (progress) progress(r + 1, tr.rankCount());
   }
-  a.finish();
   return matchAll(tr, a);
 }
 

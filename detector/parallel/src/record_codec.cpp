@@ -2,8 +2,9 @@
 // each vector's elements, then the collective names and the error text.
 #include "record_codec.h"
 
-#include <cstring>
 #include <type_traits>
+
+#include "byte_io.h"
 
 namespace cz::detect::parallel::detail {
 namespace {
@@ -13,60 +14,6 @@ static_assert(std::is_trivially_copyable_v<PostedReceive>);
 static_assert(std::is_trivially_copyable_v<KeptBuffer>);
 
 constexpr uint64_t kMagic = 0x435a524543533031ull; // "CZRECS01"
-
-template <class T>
-void put(std::vector<char> &out, const T &v) {
-  const char *p = reinterpret_cast<const char *>(&v);
-  out.insert(out.end(), p, p + sizeof v);
-}
-template <class T>
-void putAll(std::vector<char> &out, const std::vector<T> &v) {
-  put(out, uint64_t(v.size()));
-  const char *p = reinterpret_cast<const char *>(v.data());
-  out.insert(out.end(), p, p + v.size() * sizeof(T));
-}
-void putText(std::vector<char> &out, const std::string &s) {
-  put(out, uint64_t(s.size()));
-  out.insert(out.end(), s.begin(), s.end());
-}
-
-struct Reader {
-  const std::vector<char> &in;
-  size_t at = 0;
-  bool ok = true;
-  template <class T>
-  T get() {
-    T v{};
-    if (at + sizeof v > in.size()) {
-      ok = false;
-      return v;
-    }
-    std::memcpy(&v, in.data() + at, sizeof v);
-    at += sizeof v;
-    return v;
-  }
-  template <class T>
-  void getAll(std::vector<T> &v) {
-    uint64_t n = get<uint64_t>();
-    if (!ok || n > (in.size() - at) / sizeof(T)) {
-      ok = false;
-      return;
-    }
-    v.resize(n);
-    std::memcpy(v.data(), in.data() + at, n * sizeof(T));
-    at += n * sizeof(T);
-  }
-  std::string text() {
-    uint64_t n = get<uint64_t>();
-    if (!ok || n > in.size() - at) {
-      ok = false;
-      return {};
-    }
-    std::string s(in.data() + at, n);
-    at += n;
-    return s;
-  }
-};
 
 } // namespace
 
@@ -87,7 +34,7 @@ void encode(const RankRecords &r, std::vector<char> &out) {
 }
 
 bool decode(const std::vector<char> &in, RankRecords &r, std::string &why) {
-  Reader rd{in};
+  ByteReader rd{in.data(), in.size()};
   if (rd.get<uint64_t>() != kMagic) {
     why = "records from another version of collectivize";
     return false;

@@ -25,6 +25,10 @@
 
 namespace cz::detect {
 
+namespace detail {
+struct Provenance;
+}
+
 enum class Kind { Bcast, Scatter, Gather, Reduce, Allreduce, Allgather, Alltoall, Barrier };
 const char *kindName(Kind k);
 
@@ -84,6 +88,9 @@ struct DetectOptions {
   // Run the provenance replay on a second thread while the analyses
   // before it run (the parallel mode's process 0; the report is the same).
   bool concurrentProvenance = false;
+  // The provenance of the table, replayed already (the parallel mode's
+  // distributed replay): taken (moved from) instead of replaying.
+  detail::Provenance *provenance = nullptr;
 };
 
 struct Report {

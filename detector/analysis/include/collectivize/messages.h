@@ -110,6 +110,27 @@ RankRecords decodeRank(const trace::Trace &trace, int rank);
 // trace) into a table; groups come from the trace's definitions.
 MessageTable matchRecords(const trace::Trace &trace, std::vector<RankRecords> ranks);
 
+// Matching in pieces, for the parallel mode (each process matches the
+// receives of its own ranks against the sends routed to it):
+//
+// Pairs receives with sends per (communicator, sender, receiver, tag) in
+// posting order, as matchRecords does. Every queue must be whole (all its
+// sends and receives given); the sends of a queue in posting order and its
+// receives in completion order, queues interleaved in any way. Fills the
+// receive side into the matched sends and sets matched[i] for them.
+struct QueueCounts {
+  uint64_t unmatchedSends = 0, unmatchedReceives = 0;
+};
+QueueCounts matchQueues(int ranks, std::vector<Message> &sends,
+                        const std::vector<PostedReceive> &receives, std::vector<uint8_t> &matched);
+
+// The table from what matching found: every rank's records without their
+// sends and receives (in rank order, one per rank: counts, kept buffers,
+// errors), the matched messages in (sender, send position) order and the
+// unmatched counts. The same table as matchRecords on the whole records.
+MessageTable assembleTable(const trace::Trace &trace, std::vector<RankRecords> summaries,
+                           std::vector<Message> matched, QueueCounts unmatched);
+
 // Reads every rank of the trace and matches. Ranks that cannot be read are
 // skipped with a warning (their messages then stay unmatched).
 // progress (optional) is called after each rank with (ranks read, ranks).

@@ -1,13 +1,18 @@
 // parallel_match.h: the parallel mode of `collectivize detect` (run under
-// mpirun). Process p of N decodes the trace ranks r with r % N == p (the
-// OTF2 reading and the per-rank bookkeeping, independent per rank) and
-// ships the records to process 0, which matches them and runs the
-// analyses: the report is the serial mode's, byte for byte.
+// mpirun, one analysis process per share of the traced ranks). Process p
+// of N owns the trace ranks r with r % N == p: it decodes them, matches
+// their receives against the sends routed to it (distributed_match.h),
+// and replays their provenance (distributed_provenance.h), their buffer
+// maps living only there. Process 0 then collects the message table and
+// the provenance (collect_at_root.h) and runs the other analyses: the
+// report is the serial mode's, byte for byte.
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "collectivize/messages.h"
+#include "collectivize/provenance.h"
 
 namespace cz::detect::parallel {
 
@@ -25,23 +30,35 @@ public:
   bool allOk(bool ok) const;
   // Process 0's value, on every process.
   bool fromRoot(bool value) const;
+  // Ends every process (MPI_Abort): for a process that cannot go on while
+  // the others would wait for it.
+  [[noreturn]] void abort(int code) const;
 
 private:
   int rank_ = 0, size_ = 1;
   bool initialized_ = false;
 };
 
-struct Timings {
-  double decodeMax = 0, decodeMin = 0; // seconds, over processes
-  double transfer = 0;                 // process 0: waiting for and unpacking records
-  double match = 0;                    // process 0
-  uint64_t bytesShipped = 0;           // records sent to process 0
+// One process's phases (wall seconds) and volumes.
+struct ProcessTimes {
+  double decode = 0, match = 0, replay = 0, replayWaiting = 0, transfer = 0;
+  double peakMegabytes = 0;    // resident, at the end of the transfer
+  uint64_t ranks = 0, sentRecords = 0;
+  uint64_t routedBytes = 0;    // send records to other processes (matching)
+  uint64_t replayBytes = 0;    // replay records to other processes
+  uint64_t bytesToRoot = 0;    // its share, sent to process 0
 };
 
-// Collective over the session's processes. Process 0 gets the table (the
-// same as matchMessages would give); the others get nullopt once their
-// records were delivered.
-std::optional<MessageTable> matchMessages(const Session &s, const trace::Trace &trace,
-                                          Timings *timings = nullptr);
+struct ParallelResult {
+  MessageTable table;
+  cz::detect::detail::Provenance provenance;
+};
+
+// Collective over the session's processes. Process 0 gets the table and
+// its provenance (what matchMessages and traceProvenance would give) and,
+// with times, every process's times (index: process); the others get
+// nullopt. Throws std::runtime_error when processes send what cannot be.
+std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::Trace &trace,
+                                                 std::vector<ProcessTimes> *times = nullptr);
 
 } // namespace cz::detect::parallel

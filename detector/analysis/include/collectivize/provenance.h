@@ -1,8 +1,9 @@
 // provenance.h: where the bytes of every message came from.
 //
-// Messages are replayed in time order. Each rank keeps a map of the
-// buffer ranges it received (or sent as its own data), with their CRC-32
-// and their origin segments. A send is decomposed over that map: ranges it
+// Messages are replayed step by step (a step: a send, or the completion of
+// a receive). Each rank keeps a map of the buffer ranges it received (or
+// sent as its own data), with their CRC-32 and their origin segments
+// (buffer_maps.h). A send is decomposed over that map: ranges it
 // received before (whole, or a slice of one) and at most one range of its
 // own (whose CRC follows from the message's CRC and the known pieces:
 // CRC-32 is linear, crc(A|X|B) = shift(A,|X|+|B|) ^ shift(X,|B|) ^ B).
@@ -11,6 +12,12 @@
 //
 // An origin is data a rank contributed itself: (rank, address, bytes,
 // CRC). Every message carries a list of segments of origins, in order.
+//
+// The replay order (ReplayKey) is a total order of all steps in which a
+// message's send comes before its receive; a rank's map depends only on
+// its own steps in that order and on the segments of the messages it
+// receives, so the parallel mode replays each rank on the process that
+// owns it, in the rank's own order, and gets the same provenance.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +73,36 @@ struct Provenance {
   std::vector<uint8_t> verified;  // per message: CRCs added up
 };
 
+// The serial replay: every step of the table in ReplayKey order.
 Provenance traceProvenance(const MessageTable &t);
+
+// Where a step stands in the replay: by time, sends before receives, then
+// rank and position in the rank's events. A receive's time is that of its
+// send when it completed earlier (clocks of different nodes), so that
+// every send comes before its receive and the order has no cycle. On one
+// rank it is the order of the events, but for a receive that completed at
+// the very time of a later send of its rank (sends first) and a receive
+// held back to its send's time.
+struct ReplayKey {
+  uint64_t time = 0;
+  bool receive = false;
+  uint32_t rank = 0, pos = 0;
+  bool operator<(const ReplayKey &o) const {
+    if (time != o.time) return time < o.time;
+    if (receive != o.receive) return !receive;
+    if (rank != o.rank) return rank < o.rank;
+    return pos < o.pos;
+  }
+};
+inline ReplayKey sendKey(const Message &m) { return {m.sendTime, false, m.src, m.sendPos}; }
+inline ReplayKey receiveKey(const Message &m) {
+  return {m.recvTime > m.sendTime ? m.recvTime : m.sendTime, true, m.dst, m.recvPos};
+}
+
+// Origins in the order the serial replay creates them: by the send step of
+// the message that first carried each (one new origin per send at most).
+// Returns, for each origin, its index in that order.
+std::vector<uint32_t> serialOriginNumbers(const std::vector<Origin> &origins,
+                                          const MessageTable &t);
 
 } // namespace cz::detect::detail

@@ -1,0 +1,151 @@
+// distributed_match.cpp: see distributed_match.h.
+#include "distributed_match.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace cz::detect::parallel {
+namespace {
+
+// What the receiver's owner tells the sender's owner about one send.
+struct MatchAnswer {
+  uint32_t slot = kNone; // in the receiver's owner's `received`; kNone: unmatched
+  uint32_t recvPos = 0, recvCount = 0, recvType = 0;
+  uint64_t recvAddress = 0, recvTime = 0, recvSite = 0;
+  uint8_t recvSiteKind = 0;
+};
+
+MPI_Datatype bytesType(size_t size) {
+  MPI_Datatype t;
+  MPI_Type_contiguous(int(size), MPI_BYTE, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+// Counts and displacements of an MPI_Alltoallv, from the counts per process.
+struct Layout {
+  std::vector<int> counts, displs;
+  explicit Layout(const std::vector<size_t> &n) : counts(n.size()), displs(n.size()) {
+    size_t at = 0;
+    for (size_t q = 0; q < n.size(); q++) {
+      if (n[q] > size_t(INT_MAX) || at > size_t(INT_MAX))
+        throw std::runtime_error("more than 2^31 records between two processes");
+      counts[q] = int(n[q]), displs[q] = int(at), at += n[q];
+    }
+  }
+  size_t total() const { return counts.empty() ? 0 : size_t(displs.back()) + size_t(counts.back()); }
+};
+
+template <class T>
+std::vector<T> exchange(MPI_Comm comm, const std::vector<T> &out, const Layout &send,
+                        const Layout &recv) {
+  std::vector<T> in(recv.total());
+  MPI_Datatype t = bytesType(sizeof(T));
+  MPI_Alltoallv(out.data(), send.counts.data(), send.displs.data(), t, in.data(),
+                recv.counts.data(), recv.displs.data(), t, comm);
+  MPI_Type_free(&t);
+  return in;
+}
+
+} // namespace
+
+DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankRecords> owned) {
+  int me = 0, procs = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &procs);
+  const size_t nprocs = size_t(procs);
+  auto owner = [&](uint32_t rank) { return size_t(rank % uint32_t(procs)); };
+  DistributedMatch out;
+  out.replay.procs = procs, out.replay.me = me;
+
+  // Sends to their receivers' owners, each process's in (src, sendPos) order.
+  std::vector<size_t> routed(nprocs, 0);
+  for (const RankRecords &rr : owned)
+    for (const Message &m : rr.sends) routed[owner(m.dst)]++;
+  Layout sendLayout(routed);
+  std::vector<Message> outgoing(sendLayout.total());
+  {
+    std::vector<size_t> fill(nprocs);
+    for (size_t q = 0; q < fill.size(); q++) fill[q] = size_t(sendLayout.displs[q]);
+    for (const RankRecords &rr : owned)
+      for (const Message &m : rr.sends) outgoing[fill[owner(m.dst)]++] = m;
+  }
+  for (size_t q = 0; q < routed.size(); q++)
+    if (int(q) != me) out.bytesRouted += routed[q] * sizeof(Message);
+  std::vector<size_t> arriving(nprocs);
+  {
+    std::vector<uint64_t> a(routed.begin(), routed.end()), b(nprocs);
+    MPI_Alltoall(a.data(), 1, MPI_UINT64_T, b.data(), 1, MPI_UINT64_T, comm);
+    arriving.assign(b.begin(), b.end());
+  }
+  Layout recvLayout(arriving);
+  std::vector<Message> incoming = exchange(comm, outgoing, sendLayout, recvLayout);
+  outgoing = {};
+
+  // Matching: the owned ranks' receives, every queue whole here.
+  std::vector<PostedReceive> receives;
+  for (RankRecords &rr : owned) {
+    receives.insert(receives.end(), rr.receives.begin(), rr.receives.end());
+    rr.receives = {};
+  }
+  std::vector<uint8_t> matched;
+  out.unmatched = matchQueues(ranks, incoming, receives, matched);
+  receives = {};
+  out.replay.received.reserve(incoming.size() - size_t(std::count(matched.begin(), matched.end(), 0)));
+  std::vector<MatchAnswer> answers(incoming.size());
+  for (size_t i = 0; i < incoming.size(); i++) {
+    if (!matched[i]) continue;
+    const Message &m = incoming[i];
+    answers[i] = {uint32_t(out.replay.received.size()), m.recvPos, m.recvCount, m.recvType,
+                  m.recvAddress, m.recvTime, m.recvSite, m.recvSiteKind};
+    out.replay.received.push_back(m);
+  }
+  incoming = {};
+  std::vector<MatchAnswer> back = exchange(comm, answers, recvLayout, sendLayout);
+  answers = {};
+
+  // The sender's side: matched sends, in (src, sendPos) order, with their receive.
+  out.matchedPerRank.assign(size_t(std::max(ranks, 0)), 0);
+  const size_t matchedSends = size_t(std::count_if(back.begin(), back.end(), [](const MatchAnswer &a) {
+    return a.slot != kNone;
+  }));
+  out.replay.sent.reserve(matchedSends);
+  out.replay.sentSlot.reserve(matchedSends);
+  out.replay.sentIndex.reserve(matchedSends);
+  {
+    std::vector<size_t> next(nprocs);
+    for (size_t q = 0; q < next.size(); q++) next[q] = size_t(sendLayout.displs[q]);
+    for (RankRecords &rr : owned) {
+      out.replay.ranks.push_back(uint32_t(rr.rank));
+      for (const Message &s : rr.sends) {
+        const MatchAnswer &a = back[next[owner(s.dst)]++];
+        if (a.slot == kNone) continue;
+        Message m = s;
+        m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
+        m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
+        m.recvSiteKind = a.recvSiteKind;
+        out.replay.sent.push_back(m);
+        out.replay.sentSlot.push_back(a.slot);
+        if (size_t(rr.rank) < out.matchedPerRank.size()) out.matchedPerRank[size_t(rr.rank)]++;
+      }
+      rr.sends = {};
+      out.summaries.push_back(std::move(rr));
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, out.matchedPerRank.data(), int(out.matchedPerRank.size()),
+                MPI_UINT64_T, MPI_SUM, comm);
+  // Table index: the table is in (src, sendPos) order.
+  std::vector<uint64_t> start(out.matchedPerRank.size() + 1, 0);
+  for (size_t r = 0; r < out.matchedPerRank.size(); r++)
+    start[r + 1] = start[r] + out.matchedPerRank[r];
+  if (start.back() >= kNone) throw std::runtime_error("more than 2^32 matched messages");
+  uint32_t prev = kNone, ordinal = 0;
+  for (const Message &m : out.replay.sent) {
+    if (m.src != prev) prev = m.src, ordinal = 0;
+    out.replay.sentIndex.push_back(uint32_t(start[m.src] + ordinal++));
+  }
+  return out;
+}
+
+} // namespace cz::detect::parallel
