@@ -8,6 +8,8 @@
 # OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
 # prints the summary with the OTF2 trace bytes per event. cz_trace_cpu gives
 # the tracer's CPU per event on the calling thread and in the whole process (5 launches each way).
+# YIELD=0 runs the ranks busy-polling (mpi_yield_when_idle 0: each rank has
+# its own core, as mpirun does without --oversubscribe); default 1.
 set -euo pipefail
 build=${1:-build} out=${2:-bench/results/trace} launches=${3:-7}
 prog="$build/bench/cz_trace_overhead" tracer="$build/runtime/trace/libcollectivize_trace.so"
@@ -15,7 +17,7 @@ cz="$build/cli/collectivize"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cz-trace-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=${YIELD:-1}
 mkdir -p "$out"
 csv="$out/overhead.csv"
 echo "launch,size,mode,pingpong_us,ring_us" >"$csv"

@@ -201,9 +201,10 @@ const char *cz_alltoallv_plan_algorithm(cz_alltoallv_plan_t plan);
  * shm_flag, bcast shm, allreduce shm) move data through a shared-memory window per
  * communicator instead of messages: each byte is copied into shared memory
  * and out again. cz_buffer_alloc gives memory that already is shared: when
- * an alltoall (shm_pull) or allgather (shm) finds its send data inside such
- * a buffer, made on the same communicator, peers copy it straight from
- * there (one copy instead of two). Both calls are collective over comm
+ * an alltoall (shm_pull) or allgather (shm) finds its send data, or a bcast
+ * (shm, 16 KiB and up) the root's message, inside such a buffer made on the
+ * same communicator, peers copy it straight from there (one copy instead of
+ * two). Both calls are collective over comm
  * (every rank, same order, any bytes per rank); *(void **)baseptr receives
  * this rank's part, as with MPI_Alloc_mem. Free with cz_buffer_free on
  * every rank of comm before freeing comm or finalizing. Without shared

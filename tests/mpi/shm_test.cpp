@@ -217,6 +217,8 @@ TEST(Shm, SeveralCommunicatorsAlive) {
 }
 
 // Send data in cz_buffer_alloc memory: peers read it in place (one copy).
+// Collective 0 alltoall shm_pull, 1 allgather shm, 2 bcast shm (the root
+// moves from call to call; every rank's buffer is the same kind).
 // Cases: every rank's data there, only even ranks' (mixed direct and staged
 // in one call), many rounds (large blocks, default window), a buffer made on
 // another communicator (staged), in-place allgather with recvbuf there, and
@@ -230,7 +232,7 @@ std::string zeroCopyCase(int collective, MPI_Comm comm, MPI_Comm bufComm, size_t
   const int count = static_cast<int>(bytes / sizeof(int));
   const size_t block = static_cast<size_t>(count) * sizeof(int);
   const size_t sendLen = collective == 0 ? block * size : block;
-  const size_t recvLen = block * size;
+  const size_t recvLen = collective == 2 ? block : block * size;
   unsigned char *shared = nullptr;
   const size_t sharedLen = inPlace ? recvLen : sendLen;
   if (cz_buffer_alloc(bufComm, static_cast<MPI_Aint>(sharedLen), &shared) != MPI_SUCCESS)
@@ -251,6 +253,12 @@ std::string zeroCopyCase(int collective, MPI_Comm comm, MPI_Comm bufComm, size_t
       rc = cz_alltoall_algorithm("shm_pull", send, count, MPI_INT, got.data(), count, MPI_INT,
                                  comm);
       PMPI_Alltoall(payload.data(), count, MPI_INT, want.data(), count, MPI_INT, comm);
+    } else if (collective == 2) {
+      const int root = call % size;
+      fillPayload(want, root, call);
+      std::memcpy(send, rank == root ? want.data() : got.data(), block);
+      rc = cz_bcast_algorithm("shm", send, count, MPI_INT, root, comm);
+      std::memcpy(got.data(), send, block);
     } else if (!inPlace) {
       std::memcpy(send, payload.data(), sendLen);
       rc = cz_allgather_algorithm("shm", send, count, MPI_INT, got.data(), count, MPI_INT, comm);
@@ -279,8 +287,9 @@ TEST(Shm, ZeroCopyBuffers) {
   MPI_Comm_dup(MPI_COMM_WORLD, &other);
   const size_t large = size <= 4 ? size_t(1) << 20 : size <= 8 ? size_t(256) << 10
                                                                : size_t(32) << 10;
-  for (int coll = 0; coll < 2; coll++) {
-    const std::string name = coll == 0 ? "alltoall shm_pull" : "allgather shm";
+  for (int coll = 0; coll < 3; coll++) {
+    const std::string name =
+        coll == 0 ? "alltoall shm_pull" : coll == 1 ? "allgather shm" : "bcast shm";
     for (size_t bytes : {size_t(4), size_t(4096), large}) {
       const std::string sz = " " + std::to_string(bytes) + " B";
       CZ_EXPECT_ALL_RANKS_OK(name + sz + " all in buffers",
@@ -291,9 +300,10 @@ TEST(Shm, ZeroCopyBuffers) {
       CZ_EXPECT_ALL_RANKS_OK(name + sz + " buffer of another communicator",
                              zeroCopyCase(coll, MPI_COMM_WORLD, other, bytes, true, 2));
     }
+    // (bcast reads the root's buffer in place from one segment, 16 KiB, up)
     CZ_EXPECT_ALL_RANKS_OK(name + " rewrites, skewed",
-                           zeroCopyCase(coll, MPI_COMM_WORLD, MPI_COMM_WORLD, 2048, true,
-                                        size <= 8 ? 20 : 8));
+                           zeroCopyCase(coll, MPI_COMM_WORLD, MPI_COMM_WORLD,
+                                        coll == 2 ? 65536 : 2048, true, size <= 8 ? 20 : 8));
   }
   CZ_EXPECT_ALL_RANKS_OK("allgather shm in place, recvbuf in a buffer",
                          zeroCopyCase(1, MPI_COMM_WORLD, MPI_COMM_WORLD, 4096, true, 5, true));

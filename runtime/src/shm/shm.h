@@ -47,17 +47,14 @@ enum {
 /* Broadcast pipeline flags, one cache line each (rank 0's region). Segment
  * g of the communicator's broadcasts goes through slot g % SLOTS; ready[s]
  * holds g+1 once the root has written it, consumed[s] counts the readers
- * that copied it out, over all uses of the slot. */
+ * that copied it out, over all uses of the slot; source[s] says whether
+ * the segment is in the slot or is a whole message the readers copy from
+ * the root's cz_buffer_alloc buffer (zero copy). */
 typedef struct czi_shm_flag {
   _Atomic unsigned long long value;
   _Atomic int sleepers; /* ranks asleep on it (common/node_wait.h) */
   char pad[52];
 } czi_shm_flag;
-typedef struct czi_shm_bcast_ctl {
-  czi_shm_flag ready[CZI_SHM_BCAST_SLOTS];
-  czi_shm_flag consumed[CZI_SHM_BCAST_SLOTS];
-} czi_shm_bcast_ctl;
-
 /* What a rank tells its peers about one round: where its send data is. */
 typedef struct czi_shm_desc {
   int direct;        /* 1: read it from my cz_buffer_alloc buffer */
@@ -65,6 +62,12 @@ typedef struct czi_shm_desc {
   long long offset;  /* bytes from the buffer's start to my send data */
   char pad[48];
 } czi_shm_desc;
+
+typedef struct czi_shm_bcast_ctl {
+  czi_shm_flag ready[CZI_SHM_BCAST_SLOTS];
+  czi_shm_flag consumed[CZI_SHM_BCAST_SLOTS];
+  czi_shm_desc source[CZI_SHM_BCAST_SLOTS];
+} czi_shm_bcast_ctl;
 
 typedef struct czi_shm {
   int usable;         /* 0: this communicator falls back (see reason) */
@@ -121,8 +124,9 @@ static inline char *czi_shm_half(const czi_shm_view *v, int r,
 
 /* ---- pieces shared by the single-node and hierarchical algorithms ------- */
 /* Broadcast of n packed bytes within my node from node rank root, through
- * the window's ring (see bcast_shm.c). */
-void czi_shm_bcast_ring(czi_shm_view *v, char *bytes, MPI_Aint n, int root);
+ * the window's ring, or straight from the root's cz_buffer_alloc buffer
+ * (see bcast_shm.c). */
+int czi_shm_bcast_ring(czi_shm_view *v, char *bytes, MPI_Aint n, int root);
 /* Several nodes: which runs, the hierarchical version (called by name or
  * forced) or the library's collective (chosen by the decision table, whose
  * rules were measured on one node). */
