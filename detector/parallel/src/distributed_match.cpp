@@ -60,16 +60,27 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   out.replay.procs = procs, out.replay.me = me;
 
   // Sends to their receivers' owners, each process's in (src, sendPos) order.
-  std::vector<size_t> routed(nprocs, 0);
-  for (const RankRecords &rr : owned)
+  // The sends move into `outgoing` (a rank's are freed once there); what
+  // puts them back in (src, sendPos) order later is each send's bucket.
+  std::vector<size_t> routed(nprocs, 0), sendsPerRank;
+  for (const RankRecords &rr : owned) {
+    sendsPerRank.push_back(rr.sends.size());
     for (const Message &m : rr.sends) routed[owner(m.dst)]++;
+  }
   Layout sendLayout(routed);
   std::vector<Message> outgoing(sendLayout.total());
+  std::vector<uint32_t> bucketOf; // per send, in (src, sendPos) order
+  bucketOf.reserve(outgoing.size());
   {
     std::vector<size_t> fill(nprocs);
     for (size_t q = 0; q < fill.size(); q++) fill[q] = size_t(sendLayout.displs[q]);
-    for (const RankRecords &rr : owned)
-      for (const Message &m : rr.sends) outgoing[fill[owner(m.dst)]++] = m;
+    for (RankRecords &rr : owned) {
+      for (const Message &m : rr.sends) {
+        bucketOf.push_back(uint32_t(owner(m.dst)));
+        outgoing[fill[owner(m.dst)]++] = m;
+      }
+      rr.sends = {};
+    }
   }
   for (size_t q = 0; q < routed.size(); q++)
     if (int(q) != me) out.bytesRouted += routed[q] * sizeof(Message);
@@ -81,7 +92,6 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   }
   Layout recvLayout(arriving);
   std::vector<Message> incoming = exchange(comm, outgoing, sendLayout, recvLayout);
-  outgoing = {};
 
   // Matching: the owned ranks' receives, every queue whole here.
   std::vector<PostedReceive> receives;
@@ -92,16 +102,20 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   std::vector<uint8_t> matched;
   out.unmatched = matchQueues(ranks, incoming, receives, matched);
   receives = {};
-  out.replay.received.reserve(incoming.size() - size_t(std::count(matched.begin(), matched.end(), 0)));
+  // The matched ones, compacted in place, are this process's received
+  // messages (no second copy).
   std::vector<MatchAnswer> answers(incoming.size());
+  size_t kept = 0;
   for (size_t i = 0; i < incoming.size(); i++) {
     if (!matched[i]) continue;
     const Message &m = incoming[i];
-    answers[i] = {uint32_t(out.replay.received.size()), m.recvPos, m.recvCount, m.recvType,
+    answers[i] = {uint32_t(kept), m.recvPos, m.recvCount, m.recvType,
                   m.recvAddress, m.recvTime, m.recvSite, m.recvSiteKind};
-    out.replay.received.push_back(m);
+    incoming[kept++] = m;
   }
-  incoming = {};
+  incoming.resize(kept);
+  out.replay.received = std::move(incoming);
+  matched = {};
   std::vector<MatchAnswer> back = exchange(comm, answers, recvLayout, sendLayout);
   answers = {};
 
@@ -116,12 +130,15 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   {
     std::vector<size_t> next(nprocs);
     for (size_t q = 0; q < next.size(); q++) next[q] = size_t(sendLayout.displs[q]);
-    for (RankRecords &rr : owned) {
+    size_t send = 0;
+    for (size_t k = 0; k < owned.size(); k++) {
+      RankRecords &rr = owned[k];
       out.replay.ranks.push_back(uint32_t(rr.rank));
-      for (const Message &s : rr.sends) {
-        const MatchAnswer &a = back[next[owner(s.dst)]++];
+      for (size_t j = 0; j < sendsPerRank[k]; j++) {
+        const size_t at = next[bucketOf[send++]]++;
+        const MatchAnswer &a = back[at];
         if (a.slot == kNone) continue;
-        Message m = s;
+        Message m = outgoing[at];
         m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
         m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
         m.recvSiteKind = a.recvSiteKind;
@@ -129,10 +146,10 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
         out.replay.sentSlot.push_back(a.slot);
         if (size_t(rr.rank) < out.matchedPerRank.size()) out.matchedPerRank[size_t(rr.rank)]++;
       }
-      rr.sends = {};
       out.summaries.push_back(std::move(rr));
     }
   }
+  outgoing = {};
   MPI_Allreduce(MPI_IN_PLACE, out.matchedPerRank.data(), int(out.matchedPerRank.size()),
                 MPI_UINT64_T, MPI_SUM, comm);
   // Table index: the table is in (src, sendPos) order.
