@@ -30,30 +30,15 @@
 #include "shm.h"
 
 int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
-  int rc = MPI_SUCCESS, me, p, usable = 0;
-  czi_type st, rt;
-  czi_shm_view v;
-  czi_shm_blocks b;
-
-  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  const MPI_Aint m = (MPI_Aint)sendcount * (MPI_Aint)st.size;
-  if (p == 1 || m == 0)
-    return czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount,
-                          &st, czi_block(recvbuf, me, recvcount, &rt),
-                          recvcount, &rt);
-  CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
-  czi_shm_wait_for(&v, (long long)p * m);
-  if (!usable || (v.nnodes > 1 && !czi_shm_hierarchical(&v, params)))
-    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, params);
-  if (v.nnodes > 1)
-    return czi_shm_alltoall_nodes(sendbuf, sendcount, sendtype, recvbuf,
-                                  recvcount, recvtype, comm, p);
-  CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
-                         czi_block(recvbuf, me, recvcount, &rt), recvcount,
-                         &rt));
-  CZI_TRY(czi_shm_blocks_open(sendbuf, sendcount, &st, p, me, recvbuf,
-                              recvcount, &rt, p, &b));
+  int rc = MPI_SUCCESS;
+  czi_shm_alltoall_call call;
+  if (!czi_shm_alltoall_start(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              recvtype, comm, params, &call, &rc))
+    return rc;
+  czi_shm_view v = call.v;
+  czi_shm_blocks b = call.b;
+  const int me = call.me, p = call.p;
+  const MPI_Aint m = call.m;
   czi_shm_desc where;
   const int direct = czi_shm_direct_source(&v, b.send, (MPI_Aint)p * m, &where);
   int any_direct = 0;
@@ -90,7 +75,7 @@ int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
   /* Every rank saw every descriptor: all agree on this barrier. */
   if (any_direct || direct) czi_shm_barrier(&v);
   CZI_TRY(rc);
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &rt, p, me));
+  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &call.rt, p, me));
 fn_fail:
   return rc;
 }

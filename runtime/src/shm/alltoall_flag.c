@@ -25,30 +25,15 @@ static void copy_to_recv(const czi_shm_view *v, int from, void *arg) {
 }
 
 int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
-  int rc = MPI_SUCCESS, me, p, usable = 0;
-  czi_type st, rt;
-  czi_shm_view v;
-  czi_shm_blocks b;
-
-  CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  const MPI_Aint m = (MPI_Aint)sendcount * (MPI_Aint)st.size;
-  if (p == 1 || m == 0)
-    return czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount,
-                          &st, czi_block(recvbuf, me, recvcount, &rt),
-                          recvcount, &rt);
-  CZI_TRY(czi_shm_get(comm, (MPI_Aint)p * m, &v, &usable));
-  if (usable && v.nnodes > 1) /* the barrier version's several-node paths */
-    return (push ? czi_alltoall_shm_push : czi_alltoall_shm_pull)(
-        sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, params);
-  if (!usable)
-    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, params);
-  czi_shm_wait_for(&v, (long long)p * m);
-  CZI_TRY(czi_copy_local(czi_block(sendbuf, me, sendcount, &st), sendcount, &st,
-                         czi_block(recvbuf, me, recvcount, &rt), recvcount,
-                         &rt));
-  CZI_TRY(czi_shm_blocks_open(sendbuf, sendcount, &st, p, me, recvbuf,
-                              recvcount, &rt, p, &b));
+  int rc = MPI_SUCCESS;
+  czi_shm_alltoall_call call;
+  if (!czi_shm_alltoall_start(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              recvtype, comm, params, &call, &rc))
+    return rc;
+  czi_shm_view v = call.v;
+  czi_shm_blocks b = call.b;
+  const int me = call.me, p = call.p;
+  const MPI_Aint m = call.m;
   round_args r = {&b, 0, czi_shm_chunk(v.shm, m, p), 0, 0, push};
   for (r.off = 0; r.off < m; r.off += r.c) {
     r.len = (size_t)(m - r.off < r.c ? m - r.off : r.c);
@@ -63,7 +48,7 @@ int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
     czi_shm_each_ready(&v, r.e, copy_to_recv, &r);
     v.shm->epoch++;
   }
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &rt, p, me));
+  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &call.rt, p, me));
 fn_fail:
   return rc;
 }

@@ -229,6 +229,20 @@ int czi_shm_blocks_close(const czi_shm_blocks *b, void *recvbuf,
                          int recvcount, const czi_type *rt, int nrecv,
                          int skip);
 
+/* The start all shm alltoalls share (shm/alltoall_start.c): 1: go on with
+ * c, one node, my own block copied, c->b open (the caller closes it); 0:
+ * the call is complete with *rc (one rank or empty blocks; the library's
+ * alltoall: no window, or several nodes without hierarchical use; the
+ * planned alltoallv's node path: several nodes). */
+typedef struct czi_shm_alltoall_call {
+  czi_shm_view v;
+  czi_type st, rt;
+  int me, p;
+  MPI_Aint m; /* bytes per block */
+  czi_shm_blocks b;
+} czi_shm_alltoall_call;
+int czi_shm_alltoall_start(CZI_ALLTOALL_ARGS, czi_shm_alltoall_call *c, int *rc);
+
 /* Bytes per block of one round: all of m when `per_rank_blocks` blocks of
  * m fit a half, else what fits, in whole cache lines. */
 static inline MPI_Aint czi_shm_chunk(const czi_shm *shm, MPI_Aint m,
