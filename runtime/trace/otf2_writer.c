@@ -344,7 +344,9 @@ static int everyone(int ok) {
 }
 
 /* Every rank's created communicators' refs, sorted (collective; a rank out
- * of memory makes every rank map nothing, never a hang). */
+ * of memory makes every rank map nothing, never a hang). Only the refs go
+ * to every rank (4 bytes a communicator); the definitions with their
+ * member lists go to rank 0 alone. */
 static uint32_t *all_comm_refs(const uint64_t *mine, size_t n_mine, size_t *n) {
   size_t k = 0;
   uint32_t *own = czt_comm_refs_sorted(mine, n_mine, &k);

@@ -163,14 +163,6 @@ OTF2_CallbackCode defComm(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_
 
 } // namespace
 
-OTF2_CallbackCode defMapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
-  if (type == OTF2_MAPPING_COMM)
-    OTF2_IdMap_Traverse(map, [](uint64_t local, uint64_t global, void *m) {
-      (*static_cast<std::map<uint64_t, uint64_t> *>(m))[global] = local;
-    }, u);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
 // ---- Trace -----------------------------------------------------------------
 
 struct RankFiles {
@@ -197,6 +189,14 @@ struct Trace::Impl {
 };
 
 namespace {
+
+OTF2_CallbackCode defMapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
+  if (type == OTF2_MAPPING_COMM)
+    OTF2_IdMap_Traverse(map, [](uint64_t local, uint64_t global, void *m) {
+      (*static_cast<std::map<uint64_t, uint64_t> *>(m))[global] = local;
+    }, u);
+  return OTF2_CALLBACK_SUCCESS;
+}
 
 // Events carry the tracer's sparse communicator refs; the global
 // definitions number communicators densely and each location's local
