@@ -30,23 +30,29 @@ namespace {
 
 const char kUsage[] =
     "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
-    "                           [--min-group N] [--progress] [--concurrent]\n"
+    "                           [--min-group N] [--window-messages N] [--progress]\n"
+    "                           [--concurrent]\n"
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
     "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
     "database, to name call sites by file:line. --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
+    "--window-messages: a trace of more matched messages is analysed in time\n"
+    "windows of about N messages, cut where nothing is in flight (default\n"
+    "8388608, about 1 GB of message table; 0: one window).\n"
     "--progress: name each phase and its duration on stderr (the default on\n"
     "a terminal). --concurrent: the provenance replay runs on a second thread\n"
     "beside the other analyses (same report; two cores).\n"
     "--parallel: under mpirun, N analysis processes; process p owns the traced\n"
     "ranks r with r mod N == p, decodes them, matches their receives against\n"
     "the sends routed to it and replays their provenance (buffer maps on the\n"
-    "owner only, segments sent along the traced messages). Process 0 then\n"
-    "collects the messages and the provenance and runs the other analyses\n"
-    "(tiling, barriers, block flows, reductions, spreads, gathering) alone;\n"
-    "the report is the serial mode's. --progress names each process's phases.\n";
+    "owner only, segments sent along the traced messages). With one window,\n"
+    "process 0 then collects the messages and the provenance and runs the\n"
+    "other analyses (tiling, barriers, block flows, reductions, spreads,\n"
+    "gathering) alone; with several, window w is analysed on process w mod N\n"
+    "and process 0 merges the findings. The report is the serial mode's with\n"
+    "the same --window-messages. --progress names each process's phases.\n";
 
 bool gProgress = false; // --progress, or stderr is a terminal
 
@@ -90,15 +96,16 @@ void showProcessTimes(const std::vector<cz::detect::parallel::ProcessTimes> &tim
   std::fprintf(stderr, "collectivize detect: %zu processes, phases in wall seconds:\n",
                times.size());
   std::fprintf(stderr, "collectivize detect:   process ranks  decode   match  replay waiting "
-                       "transfer  peak MB  routed MB  replay MB  to 0 MB\n");
+                       "transfer  peak MB  routed MB  replay MB  to 0 MB  windows  win s\n");
   for (size_t p = 0; p < times.size(); p++) {
     const auto &t = times[p];
     std::fprintf(stderr,
                  "collectivize detect:   %7zu %5llu %7.3f %7.3f %7.3f %7.3f %8.3f %8.0f %10.1f "
-                 "%10.1f %8.1f\n",
+                 "%10.1f %8.1f %8llu %6.3f\n",
                  p, (unsigned long long)t.ranks, t.decode, t.match, t.replay, t.replayWaiting,
                  t.transfer, t.peakMegabytes, double(t.routedBytes) / 1e6,
-                 double(t.replayBytes) / 1e6, double(t.bytesToRoot) / 1e6);
+                 double(t.replayBytes) / 1e6, double(t.bytesToRoot) / 1e6,
+                 (unsigned long long)t.windows, t.windows_s);
   }
 }
 
@@ -131,7 +138,7 @@ int detectVerb(int argc, char **argv) {
       concurrent = true;
       continue;
     }
-    if (a == "-o" || a == "--min-group" || a == "--sites") {
+    if (a == "-o" || a == "--min-group" || a == "--sites" || a == "--window-messages") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), kUsage);
         return 2;
@@ -141,6 +148,16 @@ int detectVerb(int argc, char **argv) {
         out = v;
       } else if (a == "--sites") {
         sitesPath = v;
+      } else if (a == "--window-messages") {
+        char *end = nullptr;
+        unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+        if (end == v.c_str() || *end || v[0] == '-' || (n > 0 && n < 2)) {
+          std::fprintf(stderr,
+                       "collectivize detect: --window-messages wants 0 or a number >= 2 (got '%s')\n",
+                       v.c_str());
+          return 2;
+        }
+        options.windowMessages = n;
       } else {
         char *end = nullptr;
         long n = std::strtol(v.c_str(), &end, 10);
@@ -207,11 +224,16 @@ int detectVerb(int argc, char **argv) {
   showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
   std::optional<cz::detect::MessageTable> table;
   cz::detect::detail::Provenance provenance; // the parallel mode's, replayed already
+  std::optional<cz::detect::parallel::ParallelResult> windowed; // its windows' findings
+  options.onPhase = showPhase;
+  options.onWindow = [](size_t done, size_t windows) {
+    if (gProgress) std::fprintf(stderr, "collectivize detect: window %zu of %zu done\n", done, windows);
+  };
   if (session) {
     std::vector<cz::detect::parallel::ProcessTimes> times;
     std::optional<cz::detect::parallel::ParallelResult> result;
     try {
-      result = cz::detect::parallel::readMatchAndReplay(*session, *trace, &times);
+      result = cz::detect::parallel::readMatchAndReplay(*session, *trace, dir, options, &times);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "collectivize detect: process %d: %s\n", session->rank(), e.what());
       session->abort(1); // the others may wait for this one forever
@@ -220,6 +242,7 @@ int detectVerb(int argc, char **argv) {
     table = std::move(result->table);
     provenance = std::move(result->provenance);
     options.provenance = &provenance;
+    if (result->windowed) windowed = std::move(result);
     showProcessTimes(times);
   } else {
     auto serial = cz::detect::matchMessages(*trace, showProgress);
@@ -230,23 +253,36 @@ int detectVerb(int argc, char **argv) {
     table = std::move(serial.value());
   }
   showPhase(session ? "parallel phases" : "reading and matching", secondsSince(phaseStart));
-  // Return addresses (binaries the instrumenter did not see) -> file:line.
-  phaseStart = std::chrono::steady_clock::now();
   cz::detect::SiteLocations resolved;
-  cz::detect::SymbolizeStats sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
-  cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
-  showPhase("call sites", secondsSince(phaseStart));
-  options.onPhase = showPhase;
-  // --concurrent: the provenance replay on a second thread, beside the
-  // other analyses (the parallel mode has replayed it already).
-  options.concurrentProvenance = concurrent;
-  cz::detect::Report report = cz::detect::detect(*table, options);
+  cz::detect::SymbolizeStats sym;
+  cz::detect::Report report;
+  std::set<uint64_t> instrumenterSites;
+  if (windowed) {
+    // Call sites, block CRCs and the analyses ran on the windows' owners.
+    resolved = std::move(windowed->sites);
+    sym.problem = windowed->symbolizeProblem;
+    instrumenterSites.insert(windowed->instrumenterSites.begin(), windowed->instrumenterSites.end());
+    report = cz::detect::reportFindings(std::move(windowed->findings), *table, options,
+                                          windowed->windows);
+  } else {
+    // Return addresses (binaries the instrumenter did not see) -> file:line.
+    phaseStart = std::chrono::steady_clock::now();
+    sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
+    cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
+    showPhase("call sites", secondsSince(phaseStart));
+    // --concurrent: the provenance replay on a second thread, beside the
+    // other analyses (the parallel mode has replayed it already).
+    options.concurrentProvenance = concurrent;
+    report = cz::detect::detect(*table, options);
+    for (const auto &m : table->messages) {
+      if (m.sendSiteKind == 0) instrumenterSites.insert(m.sendSite);
+      if (m.recvSiteKind == 0) instrumenterSites.insert(m.recvSite);
+    }
+  }
   if (!sitesPath.empty()) {
     std::set<uint64_t> missing;
-    for (const auto &m : table->messages) {
-      if (m.sendSiteKind == 0 && !sites.count(m.sendSite)) missing.insert(m.sendSite);
-      if (m.recvSiteKind == 0 && !sites.count(m.recvSite)) missing.insert(m.recvSite);
-    }
+    for (uint64_t id : instrumenterSites)
+      if (!sites.count(id)) missing.insert(id);
     if (!missing.empty())
       report.warnings.push_back(std::to_string(missing.size()) + " instrumenter site ids of the "
                                 "trace are not in " + sitesPath +

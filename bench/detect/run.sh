@@ -12,10 +12,13 @@
 # Writes OUT_DIR/throughput-DATE.csv (runs; machine load beside each),
 # OUT_DIR/phases-DATE.csv (serial phase times from --progress) and
 # OUT_DIR/parallel-phases-DATE.csv (the parallel mode's phases per process,
-# and process 0's analyses, from --progress) and prints them.
+# and process 0's analyses, from --progress) and prints them. WINDOW=n
+# passes --window-messages n to every run (serial and parallel): the
+# windowed analysis, window w on process w mod N.
 set -euo pipefail
 build=${1:-build} out=${2:-bench/results/detector} iters=${3:-3000} np=${4:-8}
 repeats=${REPEATS:-3} procs=${PROCS:-1 2 4} ref=${REF_CZ:-}
+windowing=(); [ -n "${WINDOW:-}" ] && windowing=(--window-messages "$WINDOW")
 cz="$build/cli/collectivize" prog="$build/bench/cz_detect_mixed_patterns"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cz-detect-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -65,7 +68,7 @@ PY
 
 for run in $(seq 1 "$repeats"); do
   timed this serial 1 "$run" "$work/report.json" -- \
-    "$cz" detect "$work/trace" --progress -o "$work/report.json"
+    "$cz" detect "$work/trace" "${windowing[@]}" --progress -o "$work/report.json"
   sed -n 's/^collectivize detect: \(.*[a-z]\) *\([0-9.]*\) s (cpu \([0-9.]*\) s, peak \([0-9]*\) MB)$/\1,\2,\3,\4/p' \
     "$work/progress.txt" | sed "s/^/$run,/" >>"$phases"
   if [ -n "$ref" ]; then
@@ -75,7 +78,8 @@ done
 for run in $(seq 1 "$repeats"); do
   for n in $procs; do
     timed this parallel "$n" "$run" "$work/par.json" -- \
-      mpirun -np "$n" "$cz" detect --parallel "$work/trace" --progress -o "$work/par.json"
+      mpirun -np "$n" "$cz" detect --parallel "$work/trace" "${windowing[@]}" --progress \
+      -o "$work/par.json"
     python3 - "$run" "$n" "$work/progress.txt" >>"$pphases" <<'PY'
 import re, sys
 run, n, progress = sys.argv[1:]
@@ -87,6 +91,8 @@ for line in open(progress):
         vals = f[4:9]
         for name, v in zip(names, vals):
             print(f"{run},{n},{f[2]},{name},{float(v):.3f},{f[9]}")
+        if len(f) >= 15:  # windowed: windows analysed, their seconds
+            print(f"{run},{n},{f[2]},windows_{f[13]},{float(f[14]):.3f},{f[9]}")
         continue
     m = re.match(r"collectivize detect: (.*[a-z]) +([0-9.]+) s \(cpu [0-9.]+ s, peak ([0-9]+) MB\)", line)
     if m:

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "collectivize/messages.h"
+#include "findings_codec.h"
 #include "record_codec.h"
 #include "trace_fixture_writer.h"
 
@@ -98,6 +99,66 @@ TEST(RecordCodec, DamagedBytesAreRefused) {
   std::vector<char> foreign = bytes;
   foreign[0] ^= 1;
   EXPECT_FALSE(cz::detect::parallel::detail::decode(foreign, out, why));
+  EXPECT_NE(why.find("another version"), std::string::npos);
+}
+
+// A window's findings as process 0 gets them: every field back as it was.
+TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
+  using cz::detect::parallel::detail::ProcessFindings;
+  ProcessFindings in;
+  cz::detect::Finding f;
+  f.kind = cz::detect::Kind::Gather;
+  f.comm = 7;
+  f.participants = {0, 2, 5};
+  f.rootWorld = 2;
+  f.sites = {{11, 0, true}, {12, 1, false}};
+  f.match.kind = f.kind;
+  f.match.commName = "rows";
+  f.match.ranks = {0, 2, 5};
+  f.match.splitColors = {0, -1, 1};
+  f.match.instances = 9;
+  f.match.secondsInMessages = 0.125;
+  f.match.op = "MPI_SUM";
+  f.match.note = "a note";
+  f.nanosInMessages = 123456789;
+  f.keptConfirmed = true;
+  in.windows.push_back({3, {f, f}});
+  in.windows.push_back({5, {}});
+  in.sites[11] = {"a.c", 4, 2, "main", "MPI_Send"};
+  in.symbolizeProblem = "addr2line failed";
+  in.instrumenterSites = {11, 40};
+  std::vector<char> bytes;
+  cz::detect::parallel::detail::encode(in, bytes);
+  ProcessFindings out;
+  std::string why;
+  ASSERT_TRUE(cz::detect::parallel::detail::decode(bytes.data(), bytes.size(), out, why)) << why;
+  ASSERT_EQ(out.windows.size(), 2u);
+  EXPECT_EQ(out.windows[0].first, 3u);
+  ASSERT_EQ(out.windows[0].second.size(), 2u);
+  const cz::detect::Finding &g = out.windows[0].second[1];
+  EXPECT_EQ(g.kind, f.kind);
+  EXPECT_EQ(g.participants, f.participants);
+  EXPECT_EQ(g.sites, f.sites);
+  EXPECT_EQ(g.match.commName, "rows");
+  EXPECT_EQ(g.match.splitColors, f.match.splitColors);
+  EXPECT_EQ(g.match.instances, 9u);
+  EXPECT_EQ(g.match.secondsInMessages, 0.125);
+  EXPECT_EQ(g.match.op, "MPI_SUM");
+  EXPECT_EQ(g.match.note, "a note");
+  EXPECT_EQ(g.nanosInMessages, f.nanosInMessages);
+  EXPECT_TRUE(g.keptConfirmed);
+  EXPECT_EQ(out.windows[1].first, 5u);
+  EXPECT_TRUE(out.windows[1].second.empty());
+  EXPECT_EQ(out.sites.at(11).function, "main");
+  EXPECT_EQ(out.sites.at(11).callee, "MPI_Send");
+  EXPECT_EQ(out.symbolizeProblem, in.symbolizeProblem);
+  EXPECT_EQ(out.instrumenterSites, in.instrumenterSites);
+  ProcessFindings damaged;
+  EXPECT_FALSE(cz::detect::parallel::detail::decode(bytes.data(), bytes.size() - 1, damaged, why));
+  EXPECT_NE(why.find("truncated"), std::string::npos);
+  std::vector<char> foreign = bytes;
+  foreign[1] ^= 1;
+  EXPECT_FALSE(cz::detect::parallel::detail::decode(foreign.data(), foreign.size(), damaged, why));
   EXPECT_NE(why.find("another version"), std::string::npos);
 }
 

@@ -34,21 +34,27 @@ uint32_t sendAt(const MessageTable &t, uint32_t rank, uint64_t pos) {
 
 } // namespace
 
-void readBlockCrcs(const std::string &dir, MessageTable &t) {
+BlockCrcReading readBlockCrcsOfRanks(const std::string &dir, MessageTable &t, int stride,
+                                     int offset) {
   BlockCrcs &b = t.blocks;
   b = BlockCrcs{};
-  uint64_t dropped = 0, otherSize = 0;
+  BlockCrcReading out;
+  uint64_t &dropped = out.dropped, &otherSize = out.otherSize;
   for (int r = 0; r < t.ranks; r++) {
     char name[64];
     std::snprintf(name, sizeof name, CZ_TRACE_BLOCKS_FMT, r);
     std::ifstream in(dir + "/" + name, std::ios::binary);
     if (!in) continue;
-    std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),
-                                    std::istreambuf_iterator<char>());
+    // The header only, for another share's rank.
     const size_t header = CZ_TRACE_BLOCKS_HEADER_BYTES;
+    std::vector<unsigned char> data(header);
+    in.read(reinterpret_cast<char *>(data.data()), std::streamsize(header));
+    data.resize(size_t(in.gcount()));
+    if (r % stride == offset && data.size() == header)
+      data.insert(data.end(), std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (data.size() < header || le(data.data(), 8) != CZ_TRACE_BLOCKS_MAGIC ||
         le(data.data() + 8, 4) != CZ_TRACE_BLOCKS_VERSION || le(data.data() + 12, 4) == 0) {
-      t.warnings.push_back(dir + "/" + name + ": not a version-1 block CRC file; ignored");
+      out.unreadable.push_back(dir + "/" + name);
       continue;
     }
     uint64_t n = le(data.data() + 12, 4);
@@ -60,6 +66,7 @@ void readBlockCrcs(const std::string &dir, MessageTable &t) {
       otherSize++;
       continue;
     }
+    if (r % stride != offset) continue;
     // Entries up to the last whole one (a killed run cuts the file).
     for (size_t at = header; at + 12 <= data.size();) {
       uint64_t pos = le(data.data() + at, 8);
@@ -82,12 +89,22 @@ void readBlockCrcs(const std::string &dir, MessageTable &t) {
       for (uint64_t k = 0; k < blocks; k++) b.crcs.push_back(uint32_t(le(crc + 4 * k, 4)));
     }
   }
-  if (otherSize)
-    t.warnings.push_back(std::to_string(otherSize) + " ranks' block CRC files use another block "
-                         "size than rank files read before them; ignored");
-  if (dropped)
-    t.warnings.push_back(std::to_string(dropped) + " block CRC entries do not add up to their "
-                         "message's CRC (or size); ignored");
+  return out;
+}
+
+void addBlockCrcWarnings(const BlockCrcReading &reading, MessageTable &t) {
+  for (const std::string &file : reading.unreadable)
+    t.warnings.push_back(file + ": not a version-1 block CRC file; ignored");
+  if (reading.otherSize)
+    t.warnings.push_back(std::to_string(reading.otherSize) + " ranks' block CRC files use another "
+                         "block size than rank files read before them; ignored");
+  if (reading.dropped)
+    t.warnings.push_back(std::to_string(reading.dropped) + " block CRC entries do not add up to "
+                         "their message's CRC (or size); ignored");
+}
+
+void readBlockCrcs(const std::string &dir, MessageTable &t) {
+  addBlockCrcWarnings(readBlockCrcsOfRanks(dir, t, 1, 0), t);
 }
 
 } // namespace cz::detect

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "collectivize_trace_format.h"
+#include "collectivize/windows.h"
 #include "detect_internal.h"
 
 namespace cz::detect {
@@ -190,11 +191,7 @@ void mergeSegments(std::vector<Instance> &instances) {
 
 } // namespace
 
-Report detect(const MessageTable &t, const DetectOptions &o) {
-  Report rep;
-  rep.stats = t.stats;
-  rep.warnings = t.warnings;
-  rep.ranks = t.ranks;
+std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o) {
   std::vector<uint8_t> claimed(t.messages.size(), 0);
   std::vector<Instance> instances;
   PhaseClock clock(o);
@@ -236,41 +233,107 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   pv = {};
   clock.done("provenance and gathering");
 
-  std::map<AggKey, Match> agg;
-  std::map<AggKey, std::vector<uint32_t>> aggParticipants;
-  std::map<AggKey, std::set<SiteUse>> aggSites;
+  std::map<AggKey, Finding> agg;
   for (const Instance &in : instances) {
     std::vector<SiteUse> sites;
     AggKey k = keyOf(t, in, sites);
     auto it = agg.find(k);
     if (it == agg.end()) {
-      it = agg.emplace(k, start(t, k, in)).first;
-      aggParticipants[k] = in.participants;
+      Finding f;
+      f.kind = k.kind;
+      f.comm = k.comm;
+      f.participants = k.participants;
+      f.rootWorld = k.root;
+      f.sites = k.sites;
+      f.match = start(t, k, in);
+      it = agg.emplace(std::move(k), std::move(f)).first;
     }
-    aggSites[k].insert(sites.begin(), sites.end());
-    Match &m = it->second;
+    Finding &f = it->second;
+    Match &m = f.match;
     m.instances += in.repeats;
-    if (!in.oneTag && m.segments == 1) m.severalTags = true;
+    if (!in.oneTag) f.severalTagInstance = true;
     if (!in.op.empty()) m.op = in.op;
     if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
-    if (in.keptConfirmed) m.note = "the root's own block was declared with cz_send_to_self";
+    if (in.keptConfirmed) f.keptConfirmed = true;
     for (uint32_t i : in.messages) {
       const Message &msg = t.messages[i];
       m.bytesMoved += msg.bytes;
-      if (msg.recvTime > msg.sendTime) m.secondsInMessages += double(msg.recvTime - msg.sendTime) * 1e-9;
+      if (msg.recvTime > msg.sendTime) f.nanosInMessages += msg.recvTime - msg.sendTime;
     }
   }
-  for (auto &[k, m] : agg) {
-    setGroup(t, m, aggParticipants[k]);
-    m.sites.assign(aggSites[k].begin(), aggSites[k].end());
+  std::vector<Finding> out;
+  out.reserve(agg.size());
+  for (auto &[k, f] : agg) out.push_back(std::move(f));
+  clock.done("instances");
+  return out;
+}
+
+bool Finding::operator<(const Finding &o) const {
+  return std::tie(kind, comm, participants, rootWorld, sites) <
+         std::tie(o.kind, o.comm, o.participants, o.rootWorld, o.sites);
+}
+
+// As if the later window's instances had followed the earlier ones' in
+// one aggregation: the first instance's fields stay, counts add up.
+void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
+  std::vector<Finding> merged;
+  merged.reserve(into.size() + later.size());
+  auto a = into.begin(), b = later.begin();
+  while (a != into.end() || b != later.end()) {
+    if (b == later.end() || (a != into.end() && *a < *b)) {
+      merged.push_back(std::move(*a++));
+    } else if (a == into.end() || *b < *a) {
+      merged.push_back(std::move(*b++));
+    } else {
+      Finding &f = *a;
+      const Finding &g = *b;
+      f.match.instances += g.match.instances;
+      f.match.messages += g.match.messages;
+      f.match.bytesMoved += g.match.bytesMoved;
+      if (!g.match.op.empty()) f.match.op = g.match.op;
+      f.match.shapeOnly = f.match.shapeOnly || g.match.shapeOnly;
+      f.nanosInMessages += g.nanosInMessages;
+      f.severalTagInstance = f.severalTagInstance || g.severalTagInstance;
+      f.keptConfirmed = f.keptConfirmed || g.keptConfirmed;
+      merged.push_back(std::move(f));
+      ++a;
+      ++b;
+    }
+  }
+  into = std::move(merged);
+}
+
+Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
+                      const DetectOptions &o, size_t windows) {
+  PhaseClock clock(o);
+  Report rep;
+  rep.stats = t.stats;
+  rep.warnings = t.warnings;
+  rep.ranks = t.ranks;
+  if (windows > 1)
+    rep.warnings.push_back(
+        "analysed in " + std::to_string(windows) + " time windows of about " +
+        std::to_string(o.windowMessages) +
+        " messages (--window-messages), cut where the fewest messages were in flight: a "
+        "collective under way at one of the cuts is seen in pieces there");
+  std::vector<Match *> agg; // in the findings' (the key's) order
+  agg.reserve(findings.size());
+  for (Finding &f : findings) {
+    Match &m = f.match;
+    if (f.severalTagInstance && m.segments == 1) m.severalTags = true;
+    if (f.keptConfirmed) m.note = "the root's own block was declared with cz_send_to_self";
+    m.secondsInMessages = double(f.nanosInMessages) * 1e-9;
+    setGroup(t, m, f.participants);
+    m.sites = f.sites;
+    agg.push_back(&m);
   }
 
   // Subsets: confirmed when the groups of the matches of one kind on one
   // communicator partition it (each group may have several matches).
   std::map<std::pair<Kind, uint32_t>, std::vector<Match *>> families;
-  for (auto &[k, m] : agg)
-    if (m.subset) families[{m.kind, m.comm}].push_back(&m);
+  for (Match *m : agg)
+    if (m->subset) families[{m->kind, m->comm}].push_back(m);
   for (auto &[fk, ms] : families) {
     const Group *g = t.group(fk.second);
     if (!g) continue;
@@ -333,8 +396,8 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   using Calls = std::tuple<uint32_t, std::vector<uint32_t>, std::set<std::pair<uint64_t, uint8_t>>>;
   std::map<Calls, std::vector<Match *>> bySites;
   std::map<Shape, std::vector<Match *>> byShape;
-  for (auto &[k, m] : agg)
-    if (m.kind == Kind::Bcast && !m.subset) {
+  for (Match *mp : agg)
+    if (Match &m = *mp; m.kind == Kind::Bcast && !m.subset) {
       Shape sh{m.comm, m.ranks, m.instances, m.messages, m.bytesPerInstance};
       std::set<std::pair<uint64_t, uint8_t>> calls;
       for (const SiteUse &su : m.sites) calls.insert({su.id, su.siteKind});
@@ -344,7 +407,8 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   for (auto &[key, ms] : bySites) mergeAllgather(ms);
   for (auto &[key, ms] : byShape) mergeAllgather(ms);
 
-  for (auto &[k, m] : agg) {
+  for (Match *mp : agg) {
+    Match &m = *mp;
     if (merged.count(&m)) continue;
     if (m.shapeOnly) {
       m.confirmed = false;
@@ -368,6 +432,25 @@ Report detect(const MessageTable &t, const DetectOptions &o) {
   });
   clock.done("aggregation");
   return rep;
+}
+
+Report detect(const MessageTable &t, const DetectOptions &o) {
+  const WindowPlan plan = planWindows(t, o.windowMessages);
+  const size_t windows = plan.windows();
+  if (windows == 1) return reportFindings(findInWindow(t, o), t, o);
+  detail::Provenance pv;
+  if (o.provenance) pv = std::move(*o.provenance);
+  else pv = detail::traceProvenance(t);
+  std::vector<Finding> all;
+  for (size_t w = 0; w < windows; w++) {
+    WindowTable part = windowOf(t, pv, plan, w);
+    DetectOptions wo = o;
+    wo.provenance = &part.provenance;
+    wo.concurrentProvenance = false;
+    mergeFindings(all, findInWindow(part.table, wo));
+    if (o.onWindow) o.onWindow(w + 1, windows);
+  }
+  return reportFindings(std::move(all), t, o, windows);
 }
 
 } // namespace cz::detect

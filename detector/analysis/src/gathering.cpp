@@ -136,6 +136,7 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
     in.bytes = bytes;
     // Elements per block: from a message that carried one block alone.
     for (uint32_t id : ids) {
+      if (pv.origins[id].firstMessage == kNone) continue; // (carried before this window)
       const Message &first = t.messages[pv.origins[id].firstMessage];
       if (first.bytes == pv.origins[id].bytes) in.count = first.sendCount;
     }

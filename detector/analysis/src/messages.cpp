@@ -62,7 +62,7 @@ std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
     case trace::EventKind::Isend: {
       if (e.kept && *e.kept) {
         out.kept.push_back({uint32_t(r), e.bytes, e.crc32.value_or(0), e.address.value_or(0),
-                            e.site.value_or(0), e.siteKind.value_or(1), here});
+                            e.site.value_or(0), e.siteKind.value_or(1), here, e.timestamp});
         break;
       }
       out.sendCalls++;

@@ -1,5 +1,6 @@
 // distributed_match.cpp: see distributed_match.h.
 #include "distributed_match.h"
+#include "exchange.h"
 
 #include <algorithm>
 #include <climits>
@@ -15,38 +16,6 @@ struct MatchAnswer {
   uint64_t recvAddress = 0, recvTime = 0, recvSite = 0;
   uint8_t recvSiteKind = 0;
 };
-
-MPI_Datatype bytesType(size_t size) {
-  MPI_Datatype t;
-  MPI_Type_contiguous(int(size), MPI_BYTE, &t);
-  MPI_Type_commit(&t);
-  return t;
-}
-
-// Counts and displacements of an MPI_Alltoallv, from the counts per process.
-struct Layout {
-  std::vector<int> counts, displs;
-  explicit Layout(const std::vector<size_t> &n) : counts(n.size()), displs(n.size()) {
-    size_t at = 0;
-    for (size_t q = 0; q < n.size(); q++) {
-      if (n[q] > size_t(INT_MAX) || at > size_t(INT_MAX))
-        throw std::runtime_error("more than 2^31 records between two processes");
-      counts[q] = int(n[q]), displs[q] = int(at), at += n[q];
-    }
-  }
-  size_t total() const { return counts.empty() ? 0 : size_t(displs.back()) + size_t(counts.back()); }
-};
-
-template <class T>
-std::vector<T> exchange(MPI_Comm comm, const std::vector<T> &out, const Layout &send,
-                        const Layout &recv) {
-  std::vector<T> in(recv.total());
-  MPI_Datatype t = bytesType(sizeof(T));
-  MPI_Alltoallv(out.data(), send.counts.data(), send.displs.data(), t, in.data(),
-                recv.counts.data(), recv.displs.data(), t, comm);
-  MPI_Type_free(&t);
-  return in;
-}
 
 } // namespace
 

@@ -12,6 +12,7 @@
 #include "collect_at_root.h"
 #include "distributed_match.h"
 #include "distributed_provenance.h"
+#include "windows_at_owners.h"
 
 namespace cz::detect::parallel {
 namespace {
@@ -61,6 +62,8 @@ void Session::abort(int code) const {
 }
 
 std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::Trace &trace,
+                                                 const std::string &traceDir,
+                                                 const DetectOptions &options,
                                                  std::vector<ProcessTimes> *times) {
   const int ranks = trace.rankCount(), procs = s.size(), me = s.rank();
   ProcessTimes mine;
@@ -82,9 +85,28 @@ std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::
   mine.replayWaiting = rs.waiting;
   mine.replayBytes = rs.bytesSent;
 
-  std::optional<ParallelResult> out =
-      collectAtRoot(MPI_COMM_WORLD, trace, std::move(match), std::move(part), &mine.bytesToRoot);
-  mine.transfer = now() - t;
+  std::optional<ParallelResult> out;
+  WindowPlan plan = planWindowsTogether(MPI_COMM_WORLD, match.replay.sent, options.windowMessages);
+  if (plan.windows() == 1) {
+    out = collectAtRoot(MPI_COMM_WORLD, trace, std::move(match), std::move(part), &mine.bytesToRoot);
+    mine.transfer = now() - t;
+  } else {
+    for (size_t w = size_t(me); w < plan.windows(); w += size_t(procs)) mine.windows++;
+    std::optional<WindowedFindings> found =
+        analyseWindows(MPI_COMM_WORLD, trace, traceDir, std::move(match), std::move(part), plan,
+                       options, &mine.bytesToRoot);
+    mine.windows_s = now() - t;
+    if (found) {
+      out.emplace();
+      out->table = std::move(found->header);
+      out->windowed = true;
+      out->windows = found->windows;
+      out->findings = std::move(found->findings);
+      out->sites = std::move(found->sites);
+      out->symbolizeProblem = std::move(found->symbolizeProblem);
+      out->instrumenterSites = std::move(found->instrumenterSites);
+    }
+  }
   mine.peakMegabytes = peakMegabytes();
   std::vector<ProcessTimes> all(size_t(me == 0 ? procs : 0));
   MPI_Gather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine), MPI_BYTE, 0,

@@ -27,4 +27,18 @@ struct BlockCrcs {
 // why, is added to t.warnings. No files: t.blocks stays empty.
 void readBlockCrcs(const std::string &traceDir, MessageTable &t);
 
+// The same for a share of the ranks (the parallel mode: each process its
+// own ranks' sends, t holding those): entries of the ranks r with
+// r % stride == offset, every file's header (so that all shares agree on
+// the block size). The warnings are the caller's (blockCrcWarnings).
+struct BlockCrcReading {
+  std::vector<std::string> unreadable; // files that are not block CRC files
+  uint64_t otherSize = 0;              // ranks' files with another block size
+  uint64_t dropped = 0;                // entries that do not fit their send
+};
+BlockCrcReading readBlockCrcsOfRanks(const std::string &traceDir, MessageTable &t, int stride,
+                                     int offset);
+// Appends what readBlockCrcs reports about a reading to t.warnings.
+void addBlockCrcWarnings(const BlockCrcReading &reading, MessageTable &t);
+
 } // namespace cz::detect

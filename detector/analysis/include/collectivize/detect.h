@@ -91,6 +91,13 @@ struct DetectOptions {
   // The provenance of the table, replayed already (the parallel mode's
   // distributed replay): taken (moved from) instead of replaying.
   detail::Provenance *provenance = nullptr;
+  // Traces of more matched messages than this are analysed in time
+  // windows of about this many messages, cut where no message is in
+  // flight (windows.h); 0: one window, whatever the size.
+  uint64_t windowMessages = uint64_t(1) << 23;
+  // Called after each window with (windows done, windows) when there are
+  // several.
+  std::function<void(size_t done, size_t windows)> onWindow;
 };
 
 struct Report {
@@ -101,5 +108,30 @@ struct Report {
 };
 
 Report detect(const MessageTable &table, const DetectOptions &options = {});
+
+// The same in pieces, for windows analysed apart (one process each in the
+// parallel mode): what one window's instances give, per (kind,
+// communicator, participants, root, call sites) in that order; findings of
+// consecutive windows merged in time order; the report from the merged
+// findings. A trace analysed as one window gives detect()'s report.
+struct Finding {
+  Kind kind = Kind::Bcast;
+  uint32_t comm = 0;
+  std::vector<uint32_t> participants; // world ranks, sorted
+  uint32_t rootWorld = kNone;
+  std::vector<SiteUse> sites;         // of every instance (they are the key)
+  Match match;                        // the first instance's fields, sums over all
+  uint64_t nanosInMessages = 0;       // sum over messages of receive - send time
+  bool severalTagInstance = false;    // an instance whose messages change tag
+  bool keptConfirmed = false;         // an instance's root block declared kept
+  bool operator<(const Finding &o) const; // the key's order
+};
+std::vector<Finding> findInWindow(const MessageTable &window, const DetectOptions &options);
+void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later);
+// `table` gives the groups, counts and warnings (its messages are not
+// read); windows: how many the findings come from (more than one: the
+// report warns that collectives under way at a cut were seen in pieces).
+Report reportFindings(std::vector<Finding> findings, const MessageTable &table,
+                      const DetectOptions &options, size_t windows = 1);
 
 } // namespace cz::detect

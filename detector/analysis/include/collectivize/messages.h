@@ -48,6 +48,7 @@ struct KeptBuffer {
   uint64_t site = 0;
   uint8_t siteKind = 0;
   uint32_t pos = 0;
+  uint64_t time = 0; // when it was declared (which window holds it)
 };
 
 // A communicator as the trace defines it.

@@ -11,8 +11,10 @@
 #include <optional>
 #include <vector>
 
+#include "collectivize/detect.h"
 #include "collectivize/messages.h"
 #include "collectivize/provenance.h"
+#include "collectivize/report.h"
 
 namespace cz::detect::parallel {
 
@@ -42,23 +44,38 @@ private:
 // One process's phases (wall seconds) and volumes.
 struct ProcessTimes {
   double decode = 0, match = 0, replay = 0, replayWaiting = 0, transfer = 0;
+  double windows_s = 0;        // windowed: planning, routing and analysing its windows
   double peakMegabytes = 0;    // resident, at the end of the transfer
   uint64_t ranks = 0, sentRecords = 0;
   uint64_t routedBytes = 0;    // send records to other processes (matching)
   uint64_t replayBytes = 0;    // replay records to other processes
-  uint64_t bytesToRoot = 0;    // its share, sent to process 0
+  uint64_t bytesToRoot = 0;    // its share, sent to process 0 (windowed: to the owners)
+  uint64_t windows = 0;        // windowed: the windows it analysed
 };
 
 struct ParallelResult {
+  // One window: the whole table and its provenance. Several windows
+  // (windowed): the table's header (groups, counts, warnings; no
+  // messages), and the windows' findings, merged (windows_at_owners.h).
   MessageTable table;
   cz::detect::detail::Provenance provenance;
+  bool windowed = false;
+  size_t windows = 1;
+  std::vector<Finding> findings;
+  SiteLocations sites;                     // return-address sites resolved
+  std::string symbolizeProblem;
+  std::vector<uint64_t> instrumenterSites; // distinct instrumenter ids of the messages
 };
 
 // Collective over the session's processes. Process 0 gets the table and
 // its provenance (what matchMessages and traceProvenance would give) and,
 // with times, every process's times (index: process); the others get
 // nullopt. Throws std::runtime_error when processes send what cannot be.
+// When the trace has more matched messages than options.windowMessages,
+// the windows are analysed on their owners (with options) instead.
 std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::Trace &trace,
+                                                 const std::string &traceDir,
+                                                 const DetectOptions &options,
                                                  std::vector<ProcessTimes> *times = nullptr);
 
 } // namespace cz::detect::parallel

@@ -1,0 +1,121 @@
+// findings_codec.cpp: see findings_codec.h. Every field in declaration
+// order; strings and vectors with their length first.
+#include "findings_codec.h"
+
+#include <type_traits>
+
+#include "byte_io.h"
+
+namespace cz::detect::parallel::detail {
+namespace {
+
+static_assert(std::is_trivially_copyable_v<SiteUse>);
+constexpr uint64_t kMagic = 0x435a46494e443031ull; // "CZFIND01"
+
+void putMatch(std::vector<char> &o, const Match &m) {
+  put(o, m.kind), put(o, m.confirmed), put(o, m.coverage), put(o, m.comm);
+  putText(o, m.commName);
+  putAll(o, m.ranks);
+  put(o, m.subset);
+  putAll(o, m.splitColors);
+  put(o, m.root), put(o, m.rootWorld);
+  putAll(o, m.otherRoots);
+  putAll(o, m.sites);
+  put(o, m.instances), put(o, m.messages), put(o, m.bytesPerInstance), put(o, m.bytesMoved);
+  put(o, m.secondsInMessages), put(o, m.datatype), put(o, m.count), put(o, m.rootAddress);
+  put(o, m.segments);
+  putText(o, m.op);
+  put(o, m.shapeOnly), put(o, m.severalTags), put(o, m.traceBlockBytes);
+  putText(o, m.recvLayout), putText(o, m.sendLayout), putText(o, m.note);
+}
+
+void getMatch(ByteReader &r, Match &m) {
+  m.kind = r.get<Kind>(), m.confirmed = r.get<bool>(), m.coverage = r.get<double>();
+  m.comm = r.get<uint32_t>();
+  m.commName = r.text();
+  r.getAll(m.ranks);
+  m.subset = r.get<bool>();
+  r.getAll(m.splitColors);
+  m.root = r.get<int>(), m.rootWorld = r.get<uint32_t>();
+  r.getAll(m.otherRoots);
+  r.getAll(m.sites);
+  m.instances = r.get<uint64_t>(), m.messages = r.get<uint64_t>();
+  m.bytesPerInstance = r.get<uint64_t>(), m.bytesMoved = r.get<uint64_t>();
+  m.secondsInMessages = r.get<double>(), m.datatype = r.get<uint32_t>();
+  m.count = r.get<uint64_t>(), m.rootAddress = r.get<uint64_t>();
+  m.segments = r.get<int>();
+  m.op = r.text();
+  m.shapeOnly = r.get<bool>(), m.severalTags = r.get<bool>();
+  m.traceBlockBytes = r.get<uint64_t>();
+  m.recvLayout = r.text(), m.sendLayout = r.text(), m.note = r.text();
+}
+
+} // namespace
+
+void encode(const ProcessFindings &f, std::vector<char> &o) {
+  o.clear();
+  put(o, kMagic);
+  put(o, uint64_t(f.windows.size()));
+  for (const auto &[window, findings] : f.windows) {
+    put(o, window);
+    put(o, uint64_t(findings.size()));
+    for (const Finding &g : findings) {
+      put(o, g.kind), put(o, g.comm);
+      putAll(o, g.participants);
+      put(o, g.rootWorld);
+      putAll(o, g.sites);
+      putMatch(o, g.match);
+      put(o, g.nanosInMessages), put(o, g.severalTagInstance), put(o, g.keptConfirmed);
+    }
+  }
+  put(o, uint64_t(f.sites.size()));
+  for (const auto &[id, s] : f.sites) {
+    put(o, id);
+    putText(o, s.file);
+    put(o, s.line), put(o, s.column);
+    putText(o, s.function), putText(o, s.callee);
+  }
+  putText(o, f.symbolizeProblem);
+  putAll(o, f.instrumenterSites);
+}
+
+bool decode(const char *data, size_t size, ProcessFindings &f, std::string &why) {
+  ByteReader r{data, size};
+  if (r.get<uint64_t>() != kMagic) {
+    why = "findings from another version of collectivize";
+    return false;
+  }
+  const uint64_t windows = r.get<uint64_t>();
+  for (uint64_t w = 0; r.ok && w < windows; w++) {
+    auto &[window, findings] = f.windows.emplace_back();
+    window = r.get<uint64_t>();
+    const uint64_t n = r.get<uint64_t>();
+    for (uint64_t k = 0; r.ok && k < n; k++) {
+      Finding &g = findings.emplace_back();
+      g.kind = r.get<Kind>(), g.comm = r.get<uint32_t>();
+      r.getAll(g.participants);
+      g.rootWorld = r.get<uint32_t>();
+      r.getAll(g.sites);
+      getMatch(r, g.match);
+      g.nanosInMessages = r.get<uint64_t>();
+      g.severalTagInstance = r.get<bool>(), g.keptConfirmed = r.get<bool>();
+    }
+  }
+  const uint64_t sites = r.get<uint64_t>();
+  for (uint64_t k = 0; r.ok && k < sites; k++) {
+    const uint64_t id = r.get<uint64_t>();
+    SourceLocation &s = f.sites[id];
+    s.file = r.text();
+    s.line = r.get<int>(), s.column = r.get<int>();
+    s.function = r.text(), s.callee = r.text();
+  }
+  f.symbolizeProblem = r.text();
+  r.getAll(f.instrumenterSites);
+  if (!r.ok || r.at != size) {
+    why = "truncated or malformed findings";
+    return false;
+  }
+  return true;
+}
+
+} // namespace cz::detect::parallel::detail

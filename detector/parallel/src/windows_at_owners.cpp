@@ -1,0 +1,417 @@
+// windows_at_owners.cpp: see windows_at_owners.h.
+#include "windows_at_owners.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+#include "byte_io.h"
+#include "collectivize/block_crcs.h"
+#include "collectivize/symbolize.h"
+#include "exchange.h"
+#include "findings_codec.h"
+#include "record_codec.h"
+
+namespace cz::detect::parallel {
+namespace {
+
+using cz::detect::detail::Origin;
+using cz::detect::detail::Segment;
+
+// A matched message on its way to its window's owner; its segments and
+// block CRCs follow in their own arrays, in the same order.
+struct RoutedRow {
+  Message message;
+  uint64_t index = 0; // in the whole table
+  uint32_t window = 0, segments = 0, blocks = 0;
+  uint8_t verified = 0;
+};
+
+// An origin, answered by the process that made it (ids: k * N + p for
+// process p's k-th), with the key that orders origins as the serial replay
+// numbers them (its first message's send step).
+struct OriginAnswer {
+  Origin origin;
+  ReplayKey key;
+  uint32_t id = 0;
+};
+
+// Bytes from every process to process 0, in process order (MPI_Gatherv
+// counts are ints: bounded per process).
+std::vector<std::vector<char>> gatherBytes(MPI_Comm comm, const std::vector<char> &mine) {
+  int me = 0, procs = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &procs);
+  if (mine.size() > size_t(INT_MAX)) throw std::runtime_error("more than 2 GiB of findings");
+  int n = int(mine.size());
+  std::vector<int> counts(size_t(me == 0 ? procs : 0)), displs(counts.size());
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<char> all;
+  if (me == 0) {
+    size_t at = 0;
+    for (size_t p = 0; p < counts.size(); p++) {
+      if (at > size_t(INT_MAX)) throw std::runtime_error("more than 2 GiB of findings in all");
+      displs[p] = int(at), at += size_t(counts[p]);
+    }
+    all.resize(at);
+  }
+  MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
+              comm);
+  std::vector<std::vector<char>> out;
+  for (size_t p = 0; p < counts.size(); p++)
+    out.emplace_back(all.begin() + displs[p], all.begin() + displs[p] + counts[p]);
+  return out;
+}
+
+// Process 0's header: every rank's counts and errors (kept buffers went
+// to the windows), assembled as the serial table's, without messages.
+MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
+                          std::vector<RankRecords> &summaries, QueueCounts unmatched,
+                          uint64_t matched) {
+  int me = 0, procs = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &procs);
+  std::vector<char> mine, rec;
+  parallel::detail::put(mine, uint64_t(summaries.size()));
+  for (RankRecords &rr : summaries) {
+    rr.kept = {};
+    parallel::detail::encode(rr, rec);
+    parallel::detail::putAll(mine, rec);
+  }
+  unsigned long long counts[2] = {unmatched.unmatchedSends, unmatched.unmatchedReceives}, sum[2];
+  MPI_Reduce(counts, sum, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
+  std::vector<std::vector<char>> parts = gatherBytes(comm, mine);
+  if (me != 0) return {};
+  const int ranks = trace.rankCount();
+  std::vector<std::vector<RankRecords>> byProcess(static_cast<size_t>(procs));
+  for (size_t p = 0; p < parts.size(); p++) {
+    parallel::detail::ByteReader rd{parts[p].data(), parts[p].size()};
+    const uint64_t n = rd.get<uint64_t>();
+    for (uint64_t k = 0; rd.ok && k < n; k++) {
+      rd.getAll(rec);
+      std::string why;
+      if (!rd.ok || !parallel::detail::decode(rec, byProcess[p].emplace_back(), why))
+        throw std::runtime_error("the counts of process " + std::to_string(p) +
+                                 " are unusable: " + (why.empty() ? "truncated" : why));
+    }
+  }
+  std::vector<RankRecords> inOrder;
+  std::vector<size_t> next(static_cast<size_t>(procs), 0);
+  for (int r = 0; r < ranks; r++) {
+    std::vector<RankRecords> &v = byProcess[size_t(r % procs)];
+    size_t &k = next[size_t(r % procs)];
+    if (k >= v.size() || v[k].rank != r)
+      throw std::runtime_error("rank " + std::to_string(r) + "'s records are missing");
+    inOrder.push_back(std::move(v[k++]));
+  }
+  MessageTable header = assembleTable(trace, std::move(inOrder), {}, {sum[0], sum[1]});
+  header.stats.matched = matched;
+  return header;
+}
+
+} // namespace
+
+WindowPlan planWindowsTogether(MPI_Comm comm, const std::vector<Message> &rows,
+                               uint64_t windowMessages) {
+  unsigned long long n = rows.size(), total = 0;
+  MPI_Allreduce(&n, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+  if (windowMessages == 0 || total <= windowMessages) {
+    return WindowPlan{};
+  }
+  unsigned long long first = ULLONG_MAX, last = 0;
+  for (const Message &m : rows) {
+    first = std::min<unsigned long long>(first, m.sendTime);
+    last = std::max<unsigned long long>(last, std::max(m.recvTime, m.sendTime));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  TimeProfile p = emptyProfile(first, last, total);
+  for (const Message &m : rows) p.add(m);
+  MPI_Allreduce(MPI_IN_PLACE, p.inFlight.data(), int(p.inFlight.size()), MPI_INT64_T, MPI_SUM,
+                comm);
+  MPI_Allreduce(MPI_IN_PLACE, p.sends.data(), int(p.sends.size()), MPI_UINT64_T, MPI_SUM, comm);
+  return planWindows(std::move(p), windowMessages);
+}
+
+std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace &trace,
+                                               const std::string &traceDir, DistributedMatch match,
+                                               ReplayPart part, const WindowPlan &plan,
+                                               const DetectOptions &options, uint64_t *bytesSent) {
+  int me = 0, procs = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &procs);
+  const size_t P = size_t(procs);
+  uint64_t sent = 0;
+  auto ownerOf = [&](size_t window) { return window % P; };
+
+  // This process's sends: call sites and block CRCs, as the serial mode
+  // does on the whole table before the analyses.
+  MessageTable mine;
+  mine.ranks = trace.rankCount();
+  mine.messages = std::move(match.replay.sent);
+  const std::vector<uint32_t> &index = match.replay.sentIndex; // ascending
+  detail::ProcessFindings out;
+  SymbolizeStats sym = symbolizeReturnAddresses(traceDir, mine, out.sites);
+  out.symbolizeProblem = sym.problem;
+  BlockCrcReading blocks = readBlockCrcsOfRanks(traceDir, mine, procs, me);
+  for (const Message &m : mine.messages) {
+    if (m.sendSiteKind == 0) out.instrumenterSites.push_back(m.sendSite);
+    if (m.recvSiteKind == 0) out.instrumenterSites.push_back(m.recvSite);
+  }
+  std::sort(out.instrumenterSites.begin(), out.instrumenterSites.end());
+  out.instrumenterSites.erase(
+      std::unique(out.instrumenterSites.begin(), out.instrumenterSites.end()),
+      out.instrumenterSites.end());
+  if (part.sentIndex.size() != mine.messages.size() ||
+      part.segmentCounts.size() != mine.messages.size() || index.size() != mine.messages.size())
+    throw std::runtime_error("the replay's results do not fit the messages");
+
+  // The origins this process made, with their serial order's key.
+  std::vector<ReplayKey> originKeys(part.origins.size());
+  for (size_t k = 0; k < part.origins.size(); k++) {
+    auto it = std::lower_bound(index.begin(), index.end(), part.origins[k].firstMessage);
+    if (it == index.end() || *it != part.origins[k].firstMessage)
+      throw std::runtime_error("an origin names a message its maker does not hold");
+    originKeys[k] = cz::detect::detail::sendKey(mine.messages[size_t(it - index.begin())]);
+  }
+
+  // Messages to their windows' owners.
+  const size_t n = mine.messages.size();
+  std::vector<uint64_t> segmentAt(n + 1, 0);
+  for (size_t j = 0; j < n; j++) segmentAt[j + 1] = segmentAt[j] + part.segmentCounts[j];
+  std::vector<uint32_t> windowOf(n);
+  std::vector<size_t> rowsTo(P, 0), segmentsTo(P, 0), crcsTo(P, 0);
+  for (size_t j = 0; j < n; j++) {
+    windowOf[j] = uint32_t(plan.windowOf(mine.messages[j].sendTime));
+    const size_t q = ownerOf(windowOf[j]);
+    rowsTo[q]++;
+    segmentsTo[q] += part.segmentCounts[j];
+    if (mine.blocks.has(uint32_t(j))) crcsTo[q] += mine.blocks.count[j];
+  }
+  std::vector<RoutedRow> rowsOut(n);
+  std::vector<Segment> segmentsOut(segmentAt[n]);
+  std::vector<uint32_t> crcsOut;
+  {
+    std::vector<size_t> crcTotal(P + 1, 0), rowAt(P, 0), segAt(P, 0), crcAt(P, 0);
+    for (size_t q = 1; q < P; q++) {
+      rowAt[q] = rowAt[q - 1] + rowsTo[q - 1];
+      segAt[q] = segAt[q - 1] + segmentsTo[q - 1];
+      crcAt[q] = crcAt[q - 1] + crcsTo[q - 1];
+    }
+    crcsOut.resize(P ? crcAt[P - 1] + crcsTo[P - 1] : 0);
+    for (size_t j = 0; j < n; j++) {
+      const size_t q = ownerOf(windowOf[j]);
+      RoutedRow &r = rowsOut[rowAt[q]++];
+      r.message = mine.messages[j];
+      r.index = index[j];
+      r.window = windowOf[j];
+      r.segments = part.segmentCounts[j];
+      r.verified = part.verified[j];
+      std::copy(part.segments.begin() + long(segmentAt[j]), part.segments.begin() + long(segmentAt[j + 1]),
+                segmentsOut.begin() + long(segAt[q]));
+      segAt[q] += r.segments;
+      if (mine.blocks.has(uint32_t(j))) {
+        r.blocks = mine.blocks.count[j];
+        const auto from = mine.blocks.crcs.begin() + long(mine.blocks.first[j]);
+        std::copy(from, from + r.blocks, crcsOut.begin() + long(crcAt[q]));
+        crcAt[q] += r.blocks;
+      }
+    }
+  }
+  const uint64_t blockBytes = mine.blocks.blockBytes;
+  mine = {};
+  part.segments = {};
+  part.segmentCounts = {};
+  part.verified = {};
+  for (size_t q = 0; q < P; q++)
+    if (int(q) != me)
+      sent += rowsTo[q] * sizeof(RoutedRow) + segmentsTo[q] * sizeof(Segment) + crcsTo[q] * 4;
+  std::vector<RoutedRow> rows = exchangeCounted(comm, rowsOut, rowsTo);
+  rowsOut = {};
+  std::vector<Segment> segments = exchangeCounted(comm, segmentsOut, segmentsTo);
+  segmentsOut = {};
+  std::vector<uint32_t> crcs = exchangeCounted(comm, crcsOut, crcsTo);
+  crcsOut = {};
+
+  // Kept buffers to their windows' owners.
+  std::vector<KeptBuffer> keptOut;
+  std::vector<size_t> keptTo(P, 0);
+  for (const RankRecords &rr : match.summaries)
+    for (const KeptBuffer &kb : rr.kept) keptTo[ownerOf(plan.windowOf(kb.time))]++;
+  {
+    std::vector<size_t> at(P, 0);
+    for (size_t q = 1; q < P; q++) at[q] = at[q - 1] + keptTo[q - 1];
+    keptOut.resize(P ? at[P - 1] + keptTo[P - 1] : 0);
+    for (const RankRecords &rr : match.summaries)
+      for (const KeptBuffer &kb : rr.kept) keptOut[at[ownerOf(plan.windowOf(kb.time))]++] = kb;
+  }
+  std::vector<KeptBuffer> kept = exchangeCounted(comm, keptOut, keptTo);
+  keptOut = {};
+  std::sort(kept.begin(), kept.end(), [](const KeptBuffer &a, const KeptBuffer &b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.pos < b.pos;
+  });
+
+  // The origins the arrived segments name, from their makers.
+  std::vector<uint32_t> wanted;
+  wanted.reserve(segments.size());
+  for (const Segment &s : segments) wanted.push_back(s.origin);
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::vector<size_t> askTo(P, 0);
+  for (uint32_t id : wanted) askTo[id % P]++;
+  std::vector<uint32_t> asking(wanted.size());
+  {
+    std::vector<size_t> at(P, 0);
+    for (size_t q = 1; q < P; q++) at[q] = at[q - 1] + askTo[q - 1];
+    for (uint32_t id : wanted) asking[at[id % P]++] = id;
+  }
+  const std::vector<size_t> askedOf = arrivingCounts(comm, askTo);
+  std::vector<uint32_t> asked = exchange(comm, asking, Layout(askTo), Layout(askedOf));
+  std::vector<OriginAnswer> answers(asked.size());
+  for (size_t k = 0; k < asked.size(); k++) {
+    const size_t local = asked[k] / P;
+    if (asked[k] % P != size_t(me) || local >= part.origins.size())
+      throw std::runtime_error("a segment names an origin no process made");
+    answers[k] = {part.origins[local], originKeys[local], asked[k]};
+  }
+  for (size_t q = 0; q < P; q++)
+    if (int(q) != me) sent += askedOf[q] * sizeof(OriginAnswer);
+  std::vector<OriginAnswer> origins = exchange(comm, answers, Layout(askedOf), Layout(askTo));
+  answers = {};
+  part.origins = {};
+  originKeys = {};
+  std::sort(origins.begin(), origins.end(),
+            [](const OriginAnswer &a, const OriginAnswer &b) { return a.id < b.id; });
+  auto originOf = [&](uint32_t id) -> const OriginAnswer & {
+    auto it = std::lower_bound(origins.begin(), origins.end(), id,
+                               [](const OriginAnswer &a, uint32_t v) { return a.id < v; });
+    if (it == origins.end() || it->id != id) throw std::runtime_error("an origin did not come");
+    return *it;
+  };
+
+  // Each owned window as windowOf(table, provenance, plan, w) makes it.
+  std::vector<uint64_t> segmentFrom(rows.size() + 1, 0), crcFrom(rows.size() + 1, 0);
+  for (size_t k = 0; k < rows.size(); k++) {
+    segmentFrom[k + 1] = segmentFrom[k] + rows[k].segments;
+    crcFrom[k + 1] = crcFrom[k] + rows[k].blocks;
+  }
+  if (segmentFrom.back() != segments.size() || crcFrom.back() != crcs.size())
+    throw std::runtime_error("routed messages and their segments do not fit");
+  std::vector<size_t> order(rows.size());
+  for (size_t k = 0; k < order.size(); k++) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return rows[a].window != rows[b].window ? rows[a].window < rows[b].window
+                                            : rows[a].index < rows[b].index;
+  });
+  const MessageTable base = assembleTable(trace, {}, {}, {});
+  DetectOptions quiet = options;
+  quiet.onPhase = nullptr;
+  quiet.onWindow = nullptr;
+  quiet.concurrentProvenance = false;
+  for (size_t from = 0; from < order.size();) {
+    const uint32_t w = rows[order[from]].window;
+    size_t to = from;
+    while (to < order.size() && rows[order[to]].window == w) to++;
+    MessageTable t;
+    t.ranks = base.ranks;
+    t.groups = base.groups;
+    std::vector<uint64_t> tableIndex;
+    for (size_t k = from; k < to; k++) {
+      t.messages.push_back(rows[order[k]].message);
+      tableIndex.push_back(rows[order[k]].index);
+    }
+    for (const KeptBuffer &kb : kept)
+      if (plan.windowOf(kb.time) == w) t.kept.push_back(kb);
+    if (blockBytes) {
+      t.blocks.blockBytes = blockBytes;
+      t.blocks.first.assign(to - from, 0);
+      t.blocks.count.assign(to - from, 0);
+      for (size_t k = from; k < to; k++) {
+        const RoutedRow &r = rows[order[k]];
+        if (!r.blocks) continue;
+        t.blocks.first[k - from] = t.blocks.crcs.size();
+        t.blocks.count[k - from] = r.blocks;
+        const auto at = crcs.begin() + long(crcFrom[order[k]]);
+        t.blocks.crcs.insert(t.blocks.crcs.end(), at, at + r.blocks);
+      }
+    }
+    cz::detect::detail::Provenance pv;
+    std::vector<uint32_t> ids;
+    for (size_t k = from; k < to; k++)
+      for (uint64_t s = segmentFrom[order[k]]; s < segmentFrom[order[k] + 1]; s++)
+        ids.push_back(segments[s].origin);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::sort(ids.begin(), ids.end(),
+              [&](uint32_t a, uint32_t b) { return originOf(a).key < originOf(b).key; });
+    std::vector<std::pair<uint32_t, uint32_t>> number(ids.size()); // (id, window's number)
+    for (size_t k = 0; k < ids.size(); k++) {
+      number[k] = {ids[k], uint32_t(k)};
+      Origin o = originOf(ids[k]).origin;
+      auto it = std::lower_bound(tableIndex.begin(), tableIndex.end(), uint64_t(o.firstMessage));
+      o.firstMessage = it != tableIndex.end() && *it == o.firstMessage
+                           ? uint32_t(it - tableIndex.begin())
+                           : kNone;
+      pv.origins.push_back(o);
+    }
+    std::sort(number.begin(), number.end());
+    for (size_t k = from; k < to; k++) {
+      const size_t r = order[k];
+      pv.segments.spans.push_back({pv.segments.pool.size(), rows[r].segments});
+      for (uint64_t s = segmentFrom[r]; s < segmentFrom[r + 1]; s++) {
+        Segment seg = segments[s];
+        seg.origin = std::lower_bound(number.begin(), number.end(),
+                                      std::make_pair(seg.origin, uint32_t(0)))
+                         ->second;
+        pv.segments.pool.push_back(seg);
+      }
+      pv.verified.push_back(rows[r].verified);
+    }
+    DetectOptions wo = quiet;
+    wo.provenance = &pv;
+    out.windows.emplace_back(w, findInWindow(t, wo));
+    from = to;
+  }
+
+  // Everything to process 0.
+  unsigned long long dropped = blocks.dropped, droppedAll = 0;
+  MPI_Reduce(&dropped, &droppedAll, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
+  unsigned long long total = 0;
+  for (uint64_t k : match.matchedPerRank) total += k;
+  MessageTable header =
+      headerAtRoot(comm, trace, match.summaries, match.unmatched, total);
+  std::vector<char> bytes;
+  detail::encode(out, bytes);
+  if (me != 0) sent += bytes.size();
+  if (bytesSent) *bytesSent = sent;
+  std::vector<std::vector<char>> all = gatherBytes(comm, bytes);
+  if (me != 0) return std::nullopt;
+  WindowedFindings result;
+  blocks.dropped = droppedAll;
+  addBlockCrcWarnings(blocks, header);
+  result.header = std::move(header);
+  result.windows = plan.windows();
+  std::vector<std::pair<uint64_t, std::vector<Finding>>> windows;
+  for (size_t p = 0; p < all.size(); p++) {
+    detail::ProcessFindings f;
+    std::string why;
+    if (!detail::decode(all[p].data(), all[p].size(), f, why))
+      throw std::runtime_error("the findings of process " + std::to_string(p) +
+                               " are unusable: " + why);
+    for (auto &w : f.windows) windows.push_back(std::move(w));
+    result.sites.insert(f.sites.begin(), f.sites.end());
+    if (result.symbolizeProblem.empty()) result.symbolizeProblem = f.symbolizeProblem;
+    result.instrumenterSites.insert(result.instrumenterSites.end(), f.instrumenterSites.begin(),
+                                    f.instrumenterSites.end());
+  }
+  std::sort(result.instrumenterSites.begin(), result.instrumenterSites.end());
+  result.instrumenterSites.erase(
+      std::unique(result.instrumenterSites.begin(), result.instrumenterSites.end()),
+      result.instrumenterSites.end());
+  std::sort(windows.begin(), windows.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &[w, findings] : windows) mergeFindings(result.findings, std::move(findings));
+  return result;
+}
+
+} // namespace cz::detect::parallel
