@@ -75,17 +75,7 @@ std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
 // addresses can differ between copies of one call when the compiler peels
 // or unrolls the loop around it; such copies become separate matches,
 // never a wrong merge.)
-struct AggKey {
-  Kind kind;
-  uint32_t comm;
-  std::vector<uint32_t> participants;
-  uint32_t root;
-  std::vector<SiteUse> sites;
-  bool operator<(const AggKey &o) const {
-    return std::tie(kind, comm, participants, root, sites) <
-           std::tie(o.kind, o.comm, o.participants, o.root, o.sites);
-  }
-};
+using AggKey = FindingKey;
 
 AggKey keyOf(const MessageTable &t, const Instance &in, std::vector<SiteUse> &sites) {
   sites = sitesOf(t, in);
@@ -96,7 +86,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   Match m;
   m.kind = k.kind;
   m.comm = k.comm;
-  m.rootWorld = k.root;
+  m.rootWorld = k.rootWorld;
   m.otherRoots = first.otherRoots;
   m.bytesPerInstance = first.bytes;
   m.rootAddress = first.rootAddress;
@@ -240,12 +230,8 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     auto it = agg.find(k);
     if (it == agg.end()) {
       Finding f;
-      f.kind = k.kind;
-      f.comm = k.comm;
-      f.participants = k.participants;
-      f.rootWorld = k.root;
-      f.sites = k.sites;
       f.match = start(t, k, in);
+      f.key = k;
       it = agg.emplace(std::move(k), std::move(f)).first;
     }
     Finding &f = it->second;
@@ -269,7 +255,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   return out;
 }
 
-bool Finding::operator<(const Finding &o) const {
+bool FindingKey::operator<(const FindingKey &o) const {
   return std::tie(kind, comm, participants, rootWorld, sites) <
          std::tie(o.kind, o.comm, o.participants, o.rootWorld, o.sites);
 }
@@ -281,9 +267,9 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
   merged.reserve(into.size() + later.size());
   auto a = into.begin(), b = later.begin();
   while (a != into.end() || b != later.end()) {
-    if (b == later.end() || (a != into.end() && *a < *b)) {
+    if (b == later.end() || (a != into.end() && a->key < b->key)) {
       merged.push_back(std::move(*a++));
-    } else if (a == into.end() || *b < *a) {
+    } else if (a == into.end() || b->key < a->key) {
       merged.push_back(std::move(*b++));
     } else {
       Finding &f = *a;
@@ -324,8 +310,8 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     if (f.severalTagInstance && m.segments == 1) m.severalTags = true;
     if (f.keptConfirmed) m.note = "the root's own block was declared with cz_send_to_self";
     m.secondsInMessages = double(f.nanosInMessages) * 1e-9;
-    setGroup(t, m, f.participants);
-    m.sites = f.sites;
+    setGroup(t, m, f.key.participants);
+    m.sites = f.key.sites;
     agg.push_back(&m);
   }
 

@@ -60,10 +60,10 @@ void encode(const ProcessFindings &f, std::vector<char> &o) {
     put(o, window);
     put(o, uint64_t(findings.size()));
     for (const Finding &g : findings) {
-      put(o, g.kind), put(o, g.comm);
-      putAll(o, g.participants);
-      put(o, g.rootWorld);
-      putAll(o, g.sites);
+      put(o, g.key.kind), put(o, g.key.comm);
+      putAll(o, g.key.participants);
+      put(o, g.key.rootWorld);
+      putAll(o, g.key.sites);
       putMatch(o, g.match);
       put(o, g.nanosInMessages), put(o, g.severalTagInstance), put(o, g.keptConfirmed);
     }
@@ -92,10 +92,10 @@ bool decode(const char *data, size_t size, ProcessFindings &f, std::string &why)
     const uint64_t n = r.get<uint64_t>();
     for (uint64_t k = 0; r.ok && k < n; k++) {
       Finding &g = findings.emplace_back();
-      g.kind = r.get<Kind>(), g.comm = r.get<uint32_t>();
-      r.getAll(g.participants);
-      g.rootWorld = r.get<uint32_t>();
-      r.getAll(g.sites);
+      g.key.kind = r.get<Kind>(), g.key.comm = r.get<uint32_t>();
+      r.getAll(g.key.participants);
+      g.key.rootWorld = r.get<uint32_t>();
+      r.getAll(g.key.sites);
       getMatch(r, g.match);
       g.nanosInMessages = r.get<uint64_t>();
       g.severalTagInstance = r.get<bool>(), g.keptConfirmed = r.get<bool>();

@@ -114,17 +114,20 @@ Report detect(const MessageTable &table, const DetectOptions &options = {});
 // communicator, participants, root, call sites) in that order; findings of
 // consecutive windows merged in time order; the report from the merged
 // findings. A trace analysed as one window gives detect()'s report.
-struct Finding {
+struct FindingKey {
   Kind kind = Kind::Bcast;
   uint32_t comm = 0;
   std::vector<uint32_t> participants; // world ranks, sorted
   uint32_t rootWorld = kNone;
   std::vector<SiteUse> sites;         // of every instance (they are the key)
+  bool operator<(const FindingKey &o) const;
+};
+struct Finding {
+  FindingKey key;
   Match match;                        // the first instance's fields, sums over all
   uint64_t nanosInMessages = 0;       // sum over messages of receive - send time
   bool severalTagInstance = false;    // an instance whose messages change tag
   bool keptConfirmed = false;         // an instance's root block declared kept
-  bool operator<(const Finding &o) const; // the key's order
 };
 std::vector<Finding> findInWindow(const MessageTable &window, const DetectOptions &options);
 void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later);
