@@ -88,14 +88,21 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
   std::vector<MatchAnswer> back = exchange(comm, answers, recvLayout, sendLayout);
   answers = {};
 
-  // The sender's side: matched sends, in (src, sendPos) order, with their receive.
+  // The sender's side: matched sends, in (src, sendPos) order, with their
+  // receive. The sends are put back into that order in place (no second
+  // copy of them): their receive side first, in routing order, then a
+  // permutation, then the unmatched ones squeezed out.
+  for (size_t at = 0; at < back.size(); at++) {
+    const MatchAnswer &a = back[at];
+    if (a.slot == kNone) continue;
+    Message &m = outgoing[at];
+    m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
+    m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
+    m.recvSiteKind = a.recvSiteKind;
+  }
   out.matchedPerRank.assign(size_t(std::max(ranks, 0)), 0);
-  const size_t matchedSends = size_t(std::count_if(back.begin(), back.end(), [](const MatchAnswer &a) {
-    return a.slot != kNone;
-  }));
-  out.replay.sent.reserve(matchedSends);
-  out.replay.sentSlot.reserve(matchedSends);
-  out.replay.sentIndex.reserve(matchedSends);
+  std::vector<uint32_t> from(outgoing.size()); // k-th send in (src, sendPos) order: its routing place
+  std::vector<uint32_t> slots(outgoing.size());
   {
     std::vector<size_t> next(nprocs);
     for (size_t q = 0; q < next.size(); q++) next[q] = size_t(sendLayout.displs[q]);
@@ -103,22 +110,46 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
     for (size_t k = 0; k < owned.size(); k++) {
       RankRecords &rr = owned[k];
       out.replay.ranks.push_back(uint32_t(rr.rank));
-      for (size_t j = 0; j < sendsPerRank[k]; j++) {
-        const size_t at = next[bucketOf[send++]]++;
-        const MatchAnswer &a = back[at];
-        if (a.slot == kNone) continue;
-        Message m = outgoing[at];
-        m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
-        m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
-        m.recvSiteKind = a.recvSiteKind;
-        out.replay.sent.push_back(m);
-        out.replay.sentSlot.push_back(a.slot);
-        if (size_t(rr.rank) < out.matchedPerRank.size()) out.matchedPerRank[size_t(rr.rank)]++;
+      for (size_t j = 0; j < sendsPerRank[k]; j++, send++) {
+        from[send] = uint32_t(next[bucketOf[send]]++);
+        slots[send] = back[from[send]].slot;
+        if (slots[send] != kNone && size_t(rr.rank) < out.matchedPerRank.size())
+          out.matchedPerRank[size_t(rr.rank)]++;
       }
       out.summaries.push_back(std::move(rr));
     }
   }
-  outgoing = {};
+  back = {};
+  bucketOf = {};
+  // outgoing[k] = outgoing[from[k]] for all k, cycle by cycle (from[j] = j
+  // marks a place done).
+  for (size_t i = 0; i < from.size(); i++) {
+    if (from[i] == i) continue;
+    const Message first = outgoing[i];
+    size_t j = i;
+    while (true) {
+      const size_t k = from[j];
+      from[j] = uint32_t(j);
+      if (k == i) {
+        outgoing[j] = first;
+        break;
+      }
+      outgoing[j] = outgoing[k];
+      j = k;
+    }
+  }
+  from = {};
+  size_t w = 0;
+  for (size_t k = 0; k < outgoing.size(); k++)
+    if (slots[k] != kNone) {
+      outgoing[w] = outgoing[k];
+      slots[w++] = slots[k];
+    }
+  outgoing.resize(w);
+  slots.resize(w);
+  out.replay.sent = std::move(outgoing);
+  out.replay.sentSlot = std::move(slots);
+  out.replay.sentIndex.reserve(w);
   MPI_Allreduce(MPI_IN_PLACE, out.matchedPerRank.data(), int(out.matchedPerRank.size()),
                 MPI_UINT64_T, MPI_SUM, comm);
   // Table index: the table is in (src, sendPos) order.

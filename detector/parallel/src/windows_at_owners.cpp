@@ -109,6 +109,204 @@ MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
   return header;
 }
 
+
+// This process's matched sends with what goes along with them.
+struct Sends {
+  const MessageTable &table;          // the messages, their block CRCs
+  const ReplayPart &part;             // segments and verdicts, in the same order
+  const std::vector<uint32_t> &index; // each one's place in the whole table
+  std::vector<uint64_t> segmentAt;    // where each one's segments start in part.segments
+};
+
+// One round's messages, segments and block CRCs, grouped by destination.
+struct Outbox {
+  std::vector<RoutedRow> rows;
+  std::vector<Segment> segments;
+  std::vector<uint32_t> crcs;
+  std::vector<size_t> rowsTo, segmentsTo, crcsTo;
+  uint64_t bytesToOthers(int me) const {
+    uint64_t b = 0;
+    for (size_t q = 0; q < rowsTo.size(); q++)
+      if (int(q) != me)
+        b += rowsTo[q] * sizeof(RoutedRow) + segmentsTo[q] * sizeof(Segment) + crcsTo[q] * 4;
+    return b;
+  }
+};
+
+Outbox pack(const Sends &s, const uint32_t *first, const uint32_t *last,
+            const std::vector<uint32_t> &windowOf, size_t procs) {
+  Outbox box;
+  box.rowsTo.assign(procs, 0), box.segmentsTo.assign(procs, 0), box.crcsTo.assign(procs, 0);
+  const BlockCrcs &blocks = s.table.blocks;
+  for (const uint32_t *j = first; j < last; j++) {
+    const size_t q = windowOf[*j] % procs;
+    box.rowsTo[q]++;
+    box.segmentsTo[q] += s.part.segmentCounts[*j];
+    if (blocks.has(*j)) box.crcsTo[q] += blocks.count[*j];
+  }
+  std::vector<size_t> rowAt(procs, 0), segAt(procs, 0), crcAt(procs, 0);
+  for (size_t q = 1; q < procs; q++) {
+    rowAt[q] = rowAt[q - 1] + box.rowsTo[q - 1];
+    segAt[q] = segAt[q - 1] + box.segmentsTo[q - 1];
+    crcAt[q] = crcAt[q - 1] + box.crcsTo[q - 1];
+  }
+  box.rows.resize(size_t(last - first));
+  box.segments.resize(procs ? segAt[procs - 1] + box.segmentsTo[procs - 1] : 0);
+  box.crcs.resize(procs ? crcAt[procs - 1] + box.crcsTo[procs - 1] : 0);
+  for (const uint32_t *p = first; p < last; p++) {
+    const uint32_t j = *p;
+    const size_t q = windowOf[j] % procs;
+    RoutedRow &r = box.rows[rowAt[q]++];
+    r.message = s.table.messages[j];
+    r.index = s.index[j];
+    r.window = windowOf[j];
+    r.segments = s.part.segmentCounts[j];
+    r.verified = s.part.verified[j];
+    const auto from = s.part.segments.begin() + long(s.segmentAt[j]);
+    std::copy(from, from + r.segments, box.segments.begin() + long(segAt[q]));
+    segAt[q] += r.segments;
+    if (blocks.has(j)) {
+      r.blocks = blocks.count[j];
+      const auto crc = blocks.crcs.begin() + long(blocks.first[j]);
+      std::copy(crc, crc + r.blocks, box.crcs.begin() + long(crcAt[q]));
+      crcAt[q] += r.blocks;
+    }
+  }
+  return box;
+}
+
+// The origins that `segments` name, asked from the processes that made
+// them (origin id k * N + p: process p's k-th), sorted by id.
+std::vector<OriginAnswer> fetchOrigins(MPI_Comm comm, const std::vector<Segment> &segments,
+                                       const std::vector<Origin> &made,
+                                       const std::vector<ReplayKey> &keys, uint64_t *sent) {
+  int me = 0, procs = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &procs);
+  const size_t P = size_t(procs);
+  std::vector<uint32_t> wanted;
+  wanted.reserve(segments.size());
+  for (const Segment &s : segments) wanted.push_back(s.origin);
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::vector<size_t> askTo(P, 0);
+  for (uint32_t id : wanted) askTo[id % P]++;
+  std::vector<uint32_t> asking(wanted.size());
+  {
+    std::vector<size_t> at(P, 0);
+    for (size_t q = 1; q < P; q++) at[q] = at[q - 1] + askTo[q - 1];
+    for (uint32_t id : wanted) asking[at[id % P]++] = id;
+  }
+  const std::vector<size_t> askedOf = arrivingCounts(comm, askTo);
+  const std::vector<uint32_t> asked = exchange(comm, asking, Layout(askTo), Layout(askedOf));
+  std::vector<OriginAnswer> answers(asked.size());
+  for (size_t k = 0; k < asked.size(); k++) {
+    const size_t local = asked[k] / P;
+    if (asked[k] % P != size_t(me) || local >= made.size())
+      throw std::runtime_error("a segment names an origin no process made");
+    answers[k] = {made[local], keys[local], asked[k]};
+  }
+  for (size_t q = 0; q < P; q++)
+    if (int(q) != me) *sent += askedOf[q] * sizeof(OriginAnswer);
+  std::vector<OriginAnswer> origins = exchange(comm, answers, Layout(askedOf), Layout(askTo));
+  std::sort(origins.begin(), origins.end(),
+            [](const OriginAnswer &a, const OriginAnswer &b) { return a.id < b.id; });
+  return origins;
+}
+
+std::vector<KeptBuffer> sortedKept(std::vector<KeptBuffer> kept) {
+  std::sort(kept.begin(), kept.end(), [](const KeptBuffer &a, const KeptBuffer &b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.pos < b.pos;
+  });
+  return kept;
+}
+
+struct Window {
+  MessageTable table;
+  cz::detect::detail::Provenance provenance;
+};
+
+// Window w from its routed messages, as windowOf(table, provenance, plan,
+// w) makes it in the serial mode: messages in table order, origins in
+// the serial replay's order.
+Window buildWindow(const MessageTable &base, size_t window, const WindowPlan &plan,
+                   std::vector<RoutedRow> rows, const std::vector<Segment> &segments,
+                   const std::vector<uint32_t> &crcs, const std::vector<OriginAnswer> &origins,
+                   const std::vector<KeptBuffer> &kept, uint64_t blockBytes) {
+  std::vector<uint64_t> segmentFrom(rows.size() + 1, 0), crcFrom(rows.size() + 1, 0);
+  for (size_t k = 0; k < rows.size(); k++) {
+    segmentFrom[k + 1] = segmentFrom[k] + rows[k].segments;
+    crcFrom[k + 1] = crcFrom[k] + rows[k].blocks;
+  }
+  if (segmentFrom.back() != segments.size() || crcFrom.back() != crcs.size())
+    throw std::runtime_error("routed messages and their segments do not fit");
+  std::vector<size_t> order(rows.size());
+  for (size_t k = 0; k < order.size(); k++) {
+    if (rows[k].window != window) throw std::runtime_error("a message came to the wrong process");
+    order[k] = k;
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].index < rows[b].index; });
+  auto originOf = [&](uint32_t id) -> const OriginAnswer & {
+    auto it = std::lower_bound(origins.begin(), origins.end(), id,
+                               [](const OriginAnswer &a, uint32_t v) { return a.id < v; });
+    if (it == origins.end() || it->id != id) throw std::runtime_error("an origin did not come");
+    return *it;
+  };
+  Window out;
+  MessageTable &t = out.table;
+  t.ranks = base.ranks;
+  t.groups = base.groups;
+  std::vector<uint64_t> tableIndex;
+  t.messages.reserve(rows.size());
+  tableIndex.reserve(rows.size());
+  for (size_t k : order) {
+    t.messages.push_back(rows[k].message);
+    tableIndex.push_back(rows[k].index);
+  }
+  for (const KeptBuffer &kb : kept)
+    if (plan.windowOf(kb.time) == window) t.kept.push_back(kb);
+  if (blockBytes) {
+    t.blocks.blockBytes = blockBytes;
+    t.blocks.first.assign(order.size(), 0);
+    t.blocks.count.assign(order.size(), 0);
+    for (size_t i = 0; i < order.size(); i++) {
+      const RoutedRow &r = rows[order[i]];
+      if (!r.blocks) continue;
+      t.blocks.first[i] = t.blocks.crcs.size();
+      t.blocks.count[i] = r.blocks;
+      const auto at = crcs.begin() + long(crcFrom[order[i]]);
+      t.blocks.crcs.insert(t.blocks.crcs.end(), at, at + r.blocks);
+    }
+  }
+  cz::detect::detail::Provenance &pv = out.provenance;
+  std::vector<uint32_t> ids;
+  for (const Segment &s : segments) ids.push_back(s.origin);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::sort(ids.begin(), ids.end(),
+            [&](uint32_t a, uint32_t b) { return originOf(a).key < originOf(b).key; });
+  std::vector<std::pair<uint32_t, uint32_t>> number(ids.size()); // (id, the window's number)
+  for (size_t k = 0; k < ids.size(); k++) {
+    number[k] = {ids[k], uint32_t(k)};
+    Origin o = originOf(ids[k]).origin;
+    auto it = std::lower_bound(tableIndex.begin(), tableIndex.end(), uint64_t(o.firstMessage));
+    o.firstMessage =
+        it != tableIndex.end() && *it == o.firstMessage ? uint32_t(it - tableIndex.begin()) : kNone;
+    pv.origins.push_back(o);
+  }
+  std::sort(number.begin(), number.end());
+  for (size_t k : order) {
+    pv.segments.spans.push_back({pv.segments.pool.size(), rows[k].segments});
+    for (uint64_t i = segmentFrom[k]; i < segmentFrom[k + 1]; i++) {
+      Segment seg = segments[i];
+      seg.origin = std::lower_bound(number.begin(), number.end(), std::make_pair(seg.origin, 0u))->second;
+      pv.segments.pool.push_back(seg);
+    }
+    pv.verified.push_back(rows[k].verified);
+  }
+  return out;
+}
+
 } // namespace
 
 WindowPlan planWindowsTogether(MPI_Comm comm, const std::vector<Message> &rows,
@@ -175,65 +373,7 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
     originKeys[k] = cz::detect::detail::sendKey(mine.messages[size_t(it - index.begin())]);
   }
 
-  // Messages to their windows' owners.
-  const size_t n = mine.messages.size();
-  std::vector<uint64_t> segmentAt(n + 1, 0);
-  for (size_t j = 0; j < n; j++) segmentAt[j + 1] = segmentAt[j] + part.segmentCounts[j];
-  std::vector<uint32_t> windowOf(n);
-  std::vector<size_t> rowsTo(P, 0), segmentsTo(P, 0), crcsTo(P, 0);
-  for (size_t j = 0; j < n; j++) {
-    windowOf[j] = uint32_t(plan.windowOf(mine.messages[j].sendTime));
-    const size_t q = ownerOf(windowOf[j]);
-    rowsTo[q]++;
-    segmentsTo[q] += part.segmentCounts[j];
-    if (mine.blocks.has(uint32_t(j))) crcsTo[q] += mine.blocks.count[j];
-  }
-  std::vector<RoutedRow> rowsOut(n);
-  std::vector<Segment> segmentsOut(segmentAt[n]);
-  std::vector<uint32_t> crcsOut;
-  {
-    std::vector<size_t> crcTotal(P + 1, 0), rowAt(P, 0), segAt(P, 0), crcAt(P, 0);
-    for (size_t q = 1; q < P; q++) {
-      rowAt[q] = rowAt[q - 1] + rowsTo[q - 1];
-      segAt[q] = segAt[q - 1] + segmentsTo[q - 1];
-      crcAt[q] = crcAt[q - 1] + crcsTo[q - 1];
-    }
-    crcsOut.resize(P ? crcAt[P - 1] + crcsTo[P - 1] : 0);
-    for (size_t j = 0; j < n; j++) {
-      const size_t q = ownerOf(windowOf[j]);
-      RoutedRow &r = rowsOut[rowAt[q]++];
-      r.message = mine.messages[j];
-      r.index = index[j];
-      r.window = windowOf[j];
-      r.segments = part.segmentCounts[j];
-      r.verified = part.verified[j];
-      std::copy(part.segments.begin() + long(segmentAt[j]), part.segments.begin() + long(segmentAt[j + 1]),
-                segmentsOut.begin() + long(segAt[q]));
-      segAt[q] += r.segments;
-      if (mine.blocks.has(uint32_t(j))) {
-        r.blocks = mine.blocks.count[j];
-        const auto from = mine.blocks.crcs.begin() + long(mine.blocks.first[j]);
-        std::copy(from, from + r.blocks, crcsOut.begin() + long(crcAt[q]));
-        crcAt[q] += r.blocks;
-      }
-    }
-  }
-  const uint64_t blockBytes = mine.blocks.blockBytes;
-  mine = {};
-  part.segments = {};
-  part.segmentCounts = {};
-  part.verified = {};
-  for (size_t q = 0; q < P; q++)
-    if (int(q) != me)
-      sent += rowsTo[q] * sizeof(RoutedRow) + segmentsTo[q] * sizeof(Segment) + crcsTo[q] * 4;
-  std::vector<RoutedRow> rows = exchangeCounted(comm, rowsOut, rowsTo);
-  rowsOut = {};
-  std::vector<Segment> segments = exchangeCounted(comm, segmentsOut, segmentsTo);
-  segmentsOut = {};
-  std::vector<uint32_t> crcs = exchangeCounted(comm, crcsOut, crcsTo);
-  crcsOut = {};
-
-  // Kept buffers to their windows' owners.
+  // Kept buffers to their windows' owners (few: all at once).
   std::vector<KeptBuffer> keptOut;
   std::vector<size_t> keptTo(P, 0);
   for (const RankRecords &rr : match.summaries)
@@ -245,133 +385,49 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
     for (const RankRecords &rr : match.summaries)
       for (const KeptBuffer &kb : rr.kept) keptOut[at[ownerOf(plan.windowOf(kb.time))]++] = kb;
   }
-  std::vector<KeptBuffer> kept = exchangeCounted(comm, keptOut, keptTo);
+  const std::vector<KeptBuffer> kept = sortedKept(exchangeCounted(comm, keptOut, keptTo));
   keptOut = {};
-  std::sort(kept.begin(), kept.end(), [](const KeptBuffer &a, const KeptBuffer &b) {
-    return a.rank != b.rank ? a.rank < b.rank : a.pos < b.pos;
-  });
 
-  // The origins the arrived segments name, from their makers.
-  std::vector<uint32_t> wanted;
-  wanted.reserve(segments.size());
-  for (const Segment &s : segments) wanted.push_back(s.origin);
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  std::vector<size_t> askTo(P, 0);
-  for (uint32_t id : wanted) askTo[id % P]++;
-  std::vector<uint32_t> asking(wanted.size());
-  {
-    std::vector<size_t> at(P, 0);
-    for (size_t q = 1; q < P; q++) at[q] = at[q - 1] + askTo[q - 1];
-    for (uint32_t id : wanted) asking[at[id % P]++] = id;
-  }
-  const std::vector<size_t> askedOf = arrivingCounts(comm, askTo);
-  std::vector<uint32_t> asked = exchange(comm, asking, Layout(askTo), Layout(askedOf));
-  std::vector<OriginAnswer> answers(asked.size());
-  for (size_t k = 0; k < asked.size(); k++) {
-    const size_t local = asked[k] / P;
-    if (asked[k] % P != size_t(me) || local >= part.origins.size())
-      throw std::runtime_error("a segment names an origin no process made");
-    answers[k] = {part.origins[local], originKeys[local], asked[k]};
-  }
-  for (size_t q = 0; q < P; q++)
-    if (int(q) != me) sent += askedOf[q] * sizeof(OriginAnswer);
-  std::vector<OriginAnswer> origins = exchange(comm, answers, Layout(askedOf), Layout(askTo));
-  answers = {};
-  part.origins = {};
-  originKeys = {};
-  std::sort(origins.begin(), origins.end(),
-            [](const OriginAnswer &a, const OriginAnswer &b) { return a.id < b.id; });
-  auto originOf = [&](uint32_t id) -> const OriginAnswer & {
-    auto it = std::lower_bound(origins.begin(), origins.end(), id,
-                               [](const OriginAnswer &a, uint32_t v) { return a.id < v; });
-    if (it == origins.end() || it->id != id) throw std::runtime_error("an origin did not come");
-    return *it;
-  };
-
-  // Each owned window as windowOf(table, provenance, plan, w) makes it.
-  std::vector<uint64_t> segmentFrom(rows.size() + 1, 0), crcFrom(rows.size() + 1, 0);
-  for (size_t k = 0; k < rows.size(); k++) {
-    segmentFrom[k + 1] = segmentFrom[k] + rows[k].segments;
-    crcFrom[k + 1] = crcFrom[k] + rows[k].blocks;
-  }
-  if (segmentFrom.back() != segments.size() || crcFrom.back() != crcs.size())
-    throw std::runtime_error("routed messages and their segments do not fit");
-  std::vector<size_t> order(rows.size());
-  for (size_t k = 0; k < order.size(); k++) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return rows[a].window != rows[b].window ? rows[a].window < rows[b].window
-                                            : rows[a].index < rows[b].index;
-  });
+  // The messages in window order; round r sends windows r*N .. r*N+N-1,
+  // one to each process, which analyses it before the next round comes
+  // (so a process holds its own messages and one window at a time).
+  const size_t n = mine.messages.size();
+  Sends sends{mine, part, index, std::vector<uint64_t>(n + 1, 0)};
+  for (size_t j = 0; j < n; j++) sends.segmentAt[j + 1] = sends.segmentAt[j] + part.segmentCounts[j];
+  std::vector<uint32_t> windowOfSend(n);
+  for (size_t j = 0; j < n; j++) windowOfSend[j] = uint32_t(plan.windowOf(mine.messages[j].sendTime));
+  std::vector<uint32_t> byWindow(n);
+  for (size_t j = 0; j < n; j++) byWindow[j] = uint32_t(j);
+  std::stable_sort(byWindow.begin(), byWindow.end(),
+                   [&](uint32_t a, uint32_t b) { return windowOfSend[a] < windowOfSend[b]; });
   const MessageTable base = assembleTable(trace, {}, {}, {});
   DetectOptions quiet = options;
   quiet.onPhase = nullptr;
   quiet.onWindow = nullptr;
   quiet.concurrentProvenance = false;
-  for (size_t from = 0; from < order.size();) {
-    const uint32_t w = rows[order[from]].window;
-    size_t to = from;
-    while (to < order.size() && rows[order[to]].window == w) to++;
-    MessageTable t;
-    t.ranks = base.ranks;
-    t.groups = base.groups;
-    std::vector<uint64_t> tableIndex;
-    for (size_t k = from; k < to; k++) {
-      t.messages.push_back(rows[order[k]].message);
-      tableIndex.push_back(rows[order[k]].index);
-    }
-    for (const KeptBuffer &kb : kept)
-      if (plan.windowOf(kb.time) == w) t.kept.push_back(kb);
-    if (blockBytes) {
-      t.blocks.blockBytes = blockBytes;
-      t.blocks.first.assign(to - from, 0);
-      t.blocks.count.assign(to - from, 0);
-      for (size_t k = from; k < to; k++) {
-        const RoutedRow &r = rows[order[k]];
-        if (!r.blocks) continue;
-        t.blocks.first[k - from] = t.blocks.crcs.size();
-        t.blocks.count[k - from] = r.blocks;
-        const auto at = crcs.begin() + long(crcFrom[order[k]]);
-        t.blocks.crcs.insert(t.blocks.crcs.end(), at, at + r.blocks);
-      }
-    }
-    cz::detect::detail::Provenance pv;
-    std::vector<uint32_t> ids;
-    for (size_t k = from; k < to; k++)
-      for (uint64_t s = segmentFrom[order[k]]; s < segmentFrom[order[k] + 1]; s++)
-        ids.push_back(segments[s].origin);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    std::sort(ids.begin(), ids.end(),
-              [&](uint32_t a, uint32_t b) { return originOf(a).key < originOf(b).key; });
-    std::vector<std::pair<uint32_t, uint32_t>> number(ids.size()); // (id, window's number)
-    for (size_t k = 0; k < ids.size(); k++) {
-      number[k] = {ids[k], uint32_t(k)};
-      Origin o = originOf(ids[k]).origin;
-      auto it = std::lower_bound(tableIndex.begin(), tableIndex.end(), uint64_t(o.firstMessage));
-      o.firstMessage = it != tableIndex.end() && *it == o.firstMessage
-                           ? uint32_t(it - tableIndex.begin())
-                           : kNone;
-      pv.origins.push_back(o);
-    }
-    std::sort(number.begin(), number.end());
-    for (size_t k = from; k < to; k++) {
-      const size_t r = order[k];
-      pv.segments.spans.push_back({pv.segments.pool.size(), rows[r].segments});
-      for (uint64_t s = segmentFrom[r]; s < segmentFrom[r + 1]; s++) {
-        Segment seg = segments[s];
-        seg.origin = std::lower_bound(number.begin(), number.end(),
-                                      std::make_pair(seg.origin, uint32_t(0)))
-                         ->second;
-        pv.segments.pool.push_back(seg);
-      }
-      pv.verified.push_back(rows[r].verified);
-    }
+  const size_t windows = plan.windows(), rounds = (windows + P - 1) / P;
+  size_t at = 0;
+  for (size_t round = 0; round < rounds; round++) {
+    size_t end = at;
+    while (end < n && windowOfSend[byWindow[end]] / P == round) end++;
+    Outbox box = pack(sends, byWindow.data() + at, byWindow.data() + end, windowOfSend, P);
+    at = end;
+    sent += box.bytesToOthers(me);
+    std::vector<RoutedRow> rows = exchangeCounted(comm, box.rows, box.rowsTo);
+    std::vector<Segment> segments = exchangeCounted(comm, box.segments, box.segmentsTo);
+    std::vector<uint32_t> crcs = exchangeCounted(comm, box.crcs, box.crcsTo);
+    box = {};
+    std::vector<OriginAnswer> origins = fetchOrigins(comm, segments, part.origins, originKeys, &sent);
+    const size_t window = round * P + size_t(me);
+    if (window >= windows) continue;
+    Window built = buildWindow(base, window, plan, std::move(rows), segments, crcs, origins, kept,
+                               mine.blocks.blockBytes);
     DetectOptions wo = quiet;
-    wo.provenance = &pv;
-    out.windows.emplace_back(w, findInWindow(t, wo));
-    from = to;
+    wo.provenance = &built.provenance;
+    std::vector<Finding> found = findInWindow(built.table, wo);
+    out.windows.emplace_back(window, std::move(found));
   }
+  mine = {};
 
   // Everything to process 0.
   unsigned long long dropped = blocks.dropped, droppedAll = 0;
@@ -391,14 +447,14 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
   addBlockCrcWarnings(blocks, header);
   result.header = std::move(header);
   result.windows = plan.windows();
-  std::vector<std::pair<uint64_t, std::vector<Finding>>> windows;
+  std::vector<std::pair<uint64_t, std::vector<Finding>>> found;
   for (size_t p = 0; p < all.size(); p++) {
     detail::ProcessFindings f;
     std::string why;
     if (!detail::decode(all[p].data(), all[p].size(), f, why))
       throw std::runtime_error("the findings of process " + std::to_string(p) +
                                " are unusable: " + why);
-    for (auto &w : f.windows) windows.push_back(std::move(w));
+    for (auto &w : f.windows) found.push_back(std::move(w));
     result.sites.insert(f.sites.begin(), f.sites.end());
     if (result.symbolizeProblem.empty()) result.symbolizeProblem = f.symbolizeProblem;
     result.instrumenterSites.insert(result.instrumenterSites.end(), f.instrumenterSites.begin(),
@@ -408,9 +464,9 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
   result.instrumenterSites.erase(
       std::unique(result.instrumenterSites.begin(), result.instrumenterSites.end()),
       result.instrumenterSites.end());
-  std::sort(windows.begin(), windows.end(),
+  std::sort(found.begin(), found.end(),
             [](const auto &a, const auto &b) { return a.first < b.first; });
-  for (auto &[w, findings] : windows) mergeFindings(result.findings, std::move(findings));
+  for (auto &[w, findings] : found) mergeFindings(result.findings, std::move(findings));
   return result;
 }
 
