@@ -419,13 +419,16 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
     box = {};
     std::vector<OriginAnswer> origins = fetchOrigins(comm, segments, part.origins, originKeys, &sent);
     const size_t window = round * P + size_t(me);
-    if (window >= windows) continue;
-    Window built = buildWindow(base, window, plan, std::move(rows), segments, crcs, origins, kept,
-                               mine.blocks.blockBytes);
-    DetectOptions wo = quiet;
-    wo.provenance = &built.provenance;
-    std::vector<Finding> found = findInWindow(built.table, wo);
-    out.windows.emplace_back(window, std::move(found));
+    if (window < windows) {
+      Window built = buildWindow(base, window, plan, std::move(rows), segments, crcs, origins,
+                                 kept, mine.blocks.blockBytes);
+      DetectOptions wo = quiet;
+      wo.provenance = &built.provenance;
+      std::vector<Finding> found = findInWindow(built.table, wo);
+      out.windows.emplace_back(window, std::move(found));
+    }
+    // (process 0's own windows: the others' go at the same pace)
+    if (me == 0 && options.onWindow) options.onWindow(std::min(windows, round * P + P), windows);
   }
   mine = {};
 
