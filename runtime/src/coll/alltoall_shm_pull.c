@@ -31,51 +31,47 @@
 
 int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
   int rc = MPI_SUCCESS;
-  czi_shm_alltoall_call call;
+  czi_shm_alltoall_call s;
   if (!czi_shm_alltoall_start(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, comm, params, &call, &rc))
+                              recvtype, comm, params, &s, &rc))
     return rc;
-  czi_shm_view v = call.v;
-  czi_shm_blocks b = call.b;
-  const int me = call.me, p = call.p;
-  const MPI_Aint m = call.m;
   czi_shm_desc where;
-  const int direct = czi_shm_direct_source(&v, b.send, (MPI_Aint)p * m, &where);
+  const int direct = czi_shm_direct_source(&s.v, s.b.send, (MPI_Aint)s.p * s.m, &where);
   int any_direct = 0;
-  const MPI_Aint c = czi_shm_chunk(v.shm, m, p);
-  for (MPI_Aint off = 0; off < m; off += c) {
-    const size_t len = (size_t)(m - off < c ? m - off : c);
-    const unsigned long long e = v.shm->epoch;
-    *czi_shm_desc_of(&v, me, e) = where;
-    char *mine = czi_shm_half(&v, me, e);
-    for (int i = 1; i < p && !direct; i++) {
-      const int to = (me + i) % p;
-      memcpy(mine + (MPI_Aint)to * c, b.send + to * m + off, len);
+  const MPI_Aint c = czi_shm_chunk(s.v.shm, s.m, s.p);
+  for (MPI_Aint off = 0; off < s.m; off += c) {
+    const size_t len = (size_t)(s.m - off < c ? s.m - off : c);
+    const unsigned long long e = s.v.shm->epoch;
+    *czi_shm_desc_of(&s.v, s.me, e) = where;
+    char *mine = czi_shm_half(&s.v, s.me, e);
+    for (int i = 1; i < s.p && !direct; i++) {
+      const int to = (s.me + i) % s.p;
+      memcpy(mine + (MPI_Aint)to * c, s.b.send + to * s.m + off, len);
     }
-    czi_shm_barrier(&v);
-    for (int i = 1; i < p; i++) {
-      const int from = czi_mod(me - i, p);
-      const czi_shm_desc *d = czi_shm_desc_of(&v, from, e);
-      const char *src = czi_shm_half(&v, from, e) + (MPI_Aint)me * c;
+    czi_shm_barrier(&s.v);
+    for (int i = 1; i < s.p; i++) {
+      const int from = czi_mod(s.me - i, s.p);
+      const czi_shm_desc *d = czi_shm_desc_of(&s.v, from, e);
+      const char *src = czi_shm_half(&s.v, from, e) + (MPI_Aint)s.me * c;
       if (d->direct) {
         any_direct = 1;
-        src = czi_shm_peer_data(&v, from, d);
+        src = czi_shm_peer_data(&s.v, from, d);
         if (!src) {
           rc = czi_fail(MPI_ERR_INTERN, __func__,
                         "rank %d's shared buffer %d is unknown here", from,
                         d->buffer_id);
           continue;
         }
-        src += (MPI_Aint)me * m + off;
+        src += (MPI_Aint)s.me * s.m + off;
       }
-      memcpy(b.recv + from * m + off, src, len);
+      memcpy(s.b.recv + from * s.m + off, src, len);
     }
-    v.shm->epoch++;
+    s.v.shm->epoch++;
   }
   /* Every rank saw every descriptor: all agree on this barrier. */
-  if (any_direct || direct) czi_shm_barrier(&v);
+  if (any_direct || direct) czi_shm_barrier(&s.v);
   CZI_TRY(rc);
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &call.rt, p, me));
+  CZI_TRY(czi_shm_blocks_close(&s.b, recvbuf, recvcount, &s.rt, s.p, s.me));
 fn_fail:
   return rc;
 }

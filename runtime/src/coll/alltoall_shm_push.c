@@ -28,32 +28,28 @@
 
 int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS) {
   int rc = MPI_SUCCESS;
-  czi_shm_alltoall_call call;
+  czi_shm_alltoall_call s;
   if (!czi_shm_alltoall_start(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, comm, params, &call, &rc))
+                              recvtype, comm, params, &s, &rc))
     return rc;
-  czi_shm_view v = call.v;
-  czi_shm_blocks b = call.b;
-  const int me = call.me, p = call.p;
-  const MPI_Aint m = call.m;
-  const MPI_Aint c = czi_shm_chunk(v.shm, m, p);
-  for (MPI_Aint off = 0; off < m; off += c) {
-    const size_t len = (size_t)(m - off < c ? m - off : c);
-    const unsigned long long e = v.shm->epoch;
-    for (int i = 1; i < p; i++) {
-      const int to = (me + i) % p;
-      memcpy(czi_shm_half(&v, to, e) + (MPI_Aint)me * c, b.send + to * m + off,
-             len);
+  const MPI_Aint c = czi_shm_chunk(s.v.shm, s.m, s.p);
+  for (MPI_Aint off = 0; off < s.m; off += c) {
+    const size_t len = (size_t)(s.m - off < c ? s.m - off : c);
+    const unsigned long long e = s.v.shm->epoch;
+    for (int i = 1; i < s.p; i++) {
+      const int to = (s.me + i) % s.p;
+      char *slot = czi_shm_half(&s.v, to, e) + (MPI_Aint)s.me * c;
+      memcpy(slot, s.b.send + to * s.m + off, len);
     }
-    czi_shm_barrier(&v);
-    const char *mine = czi_shm_half(&v, me, e);
-    for (int i = 1; i < p; i++) {
-      const int from = czi_mod(me - i, p);
-      memcpy(b.recv + from * m + off, mine + (MPI_Aint)from * c, len);
+    czi_shm_barrier(&s.v);
+    const char *mine = czi_shm_half(&s.v, s.me, e);
+    for (int i = 1; i < s.p; i++) {
+      const int from = czi_mod(s.me - i, s.p);
+      memcpy(s.b.recv + from * s.m + off, mine + (MPI_Aint)from * c, len);
     }
-    v.shm->epoch++;
+    s.v.shm->epoch++;
   }
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &call.rt, p, me));
+  CZI_TRY(czi_shm_blocks_close(&s.b, recvbuf, recvcount, &s.rt, s.p, s.me));
 fn_fail:
   return rc;
 }

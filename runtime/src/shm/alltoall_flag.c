@@ -26,29 +26,25 @@ static void copy_to_recv(const czi_shm_view *v, int from, void *arg) {
 
 int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
   int rc = MPI_SUCCESS;
-  czi_shm_alltoall_call call;
+  czi_shm_alltoall_call s;
   if (!czi_shm_alltoall_start(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                              recvtype, comm, params, &call, &rc))
+                              recvtype, comm, params, &s, &rc))
     return rc;
-  czi_shm_view v = call.v;
-  czi_shm_blocks b = call.b;
-  const int me = call.me, p = call.p;
-  const MPI_Aint m = call.m;
-  round_args r = {&b, 0, czi_shm_chunk(v.shm, m, p), 0, 0, push};
-  for (r.off = 0; r.off < m; r.off += r.c) {
-    r.len = (size_t)(m - r.off < r.c ? m - r.off : r.c);
-    r.e = v.shm->epoch;
-    for (int i = 1; i < p; i++) {
-      const int to = (me + i) % p;
-      char *at = push ? czi_shm_half(&v, to, r.e) + (MPI_Aint)me * r.c
-                      : czi_shm_half(&v, me, r.e) + (MPI_Aint)to * r.c;
-      memcpy(at, b.send + to * m + r.off, r.len);
+  round_args r = {&s.b, 0, czi_shm_chunk(s.v.shm, s.m, s.p), 0, 0, push};
+  for (r.off = 0; r.off < s.m; r.off += r.c) {
+    r.len = (size_t)(s.m - r.off < r.c ? s.m - r.off : r.c);
+    r.e = s.v.shm->epoch;
+    for (int i = 1; i < s.p; i++) {
+      const int to = (s.me + i) % s.p;
+      char *at = push ? czi_shm_half(&s.v, to, r.e) + (MPI_Aint)s.me * r.c
+                      : czi_shm_half(&s.v, s.me, r.e) + (MPI_Aint)to * r.c;
+      memcpy(at, s.b.send + to * s.m + r.off, r.len);
     }
-    czi_shm_publish(&v, r.e);
-    czi_shm_each_ready(&v, r.e, copy_to_recv, &r);
-    v.shm->epoch++;
+    czi_shm_publish(&s.v, r.e);
+    czi_shm_each_ready(&s.v, r.e, copy_to_recv, &r);
+    s.v.shm->epoch++;
   }
-  CZI_TRY(czi_shm_blocks_close(&b, recvbuf, recvcount, &call.rt, p, me));
+  CZI_TRY(czi_shm_blocks_close(&s.b, recvbuf, recvcount, &s.rt, s.p, s.me));
 fn_fail:
   return rc;
 }
