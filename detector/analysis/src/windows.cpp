@@ -125,67 +125,93 @@ WindowPlan planWindows(const MessageTable &t, uint64_t windowMessages) {
   return planWindows(std::move(p), windowMessages);
 }
 
-WindowTable windowOf(const MessageTable &t, const detail::Provenance &pv, const WindowPlan &plan,
-                     size_t window) {
+WindowTable assembleWindow(const MessageTable &base, WindowParts parts,
+                           const std::vector<std::pair<uint32_t, detail::Origin>> &origins,
+                           uint64_t blockBytes) {
   WindowTable out;
   MessageTable &w = out.table;
-  w.ranks = t.ranks;
-  w.groups = t.groups;
-  w.stats = t.stats;
-  std::vector<uint32_t> taken; // old indices, in table order
-  for (uint32_t i = 0; i < t.messages.size(); i++)
-    if (plan.windowOf(t.messages[i].sendTime) == window) taken.push_back(i);
-  w.messages.reserve(taken.size());
-  for (uint32_t i : taken) w.messages.push_back(t.messages[i]);
-  for (const KeptBuffer &kb : t.kept)
-    if (plan.windowOf(kb.time) == window) w.kept.push_back(kb);
-  if (t.blocks.blockBytes) {
-    w.blocks.blockBytes = t.blocks.blockBytes;
-    w.blocks.first.assign(taken.size(), 0);
-    w.blocks.count.assign(taken.size(), 0);
-    for (size_t k = 0; k < taken.size(); k++) {
-      if (!t.blocks.has(taken[k])) continue;
-      const uint64_t from = t.blocks.first[taken[k]];
-      w.blocks.first[k] = w.blocks.crcs.size();
-      w.blocks.count[k] = t.blocks.count[taken[k]];
-      w.blocks.crcs.insert(w.blocks.crcs.end(), t.blocks.crcs.begin() + long(from),
-                           t.blocks.crcs.begin() + long(from + w.blocks.count[k]));
+  w.ranks = base.ranks;
+  w.groups = base.groups;
+  w.kept = std::move(parts.kept);
+  const size_t n = parts.messages.size();
+  if (blockBytes) {
+    w.blocks.blockBytes = blockBytes;
+    w.blocks.first.assign(n, 0);
+    w.blocks.count.assign(n, 0);
+    uint64_t at = 0;
+    for (size_t k = 0; k < n && k < parts.blockCounts.size(); k++) {
+      w.blocks.first[k] = at;
+      w.blocks.count[k] = parts.blockCounts[k];
+      at += parts.blockCounts[k];
     }
+    w.blocks.crcs = std::move(parts.crcs);
   }
-  // The provenance: the window's messages' segments, their origins kept
-  // in order and renumbered.
+  // Origins numbered in the given order; each one's first message, when
+  // the window has it, by its place here.
   detail::Provenance &p = out.provenance;
-  if (pv.segments.spans.size() != t.messages.size()) return out;
-  std::vector<uint32_t> ids;
-  for (uint32_t i : taken)
-    for (const detail::Segment &s : pv.segments[i]) ids.push_back(s.origin);
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  auto renumber = [&](uint32_t old) {
-    return uint32_t(std::lower_bound(ids.begin(), ids.end(), old) - ids.begin());
-  };
-  auto windowIndex = [&](uint32_t old) {
-    auto it = std::lower_bound(taken.begin(), taken.end(), old);
-    return it != taken.end() && *it == old ? uint32_t(it - taken.begin()) : kNone;
-  };
-  p.origins.reserve(ids.size());
-  for (uint32_t id : ids) {
-    detail::Origin o = pv.origins[id];
-    o.firstMessage = windowIndex(o.firstMessage);
+  std::vector<std::pair<uint32_t, uint32_t>> number(origins.size()); // (id, number)
+  p.origins.reserve(origins.size());
+  for (size_t k = 0; k < origins.size(); k++) {
+    number[k] = {origins[k].first, uint32_t(k)};
+    detail::Origin o = origins[k].second;
+    auto it = std::lower_bound(parts.tableIndex.begin(), parts.tableIndex.end(),
+                               uint64_t(o.firstMessage));
+    o.firstMessage = it != parts.tableIndex.end() && *it == o.firstMessage
+                         ? uint32_t(it - parts.tableIndex.begin())
+                         : kNone;
     p.origins.push_back(o);
   }
-  p.segments.spans.reserve(taken.size());
-  p.verified.reserve(taken.size());
-  for (uint32_t i : taken) {
-    const auto run = pv.segments[i];
-    p.segments.spans.push_back({p.segments.pool.size(), uint32_t(run.size())});
-    for (detail::Segment s : run) {
-      s.origin = renumber(s.origin);
+  std::sort(number.begin(), number.end());
+  p.segments.spans.reserve(n);
+  size_t at = 0;
+  for (size_t k = 0; k < n && k < parts.segmentCounts.size(); k++) {
+    p.segments.spans.push_back({p.segments.pool.size(), parts.segmentCounts[k]});
+    for (size_t i = at; i < at + parts.segmentCounts[k]; i++) {
+      detail::Segment s = parts.segments[i];
+      s.origin = std::lower_bound(number.begin(), number.end(), std::make_pair(s.origin, 0u))->second;
       p.segments.pool.push_back(s);
     }
-    p.verified.push_back(i < pv.verified.size() ? pv.verified[i] : 0);
+    at += parts.segmentCounts[k];
   }
+  p.verified = std::move(parts.verified);
+  w.messages = std::move(parts.messages);
   return out;
+}
+
+WindowTable windowOf(const MessageTable &t, const detail::Provenance &pv, const WindowPlan &plan,
+                     size_t window) {
+  WindowParts parts;
+  for (uint32_t i = 0; i < t.messages.size(); i++)
+    if (plan.windowOf(t.messages[i].sendTime) == window) {
+      parts.messages.push_back(t.messages[i]);
+      parts.tableIndex.push_back(i);
+    }
+  for (const KeptBuffer &kb : t.kept)
+    if (plan.windowOf(kb.time) == window) parts.kept.push_back(kb);
+  for (uint64_t i : parts.tableIndex) {
+    if (!t.blocks.blockBytes) break;
+    const uint32_t count = t.blocks.has(uint32_t(i)) ? t.blocks.count[i] : 0;
+    parts.blockCounts.push_back(count);
+    const auto from = t.blocks.crcs.begin() + long(count ? t.blocks.first[i] : 0);
+    parts.crcs.insert(parts.crcs.end(), from, from + count);
+  }
+  // The whole trace's origins are numbered in the serial replay's order
+  // already: the window keeps theirs in id order.
+  std::vector<std::pair<uint32_t, detail::Origin>> origins;
+  if (pv.segments.spans.size() == t.messages.size()) {
+    std::vector<uint32_t> ids;
+    for (uint64_t i : parts.tableIndex) {
+      const auto run = pv.segments[i];
+      parts.segmentCounts.push_back(uint32_t(run.size()));
+      parts.segments.insert(parts.segments.end(), run.begin(), run.end());
+      parts.verified.push_back(i < pv.verified.size() ? pv.verified[i] : 0);
+      for (const detail::Segment &s : run) ids.push_back(s.origin);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (uint32_t id : ids) origins.push_back({id, pv.origins[id]});
+  }
+  return assembleWindow(t, std::move(parts), origins, t.blocks.blockBytes);
 }
 
 } // namespace cz::detect

@@ -109,7 +109,6 @@ MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
   return header;
 }
 
-
 // This process's matched sends with what goes along with them.
 struct Sends {
   const MessageTable &table;          // the messages, their block CRCs
@@ -221,90 +220,50 @@ std::vector<KeptBuffer> sortedKept(std::vector<KeptBuffer> kept) {
   return kept;
 }
 
-struct Window {
-  MessageTable table;
-  cz::detect::detail::Provenance provenance;
-};
-
 // Window w from its routed messages, as windowOf(table, provenance, plan,
 // w) makes it in the serial mode: messages in table order, origins in
 // the serial replay's order.
-Window buildWindow(const MessageTable &base, size_t window, const WindowPlan &plan,
-                   std::vector<RoutedRow> rows, const std::vector<Segment> &segments,
-                   const std::vector<uint32_t> &crcs, const std::vector<OriginAnswer> &origins,
-                   const std::vector<KeptBuffer> &kept, uint64_t blockBytes) {
+WindowTable buildWindow(const MessageTable &base, size_t window, const WindowPlan &plan,
+                        const std::vector<RoutedRow> &rows, const std::vector<Segment> &segments,
+                        const std::vector<uint32_t> &crcs,
+                        const std::vector<OriginAnswer> &origins,
+                        const std::vector<KeptBuffer> &kept, uint64_t blockBytes) {
   std::vector<uint64_t> segmentFrom(rows.size() + 1, 0), crcFrom(rows.size() + 1, 0);
   for (size_t k = 0; k < rows.size(); k++) {
+    if (rows[k].window != window) throw std::runtime_error("a message came to the wrong process");
     segmentFrom[k + 1] = segmentFrom[k] + rows[k].segments;
     crcFrom[k + 1] = crcFrom[k] + rows[k].blocks;
   }
   if (segmentFrom.back() != segments.size() || crcFrom.back() != crcs.size())
     throw std::runtime_error("routed messages and their segments do not fit");
   std::vector<size_t> order(rows.size());
-  for (size_t k = 0; k < order.size(); k++) {
-    if (rows[k].window != window) throw std::runtime_error("a message came to the wrong process");
-    order[k] = k;
-  }
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].index < rows[b].index; });
-  auto originOf = [&](uint32_t id) -> const OriginAnswer & {
-    auto it = std::lower_bound(origins.begin(), origins.end(), id,
-                               [](const OriginAnswer &a, uint32_t v) { return a.id < v; });
-    if (it == origins.end() || it->id != id) throw std::runtime_error("an origin did not come");
-    return *it;
-  };
-  Window out;
-  MessageTable &t = out.table;
-  t.ranks = base.ranks;
-  t.groups = base.groups;
-  std::vector<uint64_t> tableIndex;
-  t.messages.reserve(rows.size());
-  tableIndex.reserve(rows.size());
+  for (size_t k = 0; k < order.size(); k++) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return rows[a].index < rows[b].index; });
+  WindowParts parts;
   for (size_t k : order) {
-    t.messages.push_back(rows[k].message);
-    tableIndex.push_back(rows[k].index);
+    const RoutedRow &r = rows[k];
+    parts.messages.push_back(r.message);
+    parts.tableIndex.push_back(r.index);
+    parts.segmentCounts.push_back(r.segments);
+    parts.segments.insert(parts.segments.end(), segments.begin() + long(segmentFrom[k]),
+                          segments.begin() + long(segmentFrom[k + 1]));
+    parts.verified.push_back(r.verified);
+    if (!blockBytes) continue;
+    parts.blockCounts.push_back(r.blocks);
+    parts.crcs.insert(parts.crcs.end(), crcs.begin() + long(crcFrom[k]),
+                      crcs.begin() + long(crcFrom[k + 1]));
   }
   for (const KeptBuffer &kb : kept)
-    if (plan.windowOf(kb.time) == window) t.kept.push_back(kb);
-  if (blockBytes) {
-    t.blocks.blockBytes = blockBytes;
-    t.blocks.first.assign(order.size(), 0);
-    t.blocks.count.assign(order.size(), 0);
-    for (size_t i = 0; i < order.size(); i++) {
-      const RoutedRow &r = rows[order[i]];
-      if (!r.blocks) continue;
-      t.blocks.first[i] = t.blocks.crcs.size();
-      t.blocks.count[i] = r.blocks;
-      const auto at = crcs.begin() + long(crcFrom[order[i]]);
-      t.blocks.crcs.insert(t.blocks.crcs.end(), at, at + r.blocks);
-    }
-  }
-  cz::detect::detail::Provenance &pv = out.provenance;
-  std::vector<uint32_t> ids;
-  for (const Segment &s : segments) ids.push_back(s.origin);
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  std::sort(ids.begin(), ids.end(),
-            [&](uint32_t a, uint32_t b) { return originOf(a).key < originOf(b).key; });
-  std::vector<std::pair<uint32_t, uint32_t>> number(ids.size()); // (id, the window's number)
-  for (size_t k = 0; k < ids.size(); k++) {
-    number[k] = {ids[k], uint32_t(k)};
-    Origin o = originOf(ids[k]).origin;
-    auto it = std::lower_bound(tableIndex.begin(), tableIndex.end(), uint64_t(o.firstMessage));
-    o.firstMessage =
-        it != tableIndex.end() && *it == o.firstMessage ? uint32_t(it - tableIndex.begin()) : kNone;
-    pv.origins.push_back(o);
-  }
-  std::sort(number.begin(), number.end());
-  for (size_t k : order) {
-    pv.segments.spans.push_back({pv.segments.pool.size(), rows[k].segments});
-    for (uint64_t i = segmentFrom[k]; i < segmentFrom[k + 1]; i++) {
-      Segment seg = segments[i];
-      seg.origin = std::lower_bound(number.begin(), number.end(), std::make_pair(seg.origin, 0u))->second;
-      pv.segments.pool.push_back(seg);
-    }
-    pv.verified.push_back(rows[k].verified);
-  }
-  return out;
+    if (plan.windowOf(kb.time) == window) parts.kept.push_back(kb);
+  // `origins` (sorted by id) holds those the segments name: in serial order.
+  std::vector<const OriginAnswer *> inOrder;
+  for (const OriginAnswer &o : origins) inOrder.push_back(&o);
+  std::sort(inOrder.begin(), inOrder.end(),
+            [](const OriginAnswer *a, const OriginAnswer *b) { return a->key < b->key; });
+  std::vector<std::pair<uint32_t, Origin>> numbered;
+  for (const OriginAnswer *o : inOrder) numbered.push_back({o->id, o->origin});
+  return assembleWindow(base, std::move(parts), numbered, blockBytes);
 }
 
 } // namespace
@@ -420,8 +379,8 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
     std::vector<OriginAnswer> origins = fetchOrigins(comm, segments, part.origins, originKeys, &sent);
     const size_t window = round * P + size_t(me);
     if (window < windows) {
-      Window built = buildWindow(base, window, plan, std::move(rows), segments, crcs, origins,
-                                 kept, mine.blocks.blockBytes);
+      WindowTable built = buildWindow(base, window, plan, rows, segments, crcs, origins, kept,
+                                      mine.blocks.blockBytes);
       DetectOptions wo = quiet;
       wo.provenance = &built.provenance;
       std::vector<Finding> found = findInWindow(built.table, wo);

@@ -61,4 +61,25 @@ struct WindowTable {
 WindowTable windowOf(const MessageTable &t, const detail::Provenance &pv, const WindowPlan &plan,
                      size_t window);
 
+// What a window is made of, however its builder came by it (windowOf from
+// the whole table; the parallel mode from messages routed to the window's
+// owner): its messages in table order, each with its index in the whole
+// table, its replay segments (origin ids of the whole trace) and verdict,
+// and its block CRCs; its kept buffers.
+struct WindowParts {
+  std::vector<Message> messages;
+  std::vector<uint64_t> tableIndex; // ascending
+  std::vector<uint32_t> segmentCounts;
+  std::vector<detail::Segment> segments;
+  std::vector<uint8_t> verified;
+  std::vector<uint32_t> blockCounts; // (empty: no block CRCs)
+  std::vector<uint32_t> crcs;
+  std::vector<KeptBuffer> kept;
+};
+// origins: (id, origin) of every origin the segments name, in the serial
+// replay's order (the window numbers them so). base gives ranks and groups.
+WindowTable assembleWindow(const MessageTable &base, WindowParts parts,
+                           const std::vector<std::pair<uint32_t, detail::Origin>> &origins,
+                           uint64_t blockBytes);
+
 } // namespace cz::detect
