@@ -77,9 +77,8 @@ std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
 // never a wrong merge.)
 using AggKey = FindingKey;
 
-AggKey keyOf(const MessageTable &t, const Instance &in, std::vector<SiteUse> &sites) {
-  sites = sitesOf(t, in);
-  return {in.kind, in.comm, in.participants, in.rootWorld, sites};
+AggKey keyOf(const MessageTable &t, const Instance &in) {
+  return {in.kind, in.comm, in.participants, in.rootWorld, sitesOf(t, in)};
 }
 
 Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
@@ -225,13 +224,11 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
 
   std::map<AggKey, Finding> agg;
   for (const Instance &in : instances) {
-    std::vector<SiteUse> sites;
-    AggKey k = keyOf(t, in, sites);
+    AggKey k = keyOf(t, in);
     auto it = agg.find(k);
     if (it == agg.end()) {
       Finding f;
       f.match = start(t, k, in);
-      f.key = k;
       it = agg.emplace(std::move(k), std::move(f)).first;
     }
     Finding &f = it->second;
@@ -250,7 +247,11 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   }
   std::vector<Finding> out;
   out.reserve(agg.size());
-  for (auto &[k, f] : agg) out.push_back(std::move(f));
+  while (!agg.empty()) { // each finding takes its key from the map
+    auto node = agg.extract(agg.begin());
+    node.mapped().key = std::move(node.key());
+    out.push_back(std::move(node.mapped()));
+  }
   clock.done("instances");
   return out;
 }
