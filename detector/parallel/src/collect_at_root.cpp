@@ -121,7 +121,9 @@ std::optional<ParallelResult> collectAtRoot(MPI_Comm comm, const trace::Trace &t
   bytes = {};
   // Table order: rank by rank, each rank's rows from its owner.
   const int ranks = trace.rankCount();
-  std::vector<RankRecords> summaries(size_t(std::max(ranks, 0)));
+  std::vector<std::vector<RankRecords>> byProcess;
+  for (ProcessShare &s : shares) byProcess.push_back(std::move(s.summaries));
+  std::vector<RankRecords> summaries = detail::inRankOrder(std::move(byProcess), ranks);
   // The table's rows on huge pages, as the serial mode's (the analyses
   // visit them all over).
   std::vector<Message> rows;
@@ -130,13 +132,9 @@ std::optional<ParallelResult> collectAtRoot(MPI_Comm comm, const trace::Trace &t
   rows.reserve(size_t(total));
   adviseHugePages(rows);
   QueueCounts unmatched;
-  std::vector<size_t> nextSummary(static_cast<size_t>(procs), 0), nextRow(nextSummary);
+  std::vector<size_t> nextRow(static_cast<size_t>(procs), 0);
   for (int r = 0; r < ranks; r++) {
     ProcessShare &s = shares[size_t(r % procs)];
-    size_t &k = nextSummary[size_t(r % procs)];
-    if (k >= s.summaries.size() || s.summaries[k].rank != r)
-      throw std::runtime_error("rank " + std::to_string(r) + "'s records are missing");
-    summaries[size_t(r)] = std::move(s.summaries[k++]);
     size_t &at = nextRow[size_t(r % procs)];
     uint64_t n = match.matchedPerRank[size_t(r)];
     if (s.sent.size() - at < n) throw std::runtime_error("matched messages are missing");

@@ -2,6 +2,7 @@
 // each vector's elements, then the collective names and the error text.
 #include "record_codec.h"
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "byte_io.h"
@@ -57,6 +58,20 @@ bool decode(const std::vector<char> &in, RankRecords &r, std::string &why) {
     return false;
   }
   return true;
+}
+
+std::vector<RankRecords> inRankOrder(std::vector<std::vector<RankRecords>> byProcess, int ranks) {
+  const size_t procs = byProcess.size();
+  std::vector<RankRecords> out;
+  std::vector<size_t> next(procs, 0);
+  for (int r = 0; r < ranks && procs; r++) {
+    std::vector<RankRecords> &v = byProcess[size_t(r) % procs];
+    size_t &k = next[size_t(r) % procs];
+    if (k >= v.size() || v[k].rank != r)
+      throw std::runtime_error("rank " + std::to_string(r) + "'s records are missing");
+    out.push_back(std::move(v[k++]));
+  }
+  return out;
 }
 
 } // namespace cz::detect::parallel::detail

@@ -15,4 +15,8 @@ void encode(const RankRecords &r, std::vector<char> &out);
 // False (with why) when the bytes are not what encode writes.
 bool decode(const std::vector<char> &in, RankRecords &r, std::string &why);
 
+// Process p's records (its ranks r with r % N == p, ascending) for every
+// process, back in rank order; throws when a rank's are missing.
+std::vector<RankRecords> inRankOrder(std::vector<std::vector<RankRecords>> byProcess, int ranks);
+
 } // namespace cz::detect::parallel::detail

@@ -82,7 +82,6 @@ MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
   MPI_Reduce(counts, sum, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
   std::vector<std::vector<char>> parts = gatherBytes(comm, mine);
   if (me != 0) return {};
-  const int ranks = trace.rankCount();
   std::vector<std::vector<RankRecords>> byProcess(static_cast<size_t>(procs));
   for (size_t p = 0; p < parts.size(); p++) {
     parallel::detail::ByteReader rd{parts[p].data(), parts[p].size()};
@@ -95,16 +94,9 @@ MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
                                  " are unusable: " + (why.empty() ? "truncated" : why));
     }
   }
-  std::vector<RankRecords> inOrder;
-  std::vector<size_t> next(static_cast<size_t>(procs), 0);
-  for (int r = 0; r < ranks; r++) {
-    std::vector<RankRecords> &v = byProcess[size_t(r % procs)];
-    size_t &k = next[size_t(r % procs)];
-    if (k >= v.size() || v[k].rank != r)
-      throw std::runtime_error("rank " + std::to_string(r) + "'s records are missing");
-    inOrder.push_back(std::move(v[k++]));
-  }
-  MessageTable header = assembleTable(trace, std::move(inOrder), {}, {sum[0], sum[1]});
+  MessageTable header = assembleTable(
+      trace, parallel::detail::inRankOrder(std::move(byProcess), trace.rankCount()), {},
+      {sum[0], sum[1]});
   header.stats.matched = matched;
   return header;
 }
