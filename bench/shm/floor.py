@@ -1,54 +1,74 @@
 #!/usr/bin/env python3
-"""floor.py: how close the shm alltoalls can come to MPI at all on this
-machine: their synchronisation alone, read off their 8 B calls (copies of
-a few bytes: what is left is the waiting for every rank to arrive and be
-scheduled), over MPI_Alltoall's latency at each size, from the same
-launch.
+"""floor.py: how close any algorithm can come to the MPI library on this
+machine, and how close ours come to that floor.
 
-  python3 bench/shm/floor.py RUN.csv [RUN.csv ...] [--algs shm_push,...]
+  python3 bench/shm/floor.py RUN.csv [RUN.csv ...] [--coll alltoall]
 
-Per (P, size): median [min-max] over runs and modes (clean, dirty) of
-  min over the shm algorithms of their OSU latency at 8 B
-  / MPI_Alltoall's OSU latency at that size.
-A cell above 0.5 says: even with free copies, an algorithm that waits like
-these cannot reach 0.5x MPI there (the goal needs a cheaper wait, not a
-cheaper copy)."""
+The runs must include shm_bench's "sync_floor" (run.sh: SPECS with
+COLL:mpi,...,sync_floor). sync_floor moves no data: every rank raises a
+flag and waits for the flags it depends on, the cheapest wait known here
+(spin, then yield). Every rank's result of an alltoall, allgather or
+allreduce depends on every rank's data, and a bcast's on the root's, so no
+algorithm of that collective returns earlier than that wait does.
+
+Per (P, size), median [min-max] over runs and modes (clean, dirty), both
+from the same launch:
+  floor: sync_floor's OSU latency / MPI's. A cell above 0.5 is a goal of
+         0.5x MPI that no algorithm can meet on this machine, whatever its
+         copies cost.
+  ours:  the best of our algorithms (every algorithm in the run but mpi,
+         sync_floor and auto) / sync_floor: the price of its copies and
+         bookkeeping above the bare wait."""
 import argparse
 import collections
 import csv
 import statistics
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--algs", default="shm_push,shm_pull,shm_flag_push,shm_flag_pull")
-    ap.add_argument("runs", nargs="+")
-    a = ap.parse_args()
-    algs = set(a.algs.split(","))
-    out = collections.defaultdict(list)
-    for run in a.runs:
-        lat = {}
-        with open(run) as f:
-            for r in csv.DictReader(f):
-                if r["collective"] == "alltoall" and r["status"] == "ok":
-                    lat[(int(r["procs"]), int(r["bytes"]), r["mode"], r["algorithm"])] = float(r["osu_us"])
-        for (p, b, mode, alg), t in lat.items():
-            if alg != "mpi":
-                continue
-            floor = [lat[k] for k in lat if k[0] == p and k[1] == 8 and k[2] == mode and k[3] in algs]
-            if floor:
-                out[(p, b)].append(min(floor) / t)
-    procs = sorted({k[0] for k in out})
-    sizes = sorted({k[1] for k in out})
-    print("alltoall: best shm latency at 8 B / MPI latency at each size, median [min-max] over runs and modes")
+def cell(values):
+    if not values:
+        return ""
+    return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
+
+
+def table(title, out, procs, sizes):
+    print(title)
     print("| bytes | " + " | ".join(f"P={p}" for p in procs) + " |")
     print("|---:|" + "---:|" * len(procs))
     for b in sizes:
-        cells = []
-        for p in procs:
-            v = out.get((p, b))
-            cells.append(f"{statistics.median(v):.2f} [{min(v):.2f}-{max(v):.2f}]" if v else "")
-        print(f"| {b} | " + " | ".join(cells) + " |")
+        print(f"| {b} | " + " | ".join(cell(out.get((p, b))) for p in procs) + " |")
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--coll", default="alltoall")
+    ap.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+    floor = collections.defaultdict(list)
+    ours = collections.defaultdict(list)
+    for run in a.runs:
+        lat = collections.defaultdict(dict)
+        with open(run) as f:
+            for r in csv.DictReader(f):
+                if r["collective"] == a.coll and r["status"] == "ok":
+                    key = (int(r["procs"]), int(r["bytes"]), r["mode"])
+                    lat[key][r["algorithm"]] = float(r["osu_us"])
+        for (p, b, _), algs in lat.items():
+            if "mpi" not in algs or "sync_floor" not in algs:
+                continue
+            floor[(p, b)].append(algs["sync_floor"] / algs["mpi"])
+            mine = [t for alg, t in algs.items() if alg not in ("mpi", "sync_floor", "auto")]
+            if mine:
+                ours[(p, b)].append(min(mine) / algs["sync_floor"])
+    if not floor:
+        raise SystemExit(f"floor.py: no {a.coll} rows with both mpi and sync_floor in "
+                         f"{', '.join(a.runs)}; run bench/shm/run.sh with sync_floor in SPECS")
+    procs = sorted({k[0] for k in floor})
+    sizes = sorted({k[1] for k in floor})
+    table(f"{a.coll}: floor = sync_floor / MPI (OSU latency, same launch), "
+          "median [min-max] over runs and modes", floor, procs, sizes)
+    table(f"{a.coll}: ours = best shared-memory algorithm / sync_floor", ours, procs, sizes)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,12 @@
  * Algorithms are cz_<coll>_algorithm names; "auto" is cz_<coll> (the
  * decision table); NAME_zc runs NAME with the send data in a cz_buffer_alloc
  * buffer (zero copy: alltoall shm_pull_zc, allgather shm_zc). Every
- * algorithm's result is first compared with MPI's.
+ * algorithm's result is first compared with MPI's. "sync_floor" moves no
+ * data: each rank raises its flag in a shared window and waits (spinning,
+ * then yielding) until every rank it depends on has raised its own (all of
+ * them; for bcast, the root). No collective with that dependence can wait
+ * for less, so its latency over MPI's is the lowest ratio this machine
+ * allows any algorithm in that cell.
  * Per (size, mode), reps interleaved across algorithms (rep 1 of each, then
  * rep 2, ...); medians over reps reported:
  *  - osu_us: OSU's collective latency: calls separated by barriers, each
@@ -25,6 +30,8 @@
  * bandwidth, measured here with all ranks copying their share at once
  * (same buffer sizes as the collective, so caches behave alike).
  * Output: CSV on rank 0's stdout. */
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +54,31 @@ typedef struct {
 
 static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
+/* The synchronisation floor (see the header): one cache line per rank. */
+static void sync_floor(const char *coll) {
+  enum { LINE = 64, SPINS = 64 };
+  static _Atomic unsigned long *flags;
+  static unsigned long round;
+  if (!flags) {
+    MPI_Win win; /* kept to the end of the run */
+    void *base;
+    MPI_Aint size;
+    int unit;
+    MPI_Win_allocate_shared(LINE, LINE, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    MPI_Win_shared_query(win, 0, &size, &unit, &base);
+    flags = base;
+    atomic_store(&flags[rank * (LINE / sizeof *flags)], 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  round++;
+  atomic_store_explicit(&flags[rank * (LINE / sizeof *flags)], round, memory_order_release);
+  const int waits_for = is(coll, "bcast") ? 1 : nprocs;
+  for (int j = 0; j < waits_for; j++)
+    for (int i = 0; atomic_load_explicit(&flags[j * (LINE / sizeof *flags)],
+                                         memory_order_acquire) < round; i++)
+      if (i >= SPINS) sched_yield();
+}
+
 static int call(const char *coll, const char *alg, bufs *b, int n) {
   char base[64];
   const size_t len = strlen(alg);
@@ -58,6 +90,10 @@ static int call(const char *coll, const char *alg, bufs *b, int n) {
     int rc = call(coll, base, b, n);
     b->send = plain;
     return rc;
+  }
+  if (is(alg, "sync_floor")) {
+    sync_floor(coll);
+    return MPI_SUCCESS;
   }
   const int autosel = is(alg, "auto");
   if (is(coll, "alltoall"))
@@ -99,8 +135,9 @@ static double median(double *v, int n) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* 1 if alg gives MPI's result on every rank. */
+/* 1 if alg gives MPI's result on every rank (sync_floor moves nothing). */
 static int check(const char *coll, const char *alg, bufs *b, int n) {
+  if (is(alg, "sync_floor")) return call(coll, alg, b, n) == MPI_SUCCESS;
   memset(b->recv, 0xA5, b->recv_len);
   int rc = call(coll, alg, b, n);
   int bad = rc != MPI_SUCCESS ||

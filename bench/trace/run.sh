@@ -4,7 +4,9 @@
 # MPI_Sendrecv, 8 B .. 1 MiB, medians of 7 repetitions per launch) is
 # launched untraced and traced in turn, LAUNCHES pairs (the machine's speed
 # drifts: compare pair by pair). A traced launch also times its loops with
-# tracing paused, in the same run. Writes OUT_DIR/overhead.csv (every launch),
+# tracing paused, in the same run. An untraced launch also times the floor:
+# the program hashing each payload and storing an 80-byte record itself,
+# the least any such tracer adds (trace_overhead.c). Writes OUT_DIR/overhead.csv (every launch),
 # OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
 # prints the summary with the OTF2 trace bytes per event. cz_trace_cpu gives
 # the tracer's CPU per event on the calling thread and in the whole process (5 launches each way).
@@ -23,11 +25,13 @@ csv="$out/overhead.csv"
 echo "launch,size,mode,pingpong_us,ring_us" >"$csv"
 for i in $(seq "$launches"); do
   echo "launch pair $i/$launches (load $(cut -d' ' -f1 /proc/loadavg))" >&2
-  mpirun -n 2 "$prog" </dev/null | tail -n +2 | awk -F, -v i="$i" '$2 == "paused" {print i "," $1 ",untraced," $3 "," $4}' >>"$csv"
+  mpirun -n 2 "$prog" </dev/null | tail -n +2 |
+    awk -F, -v i="$i" '$2 == "paused" {print i "," $1 ",untraced," $3 "," $4}
+                       $2 == "floor" {print i "," $1 ",floor," $3 "," $4}' >>"$csv"
   rm -rf "$work/trace"
   COLLECTIVIZE_QUIET=1 COLLECTIVIZE_TRACE_DIR="$work/trace" \
     mpirun -n 2 -x LD_PRELOAD="$tracer" "$prog" </dev/null | tail -n +2 |
-    awk -F, -v i="$i" '{print i "," $1 "," $2 "," $3 "," $4}' >>"$csv"
+    awk -F, -v i="$i" '$2 != "floor" {print i "," $1 "," $2 "," $3 "," $4}' >>"$csv"
 done
 cpu_untraced=() cpu_traced=()
 for i in 1 2 3 4 5; do
@@ -48,9 +52,9 @@ for r in rows:
     by.setdefault((int(r["size"]), r["launch"]), {})[r["mode"]] = r
 out = open(sys.argv[2], "w")
 out.write("size,bench,untraced_us_median,traced_us_median,ratio_median,ratio_min,ratio_max,"
-          "inrun_ratio_median\n")
+          "inrun_ratio_median,floor_ratio_median\n")
 print(f"{'size':>8} {'bench':>9} {'untraced':>9} {'traced':>9}  traced/untraced median [min..max]"
-      "  recording/paused (same run)")
+      "  recording/paused (same run)  floor/untraced (same run)")
 for size in sorted({s for s, _ in by}):
     for bench in ("pingpong", "ring"):
         col = bench + "_us"
@@ -58,11 +62,18 @@ for size in sorted({s for s, _ in by}):
                  for (s, _), m in by.items() if s == size and {"untraced", "recording", "paused"} <= m.keys()]
         ratio = [t / u for u, t, _ in pairs]
         inrun = [t / p for _, t, p in pairs]
+        # From 16 KiB the tracer hashes while the message travels; the
+        # floor hashes first, so it bounds nothing there.
+        floor = [float(m["floor"][col]) / float(m["untraced"][col])
+                 for (s, _), m in by.items()
+                 if s == size and s < 16384 and {"untraced", "floor"} <= m.keys()]
         med = statistics.median
+        floor_med = f"{med(floor):.3f}" if floor else ""
         out.write(f"{size},{bench},{med(u for u, _, _ in pairs):.3f},{med(t for _, t, _ in pairs):.3f},"
-                  f"{med(ratio):.3f},{min(ratio):.3f},{max(ratio):.3f},{med(inrun):.3f}\n")
+                  f"{med(ratio):.3f},{min(ratio):.3f},{max(ratio):.3f},{med(inrun):.3f},{floor_med}\n")
         print(f"{size:>8} {bench:>9} {med(u for u, _, _ in pairs):>9.2f} {med(t for _, t, _ in pairs):>9.2f}"
-              f"  {med(ratio):.3f} [{min(ratio):.3f}..{max(ratio):.3f}]  {med(inrun):.3f}")
+              f"  {med(ratio):.3f} [{min(ratio):.3f}..{max(ratio):.3f}]  {med(inrun):.3f}"
+              f"  {floor_med}")
 events, evt = int(sys.argv[3]), int(sys.argv[4])
 print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
       f"while running: 80-byte records in a 5 MiB ring per rank plus the log")
