@@ -38,8 +38,17 @@
   function gainOf(i) {
     var m = matches[i], v = verifyOf(patchOf(i));
     if (v && v.verdict === "verified" && v.original && v.patched)
-      return { measured: true, seconds: v.original.median - v.patched.median, speedup: v.speedup };
+      return { measured: true, seconds: v.original.median - v.patched.median, speedup: v.speedup,
+               noise: withinSpread(v) };
     return { measured: false, seconds: m.seconds_in_messages || 0 };
+  }
+  // The patched and original run times overlap: the difference of medians
+  // is run-to-run spread, not a gain or a loss.
+  function withinSpread(v) {
+    var o = v.original, p = v.patched;
+    if (typeof o.min !== "number" || typeof o.max !== "number" ||
+        typeof p.min !== "number" || typeof p.max !== "number") return false;
+    return o.min <= p.max && p.min <= o.max;
   }
   function verdictCell(i) {
     var p = patchOf(i), v = verifyOf(p);
@@ -92,8 +101,9 @@
     var tb = el("tbody");
     order().forEach(function (i) {
       var m = matches[i], g = gainOf(i);
-      var gain = g.measured ? CZ.seconds(g.seconds) + " per run (×" + (g.speedup || 0).toFixed(2) + ")"
-                            : "≤ " + CZ.seconds(g.seconds) + " (potential)";
+      var measured = CZ.seconds(g.seconds) + " per run (×" + (g.speedup || 0).toFixed(2) + ")";
+      var gain = !g.measured ? "≤ " + CZ.seconds(g.seconds) + " (potential)"
+                 : g.noise ? "within run-to-run spread: " + measured : measured;
       tb.appendChild(el("tr", { "data-match": i },
         el("td", {}, el("a", { href: "#match-" + i, text: String(i + 1), onclick: function () { var b = document.querySelector("#match-" + i + " > button"); if (b) b.click(); } })),
         el("td", { "data-field": "kind", text: m.kind }),
@@ -306,7 +316,8 @@
       function add(k, val) { dl.appendChild(el("dt", { text: k })); dl.appendChild(el("dd", {}, val)); }
       add("Verdict", el("span", { class: v.verdict === "verified" ? "verdict-ok" : "verdict-bad", text: (v.verdict === "verified" ? "✓ " : "✗ ") + v.verdict }));
       add("Evidence", v.evidence || "");
-      if (v.original && v.patched) add("Run time", "original median " + CZ.seconds(v.original.median) + ", patched " + CZ.seconds(v.patched.median) + " over " + v.runs + " runs (speedup ×" + (v.speedup || 0).toFixed(2) + ")");
+      if (v.original && v.patched) add("Run time", "original median " + CZ.seconds(v.original.median) + ", patched " + CZ.seconds(v.patched.median) + " over " + v.runs + " runs (speedup ×" + (v.speedup || 0).toFixed(2) + ")" +
+        (withinSpread(v) ? "; the two sets of run times overlap (original " + CZ.seconds(v.original.min) + "–" + CZ.seconds(v.original.max) + ", patched " + CZ.seconds(v.patched.min) + "–" + CZ.seconds(v.patched.max) + "), so the difference is within run-to-run spread" : ""));
       if (v.retrace) add("Re-traced", JSON.stringify(v.retrace.collectives || {}) + ", manual collectives left: " + v.retrace.matches_left);
       box.appendChild(dl);
     } else if (p.status !== "none") {

@@ -118,6 +118,7 @@ async function reviewPage(browser) {
   });
   check(rows[0] && rows[0].match === 0 && /verified/.test(rows[0].verdict) && /×1\.22/.test(rows[0].gain),
     "the verified patch (match 0, x1.22) is first with its verdict and measured gain: " + JSON.stringify(rows[0]));
+  check(rows[0] && !/spread/.test(rows[0].gain), "run times apart (0.60-0.63 s against 0.49-0.52 s) are a gain, not spread: " + (rows[0] || {}).gain);
   const rest = rows.slice(1).map((r) => m[r.match].seconds_in_messages);
   check(rest.every((s, i) => i === 0 || rest[i - 1] >= s), "unverified matches sorted by time in messages: " + rest);
   check(/no patch/.test((rows.find((r) => r.match === 1) || {}).verdict || ""), "match 1 says it has no patch");
@@ -199,6 +200,18 @@ async function reviewPage(browser) {
   check(/Blocks sent this step: \d+/.test(counters) && /in total: \d+ blocks/.test(counters), "the explorer counts blocks per step and in total: " + counters);
   check(errors.length === 0, "no script errors or network requests on the review page: " + errors.join("; "));
   check((await page.textContent("#script-errors")) === "", "nothing reported in the page's error box");
+  await page.close();
+}
+
+// A verified patch whose run times overlap the original's.
+async function spreadPage(browser) {
+  const { page, errors } = await openPage(browser, "spread.html");
+  const gain = await page.textContent('#overview-table tbody tr[data-match="0"] [data-field="gain"]');
+  check(/^within run-to-run spread: .*×1\.02/.test(gain), "overlapping run times are called spread in the overview: " + gain);
+  const facts = await page.textContent("#match-0");
+  check(/run times overlap \(original 600\.00 ms–630\.00 ms, patched 590\.00 ms–620\.00 ms\)/.test(facts),
+    "the match section gives both ranges: " + (facts.match(/Run time[^\n]*/) || [""])[0]);
+  check(errors.length === 0, "no script errors on the spread page: " + errors.join("; "));
   await page.close();
 }
 
@@ -287,6 +300,7 @@ async function firefoxPass() {
   });
   try {
     await reviewPage(browser);
+    await spreadPage(browser);
     await badPages(browser);
   } finally {
     await browser.close();

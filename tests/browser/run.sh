@@ -57,6 +57,13 @@ COLLECTIVIZE_QUIET=1 "$cz" run -np 6 --trace-dir trace -- "$examples/bcast_neste
 "$cz" report report.json --patches "$src/tests/report/Inputs/patches" \
   --bench "$src/bench/results/2026-11-23-dev-machine/grid/bench.csv" -o report.html
 
+# The same verified patch with run times that overlap the original's: its
+# gain is run-to-run spread, and the page must say so.
+cp -r "$src/tests/report/Inputs/patches" spread-patches
+sed -i -e 's/^  "patched": .*/  "patched": {"exit": 0, "seconds": [0.6, 0.62, 0.59, 0.61, 0.6], "median": 0.6, "min": 0.59, "max": 0.62},/' \
+  -e 's/^  "speedup": .*/  "speedup": 1.02,/' spread-patches/01-bcast.verify.json
+"$cz" report report.json --patches spread-patches --no-trace -o spread.html
+
 # Bad inputs: each must be named on the page, the rest still drawn.
 head -c 300 report.json > truncated.json
 printf 'collective,procs\nnot,a,bench\n' > bad-bench.csv
