@@ -56,8 +56,8 @@ static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
 /* The synchronisation floor (see the header): one cache line per rank. */
 static void sync_floor(const char *coll) {
-  enum { LINE = 64, SPINS = 64 };
-  static _Atomic unsigned long *flags;
+  enum { LINE = 64, SPINS = 64, STRIDE = LINE / sizeof(unsigned long) };
+  static _Atomic unsigned long *flags; /* rank j's flag: flags[j * STRIDE] */
   static unsigned long round;
   if (!flags) {
     MPI_Win win; /* kept to the end of the run */
@@ -67,15 +67,14 @@ static void sync_floor(const char *coll) {
     MPI_Win_allocate_shared(LINE, LINE, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
     MPI_Win_shared_query(win, 0, &size, &unit, &base);
     flags = base;
-    atomic_store(&flags[rank * (LINE / sizeof *flags)], 0);
+    atomic_store(&flags[rank * STRIDE], 0);
     MPI_Barrier(MPI_COMM_WORLD);
   }
   round++;
-  atomic_store_explicit(&flags[rank * (LINE / sizeof *flags)], round, memory_order_release);
+  atomic_store_explicit(&flags[rank * STRIDE], round, memory_order_release);
   const int waits_for = is(coll, "bcast") ? 1 : nprocs;
   for (int j = 0; j < waits_for; j++)
-    for (int i = 0; atomic_load_explicit(&flags[j * (LINE / sizeof *flags)],
-                                         memory_order_acquire) < round; i++)
+    for (int i = 0; atomic_load_explicit(&flags[j * STRIDE], memory_order_acquire) < round; i++)
       if (i >= SPINS) sched_yield();
 }
 

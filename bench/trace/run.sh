@@ -6,7 +6,8 @@
 # drifts: compare pair by pair). A traced launch also times its loops with
 # tracing paused, in the same run. An untraced launch also times the floor:
 # the program hashing each payload and storing an 80-byte record itself,
-# the least any such tracer adds (trace_overhead.c). Writes OUT_DIR/overhead.csv (every launch),
+# the least any such tracer adds to 257 B-16 KiB messages (trace_overhead.c;
+# printed for those sizes only). Writes OUT_DIR/overhead.csv (every launch),
 # OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
 # prints the summary with the OTF2 trace bytes per event. cz_trace_cpu gives
 # the tracer's CPU per event on the calling thread and in the whole process (5 launches each way).
@@ -62,11 +63,13 @@ for size in sorted({s for s, _ in by}):
                  for (s, _), m in by.items() if s == size and {"untraced", "recording", "paused"} <= m.keys()]
         ratio = [t / u for u, t, _ in pairs]
         inrun = [t / p for _, t, p in pairs]
-        # From 16 KiB the tracer hashes while the message travels; the
-        # floor hashes first, so it bounds nothing there.
+        # The floor does its work where the tracer must for 257 B-16 KiB:
+        # between a message's arrival and the reply. Up to 256 B the tracer
+        # records after the send, and from 16 KiB it hashes while the
+        # message travels, off that path: the floor bounds nothing there.
         floor = [float(m["floor"][col]) / float(m["untraced"][col])
                  for (s, _), m in by.items()
-                 if s == size and s < 16384 and {"untraced", "floor"} <= m.keys()]
+                 if s == size and 256 < s < 16384 and {"untraced", "floor"} <= m.keys()]
         med = statistics.median
         floor_med = f"{med(floor):.3f}" if floor else ""
         out.write(f"{size},{bench},{med(u for u, _, _ in pairs):.3f},{med(t for _, t, _ in pairs):.3f},"
