@@ -1,7 +1,8 @@
 // barrier.cpp: barriers of any shape.
 //
 // A barrier moves no data: its messages are empty or carry the same small
-// constant. Messages between a pair (p, q) on a communicator are numbered
+// constant (then it is ambiguous: the constant may be a value the program
+// reads, a flag or an allreduce of equal values). Messages between a pair (p, q) on a communicator are numbered
 // in order; the k-th ones of all pairs form instance k (one barrier uses a
 // pair at most once per direction: dissemination, tournament, central
 // counter). Instance k is a barrier when it spans the whole communicator
@@ -42,10 +43,21 @@ void barrierPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
     }
     if (!constant || std::count(seen.begin(), seen.end(), 0) != 0) continue;
     HeardFrom heard(p, msgs);
+    // A centre: a member that heard from every member before it sent
+    // anything of the instance (a gather then a release: central
+    // counters, trees); dissemination has none.
+    std::vector<uint8_t> hasSent(p, 0);
+    int centre = -1;
     for (const Step &s : timeOrder(t, msgs)) {
       const Message &m = t.messages[s.msg];
-      if (s.isSend) heard.send(s.msg, size_t(rankIn(g, m.src)));
-      else heard.receive(s.msg, size_t(rankIn(g, m.dst)));
+      if (s.isSend) {
+        size_t a = size_t(rankIn(g, m.src));
+        if (!hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
+        hasSent[a] = 1;
+        heard.send(s.msg, a);
+      } else {
+        heard.receive(s.msg, size_t(rankIn(g, m.dst)));
+      }
     }
     bool all = true;
     for (size_t r = 0; r < p && all; r++) all = heard.heardAll(r);
@@ -53,6 +65,30 @@ void barrierPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
     Instance in;
     in.kind = Kind::Barrier;
     in.comm = comm;
+    // Values travel: flags, acknowledgements or an allreduce of constants
+    // look the same in one run. A barrier patch would drop them. Numbers
+    // (wider than a one-byte token) gathered at a centre and sent back are
+    // taken for an allreduce of values that happened to be equal (error
+    // flags), unless nobody reads them.
+    if (first.bytes) {
+      std::string value = std::to_string(first.bytes) + "-byte value" +
+                          (first.prefix == 0 ? " (zero)" : "");
+      bool token = first.sendCount == first.bytes; // one-byte elements: char, byte
+      if (centre >= 0 && !token) {
+        in.kind = Kind::Allreduce;
+        in.unproven |= kReductionOp;
+        in.bytes = first.bytes;
+        in.count = first.sendCount;
+        in.note = "every message carries the same " + value + ", gathered at world rank " +
+                  std::to_string(g.members[size_t(centre)]) +
+                  " and sent back: an allreduce of values equal in this run, or a barrier "
+                  "if no rank reads them";
+      } else {
+        in.unproven |= kValuesRead;
+        in.note = "every message carries the same " + value +
+                  ": a barrier only if no rank reads it";
+      }
+    }
     in.participants = g.members;
     std::sort(in.participants.begin(), in.participants.end());
     for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);

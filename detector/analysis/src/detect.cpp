@@ -14,6 +14,7 @@
 #include "collectivize_trace_format.h"
 #include "collectivize/windows.h"
 #include "detect_internal.h"
+#include "root_families.h"
 
 namespace cz::detect {
 
@@ -31,6 +32,53 @@ const char *kindName(Kind k) {
   return "?";
 }
 
+bool isAmbiguous(const Match &m) {
+  return !m.confirmed && m.unproven && !m.shapeOnly && (!m.subset || !m.splitColors.empty());
+}
+
+const char *statusName(const Match &m) {
+  return m.confirmed ? "confirmed" : isAmbiguous(m) ? "ambiguous" : "partial";
+}
+
+const char *unprovenName(uint32_t bit) {
+  switch (bit) {
+  case kPayloadFill: return "payload_fill";
+  case kValuesRead: return "values_read";
+  case kReductionOp: return "reduction_op";
+  case kRootBlock: return "root_block";
+  case kNeighbourhood: return "neighbourhood";
+  case kCombined: return "combined";
+  }
+  return "?";
+}
+
+const char *unprovenSettle(uint32_t bit) {
+  switch (bit) {
+  case kPayloadFill:
+    return "the payloads are constant fills (every element equal), which unrelated code "
+           "produces as well: trace a run whose data differs from rank to rank";
+  case kValuesRead:
+    return "the messages carry values: a barrier only if the program never reads them (the "
+           "rewriter checks the source)";
+  case kReductionOp:
+    return "no observed value pins down an operation: declare each rank's contribution with "
+           "cz_send_to_self, or trace with payloads whose first element differs from rank to "
+           "rank";
+  case kRootBlock:
+    return "the root's own block never travels and its slot lies outside the blocks received: "
+           "declare it with cz_send_to_self, or check in the source that the buffer holds one "
+           "block per rank with the root's at its rank";
+  case kNeighbourhood:
+    return "every rank reached every other only because few ranks ran: trace at a larger "
+           "process count";
+  case kCombined:
+    return "every block reached every rank through one receive buffer: an allreduce if the "
+           "program combines them as they arrive, an allgather if it copies them out (the "
+           "rewriter reads the combine step)";
+  }
+  return "";
+}
+
 bool SiteUse::operator<(const SiteUse &o) const {
   return std::tie(send, id, siteKind) < std::tie(o.send, o.id, o.siteKind);
 }
@@ -41,6 +89,13 @@ bool SiteUse::operator==(const SiteUse &o) const {
 namespace {
 
 using detail::Instance;
+
+// Where the root first sent in an instance's arrivals (UINT32_MAX: none).
+uint32_t rootSendOf(const std::vector<Arrival> &arrivals, uint32_t root) {
+  for (const Arrival &a : arrivals)
+    if (a.rank == root) return a.pos;
+  return UINT32_MAX;
+}
 
 // Reports each phase's duration to DetectOptions::onPhase.
 class PhaseClock {
@@ -87,6 +142,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   m.comm = k.comm;
   m.rootWorld = k.rootWorld;
   m.otherRoots = first.otherRoots;
+  m.arrivals = first.arrivals;
   m.bytesPerInstance = first.bytes;
   m.rootAddress = first.rootAddress;
   const Group *g = t.group(k.comm);
@@ -233,6 +289,14 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     }
     Finding &f = it->second;
     Match &m = f.match;
+    // What one instance proves is proven for the code they share.
+    m.unproven = m.instances ? m.unproven & in.unproven : in.unproven;
+    m.supportOnly = m.instances ? m.supportOnly && in.supportOnly : in.supportOnly;
+    // The earliest instance's arrivals (instances come in no time order):
+    // root families compare the same iteration of each root.
+    if (!in.arrivals.empty() && m.instances && rootSendOf(in.arrivals, in.rootWorld) <
+                                                   rootSendOf(m.arrivals, in.rootWorld))
+      m.arrivals = in.arrivals;
     m.instances += in.repeats;
     if (!in.oneTag) f.severalTagInstance = true;
     if (!in.op.empty()) m.op = in.op;
@@ -280,6 +344,8 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.bytesMoved += g.match.bytesMoved;
       if (!g.match.op.empty()) f.match.op = g.match.op;
       f.match.shapeOnly = f.match.shapeOnly || g.match.shapeOnly;
+      f.match.unproven &= g.match.unproven;
+      f.match.supportOnly = f.match.supportOnly && g.match.supportOnly;
       f.nanosInMessages += g.nanosInMessages;
       f.severalTagInstance = f.severalTagInstance || g.severalTagInstance;
       f.keptConfirmed = f.keptConfirmed || g.keptConfirmed;
@@ -344,59 +410,15 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
 
   std::set<Match *> merged;
 
-  // Allgather from spreads: every member the root of one bcast with the
-  // same group and instance shape; first among bcasts with the same call
-  // sites (a ring: every block passes the same calls), then by shape alone
-  // when each member is the root of exactly one candidate.
-  std::vector<Match> allgathers;
-  auto mergeAllgather = [&](std::vector<Match *> ms) {
-    ms.erase(std::remove_if(ms.begin(), ms.end(), [&](Match *m) { return merged.count(m) > 0; }),
-             ms.end());
-    if (ms.empty()) return;
-    std::map<uint32_t, int> perRoot;
-    for (Match *m : ms) perRoot[m->rootWorld]++;
-    const std::vector<uint32_t> &ranks = ms[0]->ranks;
-    if (perRoot.size() != ranks.size() || ms.size() != ranks.size()) return;
-    Match all = *ms[0];
-    all.kind = Kind::Allgather;
-    for (Match *m : ms) all.instances = std::min(all.instances, m->instances);
-    all.root = -1;
-    all.rootWorld = kNone;
-    all.otherRoots.clear();
-    all.messages = all.bytesMoved = 0;
-    all.secondsInMessages = 0;
-    all.note.clear();
-    std::set<SiteUse> sites;
-    for (Match *m : ms) {
-      merged.insert(m);
-      all.messages += m->messages;
-      all.bytesMoved += m->bytesMoved;
-      all.secondsInMessages += m->secondsInMessages;
-      sites.insert(m->sites.begin(), m->sites.end());
-    }
-    all.sites.assign(sites.begin(), sites.end());
-    allgathers.push_back(std::move(all));
-  };
-  using Shape = std::tuple<uint32_t, std::vector<uint32_t>, uint64_t, uint64_t, uint64_t>;
-  // Call sites without their role: in a ring every block passes the same
-  // calls, each rank sending some blocks and receiving others.
-  using Calls = std::tuple<uint32_t, std::vector<uint32_t>, std::set<std::pair<uint64_t, uint8_t>>>;
-  std::map<Calls, std::vector<Match *>> bySites;
-  std::map<Shape, std::vector<Match *>> byShape;
-  for (Match *mp : agg)
-    if (Match &m = *mp; m.kind == Kind::Bcast && !m.subset) {
-      Shape sh{m.comm, m.ranks, m.instances, m.messages, m.bytesPerInstance};
-      std::set<std::pair<uint64_t, uint8_t>> calls;
-      for (const SiteUse &su : m.sites) calls.insert({su.id, su.siteKind});
-      bySites[{m.comm, m.ranks, calls}].push_back(&m);
-      byShape[sh].push_back(&m);
-    }
-  for (auto &[key, ms] : bySites) mergeAllgather(ms);
-  for (auto &[key, ms] : byShape) mergeAllgather(ms);
+  // Broadcasts whose roots differ: one exchange (allgather, or combined
+  // in place), or one broadcast after another from the same code.
+  std::vector<Match> rootFamilies;
+  detail::mergeRootFamilies(agg, merged, rootFamilies);
 
   for (Match *mp : agg) {
     Match &m = *mp;
-    if (merged.count(&m)) continue;
+    if (merged.count(&m) || m.supportOnly) continue;
+    if (m.unproven) m.confirmed = false;
     if (m.shapeOnly) {
       m.confirmed = false;
       if (m.note.empty())
@@ -405,16 +427,21 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     if (m.subset && m.splitColors.empty()) {
       // Partial: enough of the group, and one tag (a chain that changes
       // tags on the way is more likely unrelated messages with equal data).
+      // A constant fill on part of a group is no evidence at all.
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
-          m.severalTags)
+          m.severalTags || (m.unproven & kPayloadFill))
         continue;
       m.confirmed = false;
     }
     rep.matches.push_back(m);
   }
-  for (Match &m : allgathers) rep.matches.push_back(std::move(m));
+  for (Match &m : rootFamilies) {
+    if (m.unproven) m.confirmed = false;
+    rep.matches.push_back(std::move(m));
+  }
   std::stable_sort(rep.matches.begin(), rep.matches.end(), [](const Match &a, const Match &b) {
     if (a.confirmed != b.confirmed) return a.confirmed;
+    if (isAmbiguous(a) != isAmbiguous(b)) return isAmbiguous(a);
     return a.bytesMoved > b.bytesMoved;
   });
   clock.done("aggregation");

@@ -18,6 +18,7 @@ struct Instance {
   std::vector<uint32_t> participants; // world ranks, sorted
   uint32_t rootWorld = kNone;
   std::vector<uint32_t> otherRoots;
+  std::vector<Arrival> arrivals;      // spreads: where each member got the item, by rank
   std::vector<uint32_t> messages;     // indices into MessageTable::messages
   uint64_t bytes = 0;                 // the collective's buffer at one member
   bool keptConfirmed = false;         // the root's own block was declared kept
@@ -29,6 +30,8 @@ struct Instance {
   uint64_t repeats = 1;               // occurrences this object stands for
   std::string op;                     // reductions: the MPI_Op the values pin down
   bool shapeOnly = false;             // no evidence beyond the shape: partial
+  uint32_t unproven = 0;              // Unproven bits (detect.h): ambiguous
+  bool supportOnly = false;           // Match::supportOnly
   std::string note;                   // what the analysis wants the report to say
   uint64_t traceBlockBytes = 0;       // partial: block CRCs of this size would settle it
   bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types
@@ -95,6 +98,11 @@ inline int rankIn(const Group &g, uint32_t w) {
     if (g.members[i] == w) return int(i);
   return -1;
 }
+
+// Gathers and scatters: the root's slot outside the blocks seen (root
+// first or last in the group) and not declared kept makes the root's block
+// unproven (tiling.cpp has why).
+void markRootBlock(Instance &in, Kind kind, int rootPos, size_t groupSize);
 
 // Tiled sends/receives (scatter, gather, alltoall, direct allgather); marks
 // the messages it explains in `claimed`.

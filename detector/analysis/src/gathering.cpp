@@ -45,6 +45,17 @@ struct ArrivalLists {
 
 } // namespace
 
+// The root's own block: declared kept at its slot, or else unproven when
+// the slot lies outside the blocks that travelled (markRootBlock).
+static void checkRootBlock(const MessageTable &t, Instance &in, const Group &g, uint64_t base,
+                           uint64_t n) {
+  int pos = rankIn(g, in.rootWorld);
+  uint64_t hole = base + uint64_t(pos) * n;
+  for (const KeptBuffer &kb : t.kept)
+    if (kb.rank == in.rootWorld && kb.address == hole && kb.bytes == n) in.keptConfirmed = true;
+  markRootBlock(in, in.kind, pos, g.members.size());
+}
+
 void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Arrivals per origin (one flat array, grouped by origin, in message
@@ -197,6 +208,7 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
         in.repeats = instances; // one instance object for all repetitions
         for (uint32_t i : in.messages)
           if (t.messages[i].bytes == n) in.count = t.messages[i].sendCount;
+        checkRootBlock(t, in, *g, base, n);
       }
       break;
     }
@@ -238,9 +250,11 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
       for (auto &[w, v] : byMember) ids.push_back(v[k]);
       bool fresh = true; // an allgather above may have taken these messages
       for (uint32_t i : messagesOf(ids)) fresh &= !claimed[i];
-      if (fresh)
-        emit(Kind::Gather, std::get<0>(key), std::get<1>(key),
-             std::get<2>(key) * g.members.size(), ids);
+      if (!fresh) continue;
+      size_t before = out.size();
+      emit(Kind::Gather, std::get<0>(key), std::get<1>(key), std::get<2>(key) * g.members.size(),
+           ids);
+      if (out.size() > before) checkRootBlock(t, out.back(), g, std::get<3>(key), std::get<2>(key));
     }
   }
 }

@@ -8,13 +8,26 @@
 //   one member (the root) hears from all and
 //   sends nothing in the instance                reduce
 // (a chain that returns to its start, like a token ring, is neither).
-// Payloads of at most 8 bytes are whole in the trace (the prefix): a rank
-// that sends more than once in an allreduce must send op(what it sent
-// before, what it received since); the operations that fit every rank
-// (sum, prod, min, max; band, bor, bxor on integers) are kept, and the op
-// is reported when one remains. A reduce is confirmed when its tree has
-// inner nodes (data combined on the way) or the values pin an op; a star
-// with no value evidence is partial (it could be a gather into one
+// The trace holds every payload's first 8 bytes (the prefix), so the
+// first element(s) of every message are known: a rank that sends more than
+// once in an allreduce must send op(what it sent before, what it received
+// since) element by element; the operations that fit every rank (sum,
+// prod, min, max; band, bor, bxor on integers) are kept, and the op is
+// reported when one remains.
+//
+// What makes a reduction confirmed (anything else is ambiguous, with
+// Unproven kReductionOp, or not reported):
+//   - the values pin down one operation;
+//   - a reduce whose in-tree branches and combines on the way: a rank
+//     that received from a child sends as many bytes as a leaf, while a
+//     sibling subtree reaches the root separately (data of several ranks in
+//     one block's worth: combined, and not a pipeline, which is a chain).
+// Values that fit no operation at all are evidence against a reduction: a
+// store-and-forward exchange (a hypercube alltoall repacks blocks and
+// forwards them) has the same shape. Such an exchange along the hypercube
+// (step k to p xor 2^k, P/2 blocks a message) is reported as a partial
+// alltoall with the block size that would confirm it; others not at all.
+// A star with no value evidence is partial (it could be a gather into one
 // scratch buffer).
 #include <algorithm>
 #include <cmath>
@@ -67,7 +80,8 @@ struct Values {
 };
 Values decode(uint64_t prefix, uint64_t bytes, const Elem &e) {
   Values out;
-  for (uint64_t off = 0; off + uint64_t(e.bytes) <= bytes; off += uint64_t(e.bytes)) {
+  uint64_t known = bytes < 8 ? bytes : 8; // the prefix: the payload's first bytes
+  for (uint64_t off = 0; off + uint64_t(e.bytes) <= known; off += uint64_t(e.bytes)) {
     uint64_t raw = (prefix >> (8 * off)) & (e.bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * e.bytes)) - 1);
     double d;
     if (e.isFloat && e.bytes == 4) {
@@ -124,6 +138,32 @@ bool inTree(const std::vector<uint32_t> &sends, size_t root) {
   return true;
 }
 
+// Some member received from two or more members (a branch) and some
+// member sent after it received (combined on the way).
+bool branchesAndCombines(const std::vector<uint32_t> &children, bool inner) {
+  for (uint32_t c : children)
+    if (c >= 2) return inner;
+  return false;
+}
+
+// Every member's k-th send goes to its partner across dimension k of a
+// hypercube (p a power of two): the store-and-forward alltoall's shape.
+bool hypercube(const MessageTable &t, const Group &g, const std::vector<Step> &steps) {
+  size_t p = g.members.size();
+  if (p < 4 || (p & (p - 1))) return false;
+  std::vector<uint32_t> k(p, 0);
+  for (const Step &s : steps) {
+    if (!s.isSend) continue;
+    const Message &m = t.messages[s.msg];
+    size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
+    if (k[a] >= 32 || b != (a ^ (size_t(1) << k[a]))) return false;
+    k[a]++;
+  }
+  for (uint32_t sent : k)
+    if ((size_t(1) << sent) != p) return false;
+  return true;
+}
+
 // The root sent something between the first and the last message it
 // received in the instance: it answers as they come (dispatch).
 bool rootAnswers(const MessageTable &t, const RankActivity &activity,
@@ -146,7 +186,7 @@ static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &ca
                           bool byTag, std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Per-round state, its memory reused (rounds are many and small).
   std::vector<uint8_t> seen, hasSent, hasReceived;
-  std::vector<uint32_t> sends;
+  std::vector<uint32_t> sends, children;
   std::vector<uint64_t> sendBuffer;
   std::vector<Step> steps;
   std::vector<Round> rounds =
@@ -175,13 +215,14 @@ static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &ca
       HeardFrom heard(p, msgs);
       timeOrder(t, msgs, steps);
       Elem e = elemOf(key.type);
-      bool small = e.bytes > 0 && key.bytes <= 8 && key.bytes % uint64_t(e.bytes) == 0;
+      bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
       bool ops[kOps];
       std::fill(ops, ops + kOps, small);
       bool opEvidence = false, inner = false;
       std::vector<Values> lastSent(small ? p : 0);
       std::vector<std::vector<Values>> receivedSince(small ? p : 0);
       hasSent.assign(p, 0), hasReceived.assign(p, 0);
+      children.assign(p, 0);
       sendBuffer.assign(p, 0);
       bool oneBuffer = true; // each rank sends from one buffer it combines into
       for (const Step &s : steps) {
@@ -207,6 +248,7 @@ static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &ca
         } else {
           heard.receive(s.msg, b);
           hasReceived[b] = 1;
+          children[b]++;
           if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
         }
       }
@@ -216,26 +258,57 @@ static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &ca
       int pinned = 0, which = -1;
       for (int k = 0; k < kOps; k++)
         if (ops[k] && opEvidence) pinned++, which = k;
+      // The values contradict every operation: data forwarded, not
+      // combined.
+      bool noOp = opEvidence && pinned == 0;
       Instance in;
       // Everyone hearing from everyone is also an alltoall's shape: an
       // allreduce combines in place (one send buffer per rank) or its
       // values say so.
-      if (full.size() == p && (oneBuffer || pinned == 1)) {
+      if (full.size() == p && noOp) {
+        if (!hypercube(t, g, steps)) continue;
+        uint64_t n = key.bytes / (p / 2);
+        in.kind = Kind::Alltoall;
+        in.shapeOnly = true;
+        in.traceBlockBytes = n;
+        in.bytes = n * p;
+        in.count = uint64_t(t.messages[msgs[0]].sendCount) / (p / 2);
+        in.note = "store and forward along a hypercube: in step k every member sends its partner "
+                  "p xor 2^k one message of P/2 blocks of n = " + std::to_string(n) +
+                  " bytes, and the values fit no reduction; message CRCs cannot show which block "
+                  "went where (blocks are repacked at every hop)";
+      } else if (full.size() == p && (oneBuffer || pinned == 1)) {
         in.kind = Kind::Allreduce;
-      } else if (full.size() == 1 && sends[full[0]] == 0 && inTree(sends, full[0])) {
+        if (pinned != 1) {
+          in.unproven |= kReductionOp;
+          in.note = "every member heard from every member through messages of one size, sent "
+                    "from one buffer; no observed value pins down an operation (a store-and-"
+                    "forward alltoall has the same shape)";
+        }
+      } else if (full.size() == 1 && sends[full[0]] == 0 && inTree(sends, full[0]) && !noOp) {
         in.kind = Kind::Reduce;
         in.rootWorld = g.members[full[0]];
+        if (pinned != 1 && inner && !branchesAndCombines(children, inner)) {
+          in.unproven |= kReductionOp;
+          in.note = "a chain of equal messages ending at the root, each sent after the previous "
+                    "one arrived: a reduce, or a pipeline (a wavefront) that computes each "
+                    "message from the last; no observed value pins down an operation";
+        }
       } else {
         continue;
       }
-      in.op = pinned == 1 ? kOpNames[which] : "";
-      in.shapeOnly = !(inner || pinned == 1);
+      if (in.kind != Kind::Alltoall) {
+        in.op = pinned == 1 ? kOpNames[which] : "";
+        in.shapeOnly = !(inner || pinned == 1);
+      }
       if (in.shapeOnly && in.kind == Kind::Reduce &&
           rootAnswers(t, RankActivity(t), msgs, in.rootWorld))
         continue; // a master answering requests (task farm), not a reduce
       in.comm = key.comm;
-      in.bytes = key.bytes;
-      in.count = t.messages[msgs[0]].sendCount;
+      if (in.kind != Kind::Alltoall) {
+        in.bytes = key.bytes;
+        in.count = t.messages[msgs[0]].sendCount;
+      }
       in.participants = g.members;
       std::sort(in.participants.begin(), in.participants.end());
       for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);

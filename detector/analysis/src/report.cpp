@@ -1,6 +1,7 @@
 // report.cpp: see report.h.
 #include "collectivize/report.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -69,6 +70,16 @@ std::string siteText(const SiteUse &s, const SiteLocations *sites,
   return t;
 }
 
+// World ranks as ranks in the match's group (-1: not in it).
+std::vector<int> groupRanks(const Match &m, const std::vector<uint32_t> &world) {
+  std::vector<int> out;
+  for (uint32_t w : world) {
+    auto it = std::find(m.ranks.begin(), m.ranks.end(), w);
+    out.push_back(it == m.ranks.end() ? -1 : int(it - m.ranks.begin()));
+  }
+  return out;
+}
+
 std::string commText(const Match &m) {
   std::string c = m.commName.empty() ? "comm " + std::to_string(m.comm) : m.commName;
   return c;
@@ -78,7 +89,7 @@ std::string commText(const Match &m) {
 
 std::string equivalentCall(const Match &m) {
   std::string type = typeName(m.datatype), count = std::to_string(m.count);
-  std::string root = m.root >= 0 ? std::to_string(m.root) : "?";
+  std::string root = m.root >= 0 ? std::to_string(m.root) : m.roots.empty() ? "?" : "root";
   std::string comm = m.subset && !m.splitColors.empty() ? "row_comm" : "comm";
   std::string op = m.op.empty() ? "op" : m.op;
   switch (m.kind) {
@@ -129,12 +140,17 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     const Match &m = r.matches[i];
     out << (i ? ",\n" : "\n") << "    {\n";
     out << "      \"kind\": \"" << kindName(m.kind) << "\",\n";
-    out << "      \"status\": \"" << (m.confirmed ? "confirmed" : "partial") << "\",\n";
+    out << "      \"status\": \"" << statusName(m) << "\",\n";
+
     out << "      \"coverage\": " << number(m.coverage) << ",\n";
     out << "      \"root\": " << (m.root >= 0 ? std::to_string(m.root) : "null") << ",\n";
     out << "      \"root_world\": " << (m.rootWorld != kNone ? std::to_string(m.rootWorld) : "null")
         << ",\n";
     out << "      \"other_roots_world\": " << list(m.otherRoots) << ",\n";
+    if (!m.roots.empty()) {
+      out << "      \"roots\": " << list(groupRanks(m, m.roots)) << ",\n";
+      out << "      \"roots_world\": " << list(m.roots) << ",\n";
+    }
     out << "      \"communicator\": {\"ref\": " << m.comm << ", \"name\": " << quoted(m.commName)
         << "},\n";
     out << "      \"ranks\": " << list(m.ranks) << ",\n";
@@ -175,25 +191,36 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
     if (!m.recvLayout.empty()) out << "      \"recv_layout\": " << quoted(m.recvLayout) << ",\n";
     if (!m.sendLayout.empty()) out << "      \"send_layout\": " << quoted(m.sendLayout) << ",\n";
+    if (m.unproven) {
+      out << "      \"unproven\": [";
+      bool firstBit = true;
+      for (uint32_t b = 0; b < kUnprovenBits; b++)
+        if (m.unproven & (1u << b)) {
+          out << (firstBit ? "" : ", ") << quoted(unprovenName(1u << b));
+          firstBit = false;
+        }
+      out << "],\n";
+    }
     out << "      \"note\": " << quoted(m.note) << "\n    }";
   }
   out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
-  size_t confirmed = 0;
-  for (const Match &m : r.matches) confirmed += m.confirmed;
+  size_t confirmed = 0, ambiguous = 0;
+  for (const Match &m : r.matches) confirmed += m.confirmed, ambiguous += isAmbiguous(m);
   out << "trace " << ctx.traceDir << ": " << r.ranks << " ranks, " << r.stats.matched
       << " messages matched\n";
   out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
-      << r.matches.size() - confirmed << " partial\n";
+      << ambiguous << " ambiguous, " << r.matches.size() - confirmed - ambiguous << " partial\n";
   if (!r.stats.collectives.empty()) {
     out << "MPI collective calls (all ranks):";
     for (const auto &[name, calls] : r.stats.collectives) out << " " << name << " " << calls;
     out << "\n";
   }
   for (const Match &m : r.matches) {
-    out << "\n" << (m.confirmed ? "" : "[partial] ") << kindName(m.kind) << " on "
+    out << "\n" << (m.confirmed ? "" : isAmbiguous(m) ? "[ambiguous] " : "[partial] ")
+        << kindName(m.kind) << " on "
         << commText(m);
     if (m.subset && !m.splitColors.empty())
       out << " (a subset: MPI_Comm_split(comm, color, rank) with colors " << list(m.splitColors)
@@ -203,6 +230,9 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "\n  ranks " << list(m.ranks);
     if (m.root >= 0) out << ", root " << m.root << " (world " << m.rootWorld << ")";
     if (!m.otherRoots.empty()) out << ", also explained by world roots " << list(m.otherRoots);
+    if (!m.roots.empty())
+      out << ", root varies: " << list(groupRanks(m, m.roots)) << " (world " << list(m.roots)
+          << ")";
     out << "\n  " << m.instances << " instance" << (m.instances == 1 ? "" : "s") << ", "
         << m.messages << " messages, " << m.bytesMoved << " bytes moved, "
         << number(m.secondsInMessages * 1e3) << " ms in messages\n";
@@ -211,6 +241,9 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
+    for (uint32_t b = 0; b < kUnprovenBits; b++)
+      if (m.unproven & (1u << b))
+        out << "  unproven (" << unprovenName(1u << b) << "): " << unprovenSettle(1u << b) << "\n";
     if (m.traceBlockBytes)
       out << "  to confirm: trace again with COLLECTIVIZE_TRACE_BLOCK_BYTES=" << m.traceBlockBytes
           << "\n";

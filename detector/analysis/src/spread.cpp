@@ -20,6 +20,14 @@
 // 2996); without this a stale holding joined them into one instance, or
 // merged them as a "redundant root", and left spurious partial matches.
 //
+// A constant fill (payload_strength.h: all zeros, one value repeated) is
+// equal by chance in unrelated exchanges: a halo of zeros received from
+// one neighbour and a halo of zeros sent to the next look like a forward.
+// Its instances are kept (a ring that passes one zero block among
+// distinct ones is still a ring) but marked unproven: alone they are
+// ambiguous, and the aggregation drops them where they cover only part of
+// a group.
+//
 // Replies are not broadcasts: when a sender, between two of its sends of
 // the item, receives a message from the next destination, it answers a
 // request (a task farm's stop signal to whichever worker asks first); such
@@ -28,6 +36,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "payload_strength.h"
 #include "rank_activity.h"
 #include "rank_values.h"
 
@@ -110,8 +119,28 @@ bool looksLikeReplies(const MessageTable &t, const RankActivity &idx, const uint
   return false;
 }
 
+// Every member but the root sends the item only from where it received it
+// (a relay through one buffer): what a broadcast of a fill looks like, and
+// a halo exchange of zeros does not.
+bool relayedInPlace(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd,
+                    uint32_t root) {
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &s = t.messages[*i];
+    if (s.src == root) continue;
+    bool inPlace = false;
+    for (const uint32_t *j = msgs; j != msgsEnd && !inPlace; ++j) {
+      const Message &r = t.messages[*j];
+      inPlace = r.dst == s.src && r.recvPos < s.sendPos && s.sendAddress >= r.recvAddress &&
+                s.sendAddress + s.bytes <= r.recvAddress + r.bytes;
+    }
+    if (!inPlace) return false;
+  }
+  return true;
+}
+
 void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankActivity &idx,
-                     uint32_t *msgs, uint32_t *msgsEnd, Scratch &sc, std::vector<Instance> &out) {
+                     Strength strength, uint32_t *msgs, uint32_t *msgsEnd, Scratch &sc,
+                     std::vector<Instance> &out) {
   const Message &first = t.messages[msgs[0]];
   std::vector<uint32_t> participants;
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
@@ -159,6 +188,23 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
       in.rootFirstSend = m.sendPos;
       in.count = m.sendCount;
     }
+  }
+  for (uint32_t q : participants) {
+    if (q == in.rootWorld) {
+      in.arrivals.push_back({q, in.rootFirstSend, in.rootAddress, in.bytes});
+      continue;
+    }
+    Arrival a{q, UINT32_MAX, 0, in.bytes};
+    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      const Message &m = t.messages[*i];
+      if (m.dst == q && m.recvPos < a.pos) a.pos = m.recvPos, a.address = m.recvAddress;
+    }
+    in.arrivals.push_back(a);
+  }
+  if (strength == Strength::Fill) {
+    in.unproven |= kPayloadFill;
+    in.note = std::string("the payload is a constant fill (") + fillDescription(first) + ")";
+    in.supportOnly = !relayedInPlace(t, msgs, msgsEnd, in.rootWorld);
   }
   in.participants = std::move(participants);
   in.messages.assign(msgs, msgsEnd);
@@ -305,6 +351,7 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   }
   std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
   Scratch sc(rankSpan(t));
+  PayloadStrength strengths;
   // Items in the map's order; the messages of the item after next are
   // fetched while this one is analysed (an item's messages lie all over
   // the table).
@@ -318,11 +365,12 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
         __builtin_prefetch(&t.messages[itemMessages[x]]);
     uint32_t item = order[k];
     msgs.assign(itemMessages.begin() + itemStart[item], itemMessages.begin() + itemStart[item + 1]);
+    Strength strength = strengths.of(t.messages[msgs[0]]);
     splitInstances(t, idx, msgs, instanceOf, sc);
     for (size_t k = 0; k + 1 < sc.start.size(); k++)
       if (sc.start[k] < sc.start[k + 1])
-        analyzeInstance(t, o, idx, sc.flat.data() + sc.start[k], sc.flat.data() + sc.start[k + 1],
-                        sc, out);
+        analyzeInstance(t, o, idx, strength, sc.flat.data() + sc.start[k],
+                        sc.flat.data() + sc.start[k + 1], sc, out);
   }
 }
 

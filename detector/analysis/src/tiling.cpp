@@ -109,6 +109,27 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
   }
 }
 
+} // namespace
+
+// The root's own block never travels: its slot is seen as the hole the
+// other blocks leave. With the root between the first and the last member
+// the hole lies inside the blocks, so the buffer spans it; with the root
+// first or last it lies outside them, and nothing shows the buffer has it:
+// a root that keeps no block, with rank q's block in slot q-1, gives the
+// same messages. Unproven then, unless the root declared its block kept.
+void markRootBlock(Instance &in, Kind kind, int rootPos, size_t p) {
+  if (in.keptConfirmed || (rootPos > 0 && size_t(rootPos) + 1 < p)) return;
+  in.unproven |= kRootBlock;
+  bool first = rootPos == 0;
+  std::string verb = kind == Kind::Gather ? "received" : "sent";
+  in.note = "the root's own slot lies " + std::string(first ? "before" : "after") +
+            " every block " + verb + " and is never seen: with one block per rank it holds the "
+            "root's block, but a root that keeps none, with rank q's block " +
+            (first ? "in slot q-1" : "in slot q") + ", looks the same";
+}
+
+namespace {
+
 // One pass: messages numbered per (communicator, pair, block size, and the
 // tag when byTag), so rounds of other exchanges between the same pairs do
 // not mix in.
@@ -151,6 +172,7 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
         uint64_t hole = s->base + uint64_t(rankIn(g, root)) * s->n;
         for (const KeptBuffer &kb : t.kept)
           if (kb.rank == root && kb.address == hole && kb.bytes == s->n) in.keptConfirmed = true;
+        markRootBlock(in, kind, rankIn(g, root), p);
       }
       out.push_back(std::move(in));
     };

@@ -10,27 +10,32 @@ namespace cz::detect::parallel::detail {
 namespace {
 
 static_assert(std::is_trivially_copyable_v<SiteUse>);
+static_assert(std::is_trivially_copyable_v<Arrival>);
 constexpr uint64_t kMagic = 0x435a46494e443031ull; // "CZFIND01"
 
 void putMatch(std::vector<char> &o, const Match &m) {
-  put(o, m.kind), put(o, m.confirmed), put(o, m.coverage), put(o, m.comm);
+  put(o, m.kind), put(o, m.confirmed), put(o, m.unproven), put(o, m.coverage), put(o, m.comm);
   putText(o, m.commName);
   putAll(o, m.ranks);
   put(o, m.subset);
   putAll(o, m.splitColors);
   put(o, m.root), put(o, m.rootWorld);
   putAll(o, m.otherRoots);
+  putAll(o, m.roots);
+  putAll(o, m.arrivals);
   putAll(o, m.sites);
   put(o, m.instances), put(o, m.messages), put(o, m.bytesPerInstance), put(o, m.bytesMoved);
   put(o, m.secondsInMessages), put(o, m.datatype), put(o, m.count), put(o, m.rootAddress);
   put(o, m.segments);
   putText(o, m.op);
   put(o, m.shapeOnly), put(o, m.severalTags), put(o, m.traceBlockBytes);
+  put(o, m.supportOnly);
   putText(o, m.recvLayout), putText(o, m.sendLayout), putText(o, m.note);
 }
 
 void getMatch(ByteReader &r, Match &m) {
-  m.kind = r.get<Kind>(), m.confirmed = r.get<bool>(), m.coverage = r.get<double>();
+  m.kind = r.get<Kind>(), m.confirmed = r.get<bool>(), m.unproven = r.get<uint32_t>();
+  m.coverage = r.get<double>();
   m.comm = r.get<uint32_t>();
   m.commName = r.text();
   r.getAll(m.ranks);
@@ -38,6 +43,8 @@ void getMatch(ByteReader &r, Match &m) {
   r.getAll(m.splitColors);
   m.root = r.get<int>(), m.rootWorld = r.get<uint32_t>();
   r.getAll(m.otherRoots);
+  r.getAll(m.roots);
+  r.getAll(m.arrivals);
   r.getAll(m.sites);
   m.instances = r.get<uint64_t>(), m.messages = r.get<uint64_t>();
   m.bytesPerInstance = r.get<uint64_t>(), m.bytesMoved = r.get<uint64_t>();
@@ -47,6 +54,7 @@ void getMatch(ByteReader &r, Match &m) {
   m.op = r.text();
   m.shapeOnly = r.get<bool>(), m.severalTags = r.get<bool>();
   m.traceBlockBytes = r.get<uint64_t>();
+  m.supportOnly = r.get<bool>();
   m.recvLayout = r.text(), m.sendLayout = r.text(), m.note = r.text();
 }
 

@@ -97,7 +97,11 @@ bool readDetectionReport(const std::string &path, DetectionReport &out, std::str
     DetectedMatch d;
     d.index = i;
     d.kind = str(*m, "kind");
-    d.confirmed = str(*m, "status") == "confirmed";
+    d.status = str(*m, "status");
+    d.confirmed = d.status == "confirmed";
+    if (const json::Array *u = m->getArray("unproven"))
+      for (const json::Value &v : *u)
+        if (auto s = v.getAsString()) d.unproven.push_back(s->str());
     d.root = int(integer(*m, "root", -1));
     d.rootWorld = int(integer(*m, "root_world", -1));
     if (const json::Object *c = m->getObject("communicator")) d.commName = str(*c, "name");

@@ -234,7 +234,14 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     };
     if (in.progress) std::fprintf(stderr, "rewrite: %s (%zu of %zu)\n", p.id.c_str(), m.index + 1, report.matches.size());
     if (!m.confirmed) {
-      none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
+      if (m.status == "ambiguous") {
+        std::string what;
+        for (const std::string &u : m.unproven) what += (what.empty() ? "" : ", ") + u;
+        none("an ambiguous match (the trace does not prove: " + what +
+             "; the detection report's note says what would settle it): only confirmed matches are rewritten");
+      } else {
+        none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
+      }
       continue;
     }
     std::vector<SiteRef> refs;

@@ -32,6 +32,21 @@ struct Provenance;
 enum class Kind { Bcast, Scatter, Gather, Reduce, Allreduce, Allgather, Alltoall, Barrier };
 const char *kindName(Kind k);
 
+// What a match's post-conditions rest on that the trace does not prove.
+// A match with any of these is "ambiguous", never "confirmed"; the report
+// names each (unprovenName) and says what would settle it.
+enum Unproven : uint32_t {
+  kPayloadFill = 1u << 0,   // the data is a constant fill: equal CRCs prove no path
+  kValuesRead = 1u << 1,    // a barrier whose messages carry values the program may read
+  kReductionOp = 1u << 2,   // a reduction's shape, with no value that pins an operation
+  kRootBlock = 1u << 3,     // the root's own block (its slot in the buffer) never observed
+  kNeighbourhood = 1u << 4, // every rank reached only because few ranks ran
+  kCombined = 1u << 5,      // blocks received into one place: combined (allreduce) or copied out
+};
+constexpr uint32_t kUnprovenBits = 6;
+const char *unprovenName(uint32_t bit);      // "payload_fill", ...
+const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
+
 struct SiteUse {
   uint64_t id = 0;
   uint8_t siteKind = 0; // 0 instrumenter id, 1 return address
@@ -40,9 +55,19 @@ struct SiteUse {
   bool operator==(const SiteUse &o) const;
 };
 
+// Where one member of a broadcast-like instance got the data: the first
+// receipt of it (its position in the member's events and the buffer), or,
+// for the root, its first send of it.
+struct Arrival {
+  uint32_t rank = 0; // world rank
+  uint32_t pos = 0;
+  uint64_t address = 0, bytes = 0;
+};
+
 struct Match {
   Kind kind = Kind::Bcast;
-  bool confirmed = true;
+  bool confirmed = true;          // post-conditions proven for every member
+  uint32_t unproven = 0;          // Unproven bits: ambiguous (not confirmed) when any
   double coverage = 1.0;          // members that took part / group size
   uint32_t comm = 0;              // communicator of the messages
   std::string commName;
@@ -52,6 +77,14 @@ struct Match {
   int root = -1;                  // rank in the group, -1 if rootless
   uint32_t rootWorld = kNone;
   std::vector<uint32_t> otherRoots; // world ranks that satisfy it as well
+  // Rooted kinds whose root changes from instance to instance (a loop
+  // over panels owned by different ranks): every root, world ranks,
+  // ascending; root is then -1 and rootWorld kNone.
+  std::vector<uint32_t> roots;
+  std::vector<Arrival> arrivals;    // spreads: the earliest instance's, by rank
+  // No evidence of its own (a constant fill forwarded from other buffers
+  // than it arrived in): reported only as part of a root family.
+  bool supportOnly = false;
   std::vector<SiteUse> sites;
   uint64_t instances = 0;
   uint64_t messages = 0;
@@ -75,6 +108,13 @@ struct Match {
   std::string sendLayout;
   std::string note;
 };
+
+// "confirmed"; "ambiguous": the post-conditions hold for the whole group
+// but rest on something unproven (Match::unproven); "partial": they hold
+// for part of it, or only the shape says so.
+struct Match;
+bool isAmbiguous(const Match &m);
+const char *statusName(const Match &m);
 
 struct DetectOptions {
   // Smallest group reported: with two processes every message would be a
@@ -101,7 +141,7 @@ struct DetectOptions {
 };
 
 struct Report {
-  std::vector<Match> matches; // confirmed first, then partial
+  std::vector<Match> matches; // confirmed first, then ambiguous, then partial
   MatchStats stats;
   std::vector<std::string> warnings;
   int ranks = 0;

@@ -22,6 +22,8 @@ struct DetectedMatch {
   size_t index = 0; // position in the report's matches
   std::string kind; // bcast, scatter, gather, reduce, allreduce, allgather, alltoall, barrier
   bool confirmed = false;
+  std::string status;                // "confirmed", "ambiguous", "partial"
+  std::vector<std::string> unproven; // ambiguous: what the trace does not prove
   int root = -1;      // rank in `ranks`; -1 for rootless kinds
   int rootWorld = -1;
   std::string commName;

@@ -1,0 +1,67 @@
+// payload_strength.cpp: see payload_strength.h.
+#include "payload_strength.h"
+
+#include <zlib.h>
+
+namespace cz::detect::detail {
+
+uint32_t crcOfFill(uint64_t element, unsigned width, uint64_t bytes) {
+  unsigned char one[8];
+  for (unsigned i = 0; i < width; i++) one[i] = (unsigned char)(element >> (8 * i));
+  // Square and multiply over the repetition count: crc(A|B) from crc(A),
+  // crc(B) and |B| (zlib's crc32_combine), so a long fill costs log steps.
+  uint64_t reps = bytes / width;
+  uLong piece = crc32(0, one, width), result = crc32(0, nullptr, 0);
+  uint64_t pieceLen = width;
+  bool any = false;
+  while (reps) {
+    if (reps & 1) {
+      result = any ? crc32_combine(result, piece, z_off_t(pieceLen)) : piece;
+      any = true;
+    }
+    reps >>= 1;
+    if (reps) {
+      piece = crc32_combine(piece, piece, z_off_t(pieceLen));
+      pieceLen *= 2;
+    }
+  }
+  return uint32_t(result);
+}
+
+namespace {
+
+// Does the prefix (the first min(8, bytes) bytes) repeat with this width?
+bool periodic(uint64_t prefix, uint64_t bytes, unsigned width) {
+  uint64_t known = bytes < 8 ? bytes : 8;
+  for (uint64_t i = width; i < known; i++)
+    if (((prefix >> (8 * i)) & 0xff) != ((prefix >> (8 * (i % width))) & 0xff)) return false;
+  return true;
+}
+
+} // namespace
+
+Strength PayloadStrength::of(const Message &m) {
+  if (!m.hashed || m.bytes == 0) return Strength::Distinct; // nothing to compare anyway
+  for (unsigned width : {1u, 2u, 4u, 8u}) {
+    if (m.bytes % width || !periodic(m.prefix, m.bytes, width)) continue;
+    uint64_t element = width == 8 ? m.prefix : m.prefix & ((uint64_t(1) << (8 * width)) - 1);
+    // One element is a fill only when it is zero; several when they repeat.
+    if (m.bytes == width && element != 0) break;
+    uint32_t crc;
+    if (m.bytes <= 8) {
+      crc = m.crc; // the prefix is the whole payload: periodic means equal elements
+    } else {
+      auto [it, fresh] = fillCrc_.try_emplace(Key{element, m.bytes, uint8_t(width)}, 0);
+      if (fresh) it->second = crcOfFill(element, width, m.bytes);
+      crc = it->second;
+    }
+    if (crc == m.crc) return Strength::Fill;
+  }
+  return m.bytes <= 8 ? Strength::Small : Strength::Distinct;
+}
+
+const char *fillDescription(const Message &m) {
+  return m.prefix == 0 ? "all zeros" : "one value repeated";
+}
+
+} // namespace cz::detect::detail

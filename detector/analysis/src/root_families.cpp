@@ -1,0 +1,152 @@
+// root_families.cpp: see root_families.h.
+#include "root_families.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace cz::detect::detail {
+namespace {
+
+const Arrival *arrivalAt(const Match &m, uint32_t rank) {
+  for (const Arrival &a : m.arrivals)
+    if (a.rank == rank) return &a;
+  return nullptr;
+}
+
+// Every root sent its own data before it received any other member's: the
+// broadcasts run together (a ring or linear allgather), not one after the
+// other (each root received the previous data, then computed and sent).
+bool together(const std::vector<Match *> &ms) {
+  for (const Match *b : ms) {
+    const Arrival *own = arrivalAt(*b, b->rootWorld);
+    if (!own) return false;
+    for (const Match *a : ms) {
+      if (a == b) continue;
+      const Arrival *got = arrivalAt(*a, b->rootWorld);
+      if (!got || got->pos < own->pos) return false;
+    }
+  }
+  return true;
+}
+
+// At every member the blocks (its own, where it sent it from, and the
+// others', where they arrived) occupy places of their own.
+bool keptApart(const std::vector<Match *> &ms, const std::vector<uint32_t> &ranks) {
+  for (uint32_t q : ranks) {
+    std::vector<std::pair<uint64_t, uint64_t>> places;
+    for (const Match *m : ms)
+      if (const Arrival *a = arrivalAt(*m, q)) places.push_back({a->address, a->address + a->bytes});
+    std::sort(places.begin(), places.end());
+    for (size_t i = 1; i < places.size(); i++)
+      if (places[i].first < places[i - 1].second) return false;
+  }
+  return true;
+}
+
+// The sums of a merged match, its sites the union of the members'.
+Match combine(const std::vector<Match *> &ms, Kind kind) {
+  Match all = *ms[0];
+  all.kind = kind;
+  all.root = -1;
+  all.rootWorld = kNone;
+  all.otherRoots.clear();
+  all.arrivals.clear();
+  all.messages = all.bytesMoved = 0;
+  all.secondsInMessages = 0;
+  all.note.clear();
+  std::set<SiteUse> sites;
+  for (const Match *m : ms) {
+    all.unproven &= m->unproven; // what one member proves holds for the code they share
+    all.supportOnly = all.supportOnly && m->supportOnly;
+    all.messages += m->messages;
+    all.bytesMoved += m->bytesMoved;
+    all.secondsInMessages += m->secondsInMessages;
+    sites.insert(m->sites.begin(), m->sites.end());
+  }
+  all.sites.assign(sites.begin(), sites.end());
+  return all;
+}
+
+bool oneRootPerMember(const std::vector<Match *> &ms) {
+  std::set<uint32_t> roots;
+  for (const Match *m : ms) roots.insert(m->rootWorld);
+  return roots.size() == ms.size() && ms.size() == ms[0]->ranks.size();
+}
+
+// One exchange of every member's block: allgather, or combined in place.
+bool mergeExchange(const std::vector<Match *> &ms, std::vector<Match> &out) {
+  if (!oneRootPerMember(ms) || !together(ms)) return false;
+  bool apart = keptApart(ms, ms[0]->ranks);
+  Match all = combine(ms, apart ? Kind::Allgather : Kind::Allreduce);
+  if (all.supportOnly) return false; // fills only: no evidence
+  all.supportOnly = false;
+  all.instances = ms[0]->instances;
+  for (const Match *m : ms) all.instances = std::min(all.instances, m->instances);
+  if (!apart) {
+    all.unproven |= kCombined;
+    all.note = "every member's block reached every member, each received into the place the "
+               "previous one was received in: combined as they arrive (an allreduce), unless "
+               "the program copies each one out";
+  }
+  out.push_back(std::move(all));
+  return true;
+}
+
+// Broadcasts from one code, one root after another. Constant fills from
+// rank after rank are what a halo exchange of zeros looks like: with no
+// distinct payload among them they are dropped, not reported.
+void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
+  Match all = combine(ms, Kind::Bcast);
+  if (all.unproven & kPayloadFill) return;
+  all.supportOnly = false;
+  all.instances = 0;
+  std::set<uint32_t> roots;
+  for (const Match *m : ms) {
+    all.instances += m->instances;
+    roots.insert(m->rootWorld);
+  }
+  all.roots.assign(roots.begin(), roots.end());
+  all.note = "the root changes from instance to instance (" + std::to_string(roots.size()) +
+             " roots): each root had received the previous broadcast before it sent its own, so "
+             "these are one broadcast after another, not an allgather";
+  out.push_back(std::move(all));
+}
+
+} // namespace
+
+void mergeRootFamilies(std::vector<Match *> &matches, std::set<Match *> &merged,
+                       std::vector<Match> &out) {
+  // Call sites without their role: in a ring every block passes the same
+  // calls, each rank sending some blocks and receiving others.
+  using Calls = std::tuple<uint32_t, std::vector<uint32_t>, std::set<std::pair<uint64_t, uint8_t>>>;
+  using Shape = std::tuple<uint32_t, std::vector<uint32_t>, uint64_t, uint64_t, uint64_t>;
+  std::map<Calls, std::vector<Match *>> bySites;
+  std::map<Shape, std::vector<Match *>> byShape;
+  for (Match *mp : matches)
+    if (Match &m = *mp; m.kind == Kind::Bcast && !m.subset && m.rootWorld != kNone) {
+      std::set<std::pair<uint64_t, uint8_t>> calls;
+      for (const SiteUse &su : m.sites) calls.insert({su.id, su.siteKind});
+      bySites[{m.comm, m.ranks, calls}].push_back(&m);
+      byShape[{m.comm, m.ranks, m.instances, m.messages, m.bytesPerInstance}].push_back(&m);
+    }
+  auto unmerged = [&](std::vector<Match *> ms) {
+    ms.erase(std::remove_if(ms.begin(), ms.end(), [&](Match *m) { return merged.count(m) > 0; }),
+             ms.end());
+    return ms;
+  };
+  for (auto &[key, family] : bySites) {
+    std::vector<Match *> ms = unmerged(family);
+    std::set<uint32_t> roots;
+    for (const Match *m : ms) roots.insert(m->rootWorld);
+    if (roots.size() < 2) continue;
+    if (!mergeExchange(ms, out)) mergeRotating(ms, out);
+    merged.insert(ms.begin(), ms.end());
+  }
+  for (auto &[key, family] : byShape) {
+    std::vector<Match *> ms = unmerged(family);
+    if (!ms.empty() && mergeExchange(ms, out)) merged.insert(ms.begin(), ms.end());
+  }
+}
+
+} // namespace cz::detect::detail
