@@ -21,6 +21,7 @@
 #include "collectivize/parallel_match.h"
 #include "collectivize/report.h"
 #include "collectivize/site_database.h"
+#include "collectivize/site_evidence.h"
 #include "collectivize/symbolize.h"
 #include "collectivize/trace_reader.h"
 #include "verbs.h"
@@ -281,6 +282,7 @@ int detectVerb(int argc, char **argv) {
     }
   }
   if (!sitesPath.empty()) {
+    cz::detect::weighSiteEvidence(report, sites);
     std::set<uint64_t> missing;
     for (uint64_t id : instrumenterSites)
       if (!sites.count(id)) missing.insert(id);

@@ -99,6 +99,10 @@ void writeSite(json::OStream &o, const Site &s) {
     if (!s.note.empty()) o.attribute("note", s.note);
     o.attribute("path", s.path);
     o.attribute("file_hash", hex16(s.fileHash));
+    if (!s.peers.empty())
+      o.attributeArray("peers", [&] {
+        for (const std::string &p : s.peers) o.value(p);
+      });
   });
 }
 
@@ -166,6 +170,12 @@ struct Reader {
       if (!t) return fail("an argument is not a string");
       s.args.push_back(t->str());
     }
+    if (const json::Array *peers = o.getArray("peers"))
+      for (const json::Value &p : *peers) {
+        auto t = p.getAsString();
+        if (!t) return fail("a peer class is not a string");
+        s.peers.push_back(t->str());
+      }
     const json::Array *ctx = o.getArray("context");
     if (!ctx) return fail("\"context\" is not an array");
     for (const json::Value &v : *ctx) {

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "clang/AST/ASTContext.h"
+#include "collectivize/clang/PeerClass.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -269,6 +270,10 @@ private:
     for (const Expr *arg : call->arguments())
       if (!isa<CXXDefaultArgExpr>(arg))
         site.args.push_back(argText(arg, b.isMacroID() ? sm_.getFileID(b) : FileID()));
+    if (fn.kind == CallKind::PointToPoint)
+      for (unsigned k : peerArguments(fn.name))
+        if (k < call->getNumArgs() && k < site.args.size())
+          site.peers.push_back(classifyPeer(call->getArg(k), site.args[k], stack_));
     for (const FunctionDecl *f : functions_) site.inTemplate |= f->isTemplated();
     if (!functions_.empty()) {
       const FunctionDecl *f = functions_.back();

@@ -292,6 +292,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     // What one instance proves is proven for the code they share.
     m.unproven = m.instances ? m.unproven & in.unproven : in.unproven;
     m.supportOnly = m.instances ? m.supportOnly && in.supportOnly : in.supportOnly;
+    m.direct = m.instances ? m.direct && in.direct : in.direct;
     // The earliest instance's arrivals (instances come in no time order):
     // root families compare the same iteration of each root.
     if (!in.arrivals.empty() && m.instances && rootSendOf(in.arrivals, in.rootWorld) <
@@ -346,6 +347,7 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.shapeOnly = f.match.shapeOnly || g.match.shapeOnly;
       f.match.unproven &= g.match.unproven;
       f.match.supportOnly = f.match.supportOnly && g.match.supportOnly;
+      f.match.direct = f.match.direct && g.match.direct;
       f.nanosInMessages += g.nanosInMessages;
       f.severalTagInstance = f.severalTagInstance || g.severalTagInstance;
       f.keptConfirmed = f.keptConfirmed || g.keptConfirmed;

@@ -32,6 +32,7 @@ struct Instance {
   bool shapeOnly = false;             // no evidence beyond the shape: partial
   uint32_t unproven = 0;              // Unproven bits (detect.h): ambiguous
   bool supportOnly = false;           // Match::supportOnly
+  bool direct = false;                // Match::direct
   std::string note;                   // what the analysis wants the report to say
   uint64_t traceBlockBytes = 0;       // partial: block CRCs of this size would settle it
   bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types

@@ -47,6 +47,12 @@ bool RankActivity::receivedBetween(uint32_t rank, uint32_t from, uint32_t comm, 
   return false;
 }
 
+bool RankActivity::receivedBetween(uint32_t rank, uint32_t after, uint32_t before) const {
+  const std::vector<Receipt> &v = receipts(rank);
+  size_t k = firstReceiptAfter(rank, after);
+  return k < v.size() && v[k].pos < before;
+}
+
 bool RankActivity::sentBetween(uint32_t rank, uint32_t after, uint32_t before) const {
   // The table is ordered by (src, sendPos): the rank's first send after
   // `after` is found by binary search.

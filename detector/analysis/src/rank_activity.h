@@ -26,6 +26,9 @@ public:
   // (after, before).
   bool receivedBetween(uint32_t rank, uint32_t from, uint32_t comm, uint32_t after,
                        uint32_t before) const;
+  // A receive of `rank` (from anyone) completed at a position in (after,
+  // before).
+  bool receivedBetween(uint32_t rank, uint32_t after, uint32_t before) const;
   // `rank` posted a send at a position in (after, before).
   bool sentBetween(uint32_t rank, uint32_t after, uint32_t before) const;
 

@@ -176,147 +176,190 @@ bool rootAnswers(const MessageTable &t, const RankActivity &activity,
   return first < last && activity.sentBetween(root, first, last);
 }
 
-} // namespace
-
-static RoundKey reductionKey(const Message &m, bool byTag) {
+RoundKey reductionKey(const Message &m, bool byTag) {
   return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, m.sendType};
 }
 
-static void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
-                          bool byTag, std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  // Per-round state, its memory reused (rounds are many and small).
+// Per-round state, its memory reused (rounds are many and small).
+struct RoundScratch {
   std::vector<uint8_t> seen, hasSent, hasReceived;
   std::vector<uint32_t> sends, children;
   std::vector<uint64_t> sendBuffer;
   std::vector<Step> steps;
+};
+
+// The centre of a gather-then-release (a member that heard from every
+// member before it sent anything of the round) talked to someone else
+// between the two halves: its last receipt of the round and its first
+// send. The release is then not the reduction's result (a reduce and an
+// unrelated later bcast numbered into one round), and the messages sent
+// before that first send are returned as the reduce alone.
+bool releaseIsElsewhere(const MessageTable &t, const RankActivity &activity, uint32_t centre,
+                        const std::vector<Step> &steps, std::vector<uint32_t> &reducePart) {
+  uint32_t lastReceipt = 0, firstSend = UINT32_MAX;
+  size_t firstSendStep = steps.size();
+  for (size_t k = 0; k < steps.size(); k++) {
+    const Message &m = t.messages[steps[k].msg];
+    if (!steps[k].isSend && m.dst == centre) lastReceipt = std::max(lastReceipt, m.recvPos);
+    if (steps[k].isSend && m.src == centre && m.sendPos < firstSend)
+      firstSend = m.sendPos, firstSendStep = std::min(firstSendStep, k);
+  }
+  if (firstSend == UINT32_MAX || firstSend < lastReceipt) return false;
+  bool elsewhere = activity.sentBetween(centre, lastReceipt, firstSend) ||
+                   activity.receivedBetween(centre, lastReceipt, firstSend);
+  if (!elsewhere) return false;
+  reducePart.clear();
+  for (size_t k = 0; k < firstSendStep; k++)
+    if (steps[k].isSend) reducePart.push_back(steps[k].msg);
+  std::sort(reducePart.begin(), reducePart.end());
+  return true;
+}
+
+// One round's messages (one per pair at most): a reduction, a hypercube
+// exchange, or nothing.
+void analyzeRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
+                  const std::vector<uint32_t> &msgs, RoundScratch &sc,
+                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  const Group &g = *t.group(key.comm);
+  size_t p = g.members.size();
+  sc.seen.assign(p, 0);
+  sc.sends.assign(p, 0);
+  bool changes = false;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+    if (a < 0 || b < 0) return;
+    sc.seen[size_t(a)] = sc.seen[size_t(b)] = 1;
+    sc.sends[size_t(a)]++;
+    changes |= m.crc != t.messages[msgs[0]].crc;
+  }
+  if (!changes || std::count(sc.seen.begin(), sc.seen.end(), 0) != 0) return;
+  // Replay in time order: heard sets, and per rank the values it sent and
+  // received (for the op check).
+  HeardFrom heard(p, msgs);
+  std::vector<Step> &steps = sc.steps;
+  timeOrder(t, msgs, steps);
+  Elem e = elemOf(key.type);
+  bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
+  bool ops[kOps];
+  std::fill(ops, ops + kOps, small);
+  bool opEvidence = false, inner = false;
+  std::vector<Values> lastSent(small ? p : 0);
+  std::vector<std::vector<Values>> receivedSince(small ? p : 0);
+  sc.hasSent.assign(p, 0), sc.hasReceived.assign(p, 0);
+  sc.children.assign(p, 0);
+  sc.sendBuffer.assign(p, 0);
+  bool oneBuffer = true; // each rank sends from one buffer it combines into
+  int centre = -1;
+  for (const Step &s : steps) {
+    const Message &m = t.messages[s.msg];
+    size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
+    if (s.isSend) {
+      if (!sc.hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
+      heard.send(s.msg, a);
+      if (sc.hasReceived[a]) inner = true; // combines before forwarding
+      if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
+      sc.sendBuffer[a] = m.sendAddress;
+      if (small) {
+        Values v = decode(m.prefix, m.bytes, e);
+        if (sc.hasSent[a] && !receivedSince[a].empty()) {
+          std::vector<const Values *> operands{&lastSent[a]};
+          for (const Values &r : receivedSince[a]) operands.push_back(&r);
+          checkOps(v, operands, e, ops);
+          opEvidence = true;
+        }
+        lastSent[a] = v;
+        receivedSince[a].clear();
+      }
+      sc.hasSent[a] = 1;
+    } else {
+      heard.receive(s.msg, b);
+      sc.hasReceived[b] = 1;
+      sc.children[b]++;
+      if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
+    }
+  }
+  std::vector<size_t> full;
+  for (size_t r = 0; r < p; r++)
+    if (heard.heardAll(r)) full.push_back(r);
+  int pinned = 0, which = -1;
+  for (int k = 0; k < kOps; k++)
+    if (ops[k] && opEvidence) pinned++, which = k;
+  // The values contradict every operation: data forwarded, not combined.
+  bool noOp = opEvidence && pinned == 0;
+  if (full.size() == p && centre >= 0) {
+    std::vector<uint32_t> reducePart;
+    if (releaseIsElsewhere(t, activity, g.members[size_t(centre)], steps, reducePart)) {
+      analyzeRound(t, activity, key, reducePart, sc, claimed, out);
+      return;
+    }
+  }
+  Instance in;
+  // Everyone hearing from everyone is also an alltoall's shape: an
+  // allreduce combines in place (one send buffer per rank) or its values
+  // say so.
+  if (full.size() == p && noOp) {
+    if (!hypercube(t, g, steps)) return;
+    uint64_t n = key.bytes / (p / 2);
+    in.kind = Kind::Alltoall;
+    in.shapeOnly = true;
+    in.traceBlockBytes = n;
+    in.bytes = n * p;
+    in.count = uint64_t(t.messages[msgs[0]].sendCount) / (p / 2);
+    in.note = "store and forward along a hypercube: in step k every member sends its partner "
+              "p xor 2^k one message of P/2 blocks of n = " + std::to_string(n) +
+              " bytes, and the values fit no reduction; message CRCs cannot show which block "
+              "went where (blocks are repacked at every hop)";
+  } else if (full.size() == p && (oneBuffer || pinned == 1)) {
+    in.kind = Kind::Allreduce;
+    if (pinned != 1) {
+      in.unproven |= kReductionOp;
+      in.note = "every member heard from every member through messages of one size, sent from "
+                "one buffer; no observed value pins down an operation (a store-and-forward "
+                "alltoall has the same shape)";
+    }
+  } else if (full.size() == 1 && sc.sends[full[0]] == 0 && inTree(sc.sends, full[0]) && !noOp) {
+    in.kind = Kind::Reduce;
+    in.rootWorld = g.members[full[0]];
+    if (pinned != 1 && inner && !branchesAndCombines(sc.children, inner)) {
+      in.unproven |= kReductionOp;
+      in.note = "a chain of equal messages ending at the root, each sent after the previous one "
+                "arrived: a reduce, or a pipeline (a wavefront) that computes each message from "
+                "the last; no observed value pins down an operation";
+    }
+  } else {
+    return;
+  }
+  if (in.kind != Kind::Alltoall) {
+    in.op = pinned == 1 ? kOpNames[which] : "";
+    in.shapeOnly = !(inner || pinned == 1);
+  }
+  if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, activity, msgs, in.rootWorld))
+    return; // a master answering requests (task farm), not a reduce
+  in.comm = key.comm;
+  if (in.kind != Kind::Alltoall) {
+    in.bytes = key.bytes;
+    in.count = t.messages[msgs[0]].sendCount;
+  }
+  in.participants = g.members;
+  std::sort(in.participants.begin(), in.participants.end());
+  for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
+  out.push_back(std::move(in));
+}
+
+void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
+                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  RoundScratch sc;
+  RankActivity activity(t);
   std::vector<Round> rounds =
       pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
   for (Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
-    const RoundKey &key = round.key;
-    std::vector<uint32_t> &msgs = round.messages;
-    const Group &g = *t.group(key.comm);
-    size_t p = g.members.size();
-    seen.assign(p, 0);
-    sends.assign(p, 0);
-    bool changes = false;
-    for (uint32_t i : msgs) {
-      const Message &m = t.messages[i];
-      int a = rankIn(g, m.src), b = rankIn(g, m.dst);
-      if (a < 0 || b < 0) goto next;
-      seen[size_t(a)] = seen[size_t(b)] = 1;
-      sends[size_t(a)]++;
-      changes |= m.crc != t.messages[msgs[0]].crc;
-    }
-    if (!changes || std::count(seen.begin(), seen.end(), 0) != 0) continue;
-    {
-      // Replay in time order: heard sets, and per rank the values it sent
-      // and received (for the op check).
-      HeardFrom heard(p, msgs);
-      timeOrder(t, msgs, steps);
-      Elem e = elemOf(key.type);
-      bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
-      bool ops[kOps];
-      std::fill(ops, ops + kOps, small);
-      bool opEvidence = false, inner = false;
-      std::vector<Values> lastSent(small ? p : 0);
-      std::vector<std::vector<Values>> receivedSince(small ? p : 0);
-      hasSent.assign(p, 0), hasReceived.assign(p, 0);
-      children.assign(p, 0);
-      sendBuffer.assign(p, 0);
-      bool oneBuffer = true; // each rank sends from one buffer it combines into
-      for (const Step &s : steps) {
-        const Message &m = t.messages[s.msg];
-        size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
-        if (s.isSend) {
-          heard.send(s.msg, a);
-          if (hasReceived[a]) inner = true; // combines before forwarding
-          if (hasSent[a] && sendBuffer[a] != m.sendAddress) oneBuffer = false;
-          sendBuffer[a] = m.sendAddress;
-          if (small) {
-            Values v = decode(m.prefix, m.bytes, e);
-            if (hasSent[a] && !receivedSince[a].empty()) {
-              std::vector<const Values *> operands{&lastSent[a]};
-              for (const Values &r : receivedSince[a]) operands.push_back(&r);
-              checkOps(v, operands, e, ops);
-              opEvidence = true;
-            }
-            lastSent[a] = v;
-            receivedSince[a].clear();
-          }
-          hasSent[a] = 1;
-        } else {
-          heard.receive(s.msg, b);
-          hasReceived[b] = 1;
-          children[b]++;
-          if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
-        }
-      }
-      std::vector<size_t> full;
-      for (size_t r = 0; r < p; r++)
-        if (heard.heardAll(r)) full.push_back(r);
-      int pinned = 0, which = -1;
-      for (int k = 0; k < kOps; k++)
-        if (ops[k] && opEvidence) pinned++, which = k;
-      // The values contradict every operation: data forwarded, not
-      // combined.
-      bool noOp = opEvidence && pinned == 0;
-      Instance in;
-      // Everyone hearing from everyone is also an alltoall's shape: an
-      // allreduce combines in place (one send buffer per rank) or its
-      // values say so.
-      if (full.size() == p && noOp) {
-        if (!hypercube(t, g, steps)) continue;
-        uint64_t n = key.bytes / (p / 2);
-        in.kind = Kind::Alltoall;
-        in.shapeOnly = true;
-        in.traceBlockBytes = n;
-        in.bytes = n * p;
-        in.count = uint64_t(t.messages[msgs[0]].sendCount) / (p / 2);
-        in.note = "store and forward along a hypercube: in step k every member sends its partner "
-                  "p xor 2^k one message of P/2 blocks of n = " + std::to_string(n) +
-                  " bytes, and the values fit no reduction; message CRCs cannot show which block "
-                  "went where (blocks are repacked at every hop)";
-      } else if (full.size() == p && (oneBuffer || pinned == 1)) {
-        in.kind = Kind::Allreduce;
-        if (pinned != 1) {
-          in.unproven |= kReductionOp;
-          in.note = "every member heard from every member through messages of one size, sent "
-                    "from one buffer; no observed value pins down an operation (a store-and-"
-                    "forward alltoall has the same shape)";
-        }
-      } else if (full.size() == 1 && sends[full[0]] == 0 && inTree(sends, full[0]) && !noOp) {
-        in.kind = Kind::Reduce;
-        in.rootWorld = g.members[full[0]];
-        if (pinned != 1 && inner && !branchesAndCombines(children, inner)) {
-          in.unproven |= kReductionOp;
-          in.note = "a chain of equal messages ending at the root, each sent after the previous "
-                    "one arrived: a reduce, or a pipeline (a wavefront) that computes each "
-                    "message from the last; no observed value pins down an operation";
-        }
-      } else {
-        continue;
-      }
-      if (in.kind != Kind::Alltoall) {
-        in.op = pinned == 1 ? kOpNames[which] : "";
-        in.shapeOnly = !(inner || pinned == 1);
-      }
-      if (in.shapeOnly && in.kind == Kind::Reduce &&
-          rootAnswers(t, RankActivity(t), msgs, in.rootWorld))
-        continue; // a master answering requests (task farm), not a reduce
-      in.comm = key.comm;
-      if (in.kind != Kind::Alltoall) {
-        in.bytes = key.bytes;
-        in.count = t.messages[msgs[0]].sendCount;
-      }
-      in.participants = g.members;
-      std::sort(in.participants.begin(), in.participants.end());
-      for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
-      out.push_back(std::move(in));
-    }
-  next:;
+    analyzeRound(t, activity, round.key, round.messages, sc, claimed, out);
   }
 }
+
+} // namespace
 
 void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out) {

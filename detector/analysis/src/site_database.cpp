@@ -47,6 +47,9 @@ trace::Result<SiteLocations> readSiteDatabase(const std::string &path) {
     sl.column = column ? int(column->num()) : 0;
     sl.callee = callee ? callee->str() : "";
     sl.function = function ? function->str() : "";
+    if (const Json *peers = r.find("peers"); peers && peers->isArray())
+      for (const Json &p : peers->items())
+        if (p.isString()) sl.peers.push_back(p.str());
     out[uint64_t(v)] = sl;
   }
   return out;

@@ -43,14 +43,20 @@
 namespace cz::detect::detail {
 namespace {
 
+// An item per communicator: one collective lives on one communicator, and
+// the same data sent on two (a value broadcast on a row, then on the whole
+// grid) is two collectives, which an instance spanning both would hide.
 struct ItemKey {
   uint32_t crc;
+  uint32_t comm;
   uint64_t bytes;
-  bool operator==(const ItemKey &o) const { return crc == o.crc && bytes == o.bytes; }
+  bool operator==(const ItemKey &o) const {
+    return crc == o.crc && bytes == o.bytes && comm == o.comm;
+  }
 };
 struct ItemHash {
   size_t operator()(const ItemKey &k) const {
-    return size_t((uint64_t(k.crc) << 32 ^ k.bytes) * 0x9E3779B97F4A7C15ull);
+    return size_t((uint64_t(k.crc) << 32 ^ k.bytes ^ uint64_t(k.comm) << 17) * 0x9E3779B97F4A7C15ull);
   }
 };
 
@@ -331,7 +337,7 @@ void findSpreads(const MessageTable &t, const DetectOptions &o,
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
-    auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.bytes}, uint32_t(itemStart.size()));
+    auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.comm, m.bytes}, uint32_t(itemStart.size()));
     if (fresh) itemStart.push_back(0);
     itemOf[i] = it->second;
     itemStart[it->second]++;

@@ -17,6 +17,7 @@
 //   one member receive-tiled                     gather, root q
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "detect_internal.h"
@@ -109,6 +110,41 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
   }
 }
 
+// While the exchange runs (before a member's last receipt of it), every
+// member sends its peers further messages on the communicator: several
+// messages per pair in one exchange, which MPI_Alltoall never sends and a
+// halo exchange with faces, edges and corners does (at a small process
+// count every rank is every other's neighbour).
+bool severalPerPair(const MessageTable &t, const std::vector<uint32_t> &msgs) {
+  std::map<uint32_t, uint32_t> lastReceipt; // member -> position
+  for (uint32_t i : msgs) {
+    uint32_t &r = lastReceipt[t.messages[i].dst];
+    r = std::max(r, t.messages[i].recvPos);
+  }
+  std::set<uint32_t> senders, repeaters;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    senders.insert(m.src);
+    uint32_t until = lastReceipt.count(m.src) ? lastReceipt[m.src] : m.sendPos;
+    // The table is ordered by (src, sendPos): the sender's next sends follow.
+    for (size_t j = size_t(i) + 1; j < t.messages.size(); j++) {
+      const Message &n = t.messages[j];
+      if (n.src != m.src || n.sendPos >= until) break;
+      if (n.dst == m.dst && n.comm == m.comm) {
+        repeaters.insert(m.src);
+        break;
+      }
+    }
+  }
+  return !senders.empty() && repeaters.size() == senders.size();
+}
+
+// The neighbour note (what settles the match) first, the layout after it.
+void addNote(Instance &in, const std::string &more) {
+  if (more.empty()) return;
+  in.note = in.note.empty() ? more : in.note + "; " + more;
+}
+
 } // namespace
 
 // The root's own block never travels: its slot is seen as the hole the
@@ -162,6 +198,7 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
       in.rootWorld = root;
       in.bytes = bytes;
       in.participants = g.members;
+      in.direct = kind == Kind::Alltoall || kind == Kind::Allgather;
       std::sort(in.participants.begin(), in.participants.end());
       for (const Side *s : sides)
         for (uint32_t i : *s)
@@ -173,6 +210,13 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
         for (const KeptBuffer &kb : t.kept)
           if (kb.rank == root && kb.address == hole && kb.bytes == s->n) in.keptConfirmed = true;
         markRootBlock(in, kind, rankIn(g, root), p);
+      }
+      if (in.direct && severalPerPair(t, in.messages)) {
+        in.unproven |= kNeighbourhood;
+        in.note = "every member sent each other member several messages within one exchange "
+                  "(MPI_" + std::string(kind == Kind::Alltoall ? "Alltoall" : "Allgather") +
+                  " sends one): a neighbour exchange with faces, edges or corners in which, at " +
+                  std::to_string(p) + " ranks, every rank is every other's neighbour";
       }
       out.push_back(std::move(in));
     };
@@ -188,13 +232,13 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
       if (full.sameData) {
         emit(Kind::Allgather, kNone, all, round.key.bytes);
         out.back().recvLayout = layoutName(full.recv); // "" in rank order: nothing to say
-        out.back().note = layoutNote(full.recv);
+        addNote(out.back(), layoutNote(full.recv));
       } else {
         emit(Kind::Alltoall, kNone, all, round.key.bytes * p);
         out.back().recvLayout = layoutName(full.recv);
         out.back().sendLayout =
             full.send == ReceiveLayout::NotObserved ? "scratch" : layoutName(full.send);
-        out.back().note = alltoallLayoutNote(full.send, full.recv);
+        addNote(out.back(), alltoallLayoutNote(full.send, full.recv));
       }
       continue;
     }

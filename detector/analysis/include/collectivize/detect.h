@@ -85,6 +85,10 @@ struct Match {
   // No evidence of its own (a constant fill forwarded from other buffers
   // than it arrived in): reported only as part of a root family.
   bool supportOnly = false;
+  // Alltoall, allgather: every member sent its block(s) to every other
+  // member itself (no forwarding), which a neighbour exchange does too
+  // when few ranks run (weighSiteEvidence).
+  bool direct = false;
   std::vector<SiteUse> sites;
   uint64_t instances = 0;
   uint64_t messages = 0;

@@ -6,6 +6,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "collectivize/detect.h"
 
@@ -17,6 +18,9 @@ struct SourceLocation {
   int line = 0, column = 0;
   std::string function; // the enclosing function, when known
   std::string callee;   // the MPI call (site database only)
+  // How each peer argument is computed (site database "peers"): "loop",
+  // "table", "rank", "call", "parameter", "constant", "any".
+  std::vector<std::string> peers;
 };
 using SiteLocations = std::map<uint64_t, SourceLocation>;
 

@@ -50,6 +50,9 @@ struct Site {
   std::string callee;
   std::string kind;      // p2p, completion, collective, comm
   std::vector<std::string> args;
+  // p2p only: how each peer argument (PeerClass.h: peerArguments) is
+  // computed, in argument order ("loop", "table", ...).
+  std::vector<std::string> peers;
   std::string function;  // enclosing function, qualified ("" at file scope)
   Range functionRange;
   std::vector<ContextEntry> context;
