@@ -20,6 +20,7 @@
 #include "collectivize/messages.h"
 #include "collectivize/parallel_match.h"
 #include "collectivize/report.h"
+#include "collectivize/runs.h"
 #include "collectivize/site_database.h"
 #include "collectivize/site_evidence.h"
 #include "collectivize/symbolize.h"
@@ -30,7 +31,7 @@ namespace cz::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: collectivize detect TRACE_DIR [--sites SITES.json] [-o REPORT.json]\n"
+    "usage: collectivize detect TRACE_DIR [TRACE_DIR...] [--sites SITES.json] [-o REPORT.json]\n"
     "                           [--min-group N] [--window-messages N] [--progress]\n"
     "                           [--concurrent]\n"
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
@@ -39,6 +40,11 @@ const char kUsage[] =
     "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
     "database, to name call sites by file:line. --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
+    "Several TRACE_DIRs: traces of one program at other process counts or inputs,\n"
+    "one report: a collective is the same in two runs when the same call sites\n"
+    "form the same kind; it is confirmed when a run proves it and no run shows\n"
+    "another kind or nothing at those sites (then ambiguous: runs_disagree), and\n"
+    "each match says what every run showed (\"runs\").\n"
     "--window-messages: a trace of more matched messages is analysed in time\n"
     "windows of about N messages, cut where the fewest messages are in flight\n"
     "(none where the program computes; default 8388608, about 1 GB of message\n"
@@ -115,10 +121,133 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// One trace's report (site evidence weighed), its resolved return
+// addresses and the call sites its messages went through. Returns 0, or
+// the exit status when the trace cannot be read or this process is not the
+// one that reports (the parallel mode's others: `reports` false).
+struct TraceRun {
+  cz::detect::Report report;
+  cz::detect::SiteLocations resolved;
+  std::string command;
+  std::set<cz::detect::SiteUse> sitesSeen;
+  bool reports = true;
+};
+
+int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
+                 std::optional<cz::detect::parallel::Session> &session, bool concurrent,
+                 const std::string &sitesPath, const cz::detect::SiteLocations &sites,
+                 TraceRun &run) {
+  const bool speaks = !session || session->rank() == 0;
+  auto trace = cz::trace::Trace::open(dir);
+  if (session && !session->allOk(trace.ok())) {
+    // Process 0 names the problem; another process only when it is alone
+    // in failing (the same files, seen differently: say it once per cause).
+    bool rootOk = session->fromRoot(trace.ok());
+    if (!trace.ok() && (speaks || rootOk))
+      std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
+    return 1;
+  }
+  if (!trace) {
+    std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
+    return 1;
+  }
+  if (speaks)
+    for (const auto &p : trace->problems())
+      std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
+  // About 250 bytes per event at the peak (bench/README.md).
+  uint64_t events = 0;
+  for (int r = 0; r < trace->rankCount(); r++) events += trace->eventBound(r);
+  cz::detect::prepareHeap(events * 256);
+  auto phaseStart = std::chrono::steady_clock::now();
+  showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
+  std::optional<cz::detect::MessageTable> table;
+  cz::detect::detail::Provenance provenance; // the parallel mode's, replayed already
+  std::optional<cz::detect::parallel::ParallelResult> windowed; // its windows' findings
+  options.onPhase = showPhase;
+  options.onWindow = [](size_t done, size_t windows) {
+    if (gProgress) std::fprintf(stderr, "collectivize detect: window %zu of %zu done\n", done, windows);
+  };
+  if (session) {
+    std::vector<cz::detect::parallel::ProcessTimes> times;
+    std::optional<cz::detect::parallel::ParallelResult> result;
+    try {
+      result = cz::detect::parallel::readMatchAndReplay(*session, *trace, dir, options, &times);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "collectivize detect: process %d: %s\n", session->rank(), e.what());
+      session->abort(1); // the others may wait for this one forever
+    }
+    if (!result) { // this process's share went to process 0
+      run.reports = false;
+      return 0;
+    }
+    table = std::move(result->table);
+    provenance = std::move(result->provenance);
+    options.provenance = &provenance;
+    if (result->windowed) windowed = std::move(result);
+    showProcessTimes(times);
+  } else {
+    auto serial = cz::detect::matchMessages(*trace, showProgress);
+    if (!serial) {
+      std::fprintf(stderr, "collectivize detect: %s\n", serial.error().message().c_str());
+      return 1;
+    }
+    table = std::move(serial.value());
+  }
+  showPhase(session ? "parallel phases" : "reading and matching", secondsSince(phaseStart));
+  cz::detect::SymbolizeStats sym;
+  cz::detect::Report &report = run.report;
+  cz::detect::SiteLocations &resolved = run.resolved;
+  std::set<uint64_t> instrumenterSites;
+  if (windowed) {
+    // Call sites, block CRCs and the analyses ran on the windows' owners.
+    resolved = std::move(windowed->sites);
+    sym.problem = windowed->symbolizeProblem;
+    instrumenterSites.insert(windowed->instrumenterSites.begin(), windowed->instrumenterSites.end());
+    report = cz::detect::reportFindings(std::move(windowed->findings), *table, options,
+                                          windowed->windows);
+  } else {
+    // Return addresses (binaries the instrumenter did not see) -> file:line.
+    phaseStart = std::chrono::steady_clock::now();
+    sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
+    cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
+    showPhase("call sites", secondsSince(phaseStart));
+    // --concurrent: the provenance replay on a second thread, beside the
+    // other analyses (the parallel mode has replayed it already).
+    options.concurrentProvenance = concurrent;
+    report = cz::detect::detect(*table, options);
+    for (const auto &m : table->messages) {
+      if (m.sendSiteKind == 0) instrumenterSites.insert(m.sendSite);
+      if (m.recvSiteKind == 0) instrumenterSites.insert(m.recvSite);
+    }
+    for (const cz::detect::Match &m : report.matches) run.sitesSeen.insert(m.sites.begin(), m.sites.end());
+    for (const auto &m : table->messages) {
+      run.sitesSeen.insert({m.sendSite, m.sendSiteKind, true});
+      run.sitesSeen.insert({m.recvSite, m.recvSiteKind, false});
+    }
+  }
+  if (!sitesPath.empty()) {
+    cz::detect::weighSiteEvidence(report, sites);
+    std::set<uint64_t> missing;
+    for (uint64_t id : instrumenterSites)
+      if (!sites.count(id)) missing.insert(id);
+    if (!missing.empty())
+      report.warnings.push_back(std::to_string(missing.size()) + " instrumenter site ids of the "
+                                "trace are not in " + sitesPath +
+                                " (a database from another build or another project root?)");
+  }
+  if (!sym.problem.empty())
+    report.warnings.push_back("call sites: " + sym.problem);
+  for (const auto &p : trace->problems())
+    report.warnings.push_back(p.message);
+  run.command = trace->manifest().command;
+  return 0;
+}
+
 } // namespace
 
 int detectVerb(int argc, char **argv) {
-  std::string dir, out, sitesPath;
+  std::string out, sitesPath;
+  std::vector<std::string> dirs;
   cz::detect::DetectOptions options;
   bool parallel = false, concurrent = false;
   gProgress = isatty(2);
@@ -176,14 +305,9 @@ int detectVerb(int argc, char **argv) {
       std::fprintf(stderr, "collectivize detect: unknown option '%s'\n%s", a.c_str(), kUsage);
       return 2;
     }
-    if (!dir.empty()) {
-      std::fprintf(stderr, "collectivize detect: one trace directory at a time ('%s' and '%s')\n",
-                   dir.c_str(), a.c_str());
-      return 2;
-    }
-    dir = a;
+    dirs.push_back(a);
   }
-  if (dir.empty()) {
+  if (dirs.empty()) {
     std::fprintf(stderr, "collectivize detect: no trace directory\n%s", kUsage);
     return 2;
   }
@@ -202,100 +326,30 @@ int detectVerb(int argc, char **argv) {
     }
     sites = std::move(db.value());
   }
-  auto trace = cz::trace::Trace::open(dir);
-  if (session && !session->allOk(trace.ok())) {
-    // Process 0 names the problem; another process only when it is alone
-    // in failing (the same files, seen differently: say it once per cause).
-    bool rootOk = session->fromRoot(trace.ok());
-    if (!trace.ok() && (speaks || rootOk))
-      std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
-    return 1;
+  if (dirs.size() > 1 && session) {
+    std::fprintf(stderr, "collectivize detect: --parallel takes one trace directory\n");
+    return 2;
   }
-  if (!trace) {
-    std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
-    return 1;
+  std::vector<TraceRun> runs(dirs.size());
+  for (size_t k = 0; k < dirs.size(); k++) {
+    if (int status = analyzeTrace(dirs[k], options, session, concurrent, sitesPath, sites, runs[k]))
+      return status;
+    if (!runs[k].reports) return 0;
   }
-  if (speaks)
-    for (const auto &p : trace->problems())
-      std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
-  // About 250 bytes per event at the peak (bench/README.md).
-  uint64_t events = 0;
-  for (int r = 0; r < trace->rankCount(); r++) events += trace->eventBound(r);
-  cz::detect::prepareHeap(events * 256);
-  auto phaseStart = std::chrono::steady_clock::now();
-  showPhase("start and definitions", 0); // its cpu: loading the tool, opening the trace
-  std::optional<cz::detect::MessageTable> table;
-  cz::detect::detail::Provenance provenance; // the parallel mode's, replayed already
-  std::optional<cz::detect::parallel::ParallelResult> windowed; // its windows' findings
-  options.onPhase = showPhase;
-  options.onWindow = [](size_t done, size_t windows) {
-    if (gProgress) std::fprintf(stderr, "collectivize detect: window %zu of %zu done\n", done, windows);
-  };
-  if (session) {
-    std::vector<cz::detect::parallel::ProcessTimes> times;
-    std::optional<cz::detect::parallel::ParallelResult> result;
-    try {
-      result = cz::detect::parallel::readMatchAndReplay(*session, *trace, dir, options, &times);
-    } catch (const std::exception &e) {
-      std::fprintf(stderr, "collectivize detect: process %d: %s\n", session->rank(), e.what());
-      session->abort(1); // the others may wait for this one forever
+  const std::string &dir = dirs[0];
+  cz::detect::Report report = std::move(runs[0].report);
+  cz::detect::SiteLocations resolved = std::move(runs[0].resolved);
+  if (dirs.size() > 1) {
+    std::vector<cz::detect::RunReport> several;
+    several.push_back({std::move(report), dirs[0], runs[0].command, std::move(runs[0].sitesSeen)});
+    for (size_t k = 1; k < dirs.size(); k++) {
+      several.push_back({std::move(runs[k].report), dirs[k], runs[k].command,
+                         std::move(runs[k].sitesSeen)});
+      resolved.insert(runs[k].resolved.begin(), runs[k].resolved.end());
     }
-    if (!result) return 0; // this process's share went to process 0
-    table = std::move(result->table);
-    provenance = std::move(result->provenance);
-    options.provenance = &provenance;
-    if (result->windowed) windowed = std::move(result);
-    showProcessTimes(times);
-  } else {
-    auto serial = cz::detect::matchMessages(*trace, showProgress);
-    if (!serial) {
-      std::fprintf(stderr, "collectivize detect: %s\n", serial.error().message().c_str());
-      return 1;
-    }
-    table = std::move(serial.value());
+    report = cz::detect::combineRuns(std::move(several));
   }
-  showPhase(session ? "parallel phases" : "reading and matching", secondsSince(phaseStart));
-  cz::detect::SiteLocations resolved;
-  cz::detect::SymbolizeStats sym;
-  cz::detect::Report report;
-  std::set<uint64_t> instrumenterSites;
-  if (windowed) {
-    // Call sites, block CRCs and the analyses ran on the windows' owners.
-    resolved = std::move(windowed->sites);
-    sym.problem = windowed->symbolizeProblem;
-    instrumenterSites.insert(windowed->instrumenterSites.begin(), windowed->instrumenterSites.end());
-    report = cz::detect::reportFindings(std::move(windowed->findings), *table, options,
-                                          windowed->windows);
-  } else {
-    // Return addresses (binaries the instrumenter did not see) -> file:line.
-    phaseStart = std::chrono::steady_clock::now();
-    sym = cz::detect::symbolizeReturnAddresses(dir, *table, resolved);
-    cz::detect::readBlockCrcs(dir, *table); // COLLECTIVIZE_TRACE_BLOCK_BYTES traces only
-    showPhase("call sites", secondsSince(phaseStart));
-    // --concurrent: the provenance replay on a second thread, beside the
-    // other analyses (the parallel mode has replayed it already).
-    options.concurrentProvenance = concurrent;
-    report = cz::detect::detect(*table, options);
-    for (const auto &m : table->messages) {
-      if (m.sendSiteKind == 0) instrumenterSites.insert(m.sendSite);
-      if (m.recvSiteKind == 0) instrumenterSites.insert(m.recvSite);
-    }
-  }
-  if (!sitesPath.empty()) {
-    cz::detect::weighSiteEvidence(report, sites);
-    std::set<uint64_t> missing;
-    for (uint64_t id : instrumenterSites)
-      if (!sites.count(id)) missing.insert(id);
-    if (!missing.empty())
-      report.warnings.push_back(std::to_string(missing.size()) + " instrumenter site ids of the "
-                                "trace are not in " + sitesPath +
-                                " (a database from another build or another project root?)");
-  }
-  if (!sym.problem.empty())
-    report.warnings.push_back("call sites: " + sym.problem);
-  for (const auto &p : trace->problems())
-    report.warnings.push_back(p.message);
-  cz::detect::ReportContext ctx{dir, trace->manifest().command, sitesPath.empty() ? std::string() : std::filesystem::absolute(sitesPath).string(),
+  cz::detect::ReportContext ctx{dir, runs[0].command, sitesPath.empty() ? std::string() : std::filesystem::absolute(sitesPath).string(),
                                 sitesPath.empty() ? nullptr : &sites, &resolved};
   if (!out.empty()) {
     std::ofstream f(out, std::ios::trunc);

@@ -48,6 +48,7 @@ const char *unprovenName(uint32_t bit) {
   case kRootBlock: return "root_block";
   case kNeighbourhood: return "neighbourhood";
   case kCombined: return "combined";
+  case kRunsDisagree: return "runs_disagree";
   }
   return "?";
 }
@@ -71,6 +72,10 @@ const char *unprovenSettle(uint32_t bit) {
   case kNeighbourhood:
     return "every rank reached every other only because few ranks ran: trace at a larger "
            "process count";
+  case kRunsDisagree:
+    return "another run of the program (another process count or input) shows no such "
+           "collective at these call sites: a pattern that is a collective at one process count "
+           "and not at another is not a collective";
   case kCombined:
     return "every block reached every rank through one receive buffer: an allreduce if the "
            "program combines them as they arrive, an allgather if it copies them out (the "

@@ -122,6 +122,14 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
   out << "  \"command\": " << quoted(ctx.command) << ",\n";
   out << "  \"sites\": " << (ctx.sitesPath.empty() ? "null" : quoted(ctx.sitesPath)) << ",\n";
   out << "  \"ranks\": " << r.ranks << ",\n";
+  if (!r.runs.empty()) {
+    out << "  \"runs\": [";
+    for (size_t k = 0; k < r.runs.size(); k++)
+      out << (k ? ", " : "") << "{\"trace\": " << quoted(r.runs[k].trace)
+          << ", \"command\": " << quoted(r.runs[k].command) << ", \"ranks\": " << r.runs[k].ranks
+          << "}";
+    out << "],\n";
+  }
   const MatchStats &s = r.stats;
   out << "  \"stats\": {\"events\": " << s.events << ", \"sends\": " << s.sends
       << ", \"receives\": " << s.receives << ", \"matched\": " << s.matched
@@ -191,6 +199,15 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
     if (!m.recvLayout.empty()) out << "      \"recv_layout\": " << quoted(m.recvLayout) << ",\n";
     if (!m.sendLayout.empty()) out << "      \"send_layout\": " << quoted(m.sendLayout) << ",\n";
+    if (!m.runs.empty()) {
+      out << "      \"runs\": [";
+      for (size_t k = 0; k < m.runs.size(); k++) {
+        out << (k ? ", " : "") << "{\"status\": " << quoted(m.runs[k].status);
+        if (!m.runs[k].kind.empty()) out << ", \"kind\": " << quoted(m.runs[k].kind);
+        out << ", \"ranks\": " << m.runs[k].ranks << "}";
+      }
+      out << "],\n";
+    }
     if (m.unproven) {
       out << "      \"unproven\": [";
       bool firstBit = true;
@@ -211,6 +228,8 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
   for (const Match &m : r.matches) confirmed += m.confirmed, ambiguous += isAmbiguous(m);
   out << "trace " << ctx.traceDir << ": " << r.ranks << " ranks, " << r.stats.matched
       << " messages matched\n";
+  for (size_t k = 1; k < r.runs.size(); k++)
+    out << "and trace " << r.runs[k].trace << ": " << r.runs[k].ranks << " ranks\n";
   out << confirmed << " manual collective" << (confirmed == 1 ? "" : "s") << " confirmed, "
       << ambiguous << " ambiguous, " << r.matches.size() - confirmed - ambiguous << " partial\n";
   if (!r.stats.collectives.empty()) {
@@ -241,6 +260,13 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
+    if (!m.runs.empty()) {
+      out << "  runs:";
+      for (size_t k = 0; k < m.runs.size(); k++)
+        out << (k ? "," : "") << " " << m.runs[k].ranks << " ranks " << m.runs[k].status
+            << (m.runs[k].kind.empty() ? "" : " (" + m.runs[k].kind + ")");
+      out << "\n";
+    }
     for (uint32_t b = 0; b < kUnprovenBits; b++)
       if (m.unproven & (1u << b))
         out << "  unproven (" << unprovenName(1u << b) << "): " << unprovenSettle(1u << b) << "\n";

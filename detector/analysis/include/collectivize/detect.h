@@ -42,8 +42,9 @@ enum Unproven : uint32_t {
   kRootBlock = 1u << 3,     // the root's own block (its slot in the buffer) never observed
   kNeighbourhood = 1u << 4, // every rank reached only because few ranks ran
   kCombined = 1u << 5,      // blocks received into one place: combined (allreduce) or copied out
+  kRunsDisagree = 1u << 6,  // another run (other process count, input) shows no such collective
 };
-constexpr uint32_t kUnprovenBits = 6;
+constexpr uint32_t kUnprovenBits = 7;
 const char *unprovenName(uint32_t bit);      // "payload_fill", ...
 const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
 
@@ -111,6 +112,16 @@ struct Match {
   std::string recvLayout;
   std::string sendLayout;
   std::string note;
+  // Several runs (combineRuns): what each run shows at this match's call
+  // sites, in run order.
+  struct RunVerdict {
+    std::string status; // "confirmed", "ambiguous", "partial"; "none": the
+                        // sites carried messages but formed no such
+                        // collective; "absent": the run never reached them
+    std::string kind;   // the run's kind at these sites when it differs
+    int ranks = 0;      // the run's number of ranks
+  };
+  std::vector<RunVerdict> runs;
 };
 
 // "confirmed"; "ambiguous": the post-conditions hold for the whole group
@@ -149,6 +160,13 @@ struct Report {
   MatchStats stats;
   std::vector<std::string> warnings;
   int ranks = 0;
+  // Several runs of one program (combineRuns): each run's trace, command
+  // and ranks; empty for one run.
+  struct Run {
+    std::string trace, command;
+    int ranks = 0;
+  };
+  std::vector<Run> runs;
 };
 
 Report detect(const MessageTable &table, const DetectOptions &options = {});

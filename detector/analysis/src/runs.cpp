@@ -1,0 +1,109 @@
+// runs.cpp: see runs.h.
+#include "collectivize/runs.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cz::detect {
+namespace {
+
+// Call sites without the instance: what identifies one piece of code.
+std::vector<SiteUse> siteKey(const Match &m) {
+  std::vector<SiteUse> s = m.sites;
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+bool reached(const RunReport &run, const std::vector<SiteUse> &sites) {
+  for (const SiteUse &s : sites)
+    if (run.sitesSeen.count(s)) return true;
+  return false;
+}
+
+std::string runName(const RunReport &run, size_t k) {
+  return "run " + std::to_string(k + 1) + " (" + std::to_string(run.report.ranks) + " ranks)";
+}
+
+} // namespace
+
+Report combineRuns(std::vector<RunReport> runs) {
+  Report out;
+  if (runs.empty()) return out;
+  out.stats = runs[0].report.stats;
+  out.ranks = runs[0].report.ranks;
+  out.warnings = runs[0].report.warnings;
+  for (size_t k = 0; k < runs.size(); k++) {
+    out.runs.push_back({runs[k].trace, runs[k].command, runs[k].report.ranks});
+    if (k)
+      for (const std::string &w : runs[k].report.warnings)
+        out.warnings.push_back(runs[k].trace + ": " + w);
+  }
+  // Every (kind, sites) once, in order of first appearance: the matches of
+  // each run that share them (one per run at most: the first).
+  using Key = std::pair<Kind, std::vector<SiteUse>>;
+  std::map<Key, std::vector<const Match *>> byKey;
+  std::vector<Key> order;
+  std::map<std::vector<SiteUse>, std::vector<std::pair<size_t, const Match *>>> bySites;
+  for (size_t k = 0; k < runs.size(); k++)
+    for (const Match &m : runs[k].report.matches) {
+      Key key{m.kind, siteKey(m)};
+      auto [it, fresh] = byKey.try_emplace(key, std::vector<const Match *>(runs.size(), nullptr));
+      if (fresh) order.push_back(key);
+      if (!it->second[k]) it->second[k] = &m;
+      bySites[key.second].push_back({k, &m});
+    }
+  for (const Key &key : order) {
+    const std::vector<const Match *> &perRun = byKey[key];
+    // The representative: the first run that confirms it, else the first
+    // that shows it.
+    size_t first = 0;
+    while (!perRun[first]) first++;
+    for (size_t k = 0; k < runs.size(); k++)
+      if (perRun[k] && perRun[k]->confirmed) {
+        first = k;
+        break;
+      }
+    Match m = *perRun[first];
+    bool anyConfirmed = false;
+    uint32_t unproven = ~0u;
+    std::string disagree;
+    for (size_t k = 0; k < runs.size(); k++) {
+      Match::RunVerdict v;
+      v.ranks = runs[k].report.ranks;
+      if (const Match *x = perRun[k]) {
+        v.status = statusName(*x);
+        anyConfirmed |= x->confirmed;
+        if (!x->confirmed) unproven &= x->unproven;
+      } else if (reached(runs[k], key.second)) {
+        v.status = "none";
+        for (auto &[run, other] : bySites[key.second])
+          if (run == k && other->kind != key.first) v.kind = kindName(other->kind);
+        disagree += std::string(disagree.empty() ? "" : "; ") + "in " + runName(runs[k], k) +
+                    " these call sites form " +
+                    (v.kind.empty() ? std::string("no collective") : "a " + v.kind);
+      } else {
+        v.status = "absent";
+      }
+      m.runs.push_back(v);
+    }
+    if (!disagree.empty()) {
+      m.confirmed = false;
+      m.unproven |= kRunsDisagree;
+      m.note = (m.note.empty() ? "" : m.note + "; ") + "the runs disagree: " + disagree;
+    } else if (anyConfirmed) {
+      m.confirmed = true; // settled by the runs that prove it
+      m.unproven = 0;
+    } else if (unproven != ~0u) {
+      m.unproven = unproven; // what no run proves
+    }
+    out.matches.push_back(std::move(m));
+  }
+  std::stable_sort(out.matches.begin(), out.matches.end(), [](const Match &a, const Match &b) {
+    if (a.confirmed != b.confirmed) return a.confirmed;
+    return isAmbiguous(a) && !isAmbiguous(b);
+  });
+  return out;
+}
+
+} // namespace cz::detect
