@@ -20,14 +20,20 @@ namespace cz::detect {
 
 const char *kindName(Kind k) {
   switch (k) {
-  case Kind::Bcast: return "bcast";
-  case Kind::Scatter: return "scatter";
-  case Kind::Gather: return "gather";
-  case Kind::Reduce: return "reduce";
-  case Kind::Allreduce: return "allreduce";
-  case Kind::Allgather: return "allgather";
-  case Kind::Alltoall: return "alltoall";
-  case Kind::Barrier: return "barrier";
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) \
+  case Kind::Enum: return name;
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+  }
+  return "?";
+}
+
+const char *mpiCallOf(Kind k) {
+  switch (k) {
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) \
+  case Kind::Enum: return call;
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
   }
   return "?";
 }
@@ -148,6 +154,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   m.rootWorld = k.rootWorld;
   m.otherRoots = first.otherRoots;
   m.arrivals = first.arrivals;
+  m.counts = first.counts;
   m.bytesPerInstance = first.bytes;
   m.rootAddress = first.rootAddress;
   const Group *g = t.group(k.comm);
@@ -260,6 +267,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     }
   } joiner{provenance};
   detail::findTilings(t, o, claimed, instances);
+  detail::findVaryingTilings(t, o, claimed, instances);
   clock.done("tiling");
   detail::findBarriers(t, o, claimed, instances);
   clock.done("barriers");

@@ -33,6 +33,7 @@ struct Instance {
   uint32_t unproven = 0;              // Unproven bits (detect.h): ambiguous
   bool supportOnly = false;           // Match::supportOnly
   bool direct = false;                // Match::direct
+  std::vector<Match::MemberCount> counts; // Match::counts
   std::string note;                   // what the analysis wants the report to say
   uint64_t traceBlockBytes = 0;       // partial: block CRCs of this size would settle it
   bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types
@@ -109,6 +110,11 @@ void markRootBlock(Instance &in, Kind kind, int rootPos, size_t groupSize);
 // the messages it explains in `claimed`.
 void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                  std::vector<Instance> &out);
+
+// Gatherv and scatterv: one block of varying size per member, tiling one
+// buffer of the root in rank order (varying_tiling.cpp).
+void findVaryingTilings(const MessageTable &t, const DetectOptions &o,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Barriers: empty or constant messages through which every member hears
 // from every member.

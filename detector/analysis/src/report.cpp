@@ -80,6 +80,18 @@ std::vector<int> groupRanks(const Match &m, const std::vector<uint32_t> &world) 
   return out;
 }
 
+// Elements per member in group order ([3, 1, null]: null where unseen).
+std::string countsText(const Match &m) {
+  std::string o = "[";
+  for (size_t i = 0; i < m.ranks.size(); i++) {
+    std::string c = "null";
+    for (const Match::MemberCount &mc : m.counts)
+      if (mc.rank == m.ranks[i]) c = std::to_string(mc.count);
+    o += (i ? ", " : "") + c;
+  }
+  return o + "]";
+}
+
 std::string commText(const Match &m) {
   std::string c = m.commName.empty() ? "comm " + std::to_string(m.comm) : m.commName;
   return c;
@@ -112,6 +124,12 @@ std::string equivalentCall(const Match &m) {
   case Kind::Allreduce:
     return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
   case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
+  case Kind::Gatherv:
+    return "MPI_Gatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +
+           ", " + root + ", " + comm + ")";
+  case Kind::Scatterv:
+    return "MPI_Scatterv(sendbuf, sendcounts, displs, " + type + ", recvbuf, recvcount, " + type +
+           ", " + root + ", " + comm + ")";
   }
   return "";
 }
@@ -175,6 +193,7 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "      \"count\": " << m.count << ",\n";
     out << "      \"datatype\": " << quoted(typeName(m.datatype)) << ",\n";
     out << "      \"op\": " << (m.op.empty() ? "null" : quoted(m.op)) << ",\n";
+    if (!m.counts.empty()) out << "      \"counts\": " << countsText(m) << ",\n";
     out << "      \"equivalent\": " << quoted(equivalentCall(m)) << ",\n";
     out << "      \"sites\": [";
     for (size_t j = 0; j < m.sites.size(); j++) {
@@ -259,6 +278,7 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
     for (const SiteUse &su : m.sites)
       out << " " << (su.send ? "send " : "recv ") << siteText(su, ctx.sites, ctx.returnAddresses) << ";";
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
+    if (!m.counts.empty()) out << "  counts: " << countsText(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
     if (!m.runs.empty()) {
       out << "  runs:";

@@ -11,6 +11,7 @@ namespace {
 
 static_assert(std::is_trivially_copyable_v<SiteUse>);
 static_assert(std::is_trivially_copyable_v<Arrival>);
+static_assert(std::is_trivially_copyable_v<Match::MemberCount>);
 constexpr uint64_t kMagic = 0x435a46494e443031ull; // "CZFIND01"
 
 void putMatch(std::vector<char> &o, const Match &m) {
@@ -23,6 +24,7 @@ void putMatch(std::vector<char> &o, const Match &m) {
   putAll(o, m.otherRoots);
   putAll(o, m.roots);
   putAll(o, m.arrivals);
+  putAll(o, m.counts);
   putAll(o, m.sites);
   put(o, m.instances), put(o, m.messages), put(o, m.bytesPerInstance), put(o, m.bytesMoved);
   put(o, m.secondsInMessages), put(o, m.datatype), put(o, m.count), put(o, m.rootAddress);
@@ -45,6 +47,7 @@ void getMatch(ByteReader &r, Match &m) {
   r.getAll(m.otherRoots);
   r.getAll(m.roots);
   r.getAll(m.arrivals);
+  r.getAll(m.counts);
   r.getAll(m.sites);
   m.instances = r.get<uint64_t>(), m.messages = r.get<uint64_t>();
   m.bytesPerInstance = r.get<uint64_t>(), m.bytesMoved = r.get<uint64_t>();

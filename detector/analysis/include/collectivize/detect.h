@@ -29,8 +29,13 @@ namespace detail {
 struct Provenance;
 }
 
-enum class Kind { Bcast, Scatter, Gather, Reduce, Allreduce, Allgather, Alltoall, Barrier };
-const char *kindName(Kind k);
+enum class Kind {
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) Enum,
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+};
+const char *kindName(Kind k); // "bcast", as the report writes it
+const char *mpiCallOf(Kind k); // "MPI_Bcast"
 
 // What a match's post-conditions rest on that the trace does not prove.
 // A match with any of these is "ambiguous", never "confirmed"; the report
@@ -90,6 +95,13 @@ struct Match {
   // member itself (no forwarding), which a neighbour exchange does too
   // when few ranks run (weighSiteEvidence).
   bool direct = false;
+  // Gatherv, scatterv: elements of each member's block (world rank, count),
+  // from the first instance; a root whose block is unseen is missing.
+  struct MemberCount {
+    uint32_t rank = 0, count = 0; // world rank, elements
+    bool operator<(const MemberCount &o) const { return rank < o.rank; }
+  };
+  std::vector<MemberCount> counts;
   std::vector<SiteUse> sites;
   uint64_t instances = 0;
   uint64_t messages = 0;

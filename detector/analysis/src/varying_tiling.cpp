@@ -1,0 +1,124 @@
+// varying_tiling.cpp: gathers and scatters whose members contribute
+// different counts (MPI_Gatherv, MPI_Scatterv).
+//
+// Messages between a pair on a communicator are numbered per (communicator,
+// tag, datatype), whatever their size; the k-th ones form a round. A
+// member that receives exactly one message of the round from every other
+// member, of sizes that are not all equal, into one buffer where the blocks
+// follow each other in rank order (rank q's block ends where rank q+1's
+// begins), is the root of a gatherv; the root's own block is the gap the
+// others leave (its size unseen when the root is first or last: then the
+// root's block is unproven, as for a gather). Sends from one buffer in the
+// same layout: a scatterv. Equal sizes are left to tiling.cpp.
+#include <algorithm>
+#include <map>
+
+#include "detect_internal.h"
+
+namespace cz::detect::detail {
+namespace {
+
+struct Block {
+  int pos;      // the other member's rank in the group
+  uint32_t msg;
+  uint64_t address, bytes;
+};
+
+// The root's side of a round (all its messages sent, or all received):
+// the blocks in rank order when they tile one buffer with varying sizes.
+bool tilesVarying(const MessageTable &t, const Group &g, uint32_t root,
+                  const std::vector<uint32_t> &msgs, bool send, std::vector<Block> &blocks) {
+  blocks.clear();
+  int rootPos = rankIn(g, root);
+  if (rootPos < 0 || msgs.size() + 1 != g.members.size()) return false;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    int pos = rankIn(g, send ? m.dst : m.src);
+    if (pos < 0 || pos == rootPos || m.bytes == 0) return false;
+    blocks.push_back({pos, i, send ? m.sendAddress : m.recvAddress, m.bytes});
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const Block &a, const Block &b) { return a.pos < b.pos; });
+  bool varies = false;
+  for (size_t k = 0; k < blocks.size(); k++) {
+    if (k && blocks[k].pos == blocks[k - 1].pos) return false; // one block per member
+    varies |= blocks[k].bytes != blocks[0].bytes;
+    if (k == 0) continue;
+    uint64_t end = blocks[k - 1].address + blocks[k - 1].bytes;
+    bool acrossRoot = blocks[k - 1].pos < rootPos && blocks[k].pos > rootPos;
+    if (acrossRoot ? blocks[k].address < end : blocks[k].address != end) return false;
+  }
+  return varies;
+}
+
+void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
+                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  std::vector<Round> rounds = pairRounds(t, candidates, [](const Message &m) {
+    return RoundKey{m.comm, m.tag, 0, m.sendType};
+  });
+  std::vector<Block> blocks;
+  for (Round &round : rounds) {
+    const Group &g = *t.group(round.key.comm);
+    std::map<uint32_t, std::vector<uint32_t>> bySender, byReceiver;
+    for (uint32_t i : round.messages) {
+      if (claimed[i]) continue;
+      bySender[t.messages[i].src].push_back(i);
+      byReceiver[t.messages[i].dst].push_back(i);
+    }
+    for (int side = 0; side < 2; side++) {
+      bool send = side == 1;
+      for (auto &[root, msgs] : send ? bySender : byReceiver) {
+        if (!tilesVarying(t, g, root, msgs, send, blocks)) continue;
+        Instance in;
+        in.kind = send ? Kind::Scatterv : Kind::Gatherv;
+        in.comm = round.key.comm;
+        in.rootWorld = root;
+        in.participants = g.members;
+        std::sort(in.participants.begin(), in.participants.end());
+        int rootPos = rankIn(g, root);
+        uint64_t total = 0;
+        std::string counts;
+        for (const Block &b : blocks) {
+          total += b.bytes;
+          in.counts.push_back({g.members[size_t(b.pos)], t.messages[b.msg].sendCount});
+        }
+        // The root's block: the gap between its neighbours' blocks.
+        for (size_t k = 1; k < blocks.size(); k++)
+          if (blocks[k - 1].pos < rootPos && blocks[k].pos > rootPos) {
+            uint64_t gap = blocks[k].address - (blocks[k - 1].address + blocks[k - 1].bytes);
+            total += gap;
+            const Message &m = t.messages[blocks[k - 1].msg];
+            uint64_t elem = m.sendCount ? m.bytes / m.sendCount : 0;
+            if (elem) in.counts.push_back({root, uint32_t(gap / elem)});
+          }
+        std::sort(in.counts.begin(), in.counts.end());
+        in.bytes = total;
+        in.count = 0;
+        markRootBlock(in, in.kind == Kind::Gatherv ? Kind::Gather : Kind::Scatter, rootPos,
+                      g.members.size());
+        std::string layout = std::string("blocks of different counts ") +
+                             (send ? "sent from" : "received into") +
+                             " one buffer, one after the other in rank order";
+        in.note = in.note.empty() ? layout : layout + "; " + in.note;
+        for (const Block &b : blocks) claimed[b.msg] = 1, in.messages.push_back(b.msg);
+        std::sort(in.messages.begin(), in.messages.end());
+        out.push_back(std::move(in));
+      }
+    }
+  }
+}
+
+} // namespace
+
+void findVaryingTilings(const MessageTable &t, const DetectOptions &o,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  varyingPass(t, candidates, claimed, out);
+}
+
+} // namespace cz::detect::detail
