@@ -18,6 +18,8 @@
 
 #include "collectivize/rewrite/CallShapes.h"
 
+#include "AstQueries.h"
+
 namespace cz::rewrite {
 
 using namespace clang;

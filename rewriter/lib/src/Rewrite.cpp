@@ -25,6 +25,8 @@
 #include "collectivize/rewrite/PatchFiles.h"
 #include "collectivize/rewrite/Region.h"
 
+#include "AstQueries.h"
+
 namespace cz::rewrite {
 namespace {
 

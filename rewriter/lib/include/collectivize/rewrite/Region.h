@@ -18,34 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/Stmt.h"
-#include "clang/Lex/Preprocessor.h"
+
+#include "collectivize/rewrite/SourceText.h"
 
 namespace cz::rewrite {
-
-// Source text and positions in the file of the region (expansion locations).
-class SourceText {
-public:
-  // pp: to tell a macro name spelled in a #define from a macro parameter.
-  SourceText(clang::ASTContext &ctx, clang::Preprocessor *pp = nullptr);
-  // Token range as written; with the statement, its AST rendering is the
-  // fallback when the text in a macro body names macro parameters.
-  std::string of(clang::SourceRange range, const clang::Stmt *printable = nullptr) const;
-  std::string of(const clang::Stmt *s) const { return of(s->getSourceRange(), s); }
-  unsigned offset(clang::SourceLocation loc) const;    // in its file
-  unsigned endOffset(const clang::Stmt *s) const;      // just after the last token (and its ';')
-  unsigned line(clang::SourceLocation loc) const;
-  std::string between(unsigned begin, unsigned end) const; // bytes of the main file
-  std::string lineIndent(unsigned offset) const;
-  unsigned lineStart(unsigned offset) const;
-  clang::ASTContext &ctx;
-  clang::Preprocessor *pp;
-  clang::SourceManager &sm;
-  clang::FileID file;
-  llvm::StringRef buffer;
-};
 
 struct RegionPlan {
   bool ok = false;
@@ -75,13 +52,5 @@ struct RegionRequest {
 };
 
 RegionPlan planRegion(const SourceText &src, const RegionRequest &request);
-
-// Helpers shared with the replacement builder.
-const clang::Expr *strip(const clang::Expr *e);
-bool mentions(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
-const clang::VarDecl *referencedVar(const clang::Expr *e); // `x`, `&x`, `x[i]`, `*x`: x
-std::string calleeName(const clang::CallExpr *call);
-// Two more spaces at the start of every line.
-std::string indentLines(const std::string &text);
 
 } // namespace cz::rewrite
