@@ -180,6 +180,52 @@ bool unifiedDiff(const std::string &file, const std::string &before, const std::
   return ok;
 }
 
+bool stalePatchFiles(const std::string &dir, std::vector<std::string> &stale, std::string &err) {
+  stale.clear();
+  if (!llvm::sys::fs::exists(dir)) return true;
+  if (!llvm::sys::fs::is_directory(dir)) {
+    err = "-o " + dir + " is not a directory";
+    return false;
+  }
+  // NN-KIND.EXT with NN two digits or more, KIND lower-case letters.
+  auto ours = [](llvm::StringRef name) {
+    if (name == "patches.json" || name == "all.diff" || name == "all.verify.json") return true;
+    size_t dash = name.find('-');
+    if (dash < 2 || dash == llvm::StringRef::npos || !llvm::all_of(name.take_front(dash), llvm::isDigit))
+      return false;
+    llvm::StringRef rest = name.drop_front(dash + 1);
+    size_t dot = rest.find('.');
+    if (dot == 0 || dot == llvm::StringRef::npos ||
+        !llvm::all_of(rest.take_front(dot), [](char c) { return c >= 'a' && c <= 'z'; }))
+      return false;
+    llvm::StringRef ext = rest.drop_front(dot);
+    return ext == ".diff" || ext == ".yaml" || ext == ".md" || ext == ".verify.json";
+  };
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    bool isFile = it->type() == llvm::sys::fs::file_type::regular_file;
+    if (isFile && ours(name)) stale.push_back(it->path());
+    else foreign.push_back(name.str());
+  }
+  if (ec) {
+    err = "cannot list " + dir + ": " + ec.message();
+    return false;
+  }
+  if (!foreign.empty()) {
+    std::sort(foreign.begin(), foreign.end());
+    std::string names;
+    for (size_t i = 0; i < foreign.size() && i < 3; i++) names += (i ? ", " : "") + foreign[i];
+    if (foreign.size() > 3) names += ", ...";
+    err = "-o " + dir + " is not empty and holds files that are not an earlier rewrite's (" + names +
+          "): give a new or empty directory (nothing was written)";
+    return false;
+  }
+  std::sort(stale.begin(), stale.end());
+  return true;
+}
+
 bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPlan> &plans,
                          std::string &err) {
   if (std::error_code ec = llvm::sys::fs::create_directories(where.dir)) {

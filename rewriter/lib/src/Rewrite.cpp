@@ -100,6 +100,7 @@ public:
     if (finder.matched.size() != job.sites.size()) {
       for (size_t i = 0; i < job.sites.size(); i++)
         if (!finder.matched.count(i)) {
+          p.failed = true;
           p.reason = "no " + (job.sites[i].callee.empty() ? std::string("MPI call") : job.sites[i].callee) +
                      " at " + p.file + ":" + std::to_string(job.sites[i].line) +
                      " in the parsed source (the file changed, or the call is in inactive #if code)";
@@ -226,7 +227,8 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     PatchPlan p;
     p.match = m.index;
     char stem[64];
-    std::snprintf(stem, sizeof stem, "%02zu-%s", m.index + 1, m.kind.c_str());
+    if (!in.only.empty() && !in.only.count(m.index + 1)) continue;
+    std::snprintf(stem, sizeof stem, "%02zu-%s", m.index + 1, m.kind.empty() ? "match" : m.kind.c_str());
     p.id = stem;
     p.kind = m.kind;
     auto none = [&](const std::string &why) {
@@ -234,7 +236,15 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       p.reason = why;
       out.push_back(p);
     };
+    auto failed = [&](const std::string &why) {
+      p.failed = true;
+      none(why);
+    };
     if (in.progress) std::fprintf(stderr, "rewrite: %s (%zu of %zu)\n", p.id.c_str(), m.index + 1, report.matches.size());
+    if (!m.malformed.empty()) {
+      failed("match " + std::to_string(m.index + 1) + " of " + report.path + " is malformed: " + m.malformed);
+      continue;
+    }
     if (!m.confirmed) {
       none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
       continue;
@@ -242,6 +252,7 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     std::vector<SiteRef> refs;
     std::set<std::string> paths;
     std::string problem;
+    bool inputProblem = true; // else the code's shape
     const clangtools::Site *anySite = nullptr;
     for (const MatchSite &ms : m.sites) {
       SiteRef r;
@@ -265,6 +276,7 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
         r.column = s.position.column;
         r.callee = s.callee;
         if (s.anchor != "call" && s.anchor != "macro-expansion") {
+          inputProblem = false;
           problem = "the call at " + s.file + ":" + std::to_string(s.position.line) +
                     " is written inside a macro definition (" + s.anchor + "): edit the macro by hand";
           break;
@@ -284,7 +296,12 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       refs.push_back(r);
     }
     if (!problem.empty()) {
-      none(problem);
+      if (inputProblem) failed(problem);
+      else none(problem);
+      continue;
+    }
+    if (paths.empty()) {
+      failed("the report names no call site for this match");
       continue;
     }
     if (paths.size() > 1) {
@@ -300,11 +317,11 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     if (!projectRoot.empty() && !clangtools::relativeToRoot(projectRoot, p.path, p.file))
       p.file = p.path;
     if (!readFile(p.path, p.original)) {
-      none("cannot read " + p.path);
+      failed("cannot read " + p.path);
       continue;
     }
     if (anySite && clangtools::fnv1a64(p.original) != anySite->fileHash) {
-      none(p.file + " changed since it was instrumented (the site database is stale): instrument, "
+      failed(p.file + " changed since it was instrumented (the site database is stale): instrument, "
                     "build, trace and detect again, then rewrite");
       continue;
     }
@@ -341,6 +358,7 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     int rc = tool.run(&factory);
     if (rc != 0 || !job.ran) {
       p.status = "none";
+      p.failed = true;
       if (p.reason.empty() || rc != 0)
         p.reason = p.file + " does not parse (Clang's errors are above): give the project's compile flags "
                             "with -p BUILD_DIR (compile_commands.json) or after --";

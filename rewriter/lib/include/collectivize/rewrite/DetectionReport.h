@@ -37,6 +37,9 @@ struct DetectedMatch {
   std::string recvLayout;
   std::string sendLayout; // alltoall: the senders' blocks not in rank order
   std::vector<MatchSite> sites;
+  // Why this entry of the report cannot be used, naming the field
+  // ("\"count\" is \"four\", not a non-negative integer"); "" when well-formed.
+  std::string malformed;
 };
 
 struct DetectionReport {
@@ -46,8 +49,10 @@ struct DetectionReport {
   std::vector<DetectedMatch> matches;
 };
 
-// false + err (naming the file and the problem) on unreadable, malformed or
-// newer-version input.
+// false + err (naming the file and the problem) on unreadable or
+// newer-version input, or a report whose frame (format, version, matches)
+// is malformed. A malformed match does not refuse the file: its
+// `malformed` says what is wrong.
 bool readDetectionReport(const std::string &path, DetectionReport &out, std::string &err);
 
 } // namespace cz::rewrite
