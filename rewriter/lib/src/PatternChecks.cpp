@@ -86,7 +86,7 @@ void Planner::collectRootCandidates(const Stmt *lca, RegionPlan &plan) const {
     if (isRank(l) && !isRank(r)) plan.rootCandidates.push_back(b->getRHS());
     if (isRank(r) && !isRank(l)) plan.rootCandidates.push_back(b->getLHS());
   };
-  forEachStmt(lca, visit);
+  for (const Stmt *s : plan.slice) forEachStmt(s, visit);
   // Conditions of the ifs around the region (`if (me == root) my_bcast(..)`).
   for (const Stmt *p = parentOf(lca); p && p != body; p = parentOf(p))
     if (const auto *i = dyn_cast<IfStmt>(p)) forEachStmt(i->getCond(), visit);

@@ -79,6 +79,7 @@ RegionPlan Planner::run() {
   plan.after = pieces.after;
   for (const Stmt *p : patterns) checkPattern(p, plan);
   if (!plan.whyNot.empty()) return plan;
+  plan.slice = slice;
   collectRootCandidates(lca, plan);
   plan.ok = true;
   return plan;

@@ -1,12 +1,11 @@
-// Replacement.cpp: choosing each argument of the collective call.
+// Replacement.cpp: the collective call that replaces a region, per kind.
 //
-// Arguments come from the sites' own argument text when it is valid at the
-// region (it names no variable declared inside the region: the loop's peer
-// or offset). A buffer argument `all + q * n` or `&all[q * n]` gives its base
-// `all`. Counts must evaluate to the detector's count or be the same text at
-// every site; a root comes from a rank comparison (`me == root`) whose other
-// side agrees with the observed root. What the source does not pin down is
-// taken from the trace and marked for review.
+// Buffers, communicator and datatype are the sites' own argument text when
+// it is valid at the region (it names no variable declared inside it, and
+// none it names changes there): a buffer argument `all + q * n` or
+// `&all[q * n]` gives its base `all`. The count and the root are source
+// expressions chosen by Arguments.cpp; a value seen in the trace only
+// checks them. What no expression gives means no patch.
 #include "collectivize/rewrite/Replacement.h"
 
 #include <algorithm>
@@ -18,7 +17,9 @@
 
 #include "collectivize/rewrite/CallShapes.h"
 
+#include "Arguments.h"
 #include "AstQueries.h"
+#include "DataFlow.h"
 
 namespace cz::rewrite {
 
@@ -37,18 +38,12 @@ std::set<const VarDecl *> reductionAccumulators(const std::vector<SiteCall> &sit
 
 namespace {
 
-std::string squeeze(const std::string &t) {
-  std::string out;
-  for (char c : t)
-    if (c != ' ' && c != '\t' && c != '\n') out += c;
-  return out;
-}
-
 class Builder {
 public:
   Builder(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
           const std::vector<SiteCall> &sites, Target target)
-      : src(src), region(region), match(match), target(target) {
+      : src(src), region(region), match(match), target(target), flow(src, region.function),
+        args{src, region, match, flow, sends, recvs} {
     for (const SiteCall &s : sites) {
       MessageArgs a = messageArgs(s.call, s.callee, s.send);
       if (!a.valid()) continue;
@@ -61,10 +56,15 @@ public:
     const std::string &k = match.kind;
     bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
     if (sends.empty() && recvs.empty()) return fail(plan, "no send or receive arguments at the sites");
+    if (match.subset)
+      return fail(plan, "the collective runs on a part of its communicator (ranks " + rankList() +
+                            "): the source has no communicator holding exactly that group; create it "
+                            "(MPI_Comm_split) and call the collective on it by hand");
     if (!commText(plan)) return plan;
     if (k == "barrier") return finish(plan, "MPI_Barrier(" + comm + ")");
-    if (!countText(plan) || !typeText(plan)) return plan;
-    if (rooted && !rootText(plan)) return plan;
+    if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
+    if (rooted && !take(chooseRoot(args), root, plan)) return plan;
+    if (!buffersHold(plan)) return plan;
     rank = rankText();
     std::string call;
     if (k == "bcast") {
@@ -157,21 +157,24 @@ public:
         out = "MPI_IN_PLACE";
       }
       if (out.empty()) return fail(plan, "the send buffer is named by variables of the loop only");
-      std::string sendCount = out == "MPI_IN_PLACE" ? "0" : count;
-      std::string sendType = out == "MPI_IN_PLACE" ? "MPI_DATATYPE_NULL" : type;
+      // With MPI_IN_PLACE the send count and type are ignored: the receive
+      // side's are repeated rather than a constant the source never wrote.
       call = fn(k == "allgather" ? "MPI_Allgather" : "MPI_Alltoall", k == "allgather" ? "cz_allgather" : "cz_alltoall") +
-             "(" + out + ", " + sendCount + ", " + sendType + ", " + in + ", " + count + ", " + type + ", " +
-             comm + ")";
+             "(" + out + ", " + count + ", " + type + ", " + in + ", " + count + ", " + type + ", " + comm + ")";
     } else if (k == "reduce" || k == "allreduce") {
       std::string op = match.op, fromSource = sourceOp();
       if (op.empty() && fromSource.empty())
         return fail(plan, "the reduction's operation is known neither from the values (payloads over 8 "
                           "bytes, or values several operations fit) nor from the source's combine step");
-      if (op.empty()) {
+      if (!fromSource.empty()) {
+        if (!op.empty() && op != fromSource)
+          plan.review.push_back("the source combines with " + fromSource + " but the traced values fit " + op +
+                                " only");
         op = fromSource;
         plan.notes.push_back("operation " + op + " from the combine step in the source");
-      } else if (!fromSource.empty() && fromSource != op) {
-        plan.review.push_back("the values fit " + op + " but the source combines with " + fromSource);
+      } else {
+        plan.review.push_back("operation " + op + " is inferred from the traced values only; the source's "
+                              "combine step was not recognised");
       }
       if (sends.empty()) return fail(plan, "no send site of the reduction");
       std::string acc = usable(sends[0].buffer, false);
@@ -194,6 +197,8 @@ private:
   const DetectedMatch &match;
   Target target;
   std::vector<MessageArgs> sends, recvs;
+  FunctionFlow flow;
+  ArgumentContext args;
   std::string comm, count, type, root, rank;
   std::string rankDecl; // when the function has no rank variable
   bool runtimeUsed = false;
@@ -264,8 +269,31 @@ private:
       default: return "";
       }
     };
+    // `if (in > acc) acc = in;` is the max, `if (in < acc) acc = in;` the min.
+    auto guardedPick = [&](const IfStmt *i) -> std::string {
+      const Stmt *then = i->getThen();
+      if (const auto *block = dyn_cast<CompoundStmt>(then); block && block->size() == 1) then = block->body_front();
+      const auto *set = dyn_cast<BinaryOperator>(then);
+      const auto *cmp = dyn_cast<BinaryOperator>(strip(i->getCond()));
+      if (i->getElse() || !set || set->getOpcode() != BO_Assign || !acc.count(referencedVar(set->getLHS())) || !cmp)
+        return "";
+      bool greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+      bool less = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
+      std::string l = squeeze(src.of(strip(cmp->getLHS()))), r = squeeze(src.of(strip(cmp->getRHS())));
+      std::string target = squeeze(src.of(strip(set->getLHS()))), value = squeeze(src.of(strip(set->getRHS())));
+      bool picksLeft = value == l && target == r, picksRight = value == r && target == l;
+      if (!(greater || less) || !(picksLeft || picksRight)) return "";
+      return greater == picksLeft ? "MPI_MAX" : "MPI_MIN";
+    };
     std::function<void(const Stmt *)> visit = [&](const Stmt *x) {
       if (!x) return;
+      if (const auto *i = dyn_cast<IfStmt>(x)) {
+        std::string op = guardedPick(i);
+        if (!op.empty()) {
+          found.insert(op);
+          return;
+        }
+      }
       if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp() && acc.count(referencedVar(b->getLHS()))) {
         if (b->isCompoundAssignmentOp()) {
           found.insert(opOf(b->getOpcode()));
@@ -316,78 +344,44 @@ private:
     return true;
   }
 
-  bool evaluatesTo(const Expr *e, long long value) const {
-    Expr::EvalResult r;
-    if (e->isValueDependent() || !e->EvaluateAsInt(r, src.ctx)) return false;
-    return r.Val.getInt().getSExtValue() == value;
-  }
-
-  bool countText(CallPlan &plan) {
-    std::vector<const Expr *> all;
-    for (const auto *list : {&sends, &recvs})
-      for (const MessageArgs &a : *list) all.push_back(a.count);
-    for (const Expr *e : all)
-      if (!local(e) && evaluatesTo(e, match.count)) return count = src.of(e), true;
-    // Every site sends the same count expression: that is the block.
-    std::set<std::string> texts;
-    for (const Expr *e : all) texts.insert(squeeze(src.of(e)));
-    Expr::EvalResult constant;
-    bool knownOther = !all[0]->isValueDependent() && all[0]->EvaluateAsInt(constant, src.ctx);
-    if (texts.size() == 1 && !local(all[0]) && !knownOther && match.kind != "gather" && match.kind != "scatter") {
-      count = src.of(all[0]);
-      return true;
-    }
-    // A constant inside a count (`n * BLOCK`).
-    for (const Expr *e : all) {
-      std::string found;
-      std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
-        if (!found.empty() || !s) return;
-        if (const auto *x = dyn_cast<Expr>(s); x && !local(x) && evaluatesTo(x, match.count)) {
-          found = src.of(x);
-          return;
-        }
-        for (const Stmt *c : s->children()) visit(c);
-      };
-      visit(e);
-      if (!found.empty()) return count = found, true;
-    }
-    if (arraySize(count)) return true;
-    count = std::to_string(match.count);
-    plan.review.push_back("count " + count + " is taken from the trace (no count in the source evaluates to it)");
+  // An argument chosen by Arguments.cpp, or the reason there is none.
+  bool take(const Chosen &chosen, std::string &into, CallPlan &plan) {
+    if (chosen.text.empty()) return fail(plan, chosen.whyNot), false;
+    into = chosen.text;
+    plan.notes.insert(plan.notes.end(), chosen.notes.begin(), chosen.notes.end());
+    plan.review.insert(plan.review.end(), chosen.review.begin(), chosen.review.end());
     return true;
   }
 
-  // The buffer is an array of exactly count elements: its declared size
-  // (`static float data[N]` -> N).
-  bool arraySize(std::string &out) const {
+  std::string rankList() const {
+    std::string s;
+    for (size_t i = 0; i < match.ranks.size(); i++) s += (i ? ", " : "") + std::to_string(match.ranks[i]);
+    return "[" + s + "]";
+  }
+
+  // A buffer pointer that the region moves (`buf = next`) names another
+  // place at the patch point than at the sites.
+  bool buffersHold(CallPlan &plan) {
     for (const auto *list : {&sends, &recvs})
       for (const MessageArgs &a : *list) {
-        const Expr *b = strip(a.buffer);
-        for (int depth = 0; depth < 8; depth++) {
-          if (const auto *d = dyn_cast<DeclRefExpr>(b)) {
-            const auto *v = dyn_cast<VarDecl>(d->getDecl());
-            if (v && region.regionLocals.count(v) && v->getInit()) {
-              b = strip(v->getInit());
-              continue;
-            }
-            break;
-          }
-          const auto *bin = dyn_cast<BinaryOperator>(b);
-          if (!bin || !bin->isAdditiveOp()) break;
-          b = strip(bin->getLHS());
+        // Down to the pointer the address comes from; `&x` is x's own place.
+        const Expr *e = strip(a.buffer);
+        while (true) {
+          if (const auto *s = dyn_cast<ArraySubscriptExpr>(e)) e = strip(s->getBase());
+          else if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp() && b->getLHS()->getType()->isPointerType()) e = strip(b->getLHS());
+          else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf &&
+                                                             isa<ArraySubscriptExpr>(strip(u->getSubExpr()))) e = strip(u->getSubExpr());
+          else break;
         }
-        const auto *d = dyn_cast<DeclRefExpr>(b);
+        const auto *d = dyn_cast<DeclRefExpr>(e);
         const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-        if (!v) continue;
-        const auto *t = src.ctx.getAsConstantArrayType(v->getType());
-        if (!t || (long long)t->getSize().getZExtValue() != match.count) continue;
-        if (TypeSourceInfo *tsi = v->getTypeSourceInfo())
-          if (auto at = tsi->getTypeLoc().getAs<ArrayTypeLoc>(); at && at.getSizeExpr()) {
-            out = src.of(at.getSizeExpr());
-            return true;
-          }
+        if (v && v->getType()->isPointerType() && !region.regionLocals.count(v) &&
+            flow.valueWrittenIn(v, region.begin, region.end))
+          return fail(plan, "the buffer pointer '" + v->getNameAsString() + "' changes inside the region (line " +
+                                std::to_string(args.line(a.buffer)) + " uses it): no single buffer to hand to MPI"),
+                 false;
       }
-    return false;
+    return true;
   }
 
   bool typeText(CallPlan &plan) {
@@ -402,27 +396,6 @@ private:
     return true;
   }
 
-  bool rootText(CallPlan &plan) {
-    if (match.subset) {
-      root = std::to_string(match.root);
-      return true;
-    }
-    long long observed = match.root;
-    for (const Expr *e : region.rootCandidates) {
-      if (local(e)) continue;
-      Expr::EvalResult r;
-      if (!e->isValueDependent() && e->EvaluateAsInt(r, src.ctx) && r.Val.getInt().getSExtValue() != observed)
-        continue;
-      root = src.of(e);
-      plan.notes.push_back("root: " + root + " (the rank comparison in the source; observed " +
-                           std::to_string(observed) + ")");
-      return true;
-    }
-    root = std::to_string(observed);
-    plan.notes.push_back("root " + root + " as observed in every instance (the source compares no rank with a root)");
-    return true;
-  }
-
   std::string rankText() {
     for (const VarDecl *v : region.rankVariables)
       if (src.offset(v->getLocation()) < region.begin && !region.regionLocals.count(v))
@@ -434,25 +407,6 @@ private:
   CallPlan &finish(CallPlan &plan, const std::string &call) {
     std::string body = call + ";";
     bool rankUsed = body.find("cz_rank") != std::string::npos;
-    if (match.subset && !match.splitColors.empty()) {
-      if (rank.empty()) rank = rankText();
-      rankUsed = true;
-      std::string colors;
-      for (size_t i = 0; i < match.splitColors.size(); i++)
-        colors += (i ? ", " : "") +
-                  (match.splitColors[i] < 0 ? std::string("MPI_UNDEFINED") : std::to_string(match.splitColors[i]));
-      std::string groupCall = body;
-      size_t at = groupCall.rfind(comm + ")");
-      if (at != std::string::npos) groupCall.replace(at, comm.size(), "cz_group");
-      body = "/* the group of the collective, as observed with " + std::to_string(match.splitColors.size()) +
-             " ranks */\nstatic const int cz_group_color[] = {" + colors + "};\nMPI_Comm cz_group;\n" +
-             "MPI_Comm_split(" + comm + ", cz_group_color[" + rank + "], 0, &cz_group);\n" +
-             "if (cz_group != MPI_COMM_NULL) {\n  " + groupCall + "\n  MPI_Comm_free(&cz_group);\n}";
-      plan.review.push_back("the group is a subset of " + comm + ": the split colors come from the traced " +
-                            std::to_string(match.splitColors.size()) +
-                            "-rank run; generalise them, and create the communicator once (every rank of " +
-                            comm + " must reach MPI_Comm_split)");
-    }
     if (!region.wrapperMacro.empty()) {
       size_t at = body.find(call);
       if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");

@@ -32,6 +32,7 @@ struct RegionPlan {
   unsigned begin = 0, end = 0;     // replaced bytes of the file
   std::string before, after;       // kept work around the new call
   std::vector<std::string> kept;   // one line each: what was kept and where
+  std::vector<const clang::Stmt *> slice; // the region's statements
   std::set<const clang::VarDecl *> regionLocals;
   std::vector<const clang::Stmt *> patterns;
   // Rank comparisons in the region and the sites' context (`me == root`):
