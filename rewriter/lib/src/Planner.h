@@ -4,6 +4,7 @@
 //   PatternStatements.cpp  sites -> pattern statements, completions, tree queries
 //   RegionSplit.cpp        the region cut into pattern and kept work
 //   PatternChecks.cpp      what the pattern does besides the messages; root candidates
+//   RegionEffects.cpp      outputs of the dropped calls read later, shared completions
 #pragma once
 
 #include <set>
@@ -66,6 +67,13 @@ private:
   bool branchPieces(const clang::Stmt *branch, Pieces &out, RegionPlan &plan);
   bool usedOutsideRegion(const clang::VarDecl *v, const RegionPlan &plan) const;
   bool isBookkeeping(const clang::Stmt *s, const RegionPlan &plan) const;
+
+  // RegionEffects.cpp: what the dropped calls leave behind.
+  const clang::Stmt *readOutsidePattern(const clang::VarDecl *v) const;
+  void checkSharedCompletions(RegionPlan &plan);
+  void checkOutputsReadLater(RegionPlan &plan);
+  void checkMessagesCarryNoData(RegionPlan &plan);
+  void collectKeptWrites(RegionPlan &plan) const;
 
   // PatternChecks.cpp.
   void checkPattern(const clang::Stmt *p, RegionPlan &plan);

@@ -44,6 +44,8 @@ RegionPlan Planner::run() {
   }
   plan.patterns = outer;
   patterns = std::set<const Stmt *>(outer.begin(), outer.end());
+  checkSharedCompletions(plan);
+  if (!plan.whyNot.empty()) return plan;
   addCompletions(plan);
 
   // The region: the lowest common ancestor, or a slice of a block.
@@ -78,8 +80,11 @@ RegionPlan Planner::run() {
   plan.before = pieces.before;
   plan.after = pieces.after;
   for (const Stmt *p : patterns) checkPattern(p, plan);
+  checkMessagesCarryNoData(plan);
   if (!plan.whyNot.empty()) return plan;
+  checkOutputsReadLater(plan);
   plan.slice = slice;
+  collectKeptWrites(plan);
   collectRootCandidates(lca, plan);
   plan.ok = true;
   return plan;

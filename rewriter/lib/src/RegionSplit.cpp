@@ -8,6 +8,8 @@
 
 #include "clang/AST/Decl.h"
 
+#include "collectivize/rewrite/CallShapes.h"
+
 namespace cz::rewrite {
 
 using namespace clang;
@@ -107,6 +109,17 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
   for (int i = first; i <= last; i++) {
     const Stmt *k = kids[size_t(i)];
     if (!patterns.count(k) && !containsPattern(k)) {
+      // Other messages between the collective's would change order with it.
+      const Stmt *p2p = nullptr;
+      forEachStmt(k, [&](const Stmt *x) {
+        if (const auto *call = dyn_cast<CallExpr>(x); call && !p2p && isPointToPoint(calleeName(call))) p2p = x;
+      });
+      if (p2p) {
+        fail(plan, calleeName(cast<CallExpr>(p2p)) + " at " + where(p2p) +
+                       " is communication that is not part of this collective, between its messages: the "
+                       "patch would move it after the collective call");
+        return false;
+      }
       if (!isBookkeeping(k, plan)) append(middle, text(src.offset(k->getBeginLoc()), src.endOffset(k)));
       continue;
     }

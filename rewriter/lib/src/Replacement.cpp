@@ -19,6 +19,7 @@
 
 #include "Arguments.h"
 #include "AstQueries.h"
+#include "BlockLayout.h"
 #include "DataFlow.h"
 
 namespace cz::rewrite {
@@ -97,6 +98,12 @@ public:
                               " buffer to hand to MPI");
       std::string whole = usable(rootSide[0].buffer, true);
       if (whole.empty()) return fail(plan, "the root's buffer is named by variables of the loop only");
+      // Rank q's block at whole + q * count, and room for all of them.
+      std::string misplaced = checkBlockPlacement(args, rootSide, count, scatter ? "sends" : "receives");
+      if (!misplaced.empty()) return fail(plan, misplaced);
+      std::string tooSmall = checkExtent(args, rootSide[0].buffer, match.bytesPerInstance,
+                                         scatter ? "reads" : "writes");
+      if (!tooSmall.empty()) return fail(plan, tooSmall);
       std::string block = usable(memberSide[0].buffer, false);
       bool inPlace = squeeze(baseText(memberSide[0].buffer)) == squeeze(whole);
       if (inPlace) {
@@ -113,6 +120,8 @@ public:
         block = "(" + rank + " == " + root + " ? MPI_IN_PLACE : " + own + ")";
       } else if (block.empty()) {
         return fail(plan, "each rank's block is named by variables of the loop only");
+      } else {
+        ownBlock(plan, scatter, whole, block, memberSide[0].buffer, rootSide[0].buffer);
       }
       call = scatter ? "MPI_Scatter(" + whole + ", " + count + ", " + type + ", " + block + ", " + count +
                            ", " + type + ", " + root + ", " + comm + ")"
@@ -157,6 +166,11 @@ public:
         out = "MPI_IN_PLACE";
       }
       if (out.empty()) return fail(plan, "the send buffer is named by variables of the loop only");
+      long long whole = k == "allgather" ? match.bytesPerInstance * (long long)match.ranks.size()
+                                         : match.bytesPerInstance;
+      std::string tooSmall = checkExtent(args, recvs[0].buffer, whole, "writes");
+      if (tooSmall.empty() && k == "alltoall") tooSmall = checkExtent(args, sends[0].buffer, whole, "reads");
+      if (!tooSmall.empty()) return fail(plan, tooSmall);
       // With MPI_IN_PLACE the send count and type are ignored: the receive
       // side's are repeated rather than a constant the source never wrote.
       call = fn(k == "allgather" ? "MPI_Allgather" : "MPI_Alltoall", k == "allgather" ? "cz_allgather" : "cz_alltoall") +
@@ -342,6 +356,25 @@ private:
       return fail(plan, "the sites use different communicators (" + all + ")"), false;
     }
     return true;
+  }
+
+  // Without MPI_IN_PLACE the call also moves the root's own block:
+  // MPI_Gather writes the root's block into its slot of the whole buffer,
+  // MPI_Scatter writes the root's slot into its block. The original did
+  // that only if its kept work copies it (or the detector saw the root
+  // declare its own block).
+  void ownBlock(CallPlan &plan, bool scatter, const std::string &whole, const std::string &block,
+                const Expr *memberBuffer, const Expr *wholeBuffer) {
+    const VarDecl *written = referencedVar(scatter ? memberBuffer : wholeBuffer);
+    if ((written && region.keptWrites.count(written)) || match.note.find("cz_send_to_self") != std::string::npos) {
+      plan.notes.push_back("the root's own block: copied by the code kept around the call, as the call does");
+      return;
+    }
+    plan.review.push_back(
+        scatter ? "MPI_Scatter also copies the root's slot of " + whole + " into " + block +
+                      " on the root, which the original never wrote: check the root does not need its old contents"
+                : "MPI_Gather also copies the root's " + block + " into its slot of " + whole +
+                      ", which the original never wrote: check nothing reads that slot expecting its old contents");
   }
 
   // An argument chosen by Arguments.cpp, or the reason there is none.

@@ -115,6 +115,7 @@ public:
     }
     const std::string &k = job.match->kind;
     if (k == "reduce" || k == "allreduce") req.collectiveWrites = reductionAccumulators(finder.found);
+    req.messagesCarryNoData = k == "barrier";
     SourceText src(ctx, pp);
     RegionPlan region = planRegion(src, req);
     if (!region.ok) {

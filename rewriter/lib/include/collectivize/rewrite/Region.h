@@ -34,6 +34,8 @@ struct RegionPlan {
   std::vector<std::string> kept;   // one line each: what was kept and where
   std::vector<const clang::Stmt *> slice; // the region's statements
   std::set<const clang::VarDecl *> regionLocals;
+  // Variables the kept work writes into (`all[root * n + i] = ..`, memcpy).
+  std::set<const clang::VarDecl *> keptWrites;
   std::vector<const clang::Stmt *> patterns;
   // Rank comparisons in the region and the sites' context (`me == root`):
   // the side that is not the rank variable, as root candidates.
@@ -50,6 +52,9 @@ struct RegionRequest {
   // Variables the collective itself updates (a reduction's accumulator):
   // writes to them inside the pattern are not "other work".
   std::set<const clang::VarDecl *> collectiveWrites;
+  // A barrier: what the messages carry must be read nowhere else (the
+  // collective call would not deliver it).
+  bool messagesCarryNoData = false;
 };
 
 RegionPlan planRegion(const SourceText &src, const RegionRequest &request);
