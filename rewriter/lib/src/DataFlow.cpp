@@ -35,7 +35,9 @@ bool hasCall(const Expr *e) {
 
 } // namespace
 
-FunctionFlow::FunctionFlow(const SourceText &s, const FunctionDecl *function) : src(s) {
+FunctionFlow::FunctionFlow(const SourceText &s, const FunctionDecl *function,
+                           const std::set<const VarDecl *> &rankLike)
+    : src(s), rankVars(rankLike) {
   const Stmt *body = function ? function->getBody() : nullptr;
   if (!body) return;
   // The rank and size variables first: the rest is judged against them.

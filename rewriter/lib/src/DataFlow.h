@@ -23,9 +23,12 @@ namespace cz::rewrite {
 
 class FunctionFlow {
 public:
-  FunctionFlow(const SourceText &src, const clang::FunctionDecl *function);
+  // rankLike: variables to treat as the rank besides those MPI_Comm_rank
+  // fills (a helper that takes the rank as a parameter).
+  FunctionFlow(const SourceText &src, const clang::FunctionDecl *function,
+               const std::set<const clang::VarDecl *> &rankLike = {});
 
-  // MPI_Comm_rank(c, &v) / MPI_Comm_size(c, &v) in the function.
+  // MPI_Comm_rank(c, &v) (and the rank-like variables) / MPI_Comm_size(c, &v).
   const std::set<const clang::VarDecl *> &rankVariables() const { return rankVars; }
   const std::set<const clang::VarDecl *> &sizeVariables() const { return sizeVars; }
 

@@ -43,14 +43,9 @@ class Builder {
 public:
   Builder(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
           const std::vector<SiteCall> &sites, Target target)
-      : src(src), region(region), match(match), target(target), flow(src, region.function),
-        args{src, region, match, flow, sends, recvs} {
-    for (const SiteCall &s : sites) {
-      MessageArgs a = messageArgs(s.call, s.callee, s.send);
-      if (!a.valid()) continue;
-      (s.send ? sends : recvs).push_back(a);
-    }
-  }
+      : src(src), region(region), match(match), target(target), sends(split(sites, true)),
+        recvs(split(sites, false)), flow(src, region.function, rankLike(sends, recvs)),
+        args{src, region, match, flow, sends, recvs} {}
 
   CallPlan run() {
     CallPlan plan;
@@ -356,6 +351,34 @@ private:
       return fail(plan, "the sites use different communicators (" + all + ")"), false;
     }
     return true;
+  }
+
+  static std::vector<MessageArgs> split(const std::vector<SiteCall> &sites, bool send) {
+    std::vector<MessageArgs> out;
+    for (const SiteCall &s : sites)
+      if (s.send == send)
+        if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) out.push_back(a);
+    return out;
+  }
+
+  // A variable both in the peers sent to and in the peers received from
+  // is the rank itself (`me + 1` and `me - 1` in a chain), whether or not
+  // MPI_Comm_rank fills it in this function: a root is never both.
+  static std::set<const VarDecl *> rankLike(const std::vector<MessageArgs> &sends,
+                                            const std::vector<MessageArgs> &recvs) {
+    std::set<const VarDecl *> to, from, both;
+    auto vars = [](const std::vector<MessageArgs> &list, std::set<const VarDecl *> &out) {
+      for (const MessageArgs &a : list)
+        forEachStmt(a.peer, [&](const Stmt *x) {
+          if (const auto *d = dyn_cast<DeclRefExpr>(x))
+            if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) out.insert(v);
+        });
+    };
+    vars(sends, to);
+    vars(recvs, from);
+    for (const VarDecl *v : to)
+      if (from.count(v)) both.insert(v);
+    return both;
   }
 
   // Without MPI_IN_PLACE the call also moves the root's own block:

@@ -3,6 +3,8 @@
 #ifndef CZ_MOCK_MPI_H
 #define CZ_MOCK_MPI_H
 
+#include <stddef.h> /* NULL, as the real mpi.h gives it */
+
 typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
