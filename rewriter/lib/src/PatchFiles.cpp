@@ -70,7 +70,17 @@ std::string yamlOf(const PatchPlan &p, const std::string &projectRoot) {
   return out;
 }
 
-std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m) {
+// How to verify the patch: the traced process count and another one (the
+// count below it, or above for 2), so a patch right for one count only is
+// caught.
+std::string verifyCommand(const PatchPlan &p, const DetectionReport &report) {
+  std::string app = report.command.empty() ? "./app" : report.command;
+  int traced = report.ranks > 0 ? report.ranks : 4, other = traced > 2 ? traced - 1 : traced + 1;
+  return "collectivize verify " + p.id + ".diff --run 'mpirun -np " + std::to_string(other) + " " + app +
+         "' -- mpirun -np " + std::to_string(traced) + " " + app;
+}
+
+std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const DetectionReport &report) {
   std::ostringstream r;
   r << "# " << p.id << ": hand-made " << m.kind;
   if (!p.file.empty()) r << " in " << p.file;
@@ -105,8 +115,9 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m) {
   r << "\n## Expected gain\n\nThe hand-made version spent " << seconds(m.secondsInMessages)
     << " in its messages";
   if (m.instances > 0) r << " (" << seconds(m.secondsInMessages / double(m.instances)) << " per instance)";
-  r << ". Measure the patched program with `collectivize verify " << p.id
-    << ".diff -- mpirun -np N ./app`.\n";
+  r << ". Verify and measure the patched program at the traced process count and another one "
+       "(and other inputs, with more --run):\n\n```sh\n"
+    << verifyCommand(p, report) << "\n```\n";
   return r.str();
 }
 
@@ -273,7 +284,7 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
       llvm::sys::fs::remove(base + ".diff");
       llvm::sys::fs::remove(base + ".yaml");
     }
-    if (!writeText(base + ".md", rationaleOf(p, m), err)) return false;
+    if (!writeText(base + ".md", rationaleOf(p, m, *where.report), err)) return false;
     j.objectBegin();
     j.attribute("id", p.id);
     j.attribute("match", int64_t(p.match));

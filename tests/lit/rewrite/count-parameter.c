@@ -10,6 +10,7 @@
 // SUMMARY: 01-gather: proposed prog.c:{{.*}} -> MPI_Gather(mine, sendcount, MPI_INT, all, sendcount, MPI_INT, root, comm);
 // WHY: - count: sendcount (the same expression at every send, unchanged across the region)
 // WHY: - root: root (the peer every send names; the trace shows 1)
+// WHY: collectivize verify 01-gather.diff --run 'mpirun -np 3 ./app' -- mpirun -np 4 ./app
 #include <mpi.h>
 
 void gather_ints(const int *mine, int sendcount, int *all, int root, MPI_Comm comm) {
