@@ -42,6 +42,11 @@ void Planner::checkPattern(const Stmt *p, RegionPlan &plan) {
     }
     if (const auto *call = dyn_cast<CallExpr>(x)) {
       if (req.siteCalls.count(call)) return;
+      // Filling or reading the pattern's own request vector goes with it.
+      if (const auto *m = dyn_cast<CXXMemberCallExpr>(call))
+        if (storage.count(referencedVar(m->getImplicitObjectArgument()))) return;
+      if (const auto *op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getNumArgs() > 0)
+        if (storage.count(referencedVar(op->getArg(0)))) return;
       std::string name = calleeName(call);
       if (isCompletionCall(name) || isHarmlessMpiQuery(name)) return;
       if (isPointToPoint(name)) {

@@ -242,12 +242,7 @@ std::set<const VarDecl *> Planner::outVariables(llvm::StringRef function) const 
 
 // MPI_Wait*/MPI_Test* statements on the requests the sites started.
 void Planner::addCompletions(RegionPlan &plan) {
-  std::set<const VarDecl *> requests;
-  for (const CallExpr *c : req.calls) {
-    std::string name = calleeName(c);
-    if ((llvm::StringRef(name).startswith("MPI_I") || llvm::StringRef(name).endswith("_init")) && c->getNumArgs() > 0)
-      if (const VarDecl *v = referencedVar(c->getArg(c->getNumArgs() - 1))) requests.insert(v);
-  }
+  std::set<const VarDecl *> requests = siteRequests();
   if (requests.empty()) return;
   forEachStmt(body, [&](const Stmt *x) {
     if (!isCompletionStatement(x) || !mentions(x, requests)) return;

@@ -5,6 +5,7 @@
 //   RegionSplit.cpp        the region cut into pattern and kept work
 //   PatternChecks.cpp      what the pattern does besides the messages; root candidates
 //   RegionEffects.cpp      outputs of the dropped calls read later, shared completions
+//   PatternStorage.cpp     request arrays/vectors/counters dropped with the pattern
 #pragma once
 
 #include <set>
@@ -59,8 +60,16 @@ private:
   std::set<const clang::VarDecl *> outVariables(llvm::StringRef function) const;
   void addCompletions(RegionPlan &plan);
 
+  // PatternStorage.cpp: request arrays, vectors and counters only the pattern uses.
+  std::set<const clang::VarDecl *> storage;
+  const clang::VarDecl *releasedVar(const clang::Stmt *s) const;
+  void findPatternStorage(RegionPlan &plan);
+  bool isStorageStatement(const clang::Stmt *s) const;
+  std::string textWithout(unsigned b, unsigned e, const std::vector<const clang::Stmt *> &kids) const;
+
   // RegionSplit.cpp.
   std::string text(unsigned b, unsigned e) const;
+  std::string rebase(std::string text, const std::string &indent) const;
   bool splitSequence(const std::vector<const clang::Stmt *> &kids, const clang::CompoundStmt *block,
                      Pieces &out, RegionPlan &plan);
   bool split(const clang::Stmt *s, Pieces &out, RegionPlan &plan);
@@ -70,6 +79,7 @@ private:
 
   // RegionEffects.cpp: what the dropped calls leave behind.
   const clang::Stmt *readOutsidePattern(const clang::VarDecl *v) const;
+  std::set<const clang::VarDecl *> siteRequests() const; // incl. vectors they are pushed into
   void checkSharedCompletions(RegionPlan &plan);
   void checkOutputsReadLater(RegionPlan &plan);
   void checkMessagesCarryNoData(RegionPlan &plan);

@@ -65,6 +65,7 @@ RegionPlan Planner::run() {
     slice.push_back(lca);
   }
   for (const Stmt *s : slice) declaredIn(s, plan.regionLocals);
+  findPatternStorage(plan);
   plan.begin = src.offset(slice.front()->getBeginLoc());
   plan.end = src.endOffset(slice.back());
   for (const Stmt *p = parentOf(slice.front()); p && p != body && !enclosingLoop; p = parentOf(p))

@@ -7,6 +7,7 @@
 #include "Planner.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 
 #include "collectivize/rewrite/CallShapes.h"
 
@@ -54,11 +55,26 @@ const Stmt *Planner::readOutsidePattern(const VarDecl *v) const {
   return found;
 }
 
-void Planner::checkSharedCompletions(RegionPlan &plan) {
+std::set<const VarDecl *> Planner::siteRequests() const {
   std::set<const VarDecl *> requests;
   for (const CallExpr *c : req.calls)
     if (startsRequest(calleeName(c)) && c->getNumArgs() > 0)
       if (const VarDecl *v = referencedVar(c->getArg(c->getNumArgs() - 1))) requests.insert(v);
+  // A request kept in a container (`reqs.push_back(r)`): the container.
+  std::set<const VarDecl *> held;
+  forEachStmt(body, [&](const Stmt *x) {
+    const auto *m = dyn_cast<CXXMemberCallExpr>(x);
+    if (!m || !m->getMethodDecl() || m->getNumArgs() != 1) return;
+    std::string name = m->getMethodDecl()->getNameAsString();
+    if ((name == "push_back" || name == "emplace_back") && requests.count(referencedVar(m->getArg(0))))
+      if (const VarDecl *c = referencedVar(m->getImplicitObjectArgument())) held.insert(c);
+  });
+  requests.insert(held.begin(), held.end());
+  return requests;
+}
+
+void Planner::checkSharedCompletions(RegionPlan &plan) {
+  std::set<const VarDecl *> requests = siteRequests();
   if (requests.empty()) return;
   // Another call starting requests into the same variable: a wait on it
   // completes both, and dropping (or keeping) it breaks the other.

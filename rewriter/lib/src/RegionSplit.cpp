@@ -56,9 +56,14 @@ std::string wrapIf(const std::string &cond, const std::string &yes, const std::s
 // (the indentation of its first line removed from the others).
 std::string Planner::text(unsigned b, unsigned e) const {
   std::string t = src.between(b, e);
+  size_t first = t.find_first_not_of(" \t\r\n");
+  return rebase(t, first == std::string::npos ? "" : src.lineIndent(b + unsigned(first)));
+}
+
+// Trimmed, each line without the first line's indentation.
+std::string Planner::rebase(std::string t, const std::string &indent) const {
   size_t first = t.find_first_not_of(" \t\r\n"), last = t.find_last_not_of(" \t\r\n");
   if (first == std::string::npos || onlyComments(t)) return "";
-  std::string indent = src.lineIndent(b + unsigned(first));
   t = t.substr(first, last - first + 1);
   std::string out;
   for (size_t i = 0; i < t.size(); i++) {
@@ -87,9 +92,10 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
   // declared before and used after would go out of scope.
   if (block) {
     std::set<const VarDecl *> declaredBefore;
-    for (int i = 0; i < first; i++) declaredIn(kids[size_t(i)], declaredBefore);
+    for (int i = 0; i < first; i++)
+      if (!isStorageStatement(kids[size_t(i)])) declaredIn(kids[size_t(i)], declaredBefore);
     for (size_t i = size_t(last) + 1; i < kids.size(); i++)
-      if (mentions(kids[i], declaredBefore)) {
+      if (!isStorageStatement(kids[i]) && mentions(kids[i], declaredBefore)) {
         std::string names;
         for (const VarDecl *v : declaredBefore)
           if (mentions(kids[i], {v})) names += (names.empty() ? "'" : ", '") + v->getNameAsString() + "'";
@@ -102,9 +108,9 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
   unsigned open = block ? src.offset(block->getLBracLoc()) + 1 : plan.begin;
   unsigned close = block ? src.offset(block->getRBracLoc()) : plan.end;
   const Stmt *f = kids[size_t(first)], *l = kids[size_t(last)];
-  std::string before = text(open, src.lineStart(src.offset(f->getBeginLoc())));
-  if (before.empty()) before = text(open, src.offset(f->getBeginLoc()));
-  std::string after = text(src.endOffset(l), close), middle;
+  std::string before = textWithout(open, src.lineStart(src.offset(f->getBeginLoc())), kids);
+  if (before.empty()) before = textWithout(open, src.offset(f->getBeginLoc()), kids);
+  std::string after = textWithout(src.endOffset(l), close, kids), middle;
   if (!before.empty()) plan.kept.push_back("kept before the call: " + firstLine(before));
   for (int i = first; i <= last; i++) {
     const Stmt *k = kids[size_t(i)];
@@ -120,7 +126,8 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
                        "patch would move it after the collective call");
         return false;
       }
-      if (!isBookkeeping(k, plan)) append(middle, text(src.offset(k->getBeginLoc()), src.endOffset(k)));
+      if (!isStorageStatement(k) && !isBookkeeping(k, plan))
+        append(middle, text(src.offset(k->getBeginLoc()), src.endOffset(k)));
       continue;
     }
     Pieces inner;
