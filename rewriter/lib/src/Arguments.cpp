@@ -34,7 +34,7 @@ bool ArgumentContext::holds(const Expr *e, std::string *why) const {
     if (why) *why = problem;
     return false;
   }
-  return flow.invariantIn(e, region.begin, region.end, why);
+  return flow.invariantIn(e, region.begin, region.end, why, precede);
 }
 
 namespace {

@@ -24,6 +24,7 @@ struct ArgumentContext {
   const DetectedMatch &match;
   const FunctionFlow &flow;
   const std::vector<MessageArgs> &sends, &recvs;
+  FunctionFlow::Ranges precede; // what runs before this call in the patched code
 
   // Valid at the patch point and unchanged across the region; why: if not.
   bool holds(const clang::Expr *e, std::string *why = nullptr) const;

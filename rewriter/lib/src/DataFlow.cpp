@@ -146,15 +146,24 @@ std::vector<const Expr *> FunctionFlow::relativeRankBases(const std::vector<cons
   return out;
 }
 
-bool FunctionFlow::valueWrittenIn(const VarDecl *v, unsigned begin, unsigned end) const {
+namespace {
+bool inAny(unsigned offset, const FunctionFlow::Ranges &ranges) {
+  for (auto [b, e] : ranges)
+    if (offset >= b && offset < e) return true;
+  return false;
+}
+} // namespace
+
+bool FunctionFlow::valueWrittenIn(const VarDecl *v, unsigned begin, unsigned end, const Ranges &before) const {
   auto it = writes.find(v);
   if (it == writes.end()) return false;
   for (const Write &w : it->second)
-    if (!w.memoryOnly && w.offset >= begin && w.offset < end) return true;
+    if (!w.memoryOnly && w.offset >= begin && w.offset < end && !inAny(w.offset, before)) return true;
   return false;
 }
 
-bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std::string *why) const {
+bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std::string *why,
+                               const Ranges &before) const {
   if (e->HasSideEffects(src.ctx)) {
     if (why) *why = "it has side effects";
     return false;
@@ -168,7 +177,7 @@ bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std:
     auto it = writes.find(v);
     if (it == writes.end()) return;
     for (const Write &w : it->second)
-      if ((memory || !w.memoryOnly) && w.offset >= begin && w.offset < end) {
+      if ((memory || !w.memoryOnly) && w.offset >= begin && w.offset < end && !inAny(w.offset, before)) {
         found = "'" + v->getNameAsString() + "' changes at line " +
                 std::to_string(src.sm.getLineNumber(src.file, w.offset));
         return;

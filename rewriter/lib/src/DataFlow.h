@@ -36,9 +36,14 @@ public:
   // [begin, end): none of its variables is written there (their memory
   // too when it reads through them: `cfg->n`, `counts[0]`), and it has no
   // side effects. why: the first variable that changes.
-  bool invariantIn(const clang::Expr *e, unsigned begin, unsigned end, std::string *why = nullptr) const;
+  // Writes inside `before` ranges run before the patch point in the
+  // patched code (kept work before the call, earlier fused calls) and do
+  // not count.
+  using Ranges = std::vector<std::pair<unsigned, unsigned>>;
+  bool invariantIn(const clang::Expr *e, unsigned begin, unsigned end, std::string *why = nullptr,
+                   const Ranges &before = {}) const;
   // The variable's own value (not its memory) is written in [begin, end).
-  bool valueWrittenIn(const clang::VarDecl *v, unsigned begin, unsigned end) const;
+  bool valueWrittenIn(const clang::VarDecl *v, unsigned begin, unsigned end, const Ranges &before = {}) const;
   // Mentions a variable whose value comes from the rank (me, me + 1, a
   // value computed from them): differs between ranks.
   bool rankDependent(const clang::Expr *e) const;

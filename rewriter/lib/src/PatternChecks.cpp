@@ -50,6 +50,7 @@ void Planner::checkPattern(const Stmt *p, RegionPlan &plan) {
       std::string name = calleeName(call);
       if (isCompletionCall(name) || isHarmlessMpiQuery(name)) return;
       if (isPointToPoint(name)) {
+        plan.foreignCall = call;
         fail(plan, name + " at " + where(x) +
                        " is communication that is not part of this collective, inside its loop");
         return;

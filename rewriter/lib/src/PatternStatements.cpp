@@ -222,6 +222,17 @@ bool Planner::containsPattern(const Stmt *s) const {
   return found;
 }
 
+std::set<int> Planner::groupsIn(const Stmt *s) const {
+  std::set<int> out;
+  forEachStmt(s, [&](const Stmt *x) {
+    const auto *call = dyn_cast<CallExpr>(x);
+    if (!call || !req.siteCalls.count(call)) return;
+    auto it = req.group.find(call);
+    out.insert(it == req.group.end() ? 0 : it->second);
+  });
+  return out;
+}
+
 bool Planner::isCompletionStatement(const Stmt *s) const {
   const auto *e = dyn_cast<Expr>(s);
   if (!e) return false;

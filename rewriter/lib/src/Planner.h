@@ -26,7 +26,12 @@ public:
 private:
   struct Pieces {
     std::string before, after;
+    std::map<int, std::string> between; // fused: work between call g and g + 1
+    std::vector<std::pair<unsigned, unsigned>> beforeRanges;
+    std::map<int, std::vector<std::pair<unsigned, unsigned>>> betweenRanges;
   };
+  // The groups of the site calls s holds (fused matches; {0} otherwise).
+  std::set<int> groupsIn(const clang::Stmt *s) const;
 
   const SourceText &src;
   const RegionRequest &req;

@@ -80,6 +80,18 @@ RegionPlan Planner::run() {
   }
   plan.before = pieces.before;
   plan.after = pieces.after;
+  plan.between = pieces.between;
+  // What runs before each call in the patched code.
+  for (int g = 0; g < req.groups; g++) {
+    auto &ranges = plan.precede[g];
+    ranges = pieces.beforeRanges;
+    for (auto &[h, r] : pieces.betweenRanges)
+      if (h < g) ranges.insert(ranges.end(), r.begin(), r.end());
+    for (const CallExpr *c : req.calls) {
+      auto it = req.group.find(c);
+      if (it != req.group.end() && it->second < g) ranges.push_back({src.offset(c->getBeginLoc()), src.endOffset(c)});
+    }
+  }
   for (const Stmt *p : patterns) checkPattern(p, plan);
   checkMessagesCarryNoData(plan);
   if (!plan.whyNot.empty()) return plan;

@@ -4,6 +4,7 @@
 // dropped; work between pattern statements moves after the call (review).
 #include "Planner.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "clang/AST/Decl.h"
@@ -110,8 +111,25 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
   const Stmt *f = kids[size_t(first)], *l = kids[size_t(last)];
   std::string before = textWithout(open, src.lineStart(src.offset(f->getBeginLoc())), kids);
   if (before.empty()) before = textWithout(open, src.offset(f->getBeginLoc()), kids);
+  out.beforeRanges.push_back({open, src.offset(f->getBeginLoc())});
   std::string after = textWithout(src.endOffset(l), close, kids), middle;
   if (!before.empty()) plan.kept.push_back("kept before the call: " + firstLine(before));
+  // Fused collectives: work between the last message of call g and the
+  // first of a later call runs between the two calls, in its place.
+  int previousGroup = -1;
+  std::vector<const Stmt *> pending;
+  auto settle = [&](int nextGroup) {
+    for (const Stmt *k : pending) {
+      std::string t = text(src.offset(k->getBeginLoc()), src.endOffset(k));
+      if (req.groups > 1 && previousGroup >= 0 && previousGroup < nextGroup) {
+        append(out.between[previousGroup], t);
+        out.betweenRanges[previousGroup].push_back({src.offset(k->getBeginLoc()), src.endOffset(k)});
+      } else {
+        append(middle, t);
+      }
+    }
+    pending.clear();
+  };
   for (int i = first; i <= last; i++) {
     const Stmt *k = kids[size_t(i)];
     if (!patterns.count(k) && !containsPattern(k)) {
@@ -121,17 +139,24 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
         if (const auto *call = dyn_cast<CallExpr>(x); call && !p2p && isPointToPoint(calleeName(call))) p2p = x;
       });
       if (p2p) {
+        plan.foreignCall = cast<CallExpr>(p2p);
         fail(plan, calleeName(cast<CallExpr>(p2p)) + " at " + where(p2p) +
                        " is communication that is not part of this collective, between its messages: the "
                        "patch would move it after the collective call");
         return false;
       }
-      if (!isStorageStatement(k) && !isBookkeeping(k, plan))
-        append(middle, text(src.offset(k->getBeginLoc()), src.endOffset(k)));
+      if (!isStorageStatement(k) && !isBookkeeping(k, plan)) pending.push_back(k);
       continue;
     }
+    std::set<int> groups = groupsIn(k);
+    if (groups.empty()) groups = {std::max(previousGroup, 0)}; // a wait: no boundary
+    settle(*groups.begin());
+    previousGroup = *groups.rbegin();
     Pieces inner;
     if (!patterns.count(k) && !split(k, inner, plan)) return false;
+    for (auto &[g, t] : inner.between) append(out.between[g], t);
+    for (auto &[g, r] : inner.betweenRanges) out.betweenRanges[g].insert(out.betweenRanges[g].end(), r.begin(), r.end());
+    if (i == first) out.beforeRanges.insert(out.beforeRanges.end(), inner.beforeRanges.begin(), inner.beforeRanges.end());
     append(i == first ? before : middle, inner.before);
     if (i == last)
       after = inner.after.empty() ? after : inner.after + (after.empty() ? "" : "\n" + after);
@@ -170,6 +195,15 @@ bool Planner::split(const Stmt *s, Pieces &out, RegionPlan &plan) {
     std::string cond = src.of(branch->getCond());
     out.before = wrapIf(cond, yes.before, no.before);
     out.after = wrapIf(cond, yes.after, no.after);
+    for (const Pieces *side : {&yes, &no}) {
+      out.beforeRanges.insert(out.beforeRanges.end(), side->beforeRanges.begin(), side->beforeRanges.end());
+      for (auto &[g, r] : side->betweenRanges)
+        out.betweenRanges[g].insert(out.betweenRanges[g].end(), r.begin(), r.end());
+      for (auto &[g, t] : side->between)
+        out.between[g] = wrapIf(cond, side == &yes ? t : "", side == &no ? t : "");
+    }
+    for (auto &[g, t] : yes.between)
+      if (no.between.count(g)) out.between[g] = wrapIf(cond, t, no.between.at(g));
     if (branch->getCond()->HasSideEffects(src.ctx) && !out.before.empty() && !out.after.empty())
       plan.review.push_back("the condition at " + where(s) + " has side effects and now runs twice");
     return true;
@@ -190,6 +224,7 @@ bool Planner::branchPieces(const Stmt *branch, Pieces &out, RegionPlan &plan) {
                              src.offset(cast<CompoundStmt>(branch)->getRBracLoc()))
                       : text(src.offset(branch->getBeginLoc()), src.endOffset(branch));
   out.before = t;
+  out.beforeRanges.push_back({src.offset(branch->getBeginLoc()), src.endOffset(branch)});
   if (!t.empty()) plan.kept.push_back("kept before the call (ranks that do not send): " + firstLine(t));
   return true;
 }

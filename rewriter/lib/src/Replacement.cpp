@@ -42,10 +42,11 @@ namespace {
 class Builder {
 public:
   Builder(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
-          const std::vector<SiteCall> &sites, Target target)
+          const std::vector<SiteCall> &sites, Target target, int group)
       : src(src), region(region), match(match), target(target), sends(split(sites, true)),
         recvs(split(sites, false)), flow(src, region.function, rankLike(sends, recvs)),
-        args{src, region, match, flow, sends, recvs} {}
+        args{src, region, match, flow, sends, recvs,
+             region.precede.count(group) ? region.precede.at(group) : FunctionFlow::Ranges{}} {}
 
   CallPlan run() {
     CallPlan plan;
@@ -432,7 +433,7 @@ private:
         const auto *d = dyn_cast<DeclRefExpr>(e);
         const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
         if (v && v->getType()->isPointerType() && !region.regionLocals.count(v) &&
-            flow.valueWrittenIn(v, region.begin, region.end))
+            flow.valueWrittenIn(v, region.begin, region.end, args.precede))
           return fail(plan, "the buffer pointer '" + v->getNameAsString() + "' changes inside the region (line " +
                                 std::to_string(args.line(a.buffer)) + " uses it): no single buffer to hand to MPI"),
                  false;
@@ -482,8 +483,8 @@ private:
 } // namespace
 
 CallPlan buildCall(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
-                   const std::vector<SiteCall> &sites, Target target) {
-  return Builder(src, region, match, sites, target).run();
+                   const std::vector<SiteCall> &sites, Target target, int group) {
+  return Builder(src, region, match, sites, target, group).run();
 }
 
 } // namespace cz::rewrite

@@ -7,7 +7,7 @@ usage: make_report.py SITES.json MATCH... > report.json
 
 Each MATCH is one argument: a kind, then key=value words, e.g.
   'gather root=0 count=3 lines=10-24'
-Keys: lines=A-B (only the sites on those lines; default: every
+Keys: lines=A-B,C (only the sites on those lines; default: every
 point-to-point site), ranks=0,1,2 (the group; default 0,1,2,3), and any
 key of a match in the report (root, count, datatype, op, status,
 recv_layout, note, instances, ...), its value read as JSON when it is
@@ -33,10 +33,12 @@ def value(text):
 def match_of(spec, sites):
     words = spec.split()
     kind, keys = words[0], dict(w.split("=", 1) for w in words[1:])
-    first, last = 0, 1 << 30
+    spans = [(0, 1 << 30)]
     if "lines" in keys:
-        a, b = keys.pop("lines").split("-")
-        first, last = int(a), int(b)
+        spans = []
+        for part in keys.pop("lines").split(","):
+            a, _, b = part.partition("-")
+            spans.append((int(a), int(b or a)))
     ranks = [value(r) for r in keys.pop("ranks", "0,1,2,3").split(",")]
     rooted = kind in ("bcast", "scatter", "gather", "reduce")
     m = {"kind": kind, "status": "confirmed", "coverage": 1.0,
@@ -57,7 +59,7 @@ def match_of(spec, sites):
     if "sites" not in keys:
         m["sites"] = []
         for s in sites:
-            if s["kind"] != "p2p" or not first <= s["line"] <= last:
+            if s["kind"] != "p2p" or not any(a <= s["line"] <= b for a, b in spans):
                 continue
             roles = ["send"] if s["callee"] in SEND else ["recv"] if s["callee"] in RECV else \
                 ["send", "recv"] if s["callee"] in BOTH else []

@@ -14,6 +14,7 @@
 // the collective, or a return from inside it, means no patch.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,10 +28,21 @@ namespace cz::rewrite {
 struct RegionPlan {
   bool ok = false;
   std::string whyNot;              // !ok: why there is no patch
+  // !ok because of this point-to-point call, which is not a site (another
+  // match's, when two collectives share a loop).
+  const clang::CallExpr *foreignCall = nullptr;
   std::vector<std::string> review; // ok: what the reviewer must look at
   const clang::FunctionDecl *function = nullptr;
   unsigned begin = 0, end = 0;     // replaced bytes of the file
-  std::string before, after;       // kept work around the new call
+  std::string before, after;       // kept work around the new call(s)
+  // Fused collectives (several matches in one loop): work kept between
+  // call g and call g + 1, in the order the messages went.
+  std::map<int, std::string> between;
+  // Byte ranges of the file whose statements run before the call of group
+  // g in the patched code (kept work before it, work between earlier
+  // calls, earlier groups' site calls): writes there do not change what
+  // an argument of call g means.
+  std::map<int, std::vector<std::pair<unsigned, unsigned>>> precede;
   std::vector<std::string> kept;   // one line each: what was kept and where
   std::vector<const clang::Stmt *> slice; // the region's statements
   std::set<const clang::VarDecl *> regionLocals;
@@ -55,6 +67,10 @@ struct RegionRequest {
   // A barrier: what the messages carry must be read nowhere else (the
   // collective call would not deliver it).
   bool messagesCarryNoData = false;
+  // Fused matches: the group (0..groups-1, in message order) of each site
+  // call; a call not listed is in group 0.
+  std::map<const clang::CallExpr *, int> group;
+  int groups = 1;
 };
 
 RegionPlan planRegion(const SourceText &src, const RegionRequest &request);

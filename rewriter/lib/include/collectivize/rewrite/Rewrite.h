@@ -34,6 +34,7 @@ struct PatchPlan {
   std::string call;            // the collective call alone
   std::vector<std::string> review, notes, kept;
   bool addInclude = false;     // #include "collectivize.h" at the top
+  std::vector<size_t> fused;   // other matches this patch replaces too (one loop sent both)
   std::string original, patched; // whole file, before and after
 };
 
