@@ -536,3 +536,19 @@ TEST(VerifyJudge, RetraceVerdicts) {
   EXPECT_EQ(judgeRetrace(loose, before, replaced, rt).verdict, "");
   EXPECT_EQ(judgeRetrace(loose, dropped, dropped, rt).verdict, "error");
 }
+
+// A ring combining values as they arrive is reported as an allgather and
+// patched with MPI_Allreduce: the patch's own collectives are what must
+// appear (patches.json "collectives"), not the kind's.
+TEST(VerifyJudge, ExpectedCollectivesFromThePatch) {
+  ManualCollective ring{"allgather", {0, 1, 2, 3}, -1, true, 1};
+  TraceFindings before{4, {ring}, {}};
+  TraceFindings after{4, {}, {{"MPI_Allreduce", 4}}};
+  Retrace rt;
+  RetraceInputs byKind{{ring}, 4, "./app", false};
+  EXPECT_EQ(judgeRetrace(byKind, before, after, rt).verdict, "collective missing");
+  RetraceInputs byPatch{{ring}, 4, "./app", false, {"MPI_Allreduce"}};
+  Judgement j = judgeRetrace(byPatch, before, after, rt);
+  EXPECT_EQ(j.verdict, "");
+  EXPECT_NE(j.text.find("MPI_Allreduce calls 0 -> 4"), std::string::npos) << j.text;
+}

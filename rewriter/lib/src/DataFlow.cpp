@@ -187,6 +187,15 @@ bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std:
   return found.empty();
 }
 
+std::vector<const Expr *> FunctionFlow::valuesOutside(const VarDecl *v, unsigned begin, unsigned end) const {
+  std::vector<const Expr *> out;
+  auto it = writes.find(v);
+  if (it != writes.end())
+    for (const Write &w : it->second)
+      if (!w.memoryOnly && (w.offset < begin || w.offset >= end)) out.push_back(w.value);
+  return out;
+}
+
 bool FunctionFlow::rankDependent(const Expr *e) const { return mentions(e, rankDerived); }
 
 bool FunctionFlow::onlyRankAndSize(const Expr *e) const {

@@ -14,6 +14,7 @@
 #include "collectivize/rewrite/Region.h"
 
 #include "AstQueries.h"
+#include "CombineStep.h"
 
 namespace cz::rewrite {
 namespace {
@@ -138,6 +139,11 @@ public:
       parts.push_back(call.code);
       if (region.between.count(int(g))) parts.push_back(region.between.at(int(g)));
       calls.push_back(call.code);
+      for (const char *name : {"MPI_Bcast", "MPI_Scatter", "MPI_Gather", "MPI_Reduce", "MPI_Allreduce",
+                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier"})
+        if (call.code.find(std::string(name) + "(") != std::string::npos &&
+            std::find(p.collectives.begin(), p.collectives.end(), name) == p.collectives.end())
+          p.collectives.push_back(name);
       p.notes.insert(p.notes.end(), call.notes.begin(), call.notes.end());
       p.review.insert(p.review.end(), call.review.begin(), call.review.end());
       runtime = runtime || call.usesRuntime;
@@ -204,6 +210,14 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
+      // A ring combining what arrives (`sum += got`): sum is the result.
+      if (k == "allgather") {
+        const VarDecl *got = nullptr, *pass = nullptr;
+        for (const SiteCall &s : members[g].sites)
+          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid())
+            (s.send ? pass : got) = referencedVar(a.buffer);
+        if (const VarDecl *acc = ringAccumulator(got, pass)) req.collectiveWrites.insert(acc);
+      }
     }
     return req;
   }

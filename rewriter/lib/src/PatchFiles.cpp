@@ -307,6 +307,12 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     nullable("diff", hasPatch, p.id + ".diff");
     nullable("yaml", hasPatch, p.id + ".yaml");
     j.attribute("rationale", p.id + ".md");
+    j.attributeArray("collectives", [&] {
+      for (const std::string &c : p.collectives) j.value(c);
+    });
+    j.attributeArray("fused", [&] {
+      for (size_t f : p.fused) j.value(int64_t(f));
+    });
     j.attribute("instances", int64_t(m.instances));
     j.attribute("seconds_in_messages", m.secondsInMessages);
     j.attributeArray("sites", [&] {

@@ -20,6 +20,7 @@
 #include "Arguments.h"
 #include "AstQueries.h"
 #include "BlockLayout.h"
+#include "CombineStep.h"
 #include "DataFlow.h"
 
 namespace cz::rewrite {
@@ -146,6 +147,11 @@ public:
                               "(the report's send_layout/recv_layout): swapping the messages for "
                               "the call would reorder the buffers under the code that fills and "
                               "reads them; replace the exchange and change that code by hand");
+      if (!local(recvs[0].buffer) && k == "allgather") {
+        std::string ring = ringAllreduce(plan);
+        if (!plan.whyNot.empty()) return plan;
+        if (!ring.empty()) return finish(plan, ring);
+      }
       if (!local(recvs[0].buffer))
         return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
                               "): the program copies the blocks elsewhere (Bruck-style packing) or "
@@ -260,77 +266,53 @@ private:
     return local(s) ? "" : src.of(s);
   }
 
-  // The operation of the combine step that updates the accumulator inside
-  // the pattern: `acc += x`, `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`.
+  // A ring that combines each value as it arrives (`sum += got`) and
+  // forwards it (`pass = got`), its accumulator starting from the value it
+  // sends first: every rank ends with all values combined, an allreduce.
+  // "" when the region is no such ring.
+  std::string ringAllreduce(CallPlan &plan) {
+    const VarDecl *got = referencedVar(recvs[0].buffer), *pass = referencedVar(sends[0].buffer);
+    for (const MessageArgs &a : recvs) got = referencedVar(a.buffer) == got ? got : nullptr;
+    for (const MessageArgs &a : sends) pass = referencedVar(a.buffer) == pass ? pass : nullptr;
+    const VarDecl *acc = ringAccumulator(got, pass);
+    if (!got || !pass || !acc || !acc->getType()->isArithmeticType()) return "";
+    Expr::EvalResult one;
+    const Expr *c = sends[0].count;
+    if (c->isValueDependent() || !c->EvaluateAsInt(one, src.ctx) || one.Val.getInt() != 1) return "";
+    std::string op = combineOp(src, region.patterns, {acc});
+    if (op.empty())
+      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
+                            "' with an operation that is not recognised"),
+             "";
+    // Both start from the same value: the rank's own contribution.
+    std::vector<const Expr *> a = flow.valuesOutside(acc, region.begin, region.end),
+                              s = flow.valuesOutside(pass, region.begin, region.end);
+    // `sum = value, pass = value`, or one set from the other (`pass = sum`).
+    auto sameStart = [&](const Expr *x, const Expr *y) {
+      if (!x || !y) return false;
+      return squeeze(src.of(x)) == squeeze(src.of(y)) || referencedVar(y) == acc || referencedVar(x) == pass;
+    };
+    if (a.size() != 1 || s.size() != 1 || !sameStart(a[0], s[0]))
+      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
+                            "', but it does not start from the value the ring sends first ('" +
+                            pass->getNameAsString() + "'): not every value is combined once"),
+             "";
+    if (!mentions(recvs[0].buffer, {got}) || region.regionLocals.count(acc))
+      return "";
+    plan.notes.push_back("a ring that combines each value as it arrives into " + acc->getNameAsString() +
+                         " (" + op + ") and forwards it: every rank ends with all values combined");
+    if (acc->getType()->isFloatingType() && (op == "MPI_SUM" || op == "MPI_PROD"))
+      plan.review.push_back("the ring combines in its own order; MPI_Allreduce's order may round the "
+                            "floating-point result differently");
+    return "MPI_Allreduce(MPI_IN_PLACE, &" + acc->getNameAsString() + ", " + count + ", " + type + ", " + op +
+           ", " + comm + ")";
+  }
+
   std::string sourceOp() const {
     std::set<const VarDecl *> acc;
     for (const MessageArgs &a : sends)
       if (const VarDecl *v = referencedVar(a.buffer)) acc.insert(v);
-    std::set<std::string> found;
-    auto opOf = [](BinaryOperatorKind k) -> std::string {
-      switch (k) {
-      case BO_Add: case BO_AddAssign: return "MPI_SUM";
-      case BO_Mul: case BO_MulAssign: return "MPI_PROD";
-      case BO_And: case BO_AndAssign: return "MPI_BAND";
-      case BO_Or: case BO_OrAssign: return "MPI_BOR";
-      case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
-      case BO_LAnd: return "MPI_LAND";
-      case BO_LOr: return "MPI_LOR";
-      default: return "";
-      }
-    };
-    // `if (in > acc) acc = in;` is the max, `if (in < acc) acc = in;` the min.
-    auto guardedPick = [&](const IfStmt *i) -> std::string {
-      const Stmt *then = i->getThen();
-      if (const auto *block = dyn_cast<CompoundStmt>(then); block && block->size() == 1) then = block->body_front();
-      const auto *set = dyn_cast<BinaryOperator>(then);
-      const auto *cmp = dyn_cast<BinaryOperator>(strip(i->getCond()));
-      if (i->getElse() || !set || set->getOpcode() != BO_Assign || !acc.count(referencedVar(set->getLHS())) || !cmp)
-        return "";
-      bool greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
-      bool less = cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE;
-      std::string l = squeeze(src.of(strip(cmp->getLHS()))), r = squeeze(src.of(strip(cmp->getRHS())));
-      std::string target = squeeze(src.of(strip(set->getLHS()))), value = squeeze(src.of(strip(set->getRHS())));
-      bool picksLeft = value == l && target == r, picksRight = value == r && target == l;
-      if (!(greater || less) || !(picksLeft || picksRight)) return "";
-      return greater == picksLeft ? "MPI_MAX" : "MPI_MIN";
-    };
-    std::function<void(const Stmt *)> visit = [&](const Stmt *x) {
-      if (!x) return;
-      if (const auto *i = dyn_cast<IfStmt>(x)) {
-        std::string op = guardedPick(i);
-        if (!op.empty()) {
-          found.insert(op);
-          return;
-        }
-      }
-      if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp() && acc.count(referencedVar(b->getLHS()))) {
-        if (b->isCompoundAssignmentOp()) {
-          found.insert(opOf(b->getOpcode()));
-        } else if (const auto *rhs = dyn_cast<BinaryOperator>(strip(b->getRHS()))) {
-          found.insert(opOf(rhs->getOpcode()));
-        } else if (const auto *call = dyn_cast<CallExpr>(strip(b->getRHS()))) {
-          std::string n = calleeName(call);
-          if (n == "fmax" || n == "fmaxf" || n == "max" || n == "std::max") found.insert("MPI_MAX");
-          else if (n == "fmin" || n == "fminf" || n == "min" || n == "std::min") found.insert("MPI_MIN");
-          else found.insert("");
-        } else if (const auto *c = dyn_cast<ConditionalOperator>(strip(b->getRHS()))) {
-          const auto *cmp = dyn_cast<BinaryOperator>(strip(c->getCond()));
-          bool greater = cmp && (cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE);
-          bool less = cmp && (cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE);
-          // a > b ? a : b is the max; a > b ? b : a the min.
-          bool picksLeft = cmp && src.of(strip(c->getTrueExpr())) == src.of(strip(cmp->getLHS()));
-          if (greater || less) found.insert((greater == picksLeft) ? "MPI_MAX" : "MPI_MIN");
-          else found.insert("");
-        } else {
-          found.insert("");
-        }
-      }
-      for (const Stmt *ch : x->children()) visit(ch);
-    };
-    for (const Stmt *p : region.patterns) visit(p);
-    found.erase("");
-    return found.size() == 1 ? *found.begin() : "";
+    return combineOp(src, region.patterns, acc);
   }
 
   bool pointeeIsVoid(const Expr *e) const {

@@ -308,7 +308,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     return r;
   }
   Retrace rt;
-  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime"};
+  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime", job.expected};
   Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
   r.retrace = rt;
   r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;

@@ -35,6 +35,7 @@ struct PatchPlan {
   std::vector<std::string> review, notes, kept;
   bool addInclude = false;     // #include "collectivize.h" at the top
   std::vector<size_t> fused;   // other matches this patch replaces too (one loop sent both)
+  std::vector<std::string> collectives; // the MPI collectives the new code calls ("MPI_Allreduce")
   std::string original, patched; // whole file, before and after
 };
 
