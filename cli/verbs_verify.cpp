@@ -15,7 +15,7 @@ namespace cz::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: collectivize verify PATCH [options] -- COMMAND [ARGS...]\n\n"
+    "usage: collectivize verify PATCH [options] [--run 'CMD']... [-- COMMAND [ARGS...]]\n\n"
     "Proves a patch from `collectivize rewrite` on scratch copies of the project\n"
     "(the project itself is never modified): builds an unpatched and a patched\n"
     "copy the same way, runs both programs with COMMAND (e.g. mpirun -np 4\n"
@@ -30,9 +30,17 @@ const char kUsage[] =
     "PATCH: a patch directory (every patch with a diff, one result each), one\n"
     "NN-KIND.diff or all.diff in it, or any -p1 diff with --root.\n\n"
     "options:\n"
-    "  --build 'CMD'    build command, run by /bin/sh in each copy's root (default:\n"
-    "                   make for a Makefile; cmake configure+build for a\n"
-    "                   CMakeLists.txt; else the compile database replayed)\n"
+    "  --run 'CMD'      one more way to run the program, by /bin/sh as written\n"
+    "                   (other process counts, other inputs); repeatable. Every\n"
+    "                   run command must give the same results in both copies;\n"
+    "                   the first one (`--` COMMAND if given) is also traced\n"
+    "  --build 'CMD'    build command, run by /bin/sh in each copy's root or -C DIR\n"
+    "                   (default: make for a Makefile; cmake configure+build for a\n"
+    "                   CMakeLists.txt; else the compile database replayed).\n"
+    "                   collectivize-cc/c++ called by name build with mpicc/mpicxx\n"
+    "  -C, --build-dir DIR\n"
+    "                   the project's directory the build runs in (relative to\n"
+    "                   here, like make -C; inside the project)\n"
     "  --runs N         timed runs of each program (default 5; median, min, max)\n"
     "  --ignore REGEX   drop output lines matching REGEX before comparing\n"
     "                   (timings, dates); repeatable\n"
@@ -79,7 +87,7 @@ int verifyVerb(int argc, char **argv) {
     else if (a == "--ordered") o.ordered = true;
     else if (a == "--no-retrace") o.retrace = false;
     else if (a == "--build" || a == "--runs" || a == "--ignore" || a == "--timeout" ||
-             a == "--root" || a == "-o" || a == "--work") {
+             a == "--root" || a == "-o" || a == "--work" || a == "--run" || a == "-C" || a == "--build-dir") {
       if (i + 1 >= argc || !*argv[i + 1]) {
         std::fprintf(stderr, "collectivize verify: %s needs a value\n", a.c_str());
         return 2;
@@ -87,6 +95,8 @@ int verifyVerb(int argc, char **argv) {
       std::string v = argv[++i];
       double n = 0;
       if (a == "--build") o.build = v;
+      else if (a == "--run") o.runScripts.push_back(v);
+      else if (a == "-C" || a == "--build-dir") o.buildDir = v;
       else if (a == "--ignore") o.ignore.push_back(v);
       else if (a == "--root") o.root = v;
       else if (a == "-o") o.output = v;
@@ -121,9 +131,10 @@ int verifyVerb(int argc, char **argv) {
     return 2;
   }
   o.command.assign(argv + i, argv + argc);
-  if (o.command.empty()) {
+  if (o.command.empty() && o.runScripts.empty()) {
     std::fprintf(stderr, "collectivize verify: no run command: put it after `--`, e.g. "
-                         "`collectivize verify %s -- mpirun -np 4 ./app`\n", o.patch.c_str());
+                         "`collectivize verify %s -- mpirun -np 4 ./app`, or give --run 'CMD'\n",
+                 o.patch.c_str());
     return 2;
   }
   // `detect` runs as a process of this same executable.

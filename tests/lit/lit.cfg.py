@@ -36,6 +36,12 @@ config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
 config.substitutions.append(("%cz-src", config.cz_src_root))
+# The rewriter's hermetic tests: a small mpi.h (compile flag) and a report
+# written by hand around a real site database.
+config.substitutions.append(("%mock-mpi", "-I" + os.path.join(
+    config.cz_src_root, "tests/lit/rewrite/Inputs/mock")))
+config.substitutions.append(("%cz-make-report", config.cz_python + " " + os.path.join(
+    config.cz_src_root, "tests/lit/rewrite/Inputs/make_report.py")))
 # Checks that every site id in a `trace dump` is in the site database(s).
 config.substitutions.append(("%cz-check-trace-sites", config.cz_python + " " + os.path.join(
     config.cz_src_root, "tests/lit/instrument/Inputs/check_trace_sites.py")))

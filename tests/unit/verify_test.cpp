@@ -159,6 +159,22 @@ TEST(VerifyCommandMap, LongestPrefixWinsAndPrefixesAreWholeNames) {
   EXPECT_EQ(absolutePath("../x/./y/", "/a/b"), "/a/x/y");
 }
 
+// A run command written as a script keeps its launcher and words as
+// written; only absolute paths into the project move into the copy.
+TEST(VerifyCommandMap, ScriptArgumentsKeepTheirWords) {
+  TempDir d;
+  std::string proj = d.path + "/proj";
+  d.write("proj/app", "");
+  std::vector<PathMap> maps{{proj, "/w/original"}, {proj + "/build", "/w/b"}};
+  auto cmd = mapCommand({"sh", "-c", "mpirun -np 4 ./app " + proj + "/in.dat > " + proj + "x/o"}, maps, proj);
+  ASSERT_EQ(cmd.size(), 3u);
+  EXPECT_EQ(cmd[0], "sh");
+  EXPECT_EQ(cmd[2], "mpirun -np 4 ./app /w/original/in.dat > " + proj + "x/o");
+  EXPECT_EQ(mapScript("cd '" + proj + "/build' && ./app", maps), "cd '/w/b' && ./app");
+  EXPECT_EQ(mapScript("A=" + proj + ":" + proj + "/lib run", maps), "A=/w/original:/w/original/lib run");
+  EXPECT_EQ(mapScript("echo x" + proj + "/y", maps), "echo x" + proj + "/y"); // not at a word start
+}
+
 TEST(VerifyScratch, CopiesSourcesNotBuildProducts) {
   TempDir d;
   d.write("p/src/a.c", "int main(){}\n");
@@ -224,6 +240,26 @@ TEST(VerifyBuildPlan, UserCommandThenMakeThenCMakeThenCompileDatabase) {
   d.write("c/Makefile", "all:\n");
   ASSERT_TRUE(planBuild(in, plan, err));
   EXPECT_EQ(plan.script, "make");
+
+  // -C src: the build's directory is where the Makefile is looked for.
+  in.buildRoot = d.path + "/c/src";
+  EXPECT_FALSE(planBuild(in, plan, err)); // the root's Makefile and CMakeLists.txt do not count
+  EXPECT_NE(err.find("no Makefile or CMakeLists.txt in src"), std::string::npos) << err;
+  d.write("c/src/Makefile", "all:\n");
+  ASSERT_TRUE(planBuild(in, plan, err));
+  EXPECT_EQ(plan.script, "make");
+  EXPECT_NE(plan.how.find("a Makefile in src"), std::string::npos) << plan.how;
+}
+
+TEST(VerifyBuildPlan, PlainCompilersRunTheMpiWrappers) {
+  TempDir d;
+  std::string err;
+  ASSERT_TRUE(writePlainCompilers(d.path + "/shims", err)) << err;
+  std::ifstream cc(d.path + "/shims/collectivize-cc"), cxx(d.path + "/shims/collectivize-c++");
+  std::string a((std::istreambuf_iterator<char>(cc)), {}), b((std::istreambuf_iterator<char>(cxx)), {});
+  EXPECT_NE(a.find("exec mpicc \"$@\""), std::string::npos) << a;
+  EXPECT_NE(b.find("exec mpicxx \"$@\""), std::string::npos) << b;
+  EXPECT_EQ(access((d.path + "/shims/collectivize-cc").c_str(), X_OK), 0);
 }
 
 TEST(VerifyBuildPlan, CompileDatabaseReplayedInTheCopy) {
@@ -383,6 +419,16 @@ TEST(VerifyResult, JsonRoundTrip) {
   EXPECT_EQ(j.find("command")->items().size(), 4u);
   EXPECT_DOUBLE_EQ(j.find("retrace")->find("collectives")->num("MPI_Bcast"), 4);
   EXPECT_DOUBLE_EQ(j.find("patched")->num("median"), 1);
+  EXPECT_TRUE(j.find("commands")->items().empty());
+  // Every run command's runs, in order.
+  r.commands.push_back({r.command, r.original, r.patched});
+  r.commands.push_back({{"/bin/sh", "-c", "mpirun -np 2 ./app"}, ProgramRuns{0, summarizeTimes({4})},
+                        ProgramRuns{0, summarizeTimes({1})}});
+  ASSERT_TRUE(parseJson(resultJson(r), j, err)) << err << resultJson(r);
+  ASSERT_EQ(j.find("commands")->items().size(), 2u);
+  const Json &second = j.find("commands")->items()[1];
+  EXPECT_EQ(second.find("command")->items()[2].text(), "mpirun -np 2 ./app");
+  EXPECT_DOUBLE_EQ(second.num("speedup"), 4);
   VerifyResult failed;
   failed.verdict = "does not apply";
   ASSERT_TRUE(parseJson(resultJson(failed), j, err)) << err;
@@ -489,4 +535,20 @@ TEST(VerifyJudge, RetraceVerdicts) {
   RetraceInputs loose;
   EXPECT_EQ(judgeRetrace(loose, before, replaced, rt).verdict, "");
   EXPECT_EQ(judgeRetrace(loose, dropped, dropped, rt).verdict, "error");
+}
+
+// A ring combining values as they arrive is reported as an allgather and
+// patched with MPI_Allreduce: the patch's own collectives are what must
+// appear (patches.json "collectives"), not the kind's.
+TEST(VerifyJudge, ExpectedCollectivesFromThePatch) {
+  ManualCollective ring{"allgather", {0, 1, 2, 3}, -1, true, 1};
+  TraceFindings before{4, {ring}, {}};
+  TraceFindings after{4, {}, {{"MPI_Allreduce", 4}}};
+  Retrace rt;
+  RetraceInputs byKind{{ring}, 4, "./app", false};
+  EXPECT_EQ(judgeRetrace(byKind, before, after, rt).verdict, "collective missing");
+  RetraceInputs byPatch{{ring}, 4, "./app", false, {"MPI_Allreduce"}};
+  Judgement j = judgeRetrace(byPatch, before, after, rt);
+  EXPECT_EQ(j.verdict, "");
+  EXPECT_NE(j.text.find("MPI_Allreduce calls 0 -> 4"), std::string::npos) << j.text;
 }

@@ -70,7 +70,17 @@ std::string yamlOf(const PatchPlan &p, const std::string &projectRoot) {
   return out;
 }
 
-std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m) {
+// How to verify the patch: the traced process count and another one (the
+// count below it, or above for 2), so a patch right for one count only is
+// caught.
+std::string verifyCommand(const PatchPlan &p, const DetectionReport &report) {
+  std::string app = report.command.empty() ? "./app" : report.command;
+  int traced = report.ranks > 0 ? report.ranks : 4, other = traced > 2 ? traced - 1 : traced + 1;
+  return "collectivize verify " + p.id + ".diff --run 'mpirun -np " + std::to_string(other) + " " + app +
+         "' -- mpirun -np " + std::to_string(traced) + " " + app;
+}
+
+std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const DetectionReport &report) {
   std::ostringstream r;
   r << "# " << p.id << ": hand-made " << m.kind;
   if (!p.file.empty()) r << " in " << p.file;
@@ -105,8 +115,9 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m) {
   r << "\n## Expected gain\n\nThe hand-made version spent " << seconds(m.secondsInMessages)
     << " in its messages";
   if (m.instances > 0) r << " (" << seconds(m.secondsInMessages / double(m.instances)) << " per instance)";
-  r << ". Measure the patched program with `collectivize verify " << p.id
-    << ".diff -- mpirun -np N ./app`.\n";
+  r << ". Verify and measure the patched program at the traced process count and another one "
+       "(and other inputs, with more --run):\n\n```sh\n"
+    << verifyCommand(p, report) << "\n```\n";
   return r.str();
 }
 
@@ -180,6 +191,52 @@ bool unifiedDiff(const std::string &file, const std::string &before, const std::
   return ok;
 }
 
+bool stalePatchFiles(const std::string &dir, std::vector<std::string> &stale, std::string &err) {
+  stale.clear();
+  if (!llvm::sys::fs::exists(dir)) return true;
+  if (!llvm::sys::fs::is_directory(dir)) {
+    err = "-o " + dir + " is not a directory";
+    return false;
+  }
+  // NN-KIND.EXT with NN two digits or more, KIND lower-case letters.
+  auto ours = [](llvm::StringRef name) {
+    if (name == "patches.json" || name == "all.diff" || name == "all.verify.json") return true;
+    size_t dash = name.find('-');
+    if (dash < 2 || dash == llvm::StringRef::npos || !llvm::all_of(name.take_front(dash), llvm::isDigit))
+      return false;
+    llvm::StringRef rest = name.drop_front(dash + 1);
+    size_t dot = rest.find('.');
+    if (dot == 0 || dot == llvm::StringRef::npos ||
+        !llvm::all_of(rest.take_front(dot), [](char c) { return c >= 'a' && c <= 'z'; }))
+      return false;
+    llvm::StringRef ext = rest.drop_front(dot);
+    return ext == ".diff" || ext == ".yaml" || ext == ".md" || ext == ".verify.json";
+  };
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    bool isFile = it->type() == llvm::sys::fs::file_type::regular_file;
+    if (isFile && ours(name)) stale.push_back(it->path());
+    else foreign.push_back(name.str());
+  }
+  if (ec) {
+    err = "cannot list " + dir + ": " + ec.message();
+    return false;
+  }
+  if (!foreign.empty()) {
+    std::sort(foreign.begin(), foreign.end());
+    std::string names;
+    for (size_t i = 0; i < foreign.size() && i < 3; i++) names += (i ? ", " : "") + foreign[i];
+    if (foreign.size() > 3) names += ", ...";
+    err = "-o " + dir + " is not empty and holds files that are not an earlier rewrite's (" + names +
+          "): give a new or empty directory (nothing was written)";
+    return false;
+  }
+  std::sort(stale.begin(), stale.end());
+  return true;
+}
+
 bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPlan> &plans,
                          std::string &err) {
   if (std::error_code ec = llvm::sys::fs::create_directories(where.dir)) {
@@ -227,7 +284,7 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
       llvm::sys::fs::remove(base + ".diff");
       llvm::sys::fs::remove(base + ".yaml");
     }
-    if (!writeText(base + ".md", rationaleOf(p, m), err)) return false;
+    if (!writeText(base + ".md", rationaleOf(p, m, *where.report), err)) return false;
     j.objectBegin();
     j.attribute("id", p.id);
     j.attribute("match", int64_t(p.match));
@@ -250,6 +307,12 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     nullable("diff", hasPatch, p.id + ".diff");
     nullable("yaml", hasPatch, p.id + ".yaml");
     j.attribute("rationale", p.id + ".md");
+    j.attributeArray("collectives", [&] {
+      for (const std::string &c : p.collectives) j.value(c);
+    });
+    j.attributeArray("fused", [&] {
+      for (size_t f : p.fused) j.value(int64_t(f));
+    });
     j.attribute("instances", int64_t(m.instances));
     j.attribute("seconds_in_messages", m.secondsInMessages);
     j.attributeArray("sites", [&] {

@@ -1,12 +1,11 @@
-// Replacement.cpp: choosing each argument of the collective call.
+// Replacement.cpp: the collective call that replaces a region, per kind.
 //
-// Arguments come from the sites' own argument text when it is valid at the
-// region (it names no variable declared inside the region: the loop's peer
-// or offset). A buffer argument `all + q * n` or `&all[q * n]` gives its base
-// `all`. Counts must evaluate to the detector's count or be the same text at
-// every site; a root comes from a rank comparison (`me == root`) whose other
-// side agrees with the observed root. What the source does not pin down is
-// taken from the trace and marked for review.
+// Buffers, communicator and datatype are the sites' own argument text when
+// it is valid at the region (it names no variable declared inside it, and
+// none it names changes there): a buffer argument `all + q * n` or
+// `&all[q * n]` gives its base `all`. The count and the root are source
+// expressions chosen by Arguments.cpp; a value seen in the trace only
+// checks them. What no expression gives means no patch.
 #include "collectivize/rewrite/Replacement.h"
 
 #include <algorithm>
@@ -17,6 +16,12 @@
 #include "clang/AST/TypeLoc.h"
 
 #include "collectivize/rewrite/CallShapes.h"
+
+#include "Arguments.h"
+#include "AstQueries.h"
+#include "BlockLayout.h"
+#include "CombineStep.h"
+#include "DataFlow.h"
 
 namespace cz::rewrite {
 
@@ -35,34 +40,29 @@ std::set<const VarDecl *> reductionAccumulators(const std::vector<SiteCall> &sit
 
 namespace {
 
-std::string squeeze(const std::string &t) {
-  std::string out;
-  for (char c : t)
-    if (c != ' ' && c != '\t' && c != '\n') out += c;
-  return out;
-}
-
 class Builder {
 public:
   Builder(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
-          const std::vector<SiteCall> &sites, Target target)
-      : src(src), region(region), match(match), target(target) {
-    for (const SiteCall &s : sites) {
-      MessageArgs a = messageArgs(s.call, s.callee, s.send);
-      if (!a.valid()) continue;
-      (s.send ? sends : recvs).push_back(a);
-    }
-  }
+          const std::vector<SiteCall> &sites, Target target, int group)
+      : src(src), region(region), match(match), target(target), sends(split(sites, true)),
+        recvs(split(sites, false)), flow(src, region.function, rankLike(sends, recvs)),
+        args{src, region, match, flow, sends, recvs,
+             region.precede.count(group) ? region.precede.at(group) : FunctionFlow::Ranges{}} {}
 
   CallPlan run() {
     CallPlan plan;
     const std::string &k = match.kind;
     bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
     if (sends.empty() && recvs.empty()) return fail(plan, "no send or receive arguments at the sites");
+    if (match.subset)
+      return fail(plan, "the collective runs on a part of its communicator (ranks " + rankList() +
+                            "): the source has no communicator holding exactly that group; create it "
+                            "(MPI_Comm_split) and call the collective on it by hand");
     if (!commText(plan)) return plan;
     if (k == "barrier") return finish(plan, "MPI_Barrier(" + comm + ")");
-    if (!countText(plan) || !typeText(plan)) return plan;
-    if (rooted && !rootText(plan)) return plan;
+    if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
+    if (rooted && !take(chooseRoot(args), root, plan)) return plan;
+    if (!buffersHold(plan)) return plan;
     rank = rankText();
     std::string call;
     if (k == "bcast") {
@@ -95,6 +95,12 @@ public:
                               " buffer to hand to MPI");
       std::string whole = usable(rootSide[0].buffer, true);
       if (whole.empty()) return fail(plan, "the root's buffer is named by variables of the loop only");
+      // Rank q's block at whole + q * count, and room for all of them.
+      std::string misplaced = checkBlockPlacement(args, rootSide, count, scatter ? "sends" : "receives");
+      if (!misplaced.empty()) return fail(plan, misplaced);
+      std::string tooSmall = checkExtent(args, rootSide[0].buffer, match.bytesPerInstance,
+                                         scatter ? "reads" : "writes");
+      if (!tooSmall.empty()) return fail(plan, tooSmall);
       std::string block = usable(memberSide[0].buffer, false);
       bool inPlace = squeeze(baseText(memberSide[0].buffer)) == squeeze(whole);
       if (inPlace) {
@@ -111,6 +117,8 @@ public:
         block = "(" + rank + " == " + root + " ? MPI_IN_PLACE : " + own + ")";
       } else if (block.empty()) {
         return fail(plan, "each rank's block is named by variables of the loop only");
+      } else {
+        ownBlock(plan, scatter, whole, block, memberSide[0].buffer, rootSide[0].buffer);
       }
       call = scatter ? "MPI_Scatter(" + whole + ", " + count + ", " + type + ", " + block + ", " + count +
                            ", " + type + ", " + root + ", " + comm + ")"
@@ -139,6 +147,11 @@ public:
                               "(the report's send_layout/recv_layout): swapping the messages for "
                               "the call would reorder the buffers under the code that fills and "
                               "reads them; replace the exchange and change that code by hand");
+      if (!local(recvs[0].buffer) && k == "allgather") {
+        std::string ring = ringAllreduce(plan);
+        if (!plan.whyNot.empty()) return plan;
+        if (!ring.empty()) return finish(plan, ring);
+      }
       if (!local(recvs[0].buffer))
         return fail(plan, "every block is received into the same place (" + src.of(recvs[0].buffer) +
                               "): the program copies the blocks elsewhere (Bruck-style packing) or "
@@ -155,21 +168,40 @@ public:
         out = "MPI_IN_PLACE";
       }
       if (out.empty()) return fail(plan, "the send buffer is named by variables of the loop only");
-      std::string sendCount = out == "MPI_IN_PLACE" ? "0" : count;
-      std::string sendType = out == "MPI_IN_PLACE" ? "MPI_DATATYPE_NULL" : type;
+      long long whole = k == "allgather" ? match.bytesPerInstance * (long long)match.ranks.size()
+                                         : match.bytesPerInstance;
+      std::string tooSmall = checkExtent(args, recvs[0].buffer, whole, "writes");
+      if (tooSmall.empty() && k == "alltoall") tooSmall = checkExtent(args, sends[0].buffer, whole, "reads");
+      if (!tooSmall.empty()) return fail(plan, tooSmall);
+      // With MPI_IN_PLACE the send count and type are ignored: the receive
+      // side's are repeated rather than a constant the source never wrote.
       call = fn(k == "allgather" ? "MPI_Allgather" : "MPI_Alltoall", k == "allgather" ? "cz_allgather" : "cz_alltoall") +
-             "(" + out + ", " + sendCount + ", " + sendType + ", " + in + ", " + count + ", " + type + ", " +
-             comm + ")";
+             "(" + out + ", " + count + ", " + type + ", " + in + ", " + count + ", " + type + ", " + comm + ")";
+    } else if (k == "allreduce" && std::count(match.unproven.begin(), match.unproven.end(), "combined")) {
+      // Every block reached every rank through one receive buffer: an
+      // allreduce only when the source combines each one as it arrives.
+      std::string ring = ringAllreduce(plan);
+      if (!plan.whyNot.empty()) return plan;
+      if (ring.empty())
+        return fail(plan, "every block arrives in one place (" + src.of(recvs[0].buffer) +
+                              "), and the source does not combine them as they arrive (a ring "
+                              "summing into an accumulator): an allgather whose blocks are copied "
+                              "out, or consumed, is not rewritten");
+      return finish(plan, ring);
     } else if (k == "reduce" || k == "allreduce") {
       std::string op = match.op, fromSource = sourceOp();
       if (op.empty() && fromSource.empty())
         return fail(plan, "the reduction's operation is known neither from the values (payloads over 8 "
                           "bytes, or values several operations fit) nor from the source's combine step");
-      if (op.empty()) {
+      if (!fromSource.empty()) {
+        if (!op.empty() && op != fromSource)
+          plan.review.push_back("the source combines with " + fromSource + " but the traced values fit " + op +
+                                " only");
         op = fromSource;
         plan.notes.push_back("operation " + op + " from the combine step in the source");
-      } else if (!fromSource.empty() && fromSource != op) {
-        plan.review.push_back("the values fit " + op + " but the source combines with " + fromSource);
+      } else {
+        plan.review.push_back("operation " + op + " is inferred from the traced values only; the source's "
+                              "combine step was not recognised");
       }
       if (sends.empty()) return fail(plan, "no send site of the reduction");
       std::string acc = usable(sends[0].buffer, false);
@@ -192,6 +224,8 @@ private:
   const DetectedMatch &match;
   Target target;
   std::vector<MessageArgs> sends, recvs;
+  FunctionFlow flow;
+  ArgumentContext args;
   std::string comm, count, type, root, rank;
   std::string rankDecl; // when the function has no rank variable
   bool runtimeUsed = false;
@@ -243,54 +277,53 @@ private:
     return local(s) ? "" : src.of(s);
   }
 
-  // The operation of the combine step that updates the accumulator inside
-  // the pattern: `acc += x`, `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`.
+  // A ring that combines each value as it arrives (`sum += got`) and
+  // forwards it (`pass = got`), its accumulator starting from the value it
+  // sends first: every rank ends with all values combined, an allreduce.
+  // "" when the region is no such ring.
+  std::string ringAllreduce(CallPlan &plan) {
+    const VarDecl *got = referencedVar(recvs[0].buffer), *pass = referencedVar(sends[0].buffer);
+    for (const MessageArgs &a : recvs) got = referencedVar(a.buffer) == got ? got : nullptr;
+    for (const MessageArgs &a : sends) pass = referencedVar(a.buffer) == pass ? pass : nullptr;
+    const VarDecl *acc = ringAccumulator(got, pass);
+    if (!got || !pass || !acc || !acc->getType()->isArithmeticType()) return "";
+    Expr::EvalResult one;
+    const Expr *c = sends[0].count;
+    if (c->isValueDependent() || !c->EvaluateAsInt(one, src.ctx) || one.Val.getInt() != 1) return "";
+    std::string op = combineOp(src, region.patterns, {acc});
+    if (op.empty())
+      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
+                            "' with an operation that is not recognised"),
+             "";
+    // Both start from the same value: the rank's own contribution.
+    std::vector<const Expr *> a = flow.valuesOutside(acc, region.begin, region.end),
+                              s = flow.valuesOutside(pass, region.begin, region.end);
+    // `sum = value, pass = value`, or one set from the other (`pass = sum`).
+    auto sameStart = [&](const Expr *x, const Expr *y) {
+      if (!x || !y) return false;
+      return squeeze(src.of(x)) == squeeze(src.of(y)) || referencedVar(y) == acc || referencedVar(x) == pass;
+    };
+    if (a.size() != 1 || s.size() != 1 || !sameStart(a[0], s[0]))
+      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
+                            "', but it does not start from the value the ring sends first ('" +
+                            pass->getNameAsString() + "'): not every value is combined once"),
+             "";
+    if (!mentions(recvs[0].buffer, {got}) || region.regionLocals.count(acc))
+      return "";
+    plan.notes.push_back("a ring that combines each value as it arrives into " + acc->getNameAsString() +
+                         " (" + op + ") and forwards it: every rank ends with all values combined");
+    if (acc->getType()->isFloatingType() && (op == "MPI_SUM" || op == "MPI_PROD"))
+      plan.review.push_back("the ring combines in its own order; MPI_Allreduce's order may round the "
+                            "floating-point result differently");
+    return "MPI_Allreduce(MPI_IN_PLACE, &" + acc->getNameAsString() + ", " + count + ", " + type + ", " + op +
+           ", " + comm + ")";
+  }
+
   std::string sourceOp() const {
     std::set<const VarDecl *> acc;
     for (const MessageArgs &a : sends)
       if (const VarDecl *v = referencedVar(a.buffer)) acc.insert(v);
-    std::set<std::string> found;
-    auto opOf = [](BinaryOperatorKind k) -> std::string {
-      switch (k) {
-      case BO_Add: case BO_AddAssign: return "MPI_SUM";
-      case BO_Mul: case BO_MulAssign: return "MPI_PROD";
-      case BO_And: case BO_AndAssign: return "MPI_BAND";
-      case BO_Or: case BO_OrAssign: return "MPI_BOR";
-      case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
-      case BO_LAnd: return "MPI_LAND";
-      case BO_LOr: return "MPI_LOR";
-      default: return "";
-      }
-    };
-    std::function<void(const Stmt *)> visit = [&](const Stmt *x) {
-      if (!x) return;
-      if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp() && acc.count(referencedVar(b->getLHS()))) {
-        if (b->isCompoundAssignmentOp()) {
-          found.insert(opOf(b->getOpcode()));
-        } else if (const auto *rhs = dyn_cast<BinaryOperator>(strip(b->getRHS()))) {
-          found.insert(opOf(rhs->getOpcode()));
-        } else if (const auto *call = dyn_cast<CallExpr>(strip(b->getRHS()))) {
-          std::string n = calleeName(call);
-          if (n == "fmax" || n == "fmaxf" || n == "max" || n == "std::max") found.insert("MPI_MAX");
-          else if (n == "fmin" || n == "fminf" || n == "min" || n == "std::min") found.insert("MPI_MIN");
-          else found.insert("");
-        } else if (const auto *c = dyn_cast<ConditionalOperator>(strip(b->getRHS()))) {
-          const auto *cmp = dyn_cast<BinaryOperator>(strip(c->getCond()));
-          bool greater = cmp && (cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE);
-          bool less = cmp && (cmp->getOpcode() == BO_LT || cmp->getOpcode() == BO_LE);
-          // a > b ? a : b is the max; a > b ? b : a the min.
-          bool picksLeft = cmp && src.of(strip(c->getTrueExpr())) == src.of(strip(cmp->getLHS()));
-          if (greater || less) found.insert((greater == picksLeft) ? "MPI_MAX" : "MPI_MIN");
-          else found.insert("");
-        } else {
-          found.insert("");
-        }
-      }
-      for (const Stmt *ch : x->children()) visit(ch);
-    };
-    for (const Stmt *p : region.patterns) visit(p);
-    found.erase("");
-    return found.size() == 1 ? *found.begin() : "";
+    return combineOp(src, region.patterns, acc);
   }
 
   bool pointeeIsVoid(const Expr *e) const {
@@ -314,78 +347,91 @@ private:
     return true;
   }
 
-  bool evaluatesTo(const Expr *e, long long value) const {
-    Expr::EvalResult r;
-    if (e->isValueDependent() || !e->EvaluateAsInt(r, src.ctx)) return false;
-    return r.Val.getInt().getSExtValue() == value;
+  static std::vector<MessageArgs> split(const std::vector<SiteCall> &sites, bool send) {
+    std::vector<MessageArgs> out;
+    for (const SiteCall &s : sites)
+      if (s.send == send)
+        if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) out.push_back(a);
+    return out;
   }
 
-  bool countText(CallPlan &plan) {
-    std::vector<const Expr *> all;
-    for (const auto *list : {&sends, &recvs})
-      for (const MessageArgs &a : *list) all.push_back(a.count);
-    for (const Expr *e : all)
-      if (!local(e) && evaluatesTo(e, match.count)) return count = src.of(e), true;
-    // Every site sends the same count expression: that is the block.
-    std::set<std::string> texts;
-    for (const Expr *e : all) texts.insert(squeeze(src.of(e)));
-    Expr::EvalResult constant;
-    bool knownOther = !all[0]->isValueDependent() && all[0]->EvaluateAsInt(constant, src.ctx);
-    if (texts.size() == 1 && !local(all[0]) && !knownOther && match.kind != "gather" && match.kind != "scatter") {
-      count = src.of(all[0]);
-      return true;
+  // A variable both in the peers sent to and in the peers received from
+  // is the rank itself (`me + 1` and `me - 1` in a chain), whether or not
+  // MPI_Comm_rank fills it in this function: a root is never both.
+  static std::set<const VarDecl *> rankLike(const std::vector<MessageArgs> &sends,
+                                            const std::vector<MessageArgs> &recvs) {
+    std::set<const VarDecl *> to, from, both;
+    auto vars = [](const std::vector<MessageArgs> &list, std::set<const VarDecl *> &out) {
+      for (const MessageArgs &a : list)
+        forEachStmt(a.peer, [&](const Stmt *x) {
+          if (const auto *d = dyn_cast<DeclRefExpr>(x))
+            if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) out.insert(v);
+        });
+    };
+    vars(sends, to);
+    vars(recvs, from);
+    for (const VarDecl *v : to)
+      if (from.count(v)) both.insert(v);
+    return both;
+  }
+
+  // Without MPI_IN_PLACE the call also moves the root's own block:
+  // MPI_Gather writes the root's block into its slot of the whole buffer,
+  // MPI_Scatter writes the root's slot into its block. The original did
+  // that only if its kept work copies it (or the detector saw the root
+  // declare its own block).
+  void ownBlock(CallPlan &plan, bool scatter, const std::string &whole, const std::string &block,
+                const Expr *memberBuffer, const Expr *wholeBuffer) {
+    const VarDecl *written = referencedVar(scatter ? memberBuffer : wholeBuffer);
+    if ((written && region.keptWrites.count(written)) || match.note.find("cz_send_to_self") != std::string::npos) {
+      plan.notes.push_back("the root's own block: copied by the code kept around the call, as the call does");
+      return;
     }
-    // A constant inside a count (`n * BLOCK`).
-    for (const Expr *e : all) {
-      std::string found;
-      std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
-        if (!found.empty() || !s) return;
-        if (const auto *x = dyn_cast<Expr>(s); x && !local(x) && evaluatesTo(x, match.count)) {
-          found = src.of(x);
-          return;
-        }
-        for (const Stmt *c : s->children()) visit(c);
-      };
-      visit(e);
-      if (!found.empty()) return count = found, true;
-    }
-    if (arraySize(count)) return true;
-    count = std::to_string(match.count);
-    plan.review.push_back("count " + count + " is taken from the trace (no count in the source evaluates to it)");
+    plan.review.push_back(
+        scatter ? "MPI_Scatter also copies the root's slot of " + whole + " into " + block +
+                      " on the root, which the original never wrote: check the root does not need its old contents"
+                : "MPI_Gather also copies the root's " + block + " into its slot of " + whole +
+                      ", which the original never wrote: check nothing reads that slot expecting its old contents");
+  }
+
+  // An argument chosen by Arguments.cpp, or the reason there is none.
+  bool take(const Chosen &chosen, std::string &into, CallPlan &plan) {
+    if (chosen.text.empty()) return fail(plan, chosen.whyNot), false;
+    into = chosen.text;
+    plan.notes.insert(plan.notes.end(), chosen.notes.begin(), chosen.notes.end());
+    plan.review.insert(plan.review.end(), chosen.review.begin(), chosen.review.end());
     return true;
   }
 
-  // The buffer is an array of exactly count elements: its declared size
-  // (`static float data[N]` -> N).
-  bool arraySize(std::string &out) const {
+  std::string rankList() const {
+    std::string s;
+    for (size_t i = 0; i < match.ranks.size(); i++) s += (i ? ", " : "") + std::to_string(match.ranks[i]);
+    return "[" + s + "]";
+  }
+
+  // A buffer pointer that the region moves (`buf = next`) names another
+  // place at the patch point than at the sites.
+  bool buffersHold(CallPlan &plan) {
     for (const auto *list : {&sends, &recvs})
       for (const MessageArgs &a : *list) {
-        const Expr *b = strip(a.buffer);
-        for (int depth = 0; depth < 8; depth++) {
-          if (const auto *d = dyn_cast<DeclRefExpr>(b)) {
-            const auto *v = dyn_cast<VarDecl>(d->getDecl());
-            if (v && region.regionLocals.count(v) && v->getInit()) {
-              b = strip(v->getInit());
-              continue;
-            }
-            break;
-          }
-          const auto *bin = dyn_cast<BinaryOperator>(b);
-          if (!bin || !bin->isAdditiveOp()) break;
-          b = strip(bin->getLHS());
+        // Down to the pointer the address comes from; `&x` is x's own place.
+        const Expr *e = strip(a.buffer);
+        while (true) {
+          if (const auto *s = dyn_cast<ArraySubscriptExpr>(e)) e = strip(s->getBase());
+          else if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp() && b->getLHS()->getType()->isPointerType()) e = strip(b->getLHS());
+          else if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf &&
+                                                             isa<ArraySubscriptExpr>(strip(u->getSubExpr()))) e = strip(u->getSubExpr());
+          else break;
         }
-        const auto *d = dyn_cast<DeclRefExpr>(b);
+        const auto *d = dyn_cast<DeclRefExpr>(e);
         const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-        if (!v) continue;
-        const auto *t = src.ctx.getAsConstantArrayType(v->getType());
-        if (!t || (long long)t->getSize().getZExtValue() != match.count) continue;
-        if (TypeSourceInfo *tsi = v->getTypeSourceInfo())
-          if (auto at = tsi->getTypeLoc().getAs<ArrayTypeLoc>(); at && at.getSizeExpr()) {
-            out = src.of(at.getSizeExpr());
-            return true;
-          }
+        if (v && v->getType()->isPointerType() && !region.regionLocals.count(v) &&
+            flow.valueWrittenIn(v, region.begin, region.end, args.precede))
+          return fail(plan, "the buffer pointer '" + v->getNameAsString() + "' changes inside the region (line " +
+                                std::to_string(args.line(a.buffer)) + " uses it): no single buffer to hand to MPI"),
+                 false;
       }
-    return false;
+    return true;
   }
 
   bool typeText(CallPlan &plan) {
@@ -400,27 +446,6 @@ private:
     return true;
   }
 
-  bool rootText(CallPlan &plan) {
-    if (match.subset) {
-      root = std::to_string(match.root);
-      return true;
-    }
-    long long observed = match.root;
-    for (const Expr *e : region.rootCandidates) {
-      if (local(e)) continue;
-      Expr::EvalResult r;
-      if (!e->isValueDependent() && e->EvaluateAsInt(r, src.ctx) && r.Val.getInt().getSExtValue() != observed)
-        continue;
-      root = src.of(e);
-      plan.notes.push_back("root: " + root + " (the rank comparison in the source; observed " +
-                           std::to_string(observed) + ")");
-      return true;
-    }
-    root = std::to_string(observed);
-    plan.notes.push_back("root " + root + " as observed in every instance (the source compares no rank with a root)");
-    return true;
-  }
-
   std::string rankText() {
     for (const VarDecl *v : region.rankVariables)
       if (src.offset(v->getLocation()) < region.begin && !region.regionLocals.count(v))
@@ -432,25 +457,6 @@ private:
   CallPlan &finish(CallPlan &plan, const std::string &call) {
     std::string body = call + ";";
     bool rankUsed = body.find("cz_rank") != std::string::npos;
-    if (match.subset && !match.splitColors.empty()) {
-      if (rank.empty()) rank = rankText();
-      rankUsed = true;
-      std::string colors;
-      for (size_t i = 0; i < match.splitColors.size(); i++)
-        colors += (i ? ", " : "") +
-                  (match.splitColors[i] < 0 ? std::string("MPI_UNDEFINED") : std::to_string(match.splitColors[i]));
-      std::string groupCall = body;
-      size_t at = groupCall.rfind(comm + ")");
-      if (at != std::string::npos) groupCall.replace(at, comm.size(), "cz_group");
-      body = "/* the group of the collective, as observed with " + std::to_string(match.splitColors.size()) +
-             " ranks */\nstatic const int cz_group_color[] = {" + colors + "};\nMPI_Comm cz_group;\n" +
-             "MPI_Comm_split(" + comm + ", cz_group_color[" + rank + "], 0, &cz_group);\n" +
-             "if (cz_group != MPI_COMM_NULL) {\n  " + groupCall + "\n  MPI_Comm_free(&cz_group);\n}";
-      plan.review.push_back("the group is a subset of " + comm + ": the split colors come from the traced " +
-                            std::to_string(match.splitColors.size()) +
-                            "-rank run; generalise them, and create the communicator once (every rank of " +
-                            comm + " must reach MPI_Comm_split)");
-    }
     if (!region.wrapperMacro.empty()) {
       size_t at = body.find(call);
       if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");
@@ -470,8 +476,8 @@ private:
 } // namespace
 
 CallPlan buildCall(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
-                   const std::vector<SiteCall> &sites, Target target) {
-  return Builder(src, region, match, sites, target).run();
+                   const std::vector<SiteCall> &sites, Target target, int group) {
+  return Builder(src, region, match, sites, target, group).run();
 }
 
 } // namespace cz::rewrite

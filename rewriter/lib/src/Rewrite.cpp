@@ -1,15 +1,13 @@
-// Rewrite.cpp: per match, find the sites in the real AST, plan the region,
-// build the call, and produce the edited file through tooling Replacements.
+// Rewrite.cpp: per match, the sites resolved through the site database
+// (and checked against it), the file parsed with the project's flags
+// (MatchPlanner plans on the AST), and the edited file produced through
+// tooling Replacements.
 #include "collectivize/rewrite/Rewrite.h"
 
 #include <cstdio>
 #include <map>
 #include <set>
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
@@ -21,151 +19,32 @@
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
 #include "collectivize/clang/SiteId.h"
-#include "collectivize/rewrite/CallShapes.h"
 #include "collectivize/rewrite/PatchFiles.h"
-#include "collectivize/rewrite/Region.h"
+
+#include "MatchPlanner.h"
 
 namespace cz::rewrite {
 namespace {
 
 using namespace clang;
 
-// Where a site is in the file: the anchor position (instrumenter ids) or
-// only a line (return addresses).
-struct SiteRef {
-  unsigned line = 0, column = 0; // column 0: any call on the line
-  std::string callee;            // "" : any point-to-point call
-  bool send = true;
-};
-
-struct Job {
-  const DetectedMatch *match = nullptr;
-  std::vector<SiteRef> sites;
-  Target target = Target::Mpi;
-  PatchPlan *out = nullptr;
-  bool ran = false;
-};
-
-std::string joinLines(const std::vector<std::string> &parts, const std::string &indent) {
-  std::string out;
-  for (const std::string &p : parts) {
-    if (p.empty()) continue;
-    std::string indented;
-    for (char c : p) {
-      indented += c;
-      if (c == '\n') indented += indent;
-    }
-    out += (out.empty() ? "" : "\n" + indent) + indented;
+// Ambiguous matches whose every open question the planner answers from the
+// source before it proposes anything: the root's own block (the blocks at
+// base + rank * count, the root's copy of its block: PatternChecks), a
+// barrier's values (read after the region: no patch), blocks combined as
+// they arrive (the ring's combine step: Replacement's ringAllreduce). Any
+// other doubt (constant payloads, a neighbour exchange, runs that disagree,
+// an unknown operation) the source cannot settle.
+bool settledBySource(const DetectedMatch &m) {
+  if (m.status != "ambiguous" || m.unproven.empty()) return false;
+  for (const std::string &u : m.unproven) {
+    bool ok = (u == "root_block" && (m.kind == "gather" || m.kind == "scatter")) ||
+              (u == "values_read" && m.kind == "barrier") ||
+              (u == "combined" && m.kind == "allreduce");
+    if (!ok) return false;
   }
-  return out;
+  return true;
 }
-
-class SiteCalls : public RecursiveASTVisitor<SiteCalls> {
-public:
-  SiteCalls(SourceManager &sm, const std::vector<SiteRef> &refs) : sm(sm), refs(refs) {}
-  bool VisitCallExpr(CallExpr *call) {
-    std::string name = calleeName(call);
-    if (name.empty() || !isPointToPoint(name)) return true;
-    // Where the call is written: in a macro argument its own text, else
-    // the macro use (the site database anchors them the same way).
-    SourceLocation at = sm.getFileLoc(call->getBeginLoc());
-    if (sm.getFileID(at) != sm.getMainFileID()) return true;
-    unsigned line = sm.getSpellingLineNumber(at), column = sm.getSpellingColumnNumber(at);
-    for (size_t i = 0; i < refs.size(); i++) {
-      const SiteRef &r = refs[i];
-      if (r.line != line || (r.column && r.column != column)) continue;
-      if (!r.callee.empty() && r.callee != name) continue;
-      if (r.callee.empty() && !messageArgs(call, name, r.send).valid()) continue;
-      found.push_back({call, name, r.send});
-      matched.insert(i);
-    }
-    return true;
-  }
-  SourceManager &sm;
-  const std::vector<SiteRef> &refs;
-  std::vector<SiteCall> found;
-  std::set<size_t> matched;
-};
-
-class PlanConsumer : public ASTConsumer {
-public:
-  PlanConsumer(Job &job, Preprocessor *pp) : job(job), pp(pp) {}
-  void HandleTranslationUnit(ASTContext &ctx) override {
-    job.ran = true;
-    PatchPlan &p = *job.out;
-    SiteCalls finder(ctx.getSourceManager(), job.sites);
-    finder.TraverseDecl(ctx.getTranslationUnitDecl());
-    if (finder.matched.size() != job.sites.size()) {
-      for (size_t i = 0; i < job.sites.size(); i++)
-        if (!finder.matched.count(i)) {
-          p.reason = "no " + (job.sites[i].callee.empty() ? std::string("MPI call") : job.sites[i].callee) +
-                     " at " + p.file + ":" + std::to_string(job.sites[i].line) +
-                     " in the parsed source (the file changed, or the call is in inactive #if code)";
-          return;
-        }
-    }
-    // One call may play both roles (a Sendrecv): one entry per role.
-    RegionRequest req;
-    for (const SiteCall &s : finder.found) {
-      if (std::find(req.calls.begin(), req.calls.end(), s.call) == req.calls.end()) req.calls.push_back(s.call);
-      req.siteCalls.insert(s.call);
-    }
-    const std::string &k = job.match->kind;
-    if (k == "reduce" || k == "allreduce") req.collectiveWrites = reductionAccumulators(finder.found);
-    SourceText src(ctx, pp);
-    RegionPlan region = planRegion(src, req);
-    if (!region.ok) {
-      p.reason = region.whyNot;
-      return;
-    }
-    CallPlan call = buildCall(src, region, *job.match, finder.found, job.target);
-    if (!call.ok) {
-      p.reason = call.whyNot;
-      return;
-    }
-    SourceManager &sm = ctx.getSourceManager();
-    std::string indent = src.lineIndent(region.begin);
-    p.begin = region.begin;
-    p.end = region.end;
-    FileID fid = sm.getMainFileID();
-    p.beginLine = sm.getLineNumber(fid, region.begin);
-    p.beginColumn = sm.getColumnNumber(fid, region.begin);
-    p.endLine = sm.getLineNumber(fid, region.end);
-    p.endColumn = sm.getColumnNumber(fid, region.end);
-    p.call = call.code;
-    p.replacement = joinLines({region.before, call.code, region.after}, indent);
-    p.kept = region.kept;
-    p.notes = call.notes;
-    p.review = region.review;
-    p.review.insert(p.review.end(), call.review.begin(), call.review.end());
-    p.addInclude = call.usesRuntime && src.buffer.find("collectivize.h") == llvm::StringRef::npos;
-    p.status = p.review.empty() ? "proposed" : "review";
-  }
-
-private:
-  Job &job;
-  Preprocessor *pp;
-};
-
-class PlanAction : public ASTFrontendAction {
-public:
-  explicit PlanAction(Job &job) : job(job) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
-    return std::make_unique<PlanConsumer>(job, &ci.getPreprocessor());
-  }
-
-private:
-  Job &job;
-};
-
-class PlanFactory : public tooling::FrontendActionFactory {
-public:
-  explicit PlanFactory(Job &job) : job(job) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<PlanAction>(job); }
-
-private:
-  Job &job;
-};
 
 bool readFile(const std::string &path, std::string &text) {
   auto b = llvm::MemoryBuffer::getFile(path);
@@ -220,76 +99,111 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     }
 
   const DetectionReport &report = *in.report;
-  for (const DetectedMatch &m : report.matches) {
-    PatchPlan p;
-    p.match = m.index;
-    char stem[64];
-    std::snprintf(stem, sizeof stem, "%02zu-%s", m.index + 1, m.kind.c_str());
-    p.id = stem;
-    p.kind = m.kind;
-    auto none = [&](const std::string &why) {
-      p.status = "none";
-      p.reason = why;
-      out.push_back(p);
-    };
-    if (in.progress) std::fprintf(stderr, "rewrite: %s (%zu of %zu)\n", p.id.c_str(), m.index + 1, report.matches.size());
-    if (!m.confirmed) {
-      if (m.status == "ambiguous") {
-        std::string what;
-        for (const std::string &u : m.unproven) what += (what.empty() ? "" : ", ") + u;
-        none("an ambiguous match (the trace does not prove: " + what +
-             "; the detection report's note says what would settle it): only confirmed matches are rewritten");
-      } else {
-        none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
-      }
-      continue;
-    }
+  // A match's sites as positions in one file (or why not).
+  struct Resolved {
     std::vector<SiteRef> refs;
     std::set<std::string> paths;
-    std::string problem;
+    std::string file, problem;
+    bool inputProblem = true; // else the code's shape
     const clangtools::Site *anySite = nullptr;
+  };
+  auto resolve = [&](const DetectedMatch &m) {
+    Resolved out;
     for (const MatchSite &ms : m.sites) {
       SiteRef r;
       r.send = ms.send;
       if (ms.instrumenter) {
         auto it = byId.find(ms.id);
         if (it == byId.end()) {
-          problem = in.sitesPath.empty()
-                        ? "the report names instrumenter sites but no site database was given (--sites FILE)"
-                        : "site " + std::to_string(ms.id) + " is not in the site database " + in.sitesPath +
-                              " (built from other sources?)";
+          out.problem = in.sitesPath.empty()
+                            ? "the report names instrumenter sites but no site database was given (--sites FILE)"
+                            : "site " + std::to_string(ms.id) + " is not in the site database " + in.sitesPath +
+                                  " (built from other sources?)";
           break;
         }
         const clangtools::Site &s = *it->second;
-        anySite = &s;
+        out.anySite = &s;
         std::string path = s.path;
         if (!projectRoot.empty()) path = projectRoot + "/" + s.file;
-        paths.insert(path);
-        p.file = s.file;
+        out.paths.insert(path);
+        out.file = s.file;
         r.line = s.position.line;
         r.column = s.position.column;
         r.callee = s.callee;
         if (s.anchor != "call" && s.anchor != "macro-expansion") {
-          problem = "the call at " + s.file + ":" + std::to_string(s.position.line) +
-                    " is written inside a macro definition (" + s.anchor + "): edit the macro by hand";
+          out.inputProblem = false;
+          out.problem = "the call at " + s.file + ":" + std::to_string(s.position.line) +
+                        " is written inside a macro definition (" + s.anchor + "): edit the macro by hand";
           break;
         }
       } else {
         if (ms.file.empty() || !ms.line) {
-          problem = "a call site is a raw return address (no debug information): rebuild with -g, or "
-                    "instrument the program, and trace again";
+          out.problem = "a call site is a raw return address (no debug information): rebuild with -g, or "
+                        "instrument the program, and trace again";
           break;
         }
         std::string path = ms.file;
         if (!llvm::sys::path::is_absolute(path) && !projectRoot.empty()) path = projectRoot + "/" + path;
-        paths.insert(path);
-        p.file = ms.file;
+        out.paths.insert(path);
+        out.file = ms.file;
         r.line = unsigned(ms.line);
       }
-      refs.push_back(r);
+      out.refs.push_back(r);
     }
+    return out;
+  };
+  auto stemOf = [](const DetectedMatch &m) {
+    char stem[64];
+    std::snprintf(stem, sizeof stem, "%02zu-%s", m.index + 1, m.kind.empty() ? "match" : m.kind.c_str());
+    return std::string(stem);
+  };
+
+  for (const DetectedMatch &m : report.matches) {
+    PatchPlan p;
+    p.match = m.index;
+    if (!in.only.empty() && !in.only.count(m.index + 1)) continue;
+    p.id = stemOf(m);
+    p.kind = m.kind;
+    auto none = [&](const std::string &why) {
+      p.status = "none";
+      p.reason = why;
+      out.push_back(p);
+    };
+    auto failed = [&](const std::string &why) {
+      p.failed = true;
+      none(why);
+    };
+    if (in.progress) std::fprintf(stderr, "rewrite: %s (%zu of %zu)\n", p.id.c_str(), m.index + 1, report.matches.size());
+    if (!m.malformed.empty()) {
+      failed("match " + std::to_string(m.index + 1) + " of " + report.path + " is malformed: " + m.malformed);
+      continue;
+    }
+    if (!m.confirmed && !settledBySource(m)) {
+      if (m.status == "ambiguous") {
+        std::string what;
+        for (const std::string &u : m.unproven) what += (what.empty() ? "" : ", ") + u;
+        none("an ambiguous match (the trace does not prove: " + what +
+             "; the detection report's note says what would settle it): only confirmed matches, "
+             "and ambiguous ones whose open question the source answers, are rewritten");
+      } else {
+        none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
+      }
+      continue;
+    }
+    Resolved r = resolve(m);
+    std::vector<SiteRef> &refs = r.refs;
+    std::set<std::string> &paths = r.paths;
+    std::string &problem = r.problem;
+    bool inputProblem = r.inputProblem;
+    const clangtools::Site *anySite = r.anySite;
+    if (!r.file.empty()) p.file = r.file;
     if (!problem.empty()) {
-      none(problem);
+      if (inputProblem) failed(problem);
+      else none(problem);
+      continue;
+    }
+    if (paths.empty()) {
+      failed("the report names no call site for this match");
       continue;
     }
     if (paths.size() > 1) {
@@ -305,11 +219,11 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     if (!projectRoot.empty() && !clangtools::relativeToRoot(projectRoot, p.path, p.file))
       p.file = p.path;
     if (!readFile(p.path, p.original)) {
-      none("cannot read " + p.path);
+      failed("cannot read " + p.path);
       continue;
     }
     if (anySite && clangtools::fnv1a64(p.original) != anySite->fileHash) {
-      none(p.file + " changed since it was instrumented (the site database is stale): instrument, "
+      failed(p.file + " changed since it was instrumented (the site database is stale): instrument, "
                     "build, trace and detect again, then rewrite");
       continue;
     }
@@ -337,15 +251,22 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     Job job;
     job.match = &m;
     job.sites = refs;
+    // Other confirmed matches in this file: their messages may share a loop.
+    for (const DetectedMatch &o : report.matches) {
+      if (&o == &m || !o.confirmed || !o.malformed.empty()) continue;
+      Resolved ro = resolve(o);
+      if (ro.problem.empty() && ro.paths.size() == 1 && *ro.paths.begin() == p.path)
+        job.partners.push_back({&o, ro.refs, stemOf(o)});
+    }
     job.target = in.target;
     job.out = &p;
     p.status = "none";
     tooling::ClangTool tool(*cdb, {p.path});
     tool.appendArgumentsAdjuster(clangtools::mpiAwareAdjuster());
-    PlanFactory factory(job);
-    int rc = tool.run(&factory);
+    int rc = tool.run(planningAction(job).get());
     if (rc != 0 || !job.ran) {
       p.status = "none";
+      p.failed = true;
       if (p.reason.empty() || rc != 0)
         p.reason = p.file + " does not parse (Clang's errors are above): give the project's compile flags "
                             "with -p BUILD_DIR (compile_commands.json) or after --";
@@ -356,9 +277,12 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     for (const PatchPlan &earlier : out)
       if (p.status != "none" && earlier.status != "none" && earlier.path == p.path && earlier.begin == p.begin &&
           earlier.end == p.end && earlier.replacement == p.replacement) {
+        bool fused = std::find(earlier.fused.begin(), earlier.fused.end(), p.match) != earlier.fused.end();
         p.status = "none";
-        p.reason = "the same code as " + earlier.id + " (another group running it): " + earlier.id +
-                   "'s patch covers this match too";
+        p.reason = fused ? "its messages share a loop with " + earlier.id + "'s: " + earlier.id +
+                               "'s patch replaces both"
+                         : "the same code as " + earlier.id + " (another group running it): " + earlier.id +
+                               "'s patch covers this match too";
         break;
       }
     out.push_back(p);

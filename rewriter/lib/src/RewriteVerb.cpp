@@ -1,5 +1,7 @@
 // RewriteVerb.cpp: `collectivize rewrite`: options, the plan, the files.
 #include <cstdio>
+#include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -7,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "collectivize/clang/ProjectRoot.h" // relativeToRoot
 #include "collectivize/rewrite/PatchFiles.h"
 #include "collectivize/rewrite/Rewrite.h"
 
@@ -29,15 +32,39 @@ const char kUsage[] =
     "                   (default: from the database's absolute paths)\n"
     "  --target mpi|runtime\n"
     "                   MPI collectives (default) or Collectivize's cz_* where it has them\n"
+    "  --match N        rewrite only match N (1-based, as in the file names NN-KIND;\n"
+    "                   repeatable); a requested match without a patch exits 1\n"
     "  --apply          also write the proposed patches into the sources, keeping\n"
-    "                   each original as FILE.collectivize-orig\n"
-    "  -q               no progress\n";
+    "                   each original as FILE.collectivize-orig; only files below\n"
+    "                   the project root (--root, else the git checkout holding the\n"
+    "                   current directory, else the current directory)\n"
+    "  --allow-outside-root\n"
+    "                   let --apply write files outside that root\n"
+    "  -q               no progress\n\n"
+    "A non-empty -o directory is refused unless it holds only the files of an\n"
+    "earlier rewrite (patches.json, NN-KIND.*, all.diff), which are removed.\n"
+    "Exit status: 0 when every match was planned (a match may get no patch for\n"
+    "its code's shape), 1 when a match failed because of its inputs (a malformed\n"
+    "report entry, a stale site database, a file that does not parse) or a\n"
+    "--match got no patch, 2 for wrong options.\n";
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);
   llvm::sys::fs::make_absolute(s);
   llvm::sys::path::remove_dots(s, true);
   return std::string(s);
+}
+
+// The git checkout holding the current directory (its top), else the
+// current directory: where --apply may write.
+std::string currentCheckout() {
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  for (llvm::StringRef d = cwd; !d.empty(); d = llvm::sys::path::parent_path(d)) {
+    if (llvm::sys::fs::exists(d + "/.git")) return d.str();
+    if (d == llvm::sys::path::root_path(d)) break;
+  }
+  return std::string(cwd);
 }
 
 // The line of the new code that calls the collective.
@@ -62,7 +89,8 @@ std::string collectiveLine(const std::string &code) {
 int rewriteVerb(int argc, char **argv) {
   std::string reportPath, outDir = "collectivize-patches", buildDir, sitesPath, root, target = "mpi";
   std::vector<std::string> flags;
-  bool apply = false, quiet = false;
+  std::set<size_t> only;
+  bool apply = false, quiet = false, outsideRoot = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
@@ -90,8 +118,21 @@ int rewriteVerb(int argc, char **argv) {
         std::fprintf(stderr, "collectivize rewrite: --target is 'mpi' or 'runtime', not '%s'\n", target.c_str());
         return 2;
       }
+    } else if (a == "--match") {
+      std::string n;
+      if (!value(n)) return 2;
+      char *end = nullptr;
+      unsigned long long v = std::strtoull(n.c_str(), &end, 10);
+      if (n.empty() || *end || v == 0 || n[0] == '-') {
+        std::fprintf(stderr, "collectivize rewrite: --match takes a match number from 1 (NN of NN-KIND), not '%s'\n",
+                     n.c_str());
+        return 2;
+      }
+      only.insert(size_t(v));
     } else if (a == "--apply") {
       apply = true;
+    } else if (a == "--allow-outside-root") {
+      outsideRoot = true;
     } else if (a == "-q") {
       quiet = true;
     } else if (a == "--") {
@@ -116,6 +157,18 @@ int rewriteVerb(int argc, char **argv) {
   DetectionReport report;
   std::string err;
   if (!readDetectionReport(reportPath, report, err)) {
+    std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
+    return 1;
+  }
+  for (size_t n : only)
+    if (n > report.matches.size()) {
+      std::fprintf(stderr, "collectivize rewrite: --match %zu: %s has %zu match(es)\n", n, report.path.c_str(),
+                   report.matches.size());
+      return 1;
+    }
+  std::string outAbs = absolute(outDir);
+  std::vector<std::string> stale;
+  if (!stalePatchFiles(outAbs, stale, err)) {
     std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
     return 1;
   }
@@ -155,14 +208,23 @@ int rewriteVerb(int argc, char **argv) {
   in.fallbackFlags = flags;
   in.target = target == "runtime" ? Target::Runtime : Target::Mpi;
   in.progress = !quiet;
+  in.only = only;
   std::vector<PatchPlan> plans;
   std::string projectRoot;
   if (!planPatches(in, plans, projectRoot, err)) {
     std::fprintf(stderr, "collectivize rewrite: %s\n", err.c_str());
     return 1;
   }
+  // Only now that there is something to write: the earlier rewrite's files go.
+  for (const std::string &f : stale)
+    if (std::error_code ec = llvm::sys::fs::remove(f)) {
+      std::fprintf(stderr, "collectivize rewrite: cannot remove %s: %s\n", f.c_str(), ec.message().c_str());
+      return 1;
+    }
+  if (!stale.empty())
+    std::printf("removed the %zu file(s) of an earlier rewrite from %s\n", stale.size(), outAbs.c_str());
   PatchDirectory where;
-  where.dir = absolute(outDir);
+  where.dir = outAbs;
   where.sitesPath = sitesPath;
   where.projectRoot = projectRoot;
   where.buildDir = buildDir;
@@ -173,7 +235,9 @@ int rewriteVerb(int argc, char **argv) {
     return 1;
   }
   int proposed = 0, review = 0, none = 0;
+  std::vector<const PatchPlan *> failures;
   for (const PatchPlan &p : plans) {
+    if (p.failed || (!only.empty() && p.status == "none")) failures.push_back(&p);
     if (p.status == "proposed") proposed++;
     else if (p.status == "review") review++;
     else none++;
@@ -187,7 +251,28 @@ int rewriteVerb(int argc, char **argv) {
   }
   std::printf("%d proposed, %d to review, %d without a patch; patches in %s\n", proposed, review, none,
               where.dir.c_str());
+  int status = 0;
+  std::fflush(stdout); // the summary first, then what failed
+  for (const PatchPlan *p : failures) {
+    std::fprintf(stderr, "collectivize rewrite: %s: %s: %s\n", p->id.c_str(),
+                 p->failed ? "failed" : "no patch for a requested match", p->reason.c_str());
+    status = 1;
+  }
   if (apply) {
+    std::string checkout = root.empty() ? currentCheckout() : root;
+    if (!outsideRoot)
+      for (const PatchPlan &p : plans) {
+        std::string relative;
+        if (p.status == "proposed" && !clangtools::relativeToRoot(checkout, p.path, relative)) {
+          std::fprintf(stderr,
+                       "collectivize rewrite: --apply: %s is outside the project root %s (%s): nothing "
+                       "was written. Run from the checkout the report was made in, give its root "
+                       "with --root DIR, or add --allow-outside-root\n",
+                       p.path.c_str(), checkout.c_str(),
+                       root.empty() ? "the git checkout holding the current directory" : "--root");
+          return 1;
+        }
+      }
     std::vector<std::string> changed;
     if (!applyProposed(plans, changed, err)) {
       std::fprintf(stderr, "collectivize rewrite: --apply: %s\n", err.c_str());
@@ -198,7 +283,7 @@ int rewriteVerb(int argc, char **argv) {
     if (changed.empty()) std::printf("--apply: no proposed patch to apply\n");
     if (review) std::printf("--apply: %d patch(es) to review were not applied: see their .md files\n", review);
   }
-  return 0;
+  return status;
 }
 
 } // namespace cz::rewrite

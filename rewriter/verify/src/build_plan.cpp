@@ -130,19 +130,22 @@ std::string shellQuote(const std::string &s) {
   return o + "'";
 }
 
-bool planBuild(const BuildInputs &in, BuildPlan &plan, std::string &error) {
+bool planBuild(const BuildInputs &given, BuildPlan &plan, std::string &error) {
+  BuildInputs in = given;
+  if (in.buildRoot.empty()) in.buildRoot = in.copyRoot;
   if (!in.userCommand.empty()) {
     plan.how = "--build '" + in.userCommand + "'";
     plan.script = in.userCommand;
     return true;
   }
+  std::string where = in.buildRoot == in.copyRoot ? "the project root" : in.buildRoot.substr(in.copyRoot.size() + 1);
   for (const char *name : {"GNUmakefile", "makefile", "Makefile"})
-    if (isFile(in.copyRoot + "/" + name)) {
-      plan.how = std::string("make (a ") + name + " in the project root; --build 'CMD' to change)";
+    if (isFile(in.buildRoot + "/" + name)) {
+      plan.how = std::string("make (a ") + name + " in " + where + "; --build 'CMD' to change)";
       plan.script = "make";
       return true;
     }
-  if (isFile(in.copyRoot + "/CMakeLists.txt")) {
+  if (isFile(in.buildRoot + "/CMakeLists.txt")) {
     std::vector<std::string> configure{"cmake", "-S", ".", "-B", in.copyBuildDir};
     std::string from = "defaults";
     if (!in.buildDir.empty() && isFile(in.buildDir + "/CMakeCache.txt")) {
@@ -158,18 +161,36 @@ bool planBuild(const BuildInputs &in, BuildPlan &plan, std::string &error) {
     }
     plan.script = joinShell(configure) + " && cmake --build " + shellQuote(in.copyBuildDir) +
                   " -j 2";
-    plan.how = "cmake configure + build (a CMakeLists.txt in the project root; settings from " +
+    plan.how = "cmake configure + build (a CMakeLists.txt in " + where + "; settings from " +
                from + "; --build 'CMD' to change)";
     return true;
   }
   if (!in.buildDir.empty() && isFile(in.buildDir + "/compile_commands.json"))
     return planFromCompileDatabase(in, plan, error);
-  error = "no way to build " + in.projectRoot +
-          " is known: no Makefile or CMakeLists.txt in it" +
+  error = "no way to build " + in.projectRoot + " is known: no Makefile or CMakeLists.txt in " + where +
           (in.buildDir.empty() ? std::string()
                                : " and no compile_commands.json in " + in.buildDir) +
-          "; give the build command with --build 'CMD' (run in the copy's root)";
+          "; give the build command with --build 'CMD' (run in the copy's root, or -C DIR)";
   return false;
+}
+
+bool writePlainCompilers(const std::string &dir, std::string &error) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (auto [name, real] : {std::pair{"collectivize-cc", "mpicc"}, std::pair{"collectivize-c++", "mpicxx"}}) {
+    std::string path = dir + "/" + name;
+    std::ofstream f(path);
+    f << "#!/bin/sh\n# collectivize verify: copies are built plain, without the tracer.\nexec " << real
+      << " \"$@\"\n";
+    f.close();
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec, ec);
+    if (!f || ec) {
+      error = "cannot write " + path;
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace cz::verify

@@ -33,10 +33,15 @@ struct BuildInputs {
   std::string copyBuildDir;      // where this copy's build dir is
   std::vector<PathMap> maps;     // user's paths -> this copy
   std::string program;           // the program to run, already mapped
+  std::string buildRoot;         // where the build runs: copyRoot, or -C DIR in it
 };
 
 // False with a message when no way to build is known.
 bool planBuild(const BuildInputs &in, BuildPlan &plan, std::string &error);
+
+// Writes collectivize-cc and collectivize-c++ into dir, each running
+// mpicc / mpicxx unchanged: put first in PATH for the copies' builds.
+bool writePlainCompilers(const std::string &dir, std::string &error);
 
 // Single-quoted for /bin/sh.
 std::string shellQuote(const std::string &s);

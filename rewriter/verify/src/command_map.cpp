@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace cz::verify {
@@ -46,6 +47,37 @@ std::string mapPath(const std::string &path, const std::vector<PathMap> &maps) {
   return best->to + path.substr(best->from.size());
 }
 
+std::string mapScript(const std::string &script, const std::vector<PathMap> &maps) {
+  // Longest `from` first, so a build directory inside the project wins.
+  std::vector<const PathMap *> order;
+  for (const PathMap &m : maps)
+    if (m.from.size() > 1) order.push_back(&m);
+  std::sort(order.begin(), order.end(), [](const PathMap *a, const PathMap *b) { return a->from.size() > b->from.size(); });
+  std::string out;
+  for (size_t i = 0; i < script.size();) {
+    // Only at the start of a word or after a quote, '=' or ':'.
+    bool wordStart = i == 0 || std::string(" \t\n'\"=:(;&|").find(script[i - 1]) != std::string::npos;
+    const PathMap *hit = nullptr;
+    if (wordStart && script[i] == '/')
+      for (const PathMap *m : order) {
+        size_t n = m->from.size();
+        if (script.compare(i, n, m->from) != 0) continue;
+        char next = i + n < script.size() ? script[i + n] : ' ';
+        if (std::string("/ \t\n'\";:)&|").find(next) != std::string::npos) {
+          hit = m;
+          break;
+        }
+      }
+    if (hit) {
+      out += hit->to;
+      i += hit->from.size();
+    } else {
+      out += script[i++];
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> mapCommand(const std::vector<std::string> &command,
                                     const std::vector<PathMap> &maps, const std::string &cwd,
                                     std::vector<std::string> *notes) {
@@ -57,7 +89,10 @@ std::vector<std::string> mapCommand(const std::vector<std::string> &command,
     bool assignment = eq != std::string::npos && eq > 0 &&
                       arg.find('/') > eq;
     std::string mapped;
-    if (assignment) {
+    if (arg.find_first_of(" \t\n") != std::string::npos) {
+      std::string script = mapScript(arg, maps);
+      if (script != arg) mapped = script;
+    } else if (assignment) {
       std::string value = mapOne(arg.substr(eq + 1), maps, cwd);
       if (!value.empty()) mapped = arg.substr(0, eq + 1) + value;
     } else if (arg.empty() || arg[0] != '-') {

@@ -23,9 +23,16 @@ std::string mapPath(const std::string &path, const std::vector<PathMap> &maps);
 
 // The command with its paths mapped. An argument is a path when it contains
 // '/' or names an existing file in cwd; "--opt=PATH" and "VAR=PATH" map
-// their value. `notes` gets "ARG -> MAPPED" for each change.
+// their value. An argument with white space is a script (`sh -c 'mpirun
+// -np 4 ./app'`): it is kept as written but for the absolute paths into a
+// map in it (relative ones follow the working directory). `notes` gets
+// "ARG -> MAPPED" for each change.
 std::vector<std::string> mapCommand(const std::vector<std::string> &command,
                                     const std::vector<PathMap> &maps, const std::string &cwd,
                                     std::vector<std::string> *notes = nullptr);
+
+// A shell script with every absolute path under a map's `from` (a whole
+// path component: `/proj` does not match `/project`) moved to its `to`.
+std::string mapScript(const std::string &script, const std::vector<PathMap> &maps);
 
 } // namespace cz::verify

@@ -208,9 +208,15 @@ Judgement judgeRetrace(const RetraceInputs &in, const TraceFindings &before,
   }
 
   std::string appeared, absent;
-  for (const std::string &kind : kinds) {
+  std::vector<std::vector<std::string>> wanted; // any of each must appear
+  for (const std::string &kind : kinds) wanted.push_back(acceptedCollectives(kind));
+  if (!in.expected.empty()) {
+    wanted.clear();
+    for (const std::string &name : in.expected) wanted.push_back({name});
+  }
+  for (const std::vector<std::string> &names : wanted) {
     bool any = false;
-    for (const std::string &name : acceptedCollectives(kind)) {
+    for (const std::string &name : names) {
       auto count = [&](const std::map<std::string, uint64_t> &m) {
         auto it = m.find(name);
         return it == m.end() ? uint64_t(0) : it->second;
@@ -222,7 +228,7 @@ Judgement judgeRetrace(const RetraceInputs &in, const TraceFindings &before,
         any = true;
       }
     }
-    if (!any) absent += (absent.empty() ? "" : ", ") + mpiCollectiveFor(kind);
+    if (!any) absent += (absent.empty() ? "" : ", ") + names[0];
   }
   std::string gone;
   for (const ManualCollective &t : rt.targets) gone += (gone.empty() ? "" : "; ") + describe(t);

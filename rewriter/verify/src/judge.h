@@ -48,6 +48,9 @@ struct RetraceInputs {
   int reportRanks = 0;
   std::string reportCommand;
   bool runtimeTarget = false; // cz_* calls leave no collective event
+  // The MPI collectives the patch calls (patches.json); empty: those of
+  // the targets' kinds.
+  std::vector<std::string> expected;
 };
 
 // Fills rt (targets as the original run shows them, collectives, matches

@@ -1,6 +1,7 @@
 // patch_index.cpp: see patch_index.h.
 #include "patch_index.h"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <filesystem>
@@ -99,7 +100,19 @@ bool targetsOf(Index &index, const Json &patch, PatchSet &set,
     return false;
   }
   targets.push_back(index.report.matches[size_t(match->num())]);
+  // The matches whose messages the patch replaces too (a fused loop).
+  if (const Json *fused = patch.find("fused"); fused && fused->type() == Json::Type::Array)
+    for (const Json &f : fused->items())
+      if (f.type() == Json::Type::Number && f.num() >= 0 && f.num() < double(index.report.matches.size()))
+        targets.push_back(index.report.matches[size_t(f.num())]);
   return true;
+}
+
+std::vector<std::string> expectedOf(const Json &patch) {
+  std::vector<std::string> out;
+  if (const Json *c = patch.find("collectives"); c && c->type() == Json::Type::Array)
+    for (const Json &name : c->items()) out.push_back(name.text());
+  return out;
 }
 
 bool hasDiff(const Json &p) {
@@ -135,6 +148,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       job.reason = p.str("reason");
       job.resultPath = arg + "/" + stem(job.diff) + ".verify.json";
       if (!targetsOf(index, p, set, job.targets, error)) return false;
+      job.expected = expectedOf(p);
       set.jobs.push_back(job);
     }
     if (set.jobs.empty()) {
@@ -162,6 +176,8 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       for (const Json &p : index.json.find("patches")->items()) {
         if (name == "all.diff" ? hasDiff(p) : p.str("diff") == name) {
           if (!targetsOf(index, p, set, job.targets, error)) return false;
+          for (const std::string &e : expectedOf(p))
+            if (std::find(job.expected.begin(), job.expected.end(), e) == job.expected.end()) job.expected.push_back(e);
           if (name != "all.diff") job.status = p.str("status"), job.reason = p.str("reason");
           found = true;
         }

@@ -18,6 +18,7 @@ struct VerifyJob {
   std::string reason;
   std::string resultPath;   // where NN-KIND.verify.json goes ("" = nowhere)
   std::vector<ManualCollective> targets; // empty: whatever disappears
+  std::vector<std::string> expected;     // the MPI collectives the patch calls; empty: by kind
 };
 
 struct PatchSet {

@@ -48,6 +48,16 @@ std::string resultJson(const VerifyResult &r) {
   s += "  \"patched\": " + runsJson(r.patched) + ",\n";
   double sp = r.original && r.patched ? speedup(r.original->times, r.patched->times) : 0;
   s += "  \"speedup\": " + (sp > 0 ? jsonNumber(sp) : std::string("null")) + ",\n";
+  s += "  \"commands\": [";
+  for (size_t c = 0; c < r.commands.size(); c++) {
+    const CommandResult &cr = r.commands[c];
+    s += std::string(c ? ",\n    " : "\n    ") + "{\"command\": [";
+    for (size_t i = 0; i < cr.command.size(); i++) s += (i ? ", " : "") + jsonQuote(cr.command[i]);
+    double csp = cr.original && cr.patched ? speedup(cr.original->times, cr.patched->times) : 0;
+    s += "], \"original\": " + runsJson(cr.original) + ", \"patched\": " + runsJson(cr.patched) +
+         ", \"speedup\": " + (csp > 0 ? jsonNumber(csp) : std::string("null")) + "}";
+  }
+  s += r.commands.empty() ? "],\n" : "\n  ],\n";
   if (r.retrace) {
     s += "  \"retrace\": {\"collectives\": " + countsJson(r.retrace->patchedCollectives) +
          ", \"matches_left\": " + std::to_string(r.retrace->matchesLeft) +

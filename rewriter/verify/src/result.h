@@ -23,6 +23,12 @@ struct Retrace {
   std::vector<ManualCollective> targets; // as seen in the original run
 };
 
+// One run command's timed runs (verify runs the program every way given).
+struct CommandResult {
+  std::vector<std::string> command;
+  std::optional<ProgramRuns> original, patched;
+};
+
 struct VerifyResult {
   std::string patch;
   std::vector<std::string> command;
@@ -31,7 +37,8 @@ struct VerifyResult {
   std::string build;   // how the copies were built
   std::string workDir; // when kept
   int runs = 0;
-  std::optional<ProgramRuns> original, patched;
+  std::optional<ProgramRuns> original, patched; // the first run command's
+  std::vector<CommandResult> commands;           // every run command's, in order
   std::optional<Retrace> retrace;
 };
 

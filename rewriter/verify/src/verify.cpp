@@ -62,8 +62,9 @@ std::string joinCommand(const std::vector<std::string> &argv) {
 // One scratch copy of the project and how to run the program in it.
 struct Copy {
   std::string name, root, buildDir;
+  std::string buildRoot; // where the build runs: the root, or -C DIR in it
   std::vector<PathMap> maps;
-  std::vector<std::string> command;
+  std::vector<std::vector<std::string>> commands; // each run command, mapped
   std::string cwd;
   BuildPlan plan;
 };
@@ -88,7 +89,8 @@ private:
   bool makeCopy(const std::string &name, Copy &copy, std::string &error);
   bool plan(Copy &copy, std::string &error);
   bool build(Copy &copy, std::string &log);
-  Run runOnce(const Copy &copy, const std::string &tag, double timeout);
+  Run runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout);
+  Judgement timedRuns(const Copy &patched, const VerifyJob &job, size_t command, CommandResult &out);
   RetraceOutcome retrace(const Copy &copy);
   VerifyResult verifyJob(const VerifyJob &job);
   void report(const VerifyJob &job, const VerifyResult &r);
@@ -98,6 +100,9 @@ private:
   OutputFilter filter_;
   std::string userCwd_, work_;
   bool ownWork_ = false;
+  std::vector<std::vector<std::string>> commands_; // `-- CMD` and each --run, unmapped
+  std::string buildSubdir_;                         // -C, relative to the project root
+  std::string plainCompilers_;                      // collectivize-cc -> mpicc shims
   Copy original_;
   int originalBuilt_ = 0; // 0 not yet, 1 built, -1 failed
   std::string originalBuildError_;
@@ -129,21 +134,21 @@ bool Verifier::makeCopy(const std::string &name, Copy &copy, std::string &error)
                                   " build products left out)").c_str()
                                : "");
   std::vector<std::string> notes;
-  copy.command = mapCommand(opt_.command, copy.maps, userCwd_, &notes);
+  copy.commands.clear();
+  for (const std::vector<std::string> &c : commands_) copy.commands.push_back(mapCommand(c, copy.maps, userCwd_, &notes));
   std::string mappedCwd = mapPath(userCwd_, copy.maps);
   copy.cwd = mappedCwd.empty() ? userCwd_ : mappedCwd;
+  copy.buildRoot = buildSubdir_.empty() ? copy.root : copy.root + "/" + buildSubdir_;
   return true;
 }
 
 bool Verifier::plan(Copy &copy, std::string &error) {
   std::string program; // the first argument that lands in the copy
-  for (const std::string &a : copy.command)
-    if (a.rfind(copy.root, 0) == 0) {
-      program = a;
-      break;
-    }
-  BuildInputs in{opt_.build,  set_.projectRoot, set_.buildDir, copy.root,
-                 copy.buildDir, copy.maps,       program};
+  for (const std::vector<std::string> &command : copy.commands)
+    for (const std::string &a : command)
+      if (program.empty() && a.rfind(copy.root, 0) == 0 && a.find(' ') == std::string::npos) program = a;
+  BuildInputs in{opt_.build,   set_.projectRoot, set_.buildDir, copy.root,
+                 copy.buildDir, copy.maps,        program,       copy.buildRoot};
   return planBuild(in, copy.plan, error);
 }
 
@@ -152,18 +157,25 @@ bool Verifier::build(Copy &copy, std::string &log) {
   progress("%s: building with %s", copy.name.c_str(), copy.plan.how.c_str());
   ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", copy.plan.script};
-  spec.cwd = copy.root;
+  spec.cwd = copy.buildRoot;
+  // A build that calls Collectivize's wrappers by name gets mpicc/mpicxx:
+  // the timed runs must not carry the tracer.
+  const char *path = getenv("PATH");
+  spec.env = {{"PATH", plainCompilers_ + ":" + (path ? path : "/usr/bin:/bin")}};
   spec.stdoutPath = spec.stderrPath = log;
   spec.timeoutSeconds = 3600;
   ProcessResult r = runProcess(spec);
   return r.started && r.exitCode == 0;
 }
 
-Run Verifier::runOnce(const Copy &copy, const std::string &tag, double timeout) {
+Run Verifier::runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout) {
   Run run;
   ProcessSpec spec;
-  spec.argv = copy.command;
+  spec.argv = copy.commands[command];
   spec.cwd = copy.cwd;
+  // A program built with the tracer would write here: runTracedBuild
+  // looks, since such runs are slower and print more than the program.
+  spec.env = {{"COLLECTIVIZE_TRACE_DIR", work_ + "/runs/" + tag + ".trace"}};
   spec.stdoutPath = work_ + "/runs/" + tag + ".out";
   spec.stderrPath = work_ + "/runs/" + tag + ".err";
   spec.timeoutSeconds = timeout;
@@ -178,7 +190,7 @@ RetraceOutcome Verifier::retrace(const Copy &copy) {
   std::string traceDir = work_ + "/" + copy.name + ".trace";
   std::string reportPath = work_ + "/" + copy.name + ".report.json";
   progress("%s: traced run", copy.name.c_str());
-  TracedCommand traced = tracedCommand(copy.command, opt_.tracer, traceDir);
+  TracedCommand traced = tracedCommand(copy.commands[0], opt_.tracer, traceDir);
   ProcessSpec spec;
   spec.argv = traced.argv;
   spec.env = traced.env;
@@ -210,7 +222,7 @@ RetraceOutcome Verifier::retrace(const Copy &copy) {
 VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   VerifyResult r;
   r.patch = job.diff;
-  r.command = opt_.command;
+  r.command = commands_[0];
 
   Copy patched;
   std::string error;
@@ -257,85 +269,105 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     return r;
   }
 
-  // Timed runs, interleaved (and alternating who goes first) so that the
-  // machine's slow moments fall on both programs alike.
+  // Every run command, each compared on its own; the first is traced.
   r.runs = opt_.runs;
   fs::create_directories(work_ + "/runs");
-  std::vector<Run> orig, pat;
-  double origMax = 0;
-  for (int i = 0; i < opt_.runs; i++) {
-    for (int k = 0; k < 2; k++) {
-      bool originalTurn = (k == 0) == (i % 2 == 0);
-      std::string tag = (originalTurn ? "original-" : job.id + "-") + std::to_string(i + 1);
-      progress("run %d/%d %s", i + 1, opt_.runs, originalTurn ? "original" : "patched");
-      if (originalTurn) {
-        orig.push_back(runOnce(original_, tag, opt_.timeoutSeconds));
-        origMax = std::max(origMax, orig.back().process.seconds);
-      } else {
-        // A patched program that deadlocks is stopped long before --timeout.
-        double limit = orig.empty() ? opt_.timeoutSeconds
-                                    : std::min(opt_.timeoutSeconds, std::max(20.0, 10 * origMax));
-        pat.push_back(runOnce(patched, tag, limit));
-      }
+  std::string outputs, timing;
+  for (size_t c = 0; c < original_.commands.size(); c++) {
+    CommandResult cr;
+    Judgement runs = timedRuns(patched, job, c, cr);
+    r.commands.push_back(cr);
+    std::string label = original_.commands.size() > 1 ? "[" + joinCommand(commands_[c]) + "] " : "";
+    if (!runs.verdict.empty()) {
+      r.verdict = runs.verdict;
+      r.evidence = label + runs.text;
+      return r;
     }
+    outputs += (outputs.empty() ? "" : "\n") + label + runs.text;
+    timing += (timing.empty() ? "" : "\n") + label +
+              timingLine(cr.original->times, cr.patched->times, opt_.runs);
   }
-  for (const std::vector<Run> *side : {&orig, &pat})
-    for (const Run &run : *side)
-      if (!run.process.started) {
-        r.evidence = "cannot run the program: " + run.process.error + " (command: " +
-                     joinCommand(side == &orig ? original_.command : patched.command) + ")";
-        return r;
-      }
-  auto records = [](const std::vector<Run> &runs) {
-    std::vector<RunRecord> out;
-    for (const Run &run : runs)
-      out.push_back({run.process.exitCode, run.process.timedOut, run.process.seconds, run.out,
-                     run.err});
-    return out;
-  };
-  std::vector<RunRecord> origRecords = records(orig), patRecords = records(pat);
-  auto summary = [](const std::vector<RunRecord> &runs) {
-    std::vector<double> t;
-    for (const RunRecord &run : runs) t.push_back(run.seconds);
-    return ProgramRuns{runs.empty() ? 0 : runs[0].exit, summarizeTimes(t)};
-  };
-  r.original = summary(origRecords);
-  r.patched = summary(patRecords);
-  std::string timing = timingLine(r.original->times, r.patched->times, opt_.runs);
-
-  RunSettings settings{filter_, opt_.compareStderr, work_ + "/runs/"};
-  Judgement runs = judgeRuns(origRecords, patRecords, settings);
-  if (!runs.verdict.empty()) {
-    r.verdict = runs.verdict;
-    r.evidence = runs.text;
-    return r;
-  }
+  r.original = r.commands[0].original;
+  r.patched = r.commands[0].patched;
   std::string build = "build: both copies with " + original_.plan.how;
   if (!opt_.retrace) {
     r.verdict = "verified";
-    r.evidence = build + "\n" + runs.text +
+    r.evidence = build + "\n" + outputs +
                  "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
                  timing;
     return r;
   }
   if (!originalTrace_) originalTrace_ = retrace(original_);
   if (!originalTrace_->ok) {
-    r.evidence = runs.text + "\nretrace: " + originalTrace_->error;
+    r.evidence = outputs + "\nretrace: " + originalTrace_->error;
     return r;
   }
   RetraceOutcome after = retrace(patched);
   if (!after.ok) {
-    r.evidence = runs.text + "\nretrace: " + after.error;
+    r.evidence = outputs + "\nretrace: " + after.error;
     return r;
   }
   Retrace rt;
-  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime"};
+  RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime", job.expected};
   Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
   r.retrace = rt;
   r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
-  r.evidence = (traced.verdict.empty() ? build + "\n" : "") + runs.text + "\n" + traced.text +
+  std::string which = commands_.size() > 1 ? " (traced with the first run command)" : "";
+  r.evidence = (traced.verdict.empty() ? build + "\n" : "") + outputs + "\n" + traced.text + which +
                (traced.verdict.empty() ? "\n" + timing : " (traces: " + work_ + ")");
   return r;
+}
+
+// Timed runs of one run command, interleaved (and alternating who goes
+// first) so that the machine's slow moments fall on both programs alike.
+Judgement Verifier::timedRuns(const Copy &patched, const VerifyJob &job, size_t command, CommandResult &out) {
+  out.command = commands_[command];
+  std::vector<Run> orig, pat;
+  double origMax = 0;
+  std::string prefix = commands_.size() > 1 ? "command " + std::to_string(command + 1) + ": " : "";
+  for (int i = 0; i < opt_.runs; i++) {
+    for (int k = 0; k < 2; k++) {
+      bool originalTurn = (k == 0) == (i % 2 == 0);
+      std::string tag = (originalTurn ? "original-" : job.id + "-") +
+                        (command ? std::to_string(command + 1) + "-" : "") + std::to_string(i + 1);
+      progress("%srun %d/%d %s", prefix.c_str(), i + 1, opt_.runs, originalTurn ? "original" : "patched");
+      if (originalTurn) {
+        orig.push_back(runOnce(original_, command, tag, opt_.timeoutSeconds));
+        origMax = std::max(origMax, orig.back().process.seconds);
+        if (fs::exists(work_ + "/runs/" + tag + ".trace"))
+          return {"error", "the original copy's program wrote a Collectivize trace (" + work_ + "/runs/" + tag +
+                               ".trace): its build links the tracer, which slows and changes the timed "
+                               "runs. The build calls collectivize-cc/c++ by a full path or links "
+                               "libcollectivize_trace itself: give --build 'CMD' with mpicc/mpicxx"};
+      } else {
+        // A patched program that deadlocks is stopped long before --timeout.
+        double limit = orig.empty() ? opt_.timeoutSeconds
+                                    : std::min(opt_.timeoutSeconds, std::max(20.0, 10 * origMax));
+        pat.push_back(runOnce(patched, command, tag, limit));
+      }
+    }
+  }
+  for (const std::vector<Run> *side : {&orig, &pat})
+    for (const Run &run : *side)
+      if (!run.process.started)
+        return {"error", "cannot run the program: " + run.process.error + " (command: " +
+                             joinCommand((side == &orig ? original_ : patched).commands[command]) + ")"};
+  auto records = [](const std::vector<Run> &runs) {
+    std::vector<RunRecord> recs;
+    for (const Run &run : runs)
+      recs.push_back({run.process.exitCode, run.process.timedOut, run.process.seconds, run.out, run.err});
+    return recs;
+  };
+  std::vector<RunRecord> origRecords = records(orig), patRecords = records(pat);
+  auto summary = [](const std::vector<RunRecord> &runs) {
+    std::vector<double> times;
+    for (const RunRecord &run : runs) times.push_back(run.seconds);
+    return ProgramRuns{runs.empty() ? 0 : runs[0].exit, summarizeTimes(times)};
+  };
+  out.original = summary(origRecords);
+  out.patched = summary(patRecords);
+  RunSettings settings{filter_, opt_.compareStderr, work_ + "/runs/"};
+  return judgeRuns(origRecords, patRecords, settings);
 }
 
 void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
@@ -365,9 +397,11 @@ void onSignal(int sig) {
 
 int Verifier::run() {
   std::string error;
-  if (opt_.command.empty()) {
+  if (!opt_.command.empty()) commands_.push_back(opt_.command);
+  for (const std::string &script : opt_.runScripts) commands_.push_back({"/bin/sh", "-c", script});
+  if (commands_.empty()) {
     std::fprintf(stderr, "collectivize verify: no run command: put it after `--`, e.g. "
-                         "`-- mpirun -np 4 ./app`\n");
+                         "`-- mpirun -np 4 ./app`, or give --run 'CMD'\n");
     return 2;
   }
   if (!compileIgnorePatterns(opt_.ignore, filter_, error)) {
@@ -381,6 +415,22 @@ int Verifier::run() {
     return 2;
   }
   for (const std::string &n : set_.notes) std::printf("%s\n", n.c_str());
+  if (!opt_.buildDir.empty()) {
+    // Like make -C: relative to where verify runs; it must be in the project.
+    std::string dir = absolutePath(opt_.buildDir, userCwd_);
+    std::string inCopy = mapPath(dir, {{set_.projectRoot, ""}});
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      std::fprintf(stderr, "collectivize verify: --build-dir %s is not a directory\n", dir.c_str());
+      return 2;
+    }
+    if (inCopy.empty() && dir != set_.projectRoot) {
+      std::fprintf(stderr, "collectivize verify: --build-dir %s is not inside the project %s: the copies "
+                           "hold the project only\n", dir.c_str(), set_.projectRoot.c_str());
+      return 2;
+    }
+    buildSubdir_ = inCopy.empty() ? "" : inCopy.substr(1);
+  }
 
   if (!opt_.workDir.empty()) {
     work_ = absolutePath(opt_.workDir, userCwd_);
@@ -407,6 +457,11 @@ int Verifier::run() {
     work_ = templ;
     ownWork_ = true;
   }
+  plainCompilers_ = work_ + "/plain-compilers";
+  if (!writePlainCompilers(plainCompilers_, error)) {
+    std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
+    return 1;
+  }
   std::snprintf(gWorkMessage, sizeof gWorkMessage,
                 "\ncollectivize verify: interrupted; work directory kept: %s\n", work_.c_str());
   signal(SIGINT, onSignal);
@@ -417,7 +472,7 @@ int Verifier::run() {
   if (!makeCopy("original", original_, error)) {
     std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
     allVerified = false;
-  } else if (original_.command == opt_.command && original_.cwd == userCwd_) {
+  } else if (original_.commands == commands_ && original_.cwd == userCwd_) {
     // Both copies would run the very same binary: nothing would be compared.
     std::fprintf(stderr,
                  "collectivize verify: the command names nothing inside the project %s (and "

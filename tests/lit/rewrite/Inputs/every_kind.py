@@ -2,11 +2,7 @@
 traced run, detect, rewrite, apply the patch to a copy, build it, run it
 traced, and compare. Prints one line per kind for FileCheck.
 
-usage: every_kind.py OUT COLLECTIVIZE COLLECTIVIZE_CC MPICC EXAMPLES_DIR TRACE_LIBDIR MPIRUN...
-
-The linear scatter is built against Collectivize (HAVE_COLLECTIVIZE), so
-its root declares its own block with cz_send_to_self: rank 0's block never
-travels, and the trace proves its slot only through that declaration.
+usage: every_kind.py OUT COLLECTIVIZE COLLECTIVIZE_CC MPICC EXAMPLES_DIR MPIRUN...
 """
 import os
 import re
@@ -14,11 +10,8 @@ import shutil
 import subprocess
 import sys
 
-out, cz, cc, mpicc, examples, libdir = sys.argv[1:7]
-mpirun = sys.argv[7:]
-include = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(examples))), "runtime", "include")
-KEPT = ["-DHAVE_COLLECTIVIZE", "-I" + include]
-KEPT_LINK = KEPT + ["-L" + libdir, "-lcollectivize_trace", "-Wl,-rpath," + libdir]
+out, cz, cc, mpicc, examples = sys.argv[1:6]
+mpirun = sys.argv[6:]
 CASES = [  # kind, example, ranks
     ("bcast", "bcast_linear", 4), ("scatter", "scatter_linear", 4),
     ("gather", "gather_binomial", 5), ("reduce", "reduce_binomial", 4),
@@ -41,22 +34,16 @@ for kind, name, np in CASES:
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d + "/src")
     shutil.copy(os.path.join(examples, name + ".c"), d + "/src")
-    flags = KEPT if name == "scatter_linear" else []
-    link = KEPT_LINK if name == "scatter_linear" else []
-    run([cc, "-O1"] + flags + [name + ".c", "-o", d + "/app"], cwd=d + "/src",
+    run([cc, "-O1", name + ".c", "-o", d + "/app"], cwd=d + "/src",
         env=dict(env, COLLECTIVIZE_ROOT=d + "/src", COLLECTIVIZE_SITES=d + "/sites.json"))
     before = run(mpirun + ["-np", str(np), d + "/app"],
                  env=dict(env, COLLECTIVIZE_TRACE_DIR=d + "/trace"))
     run([cz, "detect", d + "/trace", "--sites", d + "/sites.json", "-o", d + "/report.json"])
     summary = run([cz, "rewrite", "-q", d + "/report.json", "-o", d + "/patches"])
     status = summary.split("\n")[0].split()[1]
-    if status == "none":  # no patch: say why, nothing to apply
-        why = summary.split("\n")[1].strip()
-        print(f"{kind} {name}: none, {why}")
-        continue
     shutil.copytree(d + "/src", d + "/patched")
     run(["git", "apply", d + "/patches/all.diff"], cwd=d + "/patched")
-    run([mpicc, "-O1", d + "/patched/" + name + ".c", "-o", d + "/patched/app"] + link)
+    run([mpicc, "-O1", d + "/patched/" + name + ".c", "-o", d + "/patched/app"])
     after = run([cz, "run", "-np", str(np), "--trace-dir", d + "/trace2", "--",
                  d + "/patched/app"])
     after = after[:after.find("collectivize run: trace written")]  # the program's own output

@@ -20,11 +20,12 @@ struct MatchSite {
 
 struct DetectedMatch {
   size_t index = 0; // position in the report's matches
-  std::string kind; // bcast, scatter, gather, reduce, allreduce, allgather, alltoall, barrier
+  std::string kind; // bcast, ..., barrier, gatherv, scatterv (support/kinds/collective_kinds.def)
   bool confirmed = false;
   std::string status;                // "confirmed", "ambiguous", "partial"
   std::vector<std::string> unproven; // ambiguous: what the trace does not prove
-  int root = -1;      // rank in `ranks`; -1 for rootless kinds
+  int root = -1;      // rank in `ranks`; -1 for rootless kinds or a root that varies
+  std::vector<int> roots; // a root that changes from instance to instance: every one
   int rootWorld = -1;
   std::string commName;
   std::vector<int> ranks;
@@ -39,6 +40,9 @@ struct DetectedMatch {
   std::string recvLayout;
   std::string sendLayout; // alltoall: the senders' blocks not in rank order
   std::vector<MatchSite> sites;
+  // Why this entry of the report cannot be used, naming the field
+  // ("\"count\" is \"four\", not a non-negative integer"); "" when well-formed.
+  std::string malformed;
 };
 
 struct DetectionReport {
@@ -48,8 +52,10 @@ struct DetectionReport {
   std::vector<DetectedMatch> matches;
 };
 
-// false + err (naming the file and the problem) on unreadable, malformed or
-// newer-version input.
+// false + err (naming the file and the problem) on unreadable or
+// newer-version input, or a report whose frame (format, version, matches)
+// is malformed. A malformed match does not refuse the file: its
+// `malformed` says what is wrong.
 bool readDetectionReport(const std::string &path, DetectionReport &out, std::string &err);
 
 } // namespace cz::rewrite

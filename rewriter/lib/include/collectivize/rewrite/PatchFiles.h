@@ -25,6 +25,12 @@ unsigned afterIncludes(const std::string &text);
 bool unifiedDiff(const std::string &file, const std::string &before, const std::string &after,
                  std::string &diff, std::string &err);
 
+// The files of an earlier rewrite in dir (patches.json, all.diff, NN-KIND.diff/
+// .yaml/.md/.verify.json, all.verify.json), to be removed before writing:
+// stale patches must not survive next to new ones. false + err when dir is
+// not a directory or holds anything else (it is then not ours to clear).
+bool stalePatchFiles(const std::string &dir, std::vector<std::string> &stale, std::string &err);
+
 bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPlan> &plans,
                          std::string &err);
 

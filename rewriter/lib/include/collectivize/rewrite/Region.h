@@ -14,48 +14,40 @@
 // the collective, or a return from inside it, means no patch.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/Stmt.h"
-#include "clang/Lex/Preprocessor.h"
+
+#include "collectivize/rewrite/SourceText.h"
 
 namespace cz::rewrite {
-
-// Source text and positions in the file of the region (expansion locations).
-class SourceText {
-public:
-  // pp: to tell a macro name spelled in a #define from a macro parameter.
-  SourceText(clang::ASTContext &ctx, clang::Preprocessor *pp = nullptr);
-  // Token range as written; with the statement, its AST rendering is the
-  // fallback when the text in a macro body names macro parameters.
-  std::string of(clang::SourceRange range, const clang::Stmt *printable = nullptr) const;
-  std::string of(const clang::Stmt *s) const { return of(s->getSourceRange(), s); }
-  unsigned offset(clang::SourceLocation loc) const;    // in its file
-  unsigned endOffset(const clang::Stmt *s) const;      // just after the last token (and its ';')
-  unsigned line(clang::SourceLocation loc) const;
-  std::string between(unsigned begin, unsigned end) const; // bytes of the main file
-  std::string lineIndent(unsigned offset) const;
-  unsigned lineStart(unsigned offset) const;
-  clang::ASTContext &ctx;
-  clang::Preprocessor *pp;
-  clang::SourceManager &sm;
-  clang::FileID file;
-  llvm::StringRef buffer;
-};
 
 struct RegionPlan {
   bool ok = false;
   std::string whyNot;              // !ok: why there is no patch
+  // !ok because of this point-to-point call, which is not a site (another
+  // match's, when two collectives share a loop).
+  const clang::CallExpr *foreignCall = nullptr;
   std::vector<std::string> review; // ok: what the reviewer must look at
   const clang::FunctionDecl *function = nullptr;
   unsigned begin = 0, end = 0;     // replaced bytes of the file
-  std::string before, after;       // kept work around the new call
+  std::string before, after;       // kept work around the new call(s)
+  // Fused collectives (several matches in one loop): work kept between
+  // call g and call g + 1, in the order the messages went.
+  std::map<int, std::string> between;
+  // Byte ranges of the file whose statements run before the call of group
+  // g in the patched code (kept work before it, work between earlier
+  // calls, earlier groups' site calls): writes there do not change what
+  // an argument of call g means.
+  std::map<int, std::vector<std::pair<unsigned, unsigned>>> precede;
   std::vector<std::string> kept;   // one line each: what was kept and where
+  std::vector<const clang::Stmt *> slice; // the region's statements
   std::set<const clang::VarDecl *> regionLocals;
+  // Variables the kept work writes into (`all[root * n + i] = ..`, memcpy).
+  std::set<const clang::VarDecl *> keptWrites;
   std::vector<const clang::Stmt *> patterns;
   // Rank comparisons in the region and the sites' context (`me == root`):
   // the side that is not the rank variable, as root candidates.
@@ -72,16 +64,15 @@ struct RegionRequest {
   // Variables the collective itself updates (a reduction's accumulator):
   // writes to them inside the pattern are not "other work".
   std::set<const clang::VarDecl *> collectiveWrites;
+  // A barrier: what the messages carry must be read nowhere else (the
+  // collective call would not deliver it).
+  bool messagesCarryNoData = false;
+  // Fused matches: the group (0..groups-1, in message order) of each site
+  // call; a call not listed is in group 0.
+  std::map<const clang::CallExpr *, int> group;
+  int groups = 1;
 };
 
 RegionPlan planRegion(const SourceText &src, const RegionRequest &request);
-
-// Helpers shared with the replacement builder.
-const clang::Expr *strip(const clang::Expr *e);
-bool mentions(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
-const clang::VarDecl *referencedVar(const clang::Expr *e); // `x`, `&x`, `x[i]`, `*x`: x
-std::string calleeName(const clang::CallExpr *call);
-// Two more spaces at the start of every line.
-std::string indentLines(const std::string &text);
 
 } // namespace cz::rewrite

@@ -29,8 +29,10 @@ struct CallPlan {
   bool usesRuntime = false;        // needs #include "collectivize.h"
 };
 
+// group: which of fused matches this call is (RegionRequest::group), for
+// what runs before it.
 CallPlan buildCall(const SourceText &src, const RegionPlan &region, const DetectedMatch &match,
-                   const std::vector<SiteCall> &sites, Target target);
+                   const std::vector<SiteCall> &sites, Target target, int group = 0);
 
 // The variables a reduction's sends accumulate into (`&sum` -> sum): the
 // combine step writing them is part of the collective.

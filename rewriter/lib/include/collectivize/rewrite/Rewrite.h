@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct PatchPlan {
   std::string kind;
   std::string status;  // proposed, review, none
   std::string reason;  // review/none: why
+  // No patch because of the inputs, not the code: a malformed match, a site
+  // missing from the database, a stale database, a file that cannot be
+  // read or does not parse. The verb exits non-zero.
+  bool failed = false;
   std::string file;    // root-relative
   std::string path;    // absolute
   unsigned begin = 0, end = 0; // replaced bytes
@@ -29,6 +34,8 @@ struct PatchPlan {
   std::string call;            // the collective call alone
   std::vector<std::string> review, notes, kept;
   bool addInclude = false;     // #include "collectivize.h" at the top
+  std::vector<size_t> fused;   // other matches this patch replaces too (one loop sent both)
+  std::vector<std::string> collectives; // the MPI collectives the new code calls ("MPI_Allreduce")
   std::string original, patched; // whole file, before and after
 };
 
@@ -40,6 +47,7 @@ struct RewriteInputs {
   std::vector<std::string> fallbackFlags; // compile flags when a file is not in compileDb
   Target target = Target::Mpi;
   bool progress = true;
+  std::set<size_t> only; // --match: the matches to rewrite (1-based); empty: all
 };
 
 // One plan per match of the report, in report order. false + err when the

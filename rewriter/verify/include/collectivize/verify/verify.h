@@ -16,8 +16,12 @@ namespace cz::verify {
 
 struct VerifyOptions {
   std::string patch;                  // a .diff, or a patch directory
-  std::vector<std::string> command;   // how the program runs (mpirun ...)
+  std::vector<std::string> command;   // how the program runs (mpirun ...), or empty
+  // --run 'CMD' (repeatable): more ways to run it (other process counts,
+  // inputs), each by /bin/sh, as written; every one must agree.
+  std::vector<std::string> runScripts;
   std::string build;                  // --build: build command ("" = choose)
+  std::string buildDir;               // -C/--build-dir: where the build runs ("" = the root)
   std::string root;                   // --root: project root (loose diffs)
   std::string output;                 // -o: result file (one patch)
   std::string workDir;                // --work: "" = a fresh temp dir

@@ -1,0 +1,109 @@
+// AstQueries.cpp: small questions about statements and expressions that the
+// region planner and the replacement builder both ask.
+#include "AstQueries.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace cz::rewrite {
+
+using namespace clang;
+
+const Expr *strip(const Expr *e) {
+  while (e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *c = dyn_cast<CStyleCastExpr>(e)) {
+      e = c->getSubExpr();
+      continue;
+    }
+    if (const auto *c = dyn_cast<CXXNamedCastExpr>(e)) {
+      e = c->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  return e;
+}
+
+void forEachStmt(const Stmt *s, const std::function<void(const Stmt *)> &fn) {
+  if (!s) return;
+  fn(s);
+  for (const Stmt *c : s->children()) forEachStmt(c, fn);
+}
+
+void declaredIn(const Stmt *s, std::set<const VarDecl *> &out) {
+  forEachStmt(s, [&](const Stmt *x) {
+    if (const auto *ds = dyn_cast<DeclStmt>(x))
+      for (const Decl *d : ds->decls())
+        if (const auto *v = dyn_cast<VarDecl>(d)) out.insert(v);
+    if (const auto *fr = dyn_cast<CXXForRangeStmt>(x)) out.insert(fr->getLoopVariable());
+  });
+}
+
+bool isLoop(const Stmt *s) {
+  return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+}
+
+// Variables an assignment, ++/-- or compound assignment writes: `x = ..` -> x.
+const VarDecl *assignedVar(const Stmt *s, const Expr **lhsOut) {
+  const Expr *lhs = nullptr;
+  if (const auto *b = dyn_cast<BinaryOperator>(s)) {
+    if (b->isAssignmentOp()) lhs = b->getLHS();
+  } else if (const auto *u = dyn_cast<UnaryOperator>(s)) {
+    if (u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  } else if (const auto *op = dyn_cast<CXXOperatorCallExpr>(s)) {
+    if (op->isAssignmentOp() && op->getNumArgs() > 0) lhs = op->getArg(0);
+  }
+  if (lhsOut) *lhsOut = lhs;
+  if (!lhs) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(strip(lhs))) return dyn_cast<VarDecl>(d->getDecl());
+  return nullptr;
+}
+
+bool mentions(const Stmt *s, const std::set<const VarDecl *> &vars) {
+  bool found = false;
+  forEachStmt(s, [&](const Stmt *x) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) found = found || vars.count(v);
+  });
+  return found;
+}
+
+const VarDecl *referencedVar(const Expr *e) {
+  e = strip(e);
+  while (e) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(e)) return dyn_cast<VarDecl>(d->getDecl());
+    if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+      e = strip(u->getSubExpr());
+    } else if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
+      e = strip(a->getBase());
+    } else if (const auto *m = dyn_cast<MemberExpr>(e)) {
+      e = strip(m->getBase());
+    } else if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp()) {
+      e = strip(b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS());
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+std::string indentLines(const std::string &t) {
+  std::string out = "  ";
+  for (char c : t) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  return out;
+}
+
+std::string calleeName(const CallExpr *call) {
+  if (const FunctionDecl *f = call->getDirectCallee()) return f->getNameAsString();
+  // In a template, a call with dependent arguments is not resolved yet.
+  if (const auto *u = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    return u->getName().getAsString();
+  return "";
+}
+
+} // namespace cz::rewrite

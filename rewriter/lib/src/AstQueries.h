@@ -1,0 +1,31 @@
+// AstQueries.h: small questions about statements and expressions that the
+// region planner and the replacement builder both ask (private to the
+// rewriter library).
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+namespace cz::rewrite {
+
+// Without parentheses, implicit and explicit casts.
+const clang::Expr *strip(const clang::Expr *e);
+// s and everything below it, parents first.
+void forEachStmt(const clang::Stmt *s, const std::function<void(const clang::Stmt *)> &fn);
+// Variables declared anywhere in s (also a range-for's loop variable).
+void declaredIn(const clang::Stmt *s, std::set<const clang::VarDecl *> &out);
+bool isLoop(const clang::Stmt *s);
+// The variable an assignment, ++/-- or compound assignment writes (`x = ..`
+// -> x; null for `a[i] = ..`); lhsOut: the written expression, if any.
+const clang::VarDecl *assignedVar(const clang::Stmt *s, const clang::Expr **lhsOut = nullptr);
+bool mentions(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
+const clang::VarDecl *referencedVar(const clang::Expr *e); // `x`, `&x`, `x[i]`, `*x`: x
+std::string calleeName(const clang::CallExpr *call);
+// Two more spaces at the start of every line.
+std::string indentLines(const std::string &text);
+
+} // namespace cz::rewrite

@@ -1,0 +1,30 @@
+// CombineStep.h: how the program combines what it receives (private to the
+// rewriter library): the MPI_Op of a combine step (`sum += in` is MPI_SUM),
+// and the accumulator of a ring that combines each block as it arrives
+// (`sum += got; pass = got;`), which makes an allgather of single values
+// an allreduce.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include "collectivize/rewrite/SourceText.h"
+
+namespace cz::rewrite {
+
+// The one operation the statements combine into `acc` with: `acc += x`,
+// `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`, `a > b ? a : b`,
+// `if (x > acc) acc = x`; "" when none or several.
+std::string combineOp(const SourceText &src, const std::vector<const clang::Stmt *> &patterns,
+                      const std::set<const clang::VarDecl *> &acc);
+
+// The variable the function combines the received value into (assigned
+// from an expression reading `received`, other than `sent`, which a ring
+// forwards); null unless exactly one.
+const clang::VarDecl *ringAccumulator(const clang::VarDecl *received, const clang::VarDecl *sent);
+
+} // namespace cz::rewrite

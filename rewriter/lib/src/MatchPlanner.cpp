@@ -1,0 +1,252 @@
+// MatchPlanner.cpp: see MatchPlanner.h.
+#include "MatchPlanner.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+
+#include "collectivize/rewrite/CallShapes.h"
+#include "collectivize/rewrite/Region.h"
+
+#include "AstQueries.h"
+#include "CombineStep.h"
+
+namespace cz::rewrite {
+namespace {
+
+using namespace clang;
+
+std::string joinLines(const std::vector<std::string> &parts, const std::string &indent) {
+  std::string out;
+  for (const std::string &p : parts) {
+    if (p.empty()) continue;
+    std::string indented;
+    for (char c : p) {
+      indented += c;
+      if (c == '\n') indented += indent;
+    }
+    out += (out.empty() ? "" : "\n" + indent) + indented;
+  }
+  return out;
+}
+
+class SiteCalls : public RecursiveASTVisitor<SiteCalls> {
+public:
+  SiteCalls(SourceManager &sm, const std::vector<SiteRef> &refs) : sm(sm), refs(refs) {}
+  bool VisitCallExpr(CallExpr *call) {
+    std::string name = calleeName(call);
+    if (name.empty() || !isPointToPoint(name)) return true;
+    // Where the call is written: in a macro argument its own text, else
+    // the macro use (the site database anchors them the same way).
+    SourceLocation at = sm.getFileLoc(call->getBeginLoc());
+    if (sm.getFileID(at) != sm.getMainFileID()) return true;
+    unsigned line = sm.getSpellingLineNumber(at), column = sm.getSpellingColumnNumber(at);
+    for (size_t i = 0; i < refs.size(); i++) {
+      const SiteRef &r = refs[i];
+      if (r.line != line || (r.column && r.column != column)) continue;
+      if (!r.callee.empty() && r.callee != name) continue;
+      if (r.callee.empty() && !messageArgs(call, name, r.send).valid()) continue;
+      found.push_back({call, name, r.send});
+      matched.insert(i);
+    }
+    return true;
+  }
+  SourceManager &sm;
+  const std::vector<SiteRef> &refs;
+  std::vector<SiteCall> found;
+  std::set<size_t> matched;
+};
+
+
+// The calls of one match's sites; false when one is missing (its line).
+bool findSites(ASTContext &ctx, const std::vector<SiteRef> &refs, std::vector<SiteCall> &found,
+               size_t &missing) {
+  SiteCalls finder(ctx.getSourceManager(), refs);
+  finder.TraverseDecl(ctx.getTranslationUnitDecl());
+  found = finder.found;
+  for (size_t i = 0; i < refs.size(); i++)
+    if (!finder.matched.count(i)) {
+      missing = i;
+      return false;
+    }
+  return true;
+}
+
+class PlanConsumer : public ASTConsumer {
+public:
+  PlanConsumer(Job &job, Preprocessor *pp) : job(job), pp(pp) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    job.ran = true;
+    PatchPlan &p = *job.out;
+    size_t missing = 0;
+    std::vector<SiteCall> own;
+    if (!findSites(ctx, job.sites, own, missing)) {
+      p.failed = true;
+      p.reason = "no " + (job.sites[missing].callee.empty() ? std::string("MPI call") : job.sites[missing].callee) +
+                 " at " + p.file + ":" + std::to_string(job.sites[missing].line) +
+                 " in the parsed source (the file changed, or the call is in inactive #if code)";
+      return;
+    }
+    SourceText src(ctx, pp);
+    // The match alone; if its loop also carries another match's messages,
+    // the two together (and so on).
+    std::vector<Member> members{{job.match, own, p.id}};
+    std::vector<std::vector<SiteCall>> partnerCalls(job.partners.size());
+    for (size_t i = 0; i < job.partners.size(); i++)
+      if (!findSites(ctx, job.partners[i].sites, partnerCalls[i], missing)) partnerCalls[i].clear();
+    RegionPlan region;
+    std::set<size_t> used;
+    while (true) {
+      region = planRegion(src, request(members));
+      if (region.ok || !region.foreignCall) break;
+      // The partner the refused call belongs to; never one that shares a
+      // site with the members (the same code run again, e.g. another root).
+      std::set<const CallExpr *> taken;
+      for (const Member &m : members)
+        for (const SiteCall &s : m.sites) taken.insert(s.call);
+      size_t partner = job.partners.size();
+      for (size_t i = 0; i < job.partners.size() && partner == job.partners.size(); i++) {
+        bool holds = false, overlaps = false;
+        for (const SiteCall &s : partnerCalls[i]) {
+          holds = holds || s.call == region.foreignCall;
+          overlaps = overlaps || taken.count(s.call);
+        }
+        if (holds && !overlaps && !used.count(i)) partner = i;
+      }
+      if (partner == job.partners.size()) break;
+      used.insert(partner);
+      members.push_back({job.partners[partner].match, partnerCalls[partner], job.partners[partner].id});
+      order(members, src);
+    }
+    if (!region.ok) {
+      p.reason = region.whyNot;
+      return;
+    }
+    std::vector<std::string> parts{region.before}, calls;
+    bool runtime = false;
+    for (size_t g = 0; g < members.size(); g++) {
+      CallPlan call = buildCall(src, region, *members[g].match, members[g].sites, job.target, int(g));
+      if (!call.ok) {
+        p.reason = (members.size() > 1 ? members[g].id + ": " : "") + call.whyNot;
+        return;
+      }
+      parts.push_back(call.code);
+      if (region.between.count(int(g))) parts.push_back(region.between.at(int(g)));
+      calls.push_back(call.code);
+      for (const char *name : {"MPI_Bcast", "MPI_Scatter", "MPI_Gather", "MPI_Reduce", "MPI_Allreduce",
+                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier"})
+        if (call.code.find(std::string(name) + "(") != std::string::npos &&
+            std::find(p.collectives.begin(), p.collectives.end(), name) == p.collectives.end())
+          p.collectives.push_back(name);
+      p.notes.insert(p.notes.end(), call.notes.begin(), call.notes.end());
+      p.review.insert(p.review.end(), call.review.begin(), call.review.end());
+      runtime = runtime || call.usesRuntime;
+    }
+    parts.push_back(region.after);
+    if (members.size() > 1) {
+      std::string ids;
+      for (const Member &m : members) ids += (ids.empty() ? "" : ", ") + m.id;
+      p.notes.insert(p.notes.begin(), "one loop carried the messages of " + ids +
+                                          ": one collective each, in the order the messages went");
+      for (const Member &m : members)
+        if (m.match != job.match) p.fused.push_back(m.match->index);
+    }
+    SourceManager &sm = ctx.getSourceManager();
+    std::string indent = src.lineIndent(region.begin);
+    p.begin = region.begin;
+    p.end = region.end;
+    FileID fid = sm.getMainFileID();
+    p.beginLine = sm.getLineNumber(fid, region.begin);
+    p.beginColumn = sm.getColumnNumber(fid, region.begin);
+    p.endLine = sm.getLineNumber(fid, region.end);
+    p.endColumn = sm.getColumnNumber(fid, region.end);
+    p.call = joinLines(calls, "");
+    p.replacement = joinLines(parts, indent);
+    p.kept = region.kept;
+    p.review.insert(p.review.begin(), region.review.begin(), region.review.end());
+    p.addInclude = runtime && src.buffer.find("collectivize.h") == llvm::StringRef::npos;
+    p.status = p.review.empty() ? "proposed" : "review";
+  }
+
+private:
+  struct Member {
+    const DetectedMatch *match;
+    std::vector<SiteCall> sites;
+    std::string id;
+  };
+  Job &job;
+  Preprocessor *pp;
+
+  // Fused matches in the order their messages go: by their first site.
+  static void order(std::vector<Member> &members, const SourceText &src) {
+    auto first = [&](const Member &m) {
+      unsigned at = ~0u;
+      for (const SiteCall &s : m.sites) at = std::min(at, src.offset(s.call->getBeginLoc()));
+      return at;
+    };
+    std::stable_sort(members.begin(), members.end(),
+                     [&](const Member &a, const Member &b) { return first(a) < first(b); });
+  }
+
+  static RegionRequest request(const std::vector<Member> &members) {
+    RegionRequest req;
+    req.groups = int(members.size());
+    for (size_t g = 0; g < members.size(); g++) {
+      // One call may play both roles (a Sendrecv): one entry per role.
+      for (const SiteCall &s : members[g].sites) {
+        if (std::find(req.calls.begin(), req.calls.end(), s.call) == req.calls.end()) req.calls.push_back(s.call);
+        req.siteCalls.insert(s.call);
+        req.group[s.call] = int(g);
+      }
+      const std::string &k = members[g].match->kind;
+      if (k == "reduce" || k == "allreduce") {
+        std::set<const VarDecl *> acc = reductionAccumulators(members[g].sites);
+        req.collectiveWrites.insert(acc.begin(), acc.end());
+      }
+      if (k == "barrier") req.messagesCarryNoData = true;
+      // A ring combining what arrives (`sum += got`): sum is the result.
+      if (k == "allgather") {
+        const VarDecl *got = nullptr, *pass = nullptr;
+        for (const SiteCall &s : members[g].sites)
+          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid())
+            (s.send ? pass : got) = referencedVar(a.buffer);
+        if (const VarDecl *acc = ringAccumulator(got, pass)) req.collectiveWrites.insert(acc);
+      }
+    }
+    return req;
+  }
+};
+
+class PlanAction : public ASTFrontendAction {
+public:
+  explicit PlanAction(Job &job) : job(job) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<PlanConsumer>(job, &ci.getPreprocessor());
+  }
+
+private:
+  Job &job;
+};
+
+class PlanFactory : public tooling::FrontendActionFactory {
+public:
+  explicit PlanFactory(Job &job) : job(job) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<PlanAction>(job); }
+
+private:
+  Job &job;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory> planningAction(Job &job) {
+  return std::make_unique<PlanFactory>(job);
+}
+
+} // namespace cz::rewrite
