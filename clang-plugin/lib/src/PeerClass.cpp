@@ -69,7 +69,14 @@ public:
 
   void walk(const Stmt *s, int depth, Seen &seen) {
     if (!s) return;
-    if (isa<ArraySubscriptExpr>(s) || isa<MemberExpr>(s)) seen.table = true;
+    // A C array, a std::vector's operator[] (also in templates, where it
+    // may still be unresolved), a field: read from a table.
+    if (isa<ArraySubscriptExpr>(s) || isa<MemberExpr>(s) || isa<CXXDependentScopeMemberExpr>(s))
+      seen.table = true;
+    if (const auto *op = dyn_cast<CXXOperatorCallExpr>(s);
+        op && (op->getOperator() == OO_Subscript || op->getOperator() == OO_Star ||
+               op->getOperator() == OO_Arrow))
+      seen.table = true;
     if (const auto *u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_Deref) seen.table = true;
     if (isa<CallExpr>(s) && !isa<CXXOperatorCallExpr>(s)) seen.call = true;
     if (const auto *r = dyn_cast<DeclRefExpr>(s))

@@ -55,6 +55,7 @@ const char *unprovenName(uint32_t bit) {
   case kNeighbourhood: return "neighbourhood";
   case kCombined: return "combined";
   case kRunsDisagree: return "runs_disagree";
+  case kSmallValue: return "small_value";
   }
   return "?";
 }
@@ -78,6 +79,10 @@ const char *unprovenSettle(uint32_t bit) {
   case kNeighbourhood:
     return "every rank reached every other only because few ranks ran: trace at a larger "
            "process count";
+  case kSmallValue:
+    return "a value of a few bytes that each rank passed on from another buffer than it arrived "
+           "in: unrelated messages carry such values by chance (flags, counts); trace a run whose "
+           "values differ from rank to rank";
   case kRunsDisagree:
     return "another run of the program (another process count or input) shows no such "
            "collective at these call sites: a pattern that is a collective at one process count "
@@ -154,6 +159,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   m.rootWorld = k.rootWorld;
   m.otherRoots = first.otherRoots;
   m.arrivals = first.arrivals;
+  m.itemCrc = first.itemCrc;
   m.counts = first.counts;
   m.bytesPerInstance = first.bytes;
   m.rootAddress = first.rootAddress;

@@ -19,6 +19,7 @@ struct Instance {
   uint32_t rootWorld = kNone;
   std::vector<uint32_t> otherRoots;
   std::vector<Arrival> arrivals;      // spreads: where each member got the item, by rank
+  uint32_t itemCrc = 0;               // spreads: the item's CRC
   std::vector<uint32_t> messages;     // indices into MessageTable::messages
   uint64_t bytes = 0;                 // the collective's buffer at one member
   bool keptConfirmed = false;         // the root's own block was declared kept

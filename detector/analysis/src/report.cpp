@@ -127,6 +127,9 @@ std::string equivalentCall(const Match &m) {
   case Kind::Gatherv:
     return "MPI_Gatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +
            ", " + root + ", " + comm + ")";
+  case Kind::Alltoallv:
+    return "MPI_Alltoallv(sendbuf, sendcounts, sdispls, " + type + ", recvbuf, recvcounts, rdispls, " +
+           type + ", " + comm + ")";
   case Kind::Scatterv:
     return "MPI_Scatterv(sendbuf, sendcounts, displs, " + type + ", recvbuf, recvcount, " + type +
            ", " + root + ", " + comm + ")";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace cz::detect::detail {
@@ -65,6 +66,11 @@ Match combine(const std::vector<Match *> &ms, Kind kind) {
     sites.insert(m->sites.begin(), m->sites.end());
   }
   all.sites.assign(sites.begin(), sites.end());
+  // Every root's value different, each following the same code: not a
+  // coincidence of small values, whatever each alone would allow.
+  std::set<uint32_t> values;
+  for (const Match *m : ms) values.insert(m->itemCrc);
+  if (values.size() == ms.size() && ms.size() >= 3) all.unproven &= ~uint32_t(kSmallValue);
   return all;
 }
 

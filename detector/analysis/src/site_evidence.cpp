@@ -15,9 +15,52 @@ bool reachesAnyRank(const std::string &peer) {
 
 } // namespace
 
+// The destinations of a match's send sites: their peer classes and where
+// (file:line (class), ...); known is false when no site has them.
+struct SendPeers {
+  std::set<std::string> classes;
+  std::string where;
+  bool known = false;
+};
+SendPeers sendPeers(const Match &m, const SiteLocations &sites) {
+  SendPeers out;
+  for (const SiteUse &su : m.sites) {
+    if (!su.send || su.siteKind != 0) continue;
+    auto it = sites.find(su.id);
+    if (it == sites.end() || it->second.peers.empty()) continue;
+    out.known = true;
+    const std::string &peer = it->second.peers.front(); // the destination
+    if (out.classes.insert(peer).second)
+      out.where += std::string(out.where.empty() ? "" : ", ") + it->second.file + ":" +
+                   std::to_string(it->second.line) + " (" + peer + ")";
+  }
+  return out;
+}
+
+// A reduction known by its shape alone (no value pinned an operation)
+// whose every send goes to a rank read from a table or a function: an
+// exchange along a graph of the program's data (parents, owners) has that
+// shape; a reduction tree's parents are computed from the rank.
+void weighReduction(Match &m, const SiteLocations &sites) {
+  if ((m.kind != Kind::Reduce && m.kind != Kind::Allreduce) || !m.op.empty() || !m.confirmed)
+    return;
+  SendPeers p = sendPeers(m, sites);
+  if (!p.known) return;
+  for (const std::string &c : p.classes)
+    if (c != "table" && c != "call") return;
+  m.unproven |= kReductionOp;
+  m.confirmed = false;
+  m.note = "the shape of a reduction, but every destination comes from " + p.where +
+           " and no value pins down an operation: an exchange along a graph of the program's "
+           "data (parents, owners) looks the same";
+}
+
 void weighSiteEvidence(Report &report, const SiteLocations &sites) {
+  for (Match &m : report.matches) weighReduction(m, sites);
   for (Match &m : report.matches) {
-    if (!m.direct || (m.kind != Kind::Alltoall && m.kind != Kind::Allgather)) continue;
+    if (!m.direct || (m.kind != Kind::Alltoall && m.kind != Kind::Allgather &&
+                      m.kind != Kind::Alltoallv))
+      continue;
     std::set<std::string> classes;
     std::string where;
     bool known = false, anyRank = false;
@@ -40,7 +83,7 @@ void weighSiteEvidence(Report &report, const SiteLocations &sites) {
              std::to_string(m.ranks.size()) +
              " ranks, every rank is every other's neighbour (MPI_Neighbor_alltoallv on a graph "
              "communicator, not MPI_" +
-             std::string(m.kind == Kind::Alltoall ? "Alltoall" : "Allgather") + ")";
+             std::string(mpiCallOf(m.kind)).substr(4) + ")";
   }
   std::stable_sort(report.matches.begin(), report.matches.end(),
                    [](const Match &a, const Match &b) {

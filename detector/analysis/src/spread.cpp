@@ -207,10 +207,15 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     }
     in.arrivals.push_back(a);
   }
+  in.itemCrc = first.crc;
   if (strength == Strength::Fill) {
     in.unproven |= kPayloadFill;
     in.note = std::string("the payload is a constant fill (") + fillDescription(first) + ")";
     in.supportOnly = !relayedInPlace(t, msgs, msgsEnd, in.rootWorld);
+  } else if (strength == Strength::Small && !relayedInPlace(t, msgs, msgsEnd, in.rootWorld)) {
+    in.unproven |= kSmallValue;
+    in.note = "a " + std::to_string(first.bytes) + "-byte value passed on from other buffers "
+              "than it arrived in";
   }
   in.participants = std::move(participants);
   in.messages.assign(msgs, msgsEnd);

@@ -8,8 +8,15 @@
 // follow each other in rank order (rank q's block ends where rank q+1's
 // begins), is the root of a gatherv; the root's own block is the gap the
 // others leave (its size unseen when the root is first or last: then the
-// root's block is unproven, as for a gather). Sends from one buffer in the
-// same layout: a scatterv. Equal sizes are left to tiling.cpp.
+// root's block is unproven, as for a gather; and the root does only that
+// in the round: one that also sends to the others exchanges, as a halo
+// does). Sends from one buffer in the
+// same layout: a scatterv. When every member of the round receives that
+// way, it is one exchange of every member's blocks with every other: an
+// alltoallv (direct: site evidence tells a neighbour exchange, which at a
+// few ranks reaches every rank, from one over all ranks). Rounds in which
+// some but not all members qualify are no collective. Equal sizes are left
+// to tiling.cpp.
 #include <algorithm>
 #include <map>
 
@@ -50,6 +57,42 @@ bool tilesVarying(const MessageTable &t, const Group &g, uint32_t root,
   return varies;
 }
 
+void emitRooted(const MessageTable &t, const Group &g, uint32_t comm, uint32_t root,
+                const std::vector<Block> &blocks, bool send, std::vector<uint8_t> &claimed,
+                std::vector<Instance> &out) {
+  Instance in;
+  in.kind = send ? Kind::Scatterv : Kind::Gatherv;
+  in.comm = comm;
+  in.rootWorld = root;
+  in.participants = g.members;
+  std::sort(in.participants.begin(), in.participants.end());
+  int rootPos = rankIn(g, root);
+  uint64_t total = 0;
+  for (const Block &b : blocks) {
+    total += b.bytes;
+    in.counts.push_back({g.members[size_t(b.pos)], t.messages[b.msg].sendCount});
+  }
+  // The root's block: the gap between its neighbours' blocks.
+  for (size_t k = 1; k < blocks.size(); k++)
+    if (blocks[k - 1].pos < rootPos && blocks[k].pos > rootPos) {
+      uint64_t gap = blocks[k].address - (blocks[k - 1].address + blocks[k - 1].bytes);
+      total += gap;
+      const Message &m = t.messages[blocks[k - 1].msg];
+      uint64_t elem = m.sendCount ? m.bytes / m.sendCount : 0;
+      if (elem) in.counts.push_back({root, uint32_t(gap / elem)});
+    }
+  std::sort(in.counts.begin(), in.counts.end());
+  in.bytes = total;
+  markRootBlock(in, send ? Kind::Scatter : Kind::Gather, rootPos, g.members.size());
+  std::string layout = std::string("blocks of different counts ") +
+                       (send ? "sent from" : "received into") +
+                       " one buffer, one after the other in rank order";
+  in.note = in.note.empty() ? layout : layout + "; " + in.note;
+  for (const Block &b : blocks) claimed[b.msg] = 1, in.messages.push_back(b.msg);
+  std::sort(in.messages.begin(), in.messages.end());
+  out.push_back(std::move(in));
+}
+
 void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<Round> rounds = pairRounds(t, candidates, [](const Message &m) {
@@ -64,45 +107,35 @@ void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
       bySender[t.messages[i].src].push_back(i);
       byReceiver[t.messages[i].dst].push_back(i);
     }
+    // Every member receiving its blocks in rank order: one alltoallv.
+    size_t receivers = 0;
+    for (auto &[root, msgs] : byReceiver) receivers += tilesVarying(t, g, root, msgs, false, blocks);
+    if (receivers == g.members.size()) {
+      Instance in;
+      in.kind = Kind::Alltoallv;
+      in.comm = round.key.comm;
+      in.direct = true;
+      in.participants = g.members;
+      std::sort(in.participants.begin(), in.participants.end());
+      in.note = "every member received one block of a varying count from every other member, "
+                "into one buffer in rank order";
+      for (auto &[root, msgs] : byReceiver)
+        for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i), in.bytes += t.messages[i].bytes;
+      std::sort(in.messages.begin(), in.messages.end());
+      out.push_back(std::move(in));
+      continue;
+    }
     for (int side = 0; side < 2; side++) {
       bool send = side == 1;
-      for (auto &[root, msgs] : send ? bySender : byReceiver) {
-        if (!tilesVarying(t, g, root, msgs, send, blocks)) continue;
-        Instance in;
-        in.kind = send ? Kind::Scatterv : Kind::Gatherv;
-        in.comm = round.key.comm;
-        in.rootWorld = root;
-        in.participants = g.members;
-        std::sort(in.participants.begin(), in.participants.end());
-        int rootPos = rankIn(g, root);
-        uint64_t total = 0;
-        std::string counts;
-        for (const Block &b : blocks) {
-          total += b.bytes;
-          in.counts.push_back({g.members[size_t(b.pos)], t.messages[b.msg].sendCount});
-        }
-        // The root's block: the gap between its neighbours' blocks.
-        for (size_t k = 1; k < blocks.size(); k++)
-          if (blocks[k - 1].pos < rootPos && blocks[k].pos > rootPos) {
-            uint64_t gap = blocks[k].address - (blocks[k - 1].address + blocks[k - 1].bytes);
-            total += gap;
-            const Message &m = t.messages[blocks[k - 1].msg];
-            uint64_t elem = m.sendCount ? m.bytes / m.sendCount : 0;
-            if (elem) in.counts.push_back({root, uint32_t(gap / elem)});
-          }
-        std::sort(in.counts.begin(), in.counts.end());
-        in.bytes = total;
-        in.count = 0;
-        markRootBlock(in, in.kind == Kind::Gatherv ? Kind::Gather : Kind::Scatter, rootPos,
-                      g.members.size());
-        std::string layout = std::string("blocks of different counts ") +
-                             (send ? "sent from" : "received into") +
-                             " one buffer, one after the other in rank order";
-        in.note = in.note.empty() ? layout : layout + "; " + in.note;
-        for (const Block &b : blocks) claimed[b.msg] = 1, in.messages.push_back(b.msg);
-        std::sort(in.messages.begin(), in.messages.end());
-        out.push_back(std::move(in));
-      }
+      std::vector<std::pair<uint32_t, std::vector<Block>>> found;
+      for (auto &[root, msgs] : send ? bySender : byReceiver)
+        if (tilesVarying(t, g, root, msgs, send, blocks)) found.push_back({root, blocks});
+      if (found.size() != 1) continue; // several roots at once: no rooted collective
+      // A gatherv's root only receives in the round, a scatterv's only
+      // sends: a member that also sends to the others while it receives
+      // theirs is exchanging (a halo), not collecting.
+      if ((send ? byReceiver : bySender).count(found[0].first)) continue;
+      emitRooted(t, g, round.key.comm, found[0].first, found[0].second, send, claimed, out);
     }
   }
 }

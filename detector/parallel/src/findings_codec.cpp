@@ -31,7 +31,7 @@ void putMatch(std::vector<char> &o, const Match &m) {
   put(o, m.segments);
   putText(o, m.op);
   put(o, m.shapeOnly), put(o, m.severalTags), put(o, m.traceBlockBytes);
-  put(o, m.supportOnly), put(o, m.direct);
+  put(o, m.supportOnly), put(o, m.direct), put(o, m.itemCrc);
   putText(o, m.recvLayout), putText(o, m.sendLayout), putText(o, m.note);
 }
 
@@ -57,7 +57,7 @@ void getMatch(ByteReader &r, Match &m) {
   m.op = r.text();
   m.shapeOnly = r.get<bool>(), m.severalTags = r.get<bool>();
   m.traceBlockBytes = r.get<uint64_t>();
-  m.supportOnly = r.get<bool>(), m.direct = r.get<bool>();
+  m.supportOnly = r.get<bool>(), m.direct = r.get<bool>(), m.itemCrc = r.get<uint32_t>();
   m.recvLayout = r.text(), m.sendLayout = r.text(), m.note = r.text();
 }
 

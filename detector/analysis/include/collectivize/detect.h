@@ -48,8 +48,9 @@ enum Unproven : uint32_t {
   kNeighbourhood = 1u << 4, // every rank reached only because few ranks ran
   kCombined = 1u << 5,      // blocks received into one place: combined (allreduce) or copied out
   kRunsDisagree = 1u << 6,  // another run (other process count, input) shows no such collective
+  kSmallValue = 1u << 7,    // a value of a few bytes passed on from another buffer: equal by chance?
 };
-constexpr uint32_t kUnprovenBits = 7;
+constexpr uint32_t kUnprovenBits = 8;
 const char *unprovenName(uint32_t bit);      // "payload_fill", ...
 const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
 
@@ -88,6 +89,7 @@ struct Match {
   // ascending; root is then -1 and rootWorld kNone.
   std::vector<uint32_t> roots;
   std::vector<Arrival> arrivals;    // spreads: the earliest instance's, by rank
+  uint32_t itemCrc = 0;             // spreads: the CRC of the data (first instance)
   // No evidence of its own (a constant fill forwarded from other buffers
   // than it arrived in): reported only as part of a root family.
   bool supportOnly = false;
