@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "bench/launch.h"
+#include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
 #include "collectivize/instrument/Instrument.h"
@@ -200,9 +201,10 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
 
 int wrapperMain(int argc, char **argv, bool cxx) {
   const char *self = cxx ? "collectivize-c++" : "collectivize-cc";
+  // By default the MPI Collectivize (and its tracer) was built with.
   std::string compiler = env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
                              ? env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
-                             : (cxx ? "mpicxx" : "mpicc");
+                             : clangtools::builtWithMpiCompiler(cxx);
   if (env("COLLECTIVIZE_IN_WRAPPER")) {
     std::fprintf(stderr, "%s: the real compiler '%s' calls %s again; set %s to the MPI compiler\n",
                  self, compiler.c_str(), self, cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");

@@ -24,6 +24,10 @@ bool isCxxCompiler(llvm::StringRef compiler) {
 
 const char *clangResourceDir() { return CZ_CLANG_RESOURCE_DIR; }
 
+const char *builtWithMpiCompiler(bool cxx) {
+  return cxx ? CZ_MPI_CXX_COMPILER : CZ_MPI_C_COMPILER;
+}
+
 namespace {
 
 std::string shellQuote(llvm::StringRef s) {
@@ -57,8 +61,15 @@ std::vector<std::string> mpiIncludeDirs(const std::string &wrapper) {
     for (llvm::StringRef w : words) dirs.push_back(w.str());
   } else if (out.clear(), runForOutput(shellQuote(wrapper) + " -show", out)) {
     llvm::SplitString(out, words);
-    for (llvm::StringRef w : words)
-      if (w.startswith("-I") && w.size() > 2) dirs.push_back(w.drop_front(2).str());
+    for (size_t i = 0; i < words.size(); i++) {
+      llvm::StringRef w = words[i];
+      if (w.startswith("-I") && w.size() > 2)
+        dirs.push_back(w.drop_front(2).str());
+      else if ((w == "-I" || w == "-isystem") && i + 1 < words.size())
+        dirs.push_back(words[++i].str());
+      else if (w.startswith("-isystem") && w.size() > 8)
+        dirs.push_back(w.drop_front(8).str());
+    }
   }
   cache[wrapper] = dirs;
   return dirs;
@@ -72,10 +83,10 @@ clang::tooling::ArgumentsAdjuster mpiAwareAdjuster() {
     out.push_back(std::string(CZ_CLANG_DRIVER) + (isCxxCompiler(compiler) ? "++" : ""));
     out.push_back(std::string("-resource-dir=") + clangResourceDir());
     out.push_back("-Qunused-arguments");
-    // Collectivize's own wrappers compile through the MPI wrapper.
+    // Collectivize's own wrappers compile through the MPI's wrapper.
     std::string mpi = compiler;
     if (llvm::sys::path::filename(compiler).startswith("collectivize-c"))
-      mpi = isCxxCompiler(compiler) ? "mpicxx" : "mpicc";
+      mpi = builtWithMpiCompiler(isCxxCompiler(compiler));
     if (isMpiCompilerWrapper(mpi))
       for (const std::string &dir : mpiIncludeDirs(mpi)) {
         out.push_back("-isystem");

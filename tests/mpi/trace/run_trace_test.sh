@@ -21,11 +21,17 @@
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
+# Environment: CZ_MPIRUN_FLAGS, the options every launch needs here (Open
+# MPI: root, oversubscription), CZ_MPI_FAMILY (OpenMPI or MPICH).
 set -euo pipefail
 mode=$1 mpiexec=$2 np=$3 prog=$4 tracer=$5 checker=$6 cli=${7:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/cz-trace-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mpirun=("$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -n "$np")
+read -r -a flags <<< "${CZ_MPIRUN_FLAGS:-}"
+mpirun=("$mpiexec" "${flags[@]}" -n "$np")
+# A variable for every rank, in the launcher's words.
+if [ "${CZ_MPI_FAMILY:-OpenMPI}" = MPICH ]; then pass_env() { echo -genv "$1" "$2"; }
+else pass_env() { echo -x "$1=$2"; }; fi
 mkdir "$work/expect"
 export COLLECTIVIZE_TRACE_DIR="$work/trace"
 run() { timeout 120 "${mpirun[@]}" "$@" >"$work/out.txt" 2>"$work/err.txt" || {
@@ -93,7 +99,8 @@ case $mode in
     unshare -m bash -euo pipefail -c '
       mount -t tmpfs -o size=12m tmpfs "$work/fs" || { echo "skipped: cannot mount tmpfs"; exit 77; }
       export COLLECTIVIZE_TRACE_DIR="$work/fs/trace"
-      timeout 120 "$mpiexec" --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1         -n "$np" "$prog" 60000 finish >"$work/out.txt" 2>"$work/err.txt" || {
+      read -r -a flags <<< "${CZ_MPIRUN_FLAGS:-}"
+      timeout 120 "$mpiexec" "${flags[@]}" -n "$np" "$prog" 60000 finish >"$work/out.txt" 2>"$work/err.txt" || {
           echo "the program must finish despite the full disk"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
       [ "$(grep -c "reached the end" "$work/out.txt")" = "$np" ]
       grep -q "No space left on device" "$work/err.txt" || { cat "$work/err.txt"; exit 1; }
@@ -106,7 +113,8 @@ case $mode in
       python3 "$checker" "$work/fs/trace" "$np" upto:60000 "" "$cli"
     ' ;;
   preload)
-    run -x LD_PRELOAD="$tracer" "$prog" "$work/expect"
+    read -r -a preload <<< "$(pass_env LD_PRELOAD "$tracer")"
+    run "${preload[@]}" "$prog" "$work/expect"
     grep -q "trace_test: done ($np ranks)" "$work/out.txt"
     python3 "$checker" "$work/trace" "$work/expect" "$np" ;;
   existing)

@@ -17,10 +17,16 @@ bool isMpiCompilerWrapper(llvm::StringRef compiler);
 // True for names that compile C++ (g++, clang++, mpicxx, mpiCC, c++).
 bool isCxxCompiler(llvm::StringRef compiler);
 // The include directories an MPI wrapper adds: `W --showme:incdirs` (Open
-// MPI), else the -I flags of `W -show` (MPICH). Cached per wrapper.
+// MPI), else the -I and -isystem flags of `W -show` (MPICH and its family).
+// Cached per wrapper.
 std::vector<std::string> mpiIncludeDirs(const std::string &wrapper);
 // Clang's resource directory (builtin headers), fixed at configure time.
 const char *clangResourceDir();
+// The MPI compiler wrapper of the MPI Collectivize was built with
+// (mpicc.openmpi, mpicc.mpich, ...: cmake/CollectivizeMpi.cmake), C or
+// C++: what the compiler wrappers compile and link with, so a program
+// never links two MPI libraries.
+const char *builtWithMpiCompiler(bool cxx);
 
 // For ClangTool: argv[0] becomes the Clang driver (C or C++ mode as the
 // original compiler), -resource-dir and the MPI wrapper's include dirs (as
