@@ -188,6 +188,8 @@ void czt_finish(void) {
     fprintf(f, "events %llu\n", (unsigned long long)events);
     fclose(f);
   }
-  if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET"))
+  /* COLLECTIVIZE_TRACE_ANNOUNCE=0: `collectivize run` says it itself. */
+  const char *announce = getenv("COLLECTIVIZE_TRACE_ANNOUNCE");
+  if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET") && !(announce && strcmp(announce, "0") == 0))
     fprintf(stderr, "collectivize: trace written to %s\n", czt_dir);
 }
