@@ -33,6 +33,7 @@ if config.cz_clang_tools:
     config.substitutions.append(("%cz-plugin", config.cz_plugin))
     config.substitutions.append(("%clang", config.cz_clang))
 config.substitutions.append(("%mpicc", config.cz_mpicc))
+config.substitutions.append(("%mpicxx", config.cz_mpicxx))
 config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
