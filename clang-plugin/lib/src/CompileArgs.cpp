@@ -5,7 +5,10 @@
 #include <map>
 #include <mutex>
 
+#include "clang/Driver/Options.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/Path.h"
 
 namespace cz::clangtools {
@@ -45,7 +48,30 @@ bool runForOutput(const std::string &command, std::string &out) {
   return ::pclose(p) == 0;
 }
 
+// Indices (in args) of the arguments the driver would call unknown: the
+// option table as Clang's driver reads it outside cl and flang modes.
+std::vector<size_t> unknownIndices(const std::vector<std::string> &args) {
+  std::vector<const char *> argv;
+  for (const std::string &a : args) argv.push_back(a.c_str());
+  unsigned missingIndex = 0, missingCount = 0;
+  const unsigned excluded =
+      clang::driver::options::NoDriverOption | clang::driver::options::CLOption |
+      clang::driver::options::FlangOnlyOption;
+  llvm::opt::InputArgList list = clang::driver::getDriverOptTable().ParseArgs(
+      argv, missingIndex, missingCount, /*FlagsToInclude=*/0, excluded);
+  std::vector<size_t> out;
+  for (const llvm::opt::Arg *a : list.filtered(clang::driver::options::OPT_UNKNOWN))
+    out.push_back(a->getIndex());
+  return out;
+}
+
 } // namespace
+
+std::vector<std::string> unknownToClang(const std::vector<std::string> &args) {
+  std::vector<std::string> out;
+  for (size_t i : unknownIndices(args)) out.push_back(args[i]);
+  return out;
+}
 
 std::vector<std::string> mpiIncludeDirs(const std::string &wrapper) {
   static std::mutex mutex;
@@ -92,7 +118,11 @@ clang::tooling::ArgumentsAdjuster mpiAwareAdjuster() {
         out.push_back("-isystem");
         out.push_back(dir);
       }
-    out.insert(out.end(), args.begin() + 1, args.end());
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    std::vector<bool> unknown(rest.size(), false);
+    for (size_t i : unknownIndices(rest)) unknown[i] = true;
+    for (size_t i = 0; i < rest.size(); ++i)
+      if (!unknown[i]) out.push_back(rest[i]);
     // The real compiler reports the user's warnings; the instrumenting
     // parse shows errors only.
     out.push_back("-w");
