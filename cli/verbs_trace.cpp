@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -141,9 +142,32 @@ int printSummary(const std::string &dir, const char *who, bool withDirectory) {
   if (!trace->manifest().command.empty())
     std::printf("command: %s\n", trace->manifest().command.c_str());
   std::printf("ranks: %d, events: %llu\n", trace->rankCount(), (unsigned long long)total);
-  for (const auto &s : sum.value())
-    std::printf("  rank %d: %llu events%s\n", s.rank, (unsigned long long)s.events,
+  const auto &locations = trace->definitions().locations;
+  std::set<std::string> hosts;
+  bool offsets = false;
+  for (const auto &[ref, l] : locations) {
+    if (!l.host.empty()) hosts.insert(l.host);
+    for (const auto &o : l.clockOffsets) offsets |= o.offset != 0;
+  }
+  for (const auto &s : sum.value()) {
+    std::printf("  rank %d: %llu events%s", s.rank, (unsigned long long)s.events,
                 s.complete ? "" : " (incomplete)");
+    auto l = locations.find(uint64_t(s.rank));
+    if (l != locations.end() && hosts.size() > 1) std::printf(", on %s", l->second.host.c_str());
+    // Its clock against rank 0's, at MPI_Init and at MPI_Finalize.
+    if (l != locations.end() && offsets && !l->second.clockOffsets.empty()) {
+      std::printf(", clock offset");
+      for (const auto &o : l->second.clockOffsets)
+        std::printf(" %+.3f ms (+-%.1f us)", double(o.offset) * 1e-6, o.deviation * 1e-3);
+    }
+    std::printf("\n");
+  }
+  if (!hosts.empty()) {
+    std::printf("hosts: %zu (", hosts.size());
+    size_t k = 0;
+    for (const std::string &h : hosts) std::printf("%s%s", k++ ? ", " : "", h.c_str());
+    std::printf(")\n");
+  }
   if (incomplete.empty()) {
     std::printf("incomplete ranks: none\n");
   } else {

@@ -140,6 +140,7 @@ static void read_hash_mode(void) {
 void czt_start(int provided) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &czt.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &czt.size);
+  czt_clock_init(); /* before the first timestamp */
   czt.threaded = provided == MPI_THREAD_MULTIPLE;
   read_hash_mode();
   czt_types_init();
