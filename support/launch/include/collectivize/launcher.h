@@ -40,7 +40,7 @@ struct Shape {
   long ranks = -1;             // -n / -np / --ntasks; -1 when not given
   bool otherHosts = false;     // hosts, a host file or a batch allocation
   bool oversubscribe = false;  // the command asks for oversubscription already
-  bool yield = false;          // ... for yielding when idle
+  bool yield = false;          // ... for yielding when idle (Open MPI)
   bool allowRoot = false;      // ... allows running as root
   size_t program = std::string::npos; // index of the program in argv, if found
 };
@@ -69,9 +69,9 @@ int coresOnThisMachine();
 // Options a local launch needs and does not have, each with why: Open MPI
 // as root `--allow-run-as-root`; more ranks than cores on this machine
 // (only when the command names no other hosts) `--oversubscribe` and
-// yielding when idle (Open MPI `--mca mpi_yield_when_idle 1`, MPICH
-// MPIR_CVAR_POLLS_BEFORE_YIELD through vars). Nothing for srun: Slurm
-// places the ranks.
+// yielding when idle (`--mca mpi_yield_when_idle 1`). MPICH's Hydra needs
+// neither, but its ranks do not yield: a note says so. Nothing for srun:
+// Slurm places the ranks.
 struct Additions {
   std::vector<std::string> options; // inserted after the launcher's name
   Vars vars;                        // handed to every rank like the tracer's
