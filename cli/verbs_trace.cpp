@@ -162,7 +162,7 @@ int printSummary(const std::string &dir, const char *who, bool withDirectory) {
     }
     std::printf("\n");
   }
-  if (!hosts.empty()) {
+  if (hosts.size() > 1) {
     std::printf("hosts: %zu (", hosts.size());
     size_t k = 0;
     for (const std::string &h : hosts) std::printf("%s%s", k++ ? ", " : "", h.c_str());
