@@ -24,6 +24,8 @@ config.substitutions.append(("%cz-examples", config.cz_examples))
 config.substitutions.append(("%mpirun", (config.cz_mpiexec + " " + config.cz_mpirun_flags).strip()))
 # Tests that need one MPI family say `REQUIRES: openmpi` or `REQUIRES: mpich`.
 config.available_features.add(config.cz_mpi_family.lower())
+# The family in capitals, as a FileCheck prefix (OPENMPI, MPICH).
+config.substitutions.append(("%mpi-family", config.cz_mpi_family.upper()))
 # The instrumenter (clang-plugin/): tests say `REQUIRES: clang-tools`.
 if config.cz_clang_tools:
     config.available_features.add("clang-tools")
