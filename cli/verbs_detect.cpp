@@ -123,14 +123,16 @@ std::vector<std::string> uninstrumentedFiles(const std::string &sitesPath) {
     for (const cz::json::Json &f : files->items()) {
       const cz::json::Json *file = f.find("file"), *reason = f.find("reason");
       if (file && !file->str().empty())
-        out.push_back(file->str() + (reason && !reason->str().empty() ? " (" + reason->str() + ")" : ""));
+        out.push_back(file->str() +
+                      (reason && !reason->str().empty() ? " (" + reason->str() + ")" : ""));
     }
   return out;
 }
 
 // Which source files' calls carry no site ids: the database's list, and
 // the files of the calls the trace names by return address.
-void warnAboutCallsWithoutIds(const std::string &sitesPath, const cz::detect::SiteLocations &resolved,
+void warnAboutCallsWithoutIds(const std::string &sitesPath,
+                              const cz::detect::SiteLocations &resolved,
                               std::vector<std::string> &warnings) {
   std::vector<std::string> listed = uninstrumentedFiles(sitesPath);
   if (!listed.empty()) {

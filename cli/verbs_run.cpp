@@ -247,6 +247,14 @@ int runVerb(int argc, char **argv) {
   }
   std::vector<std::string> command(argv + i, argv + argc);
   std::string err;
+  if (np > 0 && (launch::kindFromName(command[0]) != launch::Kind::Unknown ||
+                 launch::looksLikeMpiLauncher(command[0]))) {
+    std::fprintf(stderr,
+                 "collectivize run: -np %ld and a launcher (%s): give the rank count to the "
+                 "launcher (collectivize run -- %s -n %ld ...) or leave the launcher out\n",
+                 np, command[0].c_str(), command[0].c_str(), np);
+    return 2;
+  }
   if (np > 0) {
     std::string mpirun = cz::bench::findMpirun(err);
     if (mpirun.empty()) {

@@ -139,6 +139,12 @@ else()
                     "is not one); set -DMPIEXEC_EXECUTABLE=/path/to/its/mpiexec")
   endif()
 endif()
+# What to install when its launcher is missing (messages).
+if(CZ_MPI_FAMILY STREQUAL MPICH)
+  set(CZ_MPI_INSTALL_HINT "MPICH (Debian: apt-get install mpich)")
+else()
+  set(CZ_MPI_INSTALL_HINT "Open MPI (Debian: apt-get install openmpi-bin)")
+endif()
 message(STATUS "Collectivize MPI: ${CZ_MPI_FAMILY} (${CZ_MPI_C_COMPILER}, "
                "${CZ_MPI_CXX_COMPILER}, ${MPIEXEC_EXECUTABLE})")
 

@@ -24,6 +24,9 @@
 #ifndef CZ_MPIEXEC
 #define CZ_MPIEXEC "mpirun"
 #endif
+#ifndef CZ_MPI_INSTALL_HINT
+#define CZ_MPI_INSTALL_HINT "the MPI Collectivize was built with"
+#endif
 #ifndef CZ_BENCH_WORKER_RELATIVE
 #define CZ_BENCH_WORKER_RELATIVE "../libexec/collectivize/collectivize_bench_worker"
 #endif
@@ -75,8 +78,7 @@ std::string findMpirun(std::string &err) {
   if (found.empty())
     err = std::string("mpirun not found (looked for '") + want + "'" +
           (env && *env ? ", from COLLECTIVIZE_MPIRUN" : "") +
-          "): install the MPI Collectivize was built with (its mpiexec) or set "
-          "COLLECTIVIZE_MPIRUN=/path/to/mpirun";
+          "): install " CZ_MPI_INSTALL_HINT " or set COLLECTIVIZE_MPIRUN=/path/to/mpirun";
   return found;
 }
 

@@ -122,7 +122,8 @@ std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
   for (size_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     at(m.src).push_back({m.sendPos, CausalEvent::Send, m.src, m.sendPos, m.sendTime, uint32_t(i)});
-    at(m.dst).push_back({m.recvPos, CausalEvent::Receive, m.src, m.sendPos, m.recvTime, uint32_t(i)});
+    at(m.dst).push_back(
+        {m.recvPos, CausalEvent::Receive, m.src, m.sendPos, m.recvTime, uint32_t(i)});
   }
   for (size_t k = 0; k < t.kept.size(); k++) {
     const KeptBuffer &kb = t.kept[k];

@@ -36,7 +36,8 @@ std::vector<WireEvent> ownEvents(const DistributedMatch &match) {
   }
   for (size_t i = 0; i < in.received.size(); i++) {
     const Message &m = in.received[i];
-    out.push_back({m.dst, m.recvPos, m.src, m.sendPos, m.recvTime, CausalEvent::Receive, uint32_t(i)});
+    out.push_back(
+        {m.dst, m.recvPos, m.src, m.sendPos, m.recvTime, CausalEvent::Receive, uint32_t(i)});
   }
   uint32_t k = 0;
   for (const RankRecords &rr : match.summaries)

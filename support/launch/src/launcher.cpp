@@ -123,7 +123,8 @@ std::string runForOutput(const std::string &path, const char *arg) {
   if (FILE *p = ::popen(command.c_str(), "r")) {
     char buf[4096];
     size_t n;
-    while (out.size() < (1u << 16) && (n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    while (out.size() < (1u << 16) && (n = std::fread(buf, 1, sizeof buf, p)) > 0)
+      out.append(buf, n);
     ::pclose(p);
   }
   return out;
@@ -227,7 +228,8 @@ std::vector<std::string> withVariables(const std::vector<std::string> &argv, Kin
   std::vector<std::string> options;
   switch (kind) {
   case Kind::OpenMpi:
-    for (const auto &[name, value] : vars) options.insert(options.end(), {"-x", name + "=" + value});
+    for (const auto &[name, value] : vars)
+      options.insert(options.end(), {"-x", name + "=" + value});
     return withOptions(argv, options);
   case Kind::Hydra:
     for (const auto &[name, value] : vars) options.insert(options.end(), {"-genv", name, value});
@@ -316,8 +318,8 @@ Additions neededOptions(Kind kind, const Shape &shape, const Machine &machine) {
       std::string words;
       for (const std::string &w : crowding) words += " " + w;
       out.options.insert(out.options.end(), crowding.begin(), crowding.end());
-      out.reasons.push_back(ranks + " ranks on " + cores + " cores of this machine: adding" + words +
-                            " (ranks waiting for a message give their core to the others)");
+      out.reasons.push_back(ranks + " ranks on " + cores + " cores of this machine: adding" +
+                            words + " (ranks waiting for a message give their core to the others)");
     }
   } else if (kind == Kind::Hydra && crowded) {
     // MPICH runs oversubscribed as it is, but its ranks (ch4) poll for

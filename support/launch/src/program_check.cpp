@@ -21,7 +21,8 @@ bool startsWith(const std::string &s, const char *prefix) {
   return s.compare(0, std::strlen(prefix), prefix) == 0;
 }
 
-bool anyStartsWith(const std::vector<std::string> &names, std::initializer_list<const char *> prefixes) {
+bool anyStartsWith(const std::vector<std::string> &names,
+                   std::initializer_list<const char *> prefixes) {
   for (const std::string &n : names)
     for (const char *p : prefixes)
       if (startsWith(n, p)) return true;
