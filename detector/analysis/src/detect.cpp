@@ -57,6 +57,7 @@ const char *unprovenName(uint32_t bit) {
   case kCombined: return "combined";
   case kRunsDisagree: return "runs_disagree";
   case kSmallValue: return "small_value";
+  case kTwoRanks: return "two_ranks";
   }
   return "?";
 }
@@ -88,6 +89,10 @@ const char *unprovenSettle(uint32_t bit) {
     return "another run of the program (another process count or input) shows no such "
            "collective at these call sites: a pattern that is a collective at one process count "
            "and not at another is not a collective";
+  case kTwoRanks:
+    return "with two ranks, any message between them has the shape of a scatter, a gather or a "
+           "bcast, and any swap that of an alltoall: trace at three or more ranks per group (the "
+           "same call sites forming this collective on a larger group in the same trace settle it)";
   case kCombined:
     return "every block reached every rank through one receive buffer: an allreduce if the "
            "program combines them as they arrive, an allgather if it copies them out (the "
@@ -380,6 +385,64 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
   into = std::move(merged);
 }
 
+// Matches of two ranks prove nothing on their own (any message between two
+// ranks has a rooted collective's shape, any swap an alltoall's): they keep
+// their status only as instances of a pattern that the same call sites form
+// on a larger group of the same trace (HPL's panel broadcasts on 2-rank
+// rows beside 4-rank ones); otherwise ambiguous (two_ranks). A match left
+// without messages (its messages taken by other matches) is no finding.
+static void weighSmallGroups(Report &rep) {
+  size_t empty = 0;
+  std::vector<Match> kept;
+  kept.reserve(rep.matches.size());
+  for (Match &m : rep.matches)
+    if (m.messages == 0) empty++;
+    else kept.push_back(std::move(m));
+  rep.matches = std::move(kept);
+  if (empty)
+    rep.warnings.push_back(std::to_string(empty) + " candidate match" + (empty > 1 ? "es" : "") +
+                           " left out: every message of " + (empty > 1 ? "them" : "it") +
+                           " belongs to another match");
+  // The kind these sites form on a larger group, and whether it is proven.
+  std::map<SiteUse, std::pair<Kind, bool>> onLargerGroups;
+  for (const Match &m : rep.matches)
+    if (m.ranks.size() >= 3)
+      for (const SiteUse &s : m.sites) {
+        auto [it, fresh] = onLargerGroups.emplace(s, std::make_pair(m.kind, m.confirmed));
+        if (!fresh && it->second.first == m.kind) it->second.second |= m.confirmed;
+      }
+  // Between two ranks one message from the root is a bcast's or a
+  // scatter's, one swap an alltoall's or an allgather's: a two-rank
+  // instance takes the kind of the larger groups' pattern.
+  auto sameBetweenTwo = [](Kind a, Kind b) {
+    auto fromRoot = [](Kind k) { return k == Kind::Bcast || k == Kind::Scatter; };
+    auto swap = [](Kind k) { return k == Kind::Alltoall || k == Kind::Allgather; };
+    return a == b || (fromRoot(a) && fromRoot(b)) || (swap(a) && swap(b));
+  };
+  for (Match &m : rep.matches) {
+    if (m.ranks.size() != 2) continue;
+    const std::pair<Kind, bool> *larger = nullptr;
+    for (const SiteUse &s : m.sites) {
+      auto it = onLargerGroups.find(s);
+      if (it != onLargerGroups.end() && sameBetweenTwo(m.kind, it->second.first)) larger = &it->second;
+    }
+    if (!larger) {
+      m.unproven |= kTwoRanks;
+      m.confirmed = false;
+      continue;
+    }
+    if (m.kind != larger->first) {
+      std::string was = kindName(m.kind);
+      m.kind = larger->first;
+      m.unproven &= ~uint32_t(kRootBlock); // a scatter's root slot: no such thing in a bcast
+      m.confirmed = larger->second && !m.unproven && !m.shapeOnly;
+      m.note = std::string("on a group of two (where it looks like a ") + was +
+               "), an instance of the " + kindName(m.kind) +
+               " these call sites form on larger groups"; // (the old kind's note is moot)
+    }
+  }
+}
+
 Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
                       const DetectOptions &o, size_t windows) {
   PhaseClock clock(o);
@@ -462,6 +525,7 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     if (m.unproven) m.confirmed = false;
     rep.matches.push_back(std::move(m));
   }
+  weighSmallGroups(rep);
   std::stable_sort(rep.matches.begin(), rep.matches.end(), [](const Match &a, const Match &b) {
     if (a.confirmed != b.confirmed) return a.confirmed;
     if (isAmbiguous(a) != isAmbiguous(b)) return isAmbiguous(a);

@@ -49,8 +49,9 @@ enum Unproven : uint32_t {
   kCombined = 1u << 5,      // blocks received into one place: combined (allreduce) or copied out
   kRunsDisagree = 1u << 6,  // another run (other process count, input) shows no such collective
   kSmallValue = 1u << 7,    // a value of a few bytes passed on from another buffer: equal by chance?
+  kTwoRanks = 1u << 8,      // a group of two: any exchange between them has a collective's shape
 };
-constexpr uint32_t kUnprovenBits = 8;
+constexpr uint32_t kUnprovenBits = 9;
 const char *unprovenName(uint32_t bit);      // "payload_fill", ...
 const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
 
