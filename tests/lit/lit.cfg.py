@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "Collectivize"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".test", ".c", ".cpp"]
+config.suffixes = [".test", ".c", ".cpp", ".f90"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cz_obj_root, "tests", "lit")
@@ -29,9 +29,18 @@ if config.cz_clang_tools:
     # Before "%collectivize", which is a prefix of these.
     config.substitutions.insert(0, ("%collectivize-cc", config.cz_wrapper_cc))
     config.substitutions.insert(0, ("%collectivize-c\+\+", config.cz_wrapper_cxx))
+    config.substitutions.insert(0, ("%collectivize-fc", config.cz_wrapper_fc))
     config.substitutions.append(("%cz-plugin", config.cz_plugin))
     config.substitutions.append(("%clang", config.cz_clang))
 config.substitutions.append(("%mpicc", config.cz_mpicc))
+# Fortran programs (tests say `REQUIRES: fortran`): the mpif90 of the MPI
+# the project was built with (cmake/MpiFortranCompiler.cmake).
+if config.cz_mpif90:
+    config.available_features.add("fortran")
+    config.substitutions.append(("%mpif90", config.cz_mpif90))
+else:
+    lit_config.note("no MPI Fortran compiler beside " + config.cz_mpicc +
+                    ": the Fortran tests are unsupported (install gfortran)")
 config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
