@@ -4,8 +4,8 @@
 ! array (MPI_Irecv, then MPI_Waitall with statuses); then recursive
 ! doubling finds the maximum of two integers per rank (MPI_Sendrecv, the
 ! larger values kept).
-! REQUIRES: fortran
-! RUN: rm -rf %t && mkdir -p %t && cd %t && %mpif90 -g %s -o %t/prog
+! REQUIRES: mpifort
+! RUN: rm -rf %t && mkdir -p %t && cd %t && %mpifort -g %s -o %t/prog
 ! RUN: %collectivize run -np 4 --trace-dir %t/trace -- %t/prog | FileCheck --check-prefix=OUT %s
 ! RUN: %collectivize detect %t/trace -o %t/report.json | FileCheck %s
 ! OUT: mpi_f08_gather_allreduce: done 315.0 sources 0 1 3 maxima 8 100

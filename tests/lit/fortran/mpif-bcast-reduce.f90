@@ -4,8 +4,8 @@
 ! Traced through the tracer's Fortran entry points (preloaded by
 ! `collectivize run`), both are detected with the exact lines of their
 ! calls, continuation lines included.
-! REQUIRES: fortran
-! RUN: rm -rf %t && mkdir -p %t && %mpif90 -g %s -o %t/prog
+! REQUIRES: mpifort
+! RUN: rm -rf %t && mkdir -p %t && %mpifort -g %s -o %t/prog
 ! RUN: %collectivize run -np 4 --trace-dir %t/trace -- %t/prog | FileCheck --check-prefix=OUT %s
 ! RUN: %collectivize detect %t/trace -o %t/report.json | FileCheck %s
 ! OUT: mpif_bcast_reduce: done 263.0 13.0

@@ -6,8 +6,8 @@
 ! holds its messages with return-address sites. (gfortran 10 and later
 ! want -fallow-argument-mismatch for mpif.h codes that pass scalars and
 ! arrays to one MPI routine.)
-! REQUIRES: fortran
-! RUN: rm -rf %t && mkdir -p %t && %mpif90 -g -fallow-argument-mismatch -w %s -o %t/prog
+! REQUIRES: mpifort
+! RUN: rm -rf %t && mkdir -p %t && %mpifort -g -fallow-argument-mismatch -w %s -o %t/prog
 ! RUN: %mpirun -np 3 %t/prog | FileCheck %s
 ! RUN: %collectivize run -np 3 --trace-dir %t/trace -- %t/prog | FileCheck %s
 ! CHECK: semantics: 3 ranks, 0 failed checks

@@ -4,7 +4,7 @@
 ! request arrays, completed by one MPI_Waitall) moving block q of its send
 ! array to rank q (twice). Built with collectivize-fc, which links the
 ! tracer: plain mpirun traces it.
-! REQUIRES: fortran, clang-tools
+! REQUIRES: mpifort, clang-tools
 ! RUN: rm -rf %t && mkdir -p %t && cd %t && %collectivize-fc -g %s -o %t/prog
 ! RUN: env COLLECTIVIZE_TRACE_DIR=%t/trace COLLECTIVIZE_QUIET=1 %mpirun -np 4 %t/prog | FileCheck --check-prefix=OUT %s
 ! RUN: %collectivize detect %t/trace -o %t/report.json | FileCheck %s
