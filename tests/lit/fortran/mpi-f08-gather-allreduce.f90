@@ -62,3 +62,9 @@ end program mpi_f08_gather_allreduce
 ! CHECK-NEXT: ranks [0, 1, 2, 3]
 ! CHECK-NEXT: 1 instance, 8 messages, 64 bytes moved
 ! CHECK-NEXT: sites: recv {{.*}}mpi-f08-gather-allreduce.f90:47; send {{.*}}mpi-f08-gather-allreduce.f90:47;
+
+! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
+! mpi_f08: no ierror argument in the calls, none in the suggestion; the
+! maximum is proven from the MPI_INTEGER payloads.
+! SUGGEST: `call MPI_Gather(mine, block, MPI_DOUBLE_PRECISION, all, block, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD)`
+! SUGGEST: `call MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)`

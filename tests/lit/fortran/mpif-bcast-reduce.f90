@@ -63,3 +63,21 @@ end program
 ! CHECK-NEXT: ranks [0, 1, 2, 3], root 0 (world 0)
 ! CHECK-NEXT: 2 instances, 6 messages, 48 bytes moved
 ! CHECK-NEXT: sites: recv {{.*}}mpif-bcast-reduce.f90:45; send {{.*}}mpif-bcast-reduce.f90:40;
+
+! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
+! RUN: FileCheck --check-prefix=RATIONALE %s < %t/patches/01-bcast.md
+! Fortran gets a suggestion, not a patch: arguments from the calls' text,
+! the root from the receive's source expression, none from the trace (the
+! tree's peer `me - mask` names no root: a placeholder).
+! SUGGEST: 01-bcast: none
+! SUGGEST-NEXT: no patch: a Fortran source: no patch (Clang parses C and C++ only); the rationale suggests `call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)`
+! SUGGEST: 02-reduce: none
+! SUGGEST-NEXT: `call MPI_Reduce(partial, <result>, 1, MPI_DOUBLE_PRECISION, <op>, <root>, MPI_COMM_WORLD, ierr)`
+! SUGGEST: 0 proposed, 0 to review, 2 without a patch
+! RATIONALE: ## Suggested replacement (not a patch)
+! RATIONALE: call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)
+! RATIONALE: In place of:
+! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 lines 26-27:
+! RATIONALE: if (q /= root) call MPI_Send(data, 64, MPI_DOUBLE_PRECISION, q, 7, &
+! RATIONALE-NEXT: MPI_COMM_WORLD, ierr)
+! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 lines 30-31:

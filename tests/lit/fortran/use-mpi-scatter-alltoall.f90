@@ -81,3 +81,9 @@ end program use_mpi_scatter_alltoall
 ! CHECK-NEXT: ranks [0, 1, 2, 3], root 0 (world 0)
 ! CHECK-NEXT: 2 instances, 6 messages, 768 bytes moved
 ! CHECK-NEXT: sites: recv {{.*}}use-mpi-scatter-alltoall.f90:29; send {{.*}}use-mpi-scatter-alltoall.f90:25;
+
+! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
+! RUN: FileCheck --check-prefix=RATIONALE %s < %t/patches/02-scatter.md
+! SUGGEST: `call MPI_Alltoall(out, piece, MPI_INTEGER, in, piece, MPI_INTEGER, MPI_COMM_WORLD, ierr)`
+! SUGGEST: `call MPI_Scatter(all, block, MPI_INTEGER, mine, block, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)`
+! RATIONALE: the trace does not prove root_block
