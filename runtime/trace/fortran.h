@@ -9,11 +9,14 @@
  *    Fortran call. Each Fortran entry point is defined here (CZT_F_CONVERT):
  *    it converts handles (MPI_*_f2c / c2f), the Fortran MPI_BOTTOM and
  *    MPI_IN_PLACE, statuses and logicals, and calls the C wrapper.
- *  - MPICH's bindings call the C MPI_* entry points: the C wrappers record
- *    Fortran calls already, but with a site inside libmpichfort. The entry
- *    points whose C wrapper records a site are defined here
- *    (CZT_F_FORWARD): they name their caller as the site and call MPICH's
- *    own entry point, which converts everything and calls the C wrapper.
+ *  - MPICH's mpif.h and `use mpi` bindings call the C MPI_* entry points:
+ *    the C wrappers record Fortran calls already, but with a site inside
+ *    libmpichfort. The entry points whose C wrapper records a site are
+ *    defined here (CZT_F_FORWARD): they name their caller as the site and
+ *    call MPICH's own entry point, which converts everything and calls the
+ *    C wrapper. MPICH's mpi_f08 procedures (mpi_send_f08ts_, whose buffer
+ *    is a Fortran descriptor) call PMPI_* directly and are not followed
+ *    yet: `collectivize run` names that when no trace was written.
  *
  * Either way the C wrapper writes the event (one recording path), and its
  * site is the return address into the Fortran program, which the detector

@@ -3,12 +3,10 @@
  * program) as the site and calls MPICH's own entry point of the same name
  * (the next definition after this library), which converts the arguments
  * and calls the C MPI_* entry point, that is the C wrapper. Every argument
- * of these calls is passed by reference (a choice buffer of the mpi_f08
- * `f08ts` procedures is a descriptor's address), so a forwarder needs only
- * their number. Entry points that take no site (MPI_Init, MPI_Wait, ...)
- * reach the C wrappers through MPICH unchanged. The `_large` (MPI_Count)
- * forms call MPI_Send_c and the like, which the C tracer does not record
- * either. */
+ * of these calls is passed by reference, so a forwarder needs only their
+ * number. Entry points that take no site (MPI_Init, MPI_Wait, ...) reach
+ * the C wrappers through MPICH unchanged. The mpi_f08 procedures call
+ * PMPI_* directly (fortran.h). */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -68,14 +66,14 @@ static void *next_definition(void *volatile *cache, const char *name) {
     czt_drop_site();                                                  \
   }
 
-/* Every name of one call: mpif.h / `use mpi` in four manglings, and the
- * mpi_f08 procedure (f08ts: with a choice buffer; f08: without). */
+/* Every name of one call: mpif.h / `use mpi` in four manglings. The
+ * mpi_f08 procedure (lo_f08ts_ with a choice buffer, lo_f08_ without)
+ * calls PMPI_* itself: a site named before it would never be taken. */
 #define FORWARD_ALL(lo, UP, f08, n) \
   FORWARD(lo##_, n)                 \
   FORWARD(lo##__, n)                \
   FORWARD(lo, n)                    \
-  FORWARD(UP, n)                    \
-  FORWARD(lo##_##f08##_, n)
+  FORWARD(UP, n)
 
 /* Point to point (argument counts include ierror). */
 FORWARD_ALL(mpi_send, MPI_SEND, f08ts, 7)
