@@ -4,7 +4,9 @@
 ! array (MPI_Irecv, then MPI_Waitall with statuses); then recursive
 ! doubling finds the maximum of two integers per rank (MPI_Sendrecv, the
 ! larger values kept).
-! REQUIRES: mpifort
+! Open MPI only: MPICH's mpi_f08 bindings are not followed yet
+! (mpich-f08-untraced.test).
+! REQUIRES: mpifort, openmpi
 ! RUN: rm -rf %t && mkdir -p %t && cd %t && %mpifort -g %s -o %t/prog
 ! RUN: %collectivize run -np 4 --trace-dir %t/trace -- %t/prog | FileCheck --check-prefix=OUT %s
 ! RUN: %collectivize detect %t/trace -o %t/report.json | FileCheck %s
@@ -57,11 +59,11 @@ end program mpi_f08_gather_allreduce
 ! CHECK: gather on MPI_COMM_WORLD
 ! CHECK-NEXT: ranks [0, 1, 2, 3], root 2 (world 2)
 ! CHECK-NEXT: 1 instance, 3 messages, 384 bytes moved
-! CHECK-NEXT: sites: recv {{.*}}mpi-f08-gather-allreduce.f90:35; send {{.*}}mpi-f08-gather-allreduce.f90:40;
+! CHECK-NEXT: sites: recv {{.*}}mpi-f08-gather-allreduce.f90:37; send {{.*}}mpi-f08-gather-allreduce.f90:42;
 ! CHECK: allreduce on MPI_COMM_WORLD
 ! CHECK-NEXT: ranks [0, 1, 2, 3]
 ! CHECK-NEXT: 1 instance, 8 messages, 64 bytes moved
-! CHECK-NEXT: sites: recv {{.*}}mpi-f08-gather-allreduce.f90:47; send {{.*}}mpi-f08-gather-allreduce.f90:47;
+! CHECK-NEXT: sites: recv {{.*}}mpi-f08-gather-allreduce.f90:49; send {{.*}}mpi-f08-gather-allreduce.f90:49;
 
 ! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
 ! mpi_f08: no ierror argument in the calls, none in the suggestion; the
