@@ -290,6 +290,18 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
   }
   if (!sym.problem.empty())
     report.warnings.push_back("call sites: " + sym.problem);
+  // Symbols but no line table (built without -g; common for Fortran
+  // builds): sites are named by function, which no rewrite can use.
+  std::set<std::string> withoutLines;
+  for (const auto &[address, where] : resolved)
+    if (!where.line && !where.function.empty()) withoutLines.insert(where.file);
+  if (!withoutLines.empty()) {
+    std::string list;
+    for (const std::string &f : withoutLines) list += (list.empty() ? "" : ", ") + f;
+    report.warnings.push_back("call sites in " + list + " are named by function only: the program "
+                              "has no line information there; rebuild it with -g and trace again "
+                              "for file:line sites");
+  }
   for (const auto &p : trace->problems())
     report.warnings.push_back(p.message);
   run.command = trace->manifest().command;

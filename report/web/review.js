@@ -301,6 +301,15 @@
     if (!p) { box.appendChild(CZ.missing("patches.json has no entry for this match.")); return box; }
     var f = files[p.id] || {}, v = f.verify;
     box.appendChild(el("p", {}, el("strong", { text: p.id + ": " + p.status }), p.reason ? " — " + p.reason : "", p.replacement ? el("span", {}, " → ", el("code", { text: p.replacement })) : null));
+    if (p.suggestion && p.suggestion.call) {
+      // Fortran: a call written from the sites' source text, never a patch.
+      var sg = el("div", { class: "suggestion" }, el("p", {}, el("strong", { text: "Suggestion, not a patch: " }), el("code", { text: p.suggestion.call })));
+      (p.suggestion.replaces || []).forEach(function (r) {
+        sg.appendChild(el("p", { text: "in place of " + r.file + " line" + (r.first_line === r.last_line ? " " + r.first_line : "s " + r.first_line + "-" + r.last_line) + ":" }));
+        sg.appendChild(el("pre", { class: "diff", text: r.text }));
+      });
+      box.appendChild(sg);
+    }
     if (f.diff) {
       var pre = el("pre", { class: "diff", "aria-label": "unified diff" });
       f.diff.split("\n").forEach(function (l) {

@@ -2,8 +2,10 @@
  * no-op versions; these win when the tracer is preloaded or linked first. */
 #include "tracer.h"
 
-/* Site set by cz_trace_site() for this thread's next MPI call. */
+/* Site set by cz_trace_site() (kind 0) or a Fortran wrapper (kind 1, its
+ * caller's return address) for this thread's next MPI call. */
 static _Thread_local uint64_t pending_site;
+static _Thread_local uint8_t pending_kind;
 static _Thread_local int pending;
 
 CZT_HOT czt_site czt_take_site(void *ra) {
@@ -11,7 +13,7 @@ CZT_HOT czt_site czt_take_site(void *ra) {
   if (pending) {
     pending = 0;
     s.id = pending_site;
-    s.kind = 0;
+    s.kind = pending_kind;
   } else {
     s.id = (uint64_t)(uintptr_t)ra;
     s.kind = 1;
@@ -21,8 +23,17 @@ CZT_HOT czt_site czt_take_site(void *ra) {
 
 CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
   pending_site = site_id;
+  pending_kind = 0;
   pending = 1;
 }
+
+CZT_HOT void czt_set_caller_site(void *ra) {
+  pending_site = (uint64_t)(uintptr_t)ra;
+  pending_kind = 1;
+  pending = 1;
+}
+
+CZT_HOT void czt_drop_site(void) { pending = 0; }
 
 CZT_EXPORT void cz_trace_pause(void) {
   if (czt_late_pending) czt_store_late(); /* it happened before the pause */

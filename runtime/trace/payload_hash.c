@@ -32,6 +32,12 @@ static void add(MPI_Datatype type, uint32_t code) {
   n_predefined++;
 }
 
+static void add_sized(MPI_Datatype type, uint32_t code, size_t size) {
+  int before = n_predefined;
+  add(type, code);
+  if (n_predefined > before && predefined[before].info.size != size) n_predefined = before;
+}
+
 void czt_types_init(void) {
   crc_init();
   n_predefined = 0;
@@ -68,6 +74,22 @@ void czt_types_init(void) {
   add(MPI_LONG_INT, CZ_TRACE_TYPE_LONG_INT);
   add(MPI_SHORT_INT, CZ_TRACE_TYPE_SHORT_INT);
   add(MPI_LONG_DOUBLE_INT, CZ_TRACE_TYPE_LONG_DOUBLE_INT);
+  /* Fortran's, named as a Fortran program names them (MPI_DOUBLE_PRECISION
+   * is not MPI_DOUBLE's handle); MPI_DATATYPE_NULL or unusable in an MPI
+   * built without Fortran, which add() skips. The default kinds only with
+   * the sizes the format gives them (an MPI built for 8-byte INTEGERs
+   * records its MPI_INTEGER as derived, never as another size). */
+  add_sized(MPI_INTEGER, CZ_TRACE_TYPE_INTEGER, 4);
+  add_sized(MPI_DOUBLE_PRECISION, CZ_TRACE_TYPE_DOUBLE_PRECISION, 8);
+  add_sized(MPI_REAL, CZ_TRACE_TYPE_REAL, 4);
+  add(MPI_COMPLEX, CZ_TRACE_TYPE_COMPLEX);
+  add(MPI_DOUBLE_COMPLEX, CZ_TRACE_TYPE_DOUBLE_COMPLEX);
+  add(MPI_LOGICAL, CZ_TRACE_TYPE_LOGICAL);
+  add(MPI_CHARACTER, CZ_TRACE_TYPE_CHARACTER);
+  add(MPI_INTEGER4, CZ_TRACE_TYPE_INTEGER4);
+  add(MPI_INTEGER8, CZ_TRACE_TYPE_INTEGER8);
+  add(MPI_REAL4, CZ_TRACE_TYPE_REAL4);
+  add(MPI_REAL8, CZ_TRACE_TYPE_REAL8);
 }
 
 CZT_HOT static const czt_predefined *find(MPI_Datatype type) {

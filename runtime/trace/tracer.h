@@ -81,6 +81,11 @@ typedef struct czt_site {
 czt_site czt_take_site(void *ra);
 /* In every wrapper, so the return address is the wrapper's caller. */
 #define CZT_SITE() czt_take_site(__builtin_return_address(0))
+/* A Fortran wrapper calls a C wrapper: the site is the Fortran wrapper's
+ * caller (the program), set for the next czt_take_site() on this thread;
+ * czt_drop_site() forgets it should the C wrapper not have taken it. */
+void czt_set_caller_site(void *ra);
+void czt_drop_site(void);
 
 /* ---- one message as recorded (payload_hash.c) -------------------------- */
 typedef struct czt_msg {

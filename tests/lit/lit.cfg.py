@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "Collectivize"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".test", ".c", ".cpp"]
+config.suffixes = [".test", ".c", ".cpp", ".f90"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cz_obj_root, "tests", "lit")
@@ -32,6 +32,7 @@ if config.cz_clang_tools:
     # Before "%collectivize", which is a prefix of these.
     config.substitutions.insert(0, ("%collectivize-cc", config.cz_wrapper_cc))
     config.substitutions.insert(0, ("%collectivize-c\+\+", config.cz_wrapper_cxx))
+    config.substitutions.insert(0, ("%collectivize-fc", config.cz_wrapper_fc))
     config.substitutions.append(("%cz-plugin", config.cz_plugin))
     config.substitutions.append(("%clang", config.cz_clang))
 config.substitutions.append(("%mpicc", config.cz_mpicc))

@@ -51,7 +51,7 @@ int run(const std::string &compiler, const std::vector<std::string> &args,
   auto found = llvm::sys::findProgramByName(compiler);
   if (!found) {
     std::fprintf(stderr, "collectivize: cannot find the compiler '%s' (set %s)\n",
-                 compiler.c_str(), "COLLECTIVIZE_CC / COLLECTIVIZE_CXX");
+                 compiler.c_str(), "COLLECTIVIZE_CC / COLLECTIVIZE_CXX / COLLECTIVIZE_FC");
     return 127;
   }
   std::vector<llvm::StringRef> argv{compiler};
@@ -262,19 +262,34 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
 
 } // namespace
 
-int wrapperMain(int argc, char **argv, bool cxx) {
-  const char *self = cxx ? "collectivize-c++" : "collectivize-cc";
+int wrapperMain(int argc, char **argv, WrapperLanguage language) {
+  struct Names {
+    const char *self, *variable, *compiler;
+  };
   // By default the MPI Collectivize (and its tracer) was built with.
-  std::string compiler = env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
-                             ? env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
-                             : clangtools::builtWithMpiCompiler(cxx);
+  const Names names =
+      language == WrapperLanguage::C
+          ? Names{"collectivize-cc", "COLLECTIVIZE_CC", clangtools::builtWithMpiCompiler(false)}
+      : language == WrapperLanguage::Cxx
+          ? Names{"collectivize-c++", "COLLECTIVIZE_CXX", clangtools::builtWithMpiCompiler(true)}
+          : Names{"collectivize-fc", "COLLECTIVIZE_FC", CZ_MPI_FORTRAN_COMPILER};
+  const char *self = names.self;
+  std::string compiler = env(names.variable) ? env(names.variable) : names.compiler;
+  if (compiler.empty()) {
+    std::fprintf(stderr, "%s: Collectivize was built without an MPI Fortran compiler beside its "
+                         "mpicc; set %s to that MPI's mpif90\n", self, names.variable);
+    return 1;
+  }
   if (env("COLLECTIVIZE_IN_WRAPPER")) {
     std::fprintf(stderr, "%s: the real compiler '%s' calls %s again; set %s to the MPI compiler\n",
-                 self, compiler.c_str(), self, cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
+                 self, compiler.c_str(), self, names.variable);
     return 1;
   }
   ::setenv("COLLECTIVIZE_IN_WRAPPER", "1", 1);
   CompilerCommand cmd = parseCompilerCommand(std::vector<std::string>(argv + 1, argv + argc));
+  // Clang instruments C and C++ only: a Fortran build gets the tracer,
+  // whose return-address sites name its calls (a C file in it as well).
+  if (language == WrapperLanguage::Fortran) cmd.sources.clear();
 
   Prepared prep = prepare(cmd, compiler, self);
   std::vector<std::string> &args = prep.args;

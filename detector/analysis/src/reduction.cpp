@@ -66,8 +66,14 @@ Elem elemOf(uint32_t type) {
   case CZ_TRACE_TYPE_UNSIGNED_LONG: case CZ_TRACE_TYPE_UNSIGNED_LONG_LONG:
   case CZ_TRACE_TYPE_UINT64_T:
     return {8, false, false};
-  case CZ_TRACE_TYPE_FLOAT: return {4, true, true};
-  case CZ_TRACE_TYPE_DOUBLE: return {8, true, true};
+  case CZ_TRACE_TYPE_FLOAT: case CZ_TRACE_TYPE_REAL4: return {4, true, true};
+  case CZ_TRACE_TYPE_DOUBLE: case CZ_TRACE_TYPE_REAL8: return {8, true, true};
+  case CZ_TRACE_TYPE_INTEGER4: return {4, false, true};
+  case CZ_TRACE_TYPE_INTEGER8: return {8, false, true};
+  // Default kinds: the tracer records them only with these sizes.
+  case CZ_TRACE_TYPE_INTEGER: return {4, false, true};
+  case CZ_TRACE_TYPE_REAL: return {4, true, true};
+  case CZ_TRACE_TYPE_DOUBLE_PRECISION: return {8, true, true};
   default: return {};
   }
 }

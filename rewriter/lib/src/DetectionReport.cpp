@@ -163,7 +163,8 @@ void readSite(const json::Object &o, size_t index, MatchSite &s, std::string &pr
   s.instrumenter = f.oneOf("kind", {"instrumenter", "return_address"}, true) != "return_address";
   s.send = f.oneOf("role", {"send", "recv"}, true) == "send";
   s.file = f.string("file");
-  s.line = int(f.integer("line", 1, kMaxInt, 0));
+  // 0: a return address named by function only (no line table).
+  s.line = int(f.integer("line", 0, kMaxInt, 0));
   s.column = int(f.integer("column", 1, kMaxInt, 0));
   s.function = f.string("function");
   s.callee = f.string("callee");

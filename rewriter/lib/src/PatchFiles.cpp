@@ -101,6 +101,20 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
   for (const MatchSite &s : m.sites)
     r << "- " << (s.send ? "send" : "recv") << " " << (s.file.empty() ? std::to_string(s.id) : s.file + ":" + std::to_string(s.line))
       << (s.callee.empty() ? "" : " (" + s.callee + ")") << "\n";
+  if (!p.suggestion.empty()) {
+    r << "\n## Suggested replacement (not a patch)\n\n"
+         "Fortran is not parsed here, so nothing proves this call does what the hand-made code "
+         "did: it is written from the text of the calls at the sites, to check by hand.\n\n"
+         "```fortran\n" << p.suggestion << "\n```\n\nIn place of:\n\n";
+    for (const PatchPlan::ReplacedStatement &s : p.suggestionReplaces)
+      r << "- " << p.file << " line" << (s.firstLine == s.lastLine ? " " + std::to_string(s.firstLine)
+                                                                  : "s " + std::to_string(s.firstLine) + "-" +
+                                                                        std::to_string(s.lastLine))
+        << ":\n\n```fortran\n" << s.text << "```\n";
+    r << "\nand the loops and rank tests that only drive them.\n";
+    if (!p.notes.empty()) r << "\nCheck:\n\n";
+    for (const std::string &n : p.notes) r << "- " << n << "\n";
+  }
   if (p.status == "none") return r.str();
   r << "\n## The patch\n\n";
   r << "Replaces " << p.file << " lines " << p.beginLine << "-" << p.endLine << " with:\n\n```c\n"
@@ -307,6 +321,23 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     nullable("diff", hasPatch, p.id + ".diff");
     nullable("yaml", hasPatch, p.id + ".yaml");
     j.attribute("rationale", p.id + ".md");
+    // Fortran: the suggested call and the statements it would replace.
+    if (p.suggestion.empty()) {
+      j.attribute("suggestion", nullptr);
+    } else {
+      j.attributeObject("suggestion", [&] {
+        j.attribute("call", p.suggestion);
+        j.attributeArray("replaces", [&] {
+          for (const PatchPlan::ReplacedStatement &s : p.suggestionReplaces)
+            j.object([&] {
+              j.attribute("file", p.file);
+              j.attribute("first_line", int64_t(s.firstLine));
+              j.attribute("last_line", int64_t(s.lastLine));
+              j.attribute("text", s.text);
+            });
+        });
+      });
+    }
     j.attributeArray("collectives", [&] {
       for (const std::string &c : p.collectives) j.value(c);
     });

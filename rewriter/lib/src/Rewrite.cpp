@@ -21,6 +21,7 @@
 #include "collectivize/clang/SiteId.h"
 #include "collectivize/rewrite/PatchFiles.h"
 
+#include "FortranSuggestion.h"
 #include "MatchPlanner.h"
 
 namespace cz::rewrite {
@@ -176,6 +177,32 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     if (in.progress) std::fprintf(stderr, "rewrite: %s (%zu of %zu)\n", p.id.c_str(), m.index + 1, report.matches.size());
     if (!m.malformed.empty()) {
       failed("match " + std::to_string(m.index + 1) + " of " + report.path + " is malformed: " + m.malformed);
+      continue;
+    }
+    bool fortran = std::any_of(m.sites.begin(), m.sites.end(),
+                               [](const MatchSite &s) { return isFortranSource(s.file); });
+    if (fortran && m.status != "partial") {
+      // No AST: a suggestion for confirmed and ambiguous matches alike (its
+      // notes say what is unproven), never a patch.
+      Resolved r = resolve(m);
+      if (!r.file.empty()) p.file = r.file;
+      if (!r.problem.empty()) {
+        r.inputProblem ? failed(r.problem) : none(r.problem);
+        continue;
+      }
+      if (r.paths.size() != 1) {
+        none("the sites are in several files: a collective spread over files is not rewritten");
+        continue;
+      }
+      p.path = *r.paths.begin();
+      if (projectRoot.empty()) projectRoot = clangtools::defaultProjectRoot(p.path);
+      if (!projectRoot.empty() && !clangtools::relativeToRoot(projectRoot, p.path, p.file)) p.file = p.path;
+      if (!readFile(p.path, p.original)) {
+        failed("cannot read " + p.path);
+        continue;
+      }
+      suggestFortran(m, p);
+      out.push_back(p);
       continue;
     }
     if (!m.confirmed && !settledBySource(m)) {

@@ -16,7 +16,7 @@
 // OUT: 01-bcast: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Bcast(buf, n, MPI_INT, root, comm);
 // OUT: 1 proposed, 0 to review, 12 without a patch; patches in {{.*}}
 // ERR: collectivize rewrite: 02-bcast: failed: match 2 of {{.*}}report.json is malformed: "count" is "four", not a non-negative integer
-// ERR-NEXT: collectivize rewrite: 03-bcast: failed: {{.*}} site 1: "line" is -5, not a positive integer
+// ERR-NEXT: collectivize rewrite: 03-bcast: failed: {{.*}} site 1: "line" is -5, not a non-negative integer
 // ERR-NEXT: collectivize rewrite: 04-bcast: failed: {{.*}} "sites" is empty: the report names no call site to rewrite
 // ERR-NEXT: collectivize rewrite: 05-bcast: failed: {{.*}} "root" is 4, not an integer from 0 to 3
 // ERR-NEXT: collectivize rewrite: 06-bcast: failed: {{.*}} "root" is missing (expected an integer from 0 to 3)

@@ -1,5 +1,4 @@
-! A Fortran MPI program (tests only): Open MPI's Fortran bindings call
-! PMPI_Init directly, so the C tracer never starts.
+! A Fortran MPI program (tests only) that only starts and stops MPI.
 program hello
   use mpi
   integer :: ierr, rank

@@ -1,6 +1,8 @@
 // Wrapper.h: collectivize-cc / collectivize-c++, drop-in replacements for
 // mpicc / mpicxx that instrument each source on the fly, compile the
-// instrumented copy with the real compiler, and link the tracer.
+// instrumented copy with the real compiler, and link the tracer; and
+// collectivize-fc for mpif90, which only links the tracer (Fortran sources
+// are not instrumented: the tracer names their calls by return address).
 #pragma once
 
 #include <string>
@@ -24,7 +26,10 @@ CompilerCommand parseCompilerCommand(const std::vector<std::string> &args);
 // True for file names Clang instruments: .c .cc .cpp .cxx .c++ .C .cp
 bool isInstrumentableSource(const std::string &path);
 
-// The wrappers' main: cxx selects COLLECTIVIZE_CXX / mpicxx.
-int wrapperMain(int argc, char **argv, bool cxx);
+enum class WrapperLanguage { C, Cxx, Fortran };
+// The wrappers' main: the language selects the compiler (COLLECTIVIZE_CC /
+// mpicc, COLLECTIVIZE_CXX / mpicxx, COLLECTIVIZE_FC / the mpif90 of the MPI
+// Collectivize was built with).
+int wrapperMain(int argc, char **argv, WrapperLanguage language);
 
 } // namespace cz::instrument

@@ -37,6 +37,14 @@ struct PatchPlan {
   std::vector<size_t> fused;   // other matches this patch replaces too (one loop sent both)
   std::vector<std::string> collectives; // the MPI collectives the new code calls ("MPI_Allreduce")
   std::string original, patched; // whole file, before and after
+  // A Fortran match (FortranSuggestion.h): no patch, but the collective
+  // call suggested in place of these statements, to be checked by hand.
+  struct ReplacedStatement {
+    unsigned firstLine = 0, lastLine = 0;
+    std::string text; // as written
+  };
+  std::string suggestion;
+  std::vector<ReplacedStatement> suggestionReplaces;
 };
 
 struct RewriteInputs {
