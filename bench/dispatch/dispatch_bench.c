@@ -20,7 +20,10 @@
  * and max ratio over rounds, the median absolute times, and the median of
  * the per-round difference in ns (at P = 1 this is the dispatch cost), and
  * for stream mode the same difference in CPU time of the calling threads
- * (robust when other jobs share the cores).
+ * (robust when other jobs share the cores). Every round also times the MPI
+ * call a second time: control_ratio_median (MPI/MPI, ideally 1.0) is the
+ * launch's noise in that cell, and summary.py ignores launches whose
+ * control is off by more than the margin it judges with.
  * Batch sizes aim at `budget` seconds per batch (agreed across ranks).
  * bytes: per block for alltoall, allgather, alltoallv and plan (every pair
  * exchanges the same count); the whole message for bcast and allreduce.
@@ -64,8 +67,11 @@ static double load1(void) {
   return v;
 }
 
-/* One call: which 0 = MPI, 1 = cz_. Returns the MPI error code. */
+/* One call: which 0 = MPI, 1 = cz_, 2 = MPI again (the control: the same
+ * code timed twice, whose ratio is this launch's noise). Returns the MPI
+ * error code. */
 static int call(cell *c, int which) {
+  if (which == 2) which = 0;
   void *s = c->send, *r = c->recv;
   const char *k = c->coll;
   if (is(k, "alltoall"))
@@ -223,16 +229,17 @@ static double median(const double *v, int n) {
 static void measure(cell *c, const char *mode, int n, int rounds,
                     const char *table, long long bytes, const char *tag,
                     double load_before) {
-  double t[2][MAXROUNDS], cpu[2][MAXROUNDS] = {{0}}, ratio[MAXROUNDS],
-      diff[MAXROUNDS], cpu_diff[MAXROUNDS];
+  double t[3][MAXROUNDS], cpu[3][MAXROUNDS] = {{0}}, ratio[MAXROUNDS],
+      control[MAXROUNDS], diff[MAXROUNDS], cpu_diff[MAXROUNDS];
   int barrier = is(mode, "barrier");
   for (int r = 0; r < rounds; r++) {
-    for (int k = 0; k < 2; k++) {
-      int which = (r % 2) ? 1 - k : k; /* both orders */
+    for (int k = 0; k < 3; k++) {
+      int which = (r % 2) ? 2 - k : k; /* both orders */
       t[which][r] = barrier ? separated(c, which, n)
                             : stream(c, which, n, &cpu[which][r]);
     }
     ratio[r] = t[1][r] / t[0][r];
+    control[r] = t[2][r] / t[0][r];
     diff[r] = (t[1][r] - t[0][r]) * 1e9;
     cpu_diff[r] = (cpu[1][r] - cpu[0][r]) * 1e9;
   }
@@ -248,6 +255,7 @@ static void measure(cell *c, const char *mode, int n, int rounds,
          median(ratio, rounds), lo, hi, median(diff, rounds));
   if (barrier) printf(",");
   else printf("%.1f,", median(cpu_diff, rounds));
+  printf("%.4f,", median(control, rounds));
   printf("%.2f,%.2f\n", load_before, load1());
   fflush(stdout);
 }
@@ -292,7 +300,7 @@ int main(int argc, char **argv) {
   if (!rank && header)
     printf("tag,coll,procs,bytes,table,mode,calls,rounds,mpi_us,cz_us,"
            "ratio_median,ratio_min,ratio_max,diff_ns_median,cpu_diff_ns_median,"
-           "load_before,"
+           "control_ratio_median,load_before,"
            "load_after\n");
   char *list = strdup(colls), *save = NULL;
   for (char *coll = strtok_r(list, ",", &save); coll;
@@ -315,7 +323,7 @@ int main(int argc, char **argv) {
                               sizeof table);
       if (check(&c)) {
         if (!rank)
-          printf("%s,%s,%d,%lld,%s,check_failed,0,0,,,,,,,,%.2f,%.2f\n", tag,
+          printf("%s,%s,%d,%lld,%s,check_failed,0,0,,,,,,,,,%.2f,%.2f\n", tag,
                  coll, nprocs, bytes, table, load_before, load1());
         teardown(&c);
         continue;
