@@ -42,7 +42,8 @@ typedef struct czi_comm_slot {
   unsigned gen;
 } czi_comm_slot;
 /* Per thread: the communicators this thread used last (direct-mapped).
- * initial-exec: no __tls_get_addr call on the hot path. */
+ * initial-exec: no __tls_get_addr call on the hot path; 96 bytes, within
+ * the static TLS glibc keeps spare for libraries that are dlopen'ed. */
 extern _Thread_local czi_comm_slot czi_comm_slots[CZI_COMM_SLOTS]
     __attribute__((visibility("hidden"), tls_model("initial-exec")));
 
