@@ -120,6 +120,61 @@ SizeChoice chooseForAllSizes(const std::vector<Result> &cell, double margin) {
   return best;
 }
 
+std::vector<SizeChoice> chooseBySizeInEveryRun(const std::vector<std::vector<Result>> &runs,
+                                               double margin) {
+  if (runs.size() == 1) return chooseBySize(runs[0], margin);
+  std::set<long long> sizes;
+  for (const std::vector<Result> &run : runs)
+    for (const Result &r : run) sizes.insert(r.bytes);
+  auto at = [](const std::vector<Result> &run, long long bytes, const std::string &alg) {
+    for (const Result &r : run)
+      if (r.bytes == bytes && r.algorithm == alg && r.ok()) return &r;
+    return static_cast<const Result *>(nullptr);
+  };
+  std::vector<SizeChoice> out;
+  for (long long bytes : sizes) {
+    SizeChoice c;
+    c.bytes = bytes;
+    c.algorithm = "mpi";
+    if (const Result *m = at(runs[0], bytes, "mpi")) c.mpiUs = c.timeUs = m->medianUs;
+    std::set<std::string> names;
+    for (const Result &r : runs[0])
+      if (r.bytes == bytes && r.algorithm != "mpi" && r.algorithm != "auto") names.insert(r.algorithm);
+    double best = 0;
+    for (const std::string &name : names) {
+      double worst = 0;
+      bool everywhere = true;
+      for (const std::vector<Result> &run : runs) {
+        const Result *r = at(run, bytes, name), *mpi = at(run, bytes, "mpi");
+        if (!r || !mpi || !clearWin(*r, *mpi, margin)) {
+          everywhere = false;
+          break;
+        }
+        worst = std::max(worst, worseLatencyRatio(*r, *mpi));
+      }
+      if (everywhere && (c.algorithm == "mpi" || worst < best)) {
+        c.algorithm = name;
+        c.timeUs = at(runs[0], bytes, name)->medianUs;
+        best = worst;
+      }
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+SizeChoice chooseForAllSizesInEveryRun(const std::vector<std::vector<Result>> &runs,
+                                       double margin) {
+  SizeChoice first = chooseForAllSizes(runs[0], margin);
+  for (size_t i = 1; i < runs.size(); i++)
+    if (chooseForAllSizes(runs[i], margin).algorithm != first.algorithm) {
+      first.algorithm = "mpi";
+      first.timeUs = first.mpiUs;
+      break;
+    }
+  return first;
+}
+
 std::vector<SizeRange> mergeRanges(const std::vector<SizeChoice> &choices) {
   std::vector<SizeRange> out;
   for (const SizeChoice &c : choices) {
@@ -155,19 +210,25 @@ std::string buildDecisionTable(const TuneInput &in) {
   std::string text;
   for (const std::string &line : in.headerLines) text += line.empty() ? "#\n" : "# " + line + "\n";
   char buf[256];
+  std::vector<const std::vector<Result> *> runs{&in.rows};
+  for (const std::vector<Result> &run : in.moreRuns) runs.push_back(&run);
   for (const std::string &coll : allCollectives()) {
-    std::map<int, std::vector<Result>> byProcs;
+    // P -> that cell in each run (the first run's P values are the grid).
+    std::map<int, std::vector<std::vector<Result>>> byProcs;
     for (const Result &r : in.rows)
-      if (r.collective == coll) byProcs[r.procs].push_back(r);
+      if (r.collective == coll) byProcs[r.procs].assign(runs.size(), {});
+    for (size_t k = 0; k < runs.size(); k++)
+      for (const Result &r : *runs[k])
+        if (r.collective == coll && byProcs.count(r.procs)) byProcs[r.procs][k].push_back(r);
     if (byProcs.empty()) continue;
     std::vector<int> measured;
     std::vector<std::vector<SizeRange>> rules;
-    for (auto &[p, cell] : byProcs) {
+    for (auto &[p, cells] : byProcs) {
       measured.push_back(p);
       if (coll == "alltoallv")
-        rules.push_back({{0, -1, chooseForAllSizes(cell, in.margin).algorithm}});
+        rules.push_back({{0, -1, chooseForAllSizesInEveryRun(cells, in.margin).algorithm}});
       else
-        rules.push_back(mergeRanges(chooseBySize(cell, in.margin)));
+        rules.push_back(mergeRanges(chooseBySizeInEveryRun(cells, in.margin)));
     }
     std::vector<ProcsRange> pr = procsRanges(measured);
     text += "\n# " + coll + ": measured at P =";

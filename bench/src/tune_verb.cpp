@@ -26,7 +26,7 @@ namespace cz::bench {
 namespace {
 
 const char kTuneUsage[] =
-    "usage: collectivize tune -o FILE [--from bench.csv] [--margin M] [bench options]\n\n"
+    "usage: collectivize tune -o FILE [--from bench.csv ...] [--margin M] [bench options]\n\n"
     "Writes a decision table (COLLECTIVIZE_TUNING=FILE) choosing, per collective,\n"
     "process count and size, the fastest measured algorithm, preferring a native\n"
     "one only when it beats the MPI library's own by more than the margin both with\n"
@@ -36,7 +36,10 @@ const char kTuneUsage[] =
     "the spread of the same code timed twice on your machine.\n\n"
     "  -o, --output FILE   the table to write (required); unless --from is given the\n"
     "                      measurements also go to FILE's stem + \"-bench/\"\n"
-    "  --from CSV          use an existing bench.csv instead of measuring\n"
+    "  --from CSV          use an existing bench.csv instead of measuring; give it\n"
+    "                      again for each further independent run of the same grid:\n"
+    "                      a native algorithm then takes a size only if it wins in\n"
+    "                      every run (one launch's win can be the machine's noise)\n"
     "  --margin M          required advantage over mpi, 0..0.9 (default 0.10 = 10%)\n"
     "  --verify            after writing, time cz_<coll> with the table beside mpi\n"
     "                      (default unless --from); --no-verify skips it\n"
@@ -51,7 +54,7 @@ const char kTuneUsage[] =
 
 struct TuneFlags {
   double margin = 0.10;
-  std::string from;
+  std::vector<std::string> from;  // one bench.csv per independent run
   int verify = -1;  // -1: default (on unless --from)
   bool collectiveGiven = false;
 };
@@ -68,7 +71,7 @@ int tuneFlag(int argc, char **argv, int i, void *ctx, std::string &err) {
     if (i + 1 >= argc) { err = a + " needs a value"; return -1; }
     value = argv[i + 1];
   }
-  if (a == "--from") t.from = value;
+  if (a == "--from") t.from.push_back(value);
   else {
     char *end = nullptr;
     t.margin = std::strtod(value.c_str(), &end);
@@ -180,22 +183,32 @@ int tuneVerb(int argc, char **argv) {
   header.push_back("Command: " + cmd);
 
   std::vector<Result> rows;
+  std::vector<std::vector<Result>> moreRuns;
   if (!tf.from.empty()) {
-    if (!readCsvFile(tf.from, rows, err)) {
-      std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
-      return 1;
+    for (size_t k = 0; k < tf.from.size(); k++) {
+      std::vector<Result> run;
+      if (!readCsvFile(tf.from[k], run, err)) {
+        std::fprintf(stderr, "collectivize tune: %s\n", err.c_str());
+        return 1;
+      }
+      std::vector<Result> keep;  // --collective filters what the table covers
+      for (const Result &r : run)
+        for (const std::string &c : opt.collectives)
+          if (r.collective == c) keep.push_back(r);
+      if (keep.empty()) {
+        std::fprintf(stderr, "collectivize tune: %s has no rows for the selected collectives\n",
+                     tf.from[k].c_str());
+        return 1;
+      }
+      if (k == 0) rows.swap(keep);
+      else moreRuns.push_back(std::move(keep));
     }
-    std::vector<Result> keep;  // --collective filters what the table covers
-    for (const Result &r : rows)
-      for (const std::string &c : opt.collectives)
-        if (r.collective == c) keep.push_back(r);
-    rows.swap(keep);
-    if (rows.empty()) {
-      std::fprintf(stderr, "collectivize tune: %s has no rows for the selected collectives\n",
-                   tf.from.c_str());
-      return 1;
-    }
-    header.push_back("Measurements: " + tf.from + " (bench.csv), read on host " + host);
+    std::string files;
+    for (const std::string &f : tf.from) files += (files.empty() ? "" : ", ") + f;
+    header.push_back("Measurements: " + files + " (bench.csv" +
+                     (tf.from.size() > 1 ? ", independent runs: a native choice holds in every one"
+                                         : "") +
+                     "), read on host " + host);
   } else {
     spec.opt = opt;
     spec.verb = "tune";
@@ -237,6 +250,7 @@ int tuneVerb(int argc, char **argv) {
 
   TuneInput in;
   in.rows = rows;
+  in.moreRuns = moreRuns;
   in.margin = tf.margin;
   in.headerLines = header;
   std::string table = buildDecisionTable(in);

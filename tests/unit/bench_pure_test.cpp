@@ -208,6 +208,38 @@ TEST(Tune, TableTextHasFallbacksAndStarBytesForAlltoallv) {
   EXPECT_NE(t.find("alltoallv  *       *           pairwise\n"), std::string::npos) << t;
 }
 
+// Issue 26: a win must hold in every independent run, each against its
+// own run's mpi.
+TEST(Tune, SeveralRunsKeepOnlyWinsOfEveryRun) {
+  std::vector<Result> a{row("alltoall", 4, 8, "mpi", 10),  row("alltoall", 4, 8, "shm_pull", 5),
+                        row("alltoall", 4, 16, "mpi", 10), row("alltoall", 4, 16, "shm_pull", 5),
+                        row("alltoall", 4, 16, "shm_push", 6),
+                        row("alltoall", 4, 32, "mpi", 10), row("alltoall", 4, 32, "shm_pull", 5)};
+  std::vector<Result> b{row("alltoall", 4, 8, "mpi", 20),  row("alltoall", 4, 8, "shm_pull", 12),
+                        row("alltoall", 4, 16, "mpi", 10), row("alltoall", 4, 16, "shm_pull", 9.5),
+                        row("alltoall", 4, 16, "shm_push", 7),
+                        row("alltoall", 4, 32, "mpi", 10)};  // shm_pull not timed here
+  std::vector<SizeChoice> c = chooseBySizeInEveryRun({a, b}, 0.10);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].algorithm, "shm_pull");  // 0.5 and 0.6: wins in both
+  EXPECT_EQ(c[1].algorithm, "shm_push");  // shm_pull's 0.95 in run b is no win
+  EXPECT_EQ(c[2].algorithm, "mpi");       // run b has no evidence
+  EXPECT_EQ(chooseBySizeInEveryRun({a}, 0.10)[2].algorithm, "shm_pull");  // one run: as before
+
+  std::vector<Result> va{row("alltoallv", 4, 8, "mpi", 10), row("alltoallv", 4, 8, "pairwise", 5)};
+  std::vector<Result> vb{row("alltoallv", 4, 8, "mpi", 10), row("alltoallv", 4, 8, "pairwise", 11)};
+  EXPECT_EQ(chooseForAllSizesInEveryRun({va, va}, 0.10).algorithm, "pairwise");
+  EXPECT_EQ(chooseForAllSizesInEveryRun({va, vb}, 0.10).algorithm, "mpi");
+
+  TuneInput in;
+  in.rows = a;
+  in.moreRuns = {b};
+  std::string t = buildDecisionTable(in);
+  EXPECT_NE(t.find("alltoall   *       0-15        shm_pull\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("alltoall   *       16-31       shm_push\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("alltoall   *       32-*        mpi\n"), std::string::npos) << t;
+}
+
 TEST(Csv, QuotedFieldsRoundTrip) {
   auto f = splitCsvLine("a,\"b,\"\"c\"\"\",,d");
   ASSERT_EQ(f.size(), 4u);

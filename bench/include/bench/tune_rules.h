@@ -29,6 +29,13 @@
 // measured P (the lower measured P's rules are used in between); the smallest
 // also covers P below it, the largest everything above.
 //
+// Several independent runs (`tune --from A --from B ...`, issue 26): a win in
+// one launch is not enough, so a non-mpi algorithm takes a size only when
+// it clearly wins (clearWin) in every run, each against that run's mpi;
+// among those, the smallest worst-over-runs latency ratio wins. A size that
+// some run did not time (or timed mpi failing) stays mpi, and one-size gaps
+// are not filled. alltoallv: the algorithm every run chose, else mpi.
+//
 // alltoallv: its rules must use bytes '*', so one algorithm per P: a non-mpi
 // algorithm is chosen only when it beats mpi by more than the margin in the
 // geometric mean of its per-size ratios AND is no slower than mpi at any
@@ -68,6 +75,11 @@ std::vector<SizeChoice> chooseBySize(const std::vector<Result> &cell,
                                      double margin);
 // One choice for the whole (collective, procs): the alltoallv rule above.
 SizeChoice chooseForAllSizes(const std::vector<Result> &cell, double margin);
+// The same two over several runs of one (collective, procs) (see above).
+std::vector<SizeChoice> chooseBySizeInEveryRun(const std::vector<std::vector<Result>> &runs,
+                                               double margin);
+SizeChoice chooseForAllSizesInEveryRun(const std::vector<std::vector<Result>> &runs,
+                                       double margin);
 
 // Adjacent sizes with the same choice merged into ranges (see header).
 std::vector<SizeRange> mergeRanges(const std::vector<SizeChoice> &choices);
@@ -85,6 +97,9 @@ std::string formatBytesRange(long long lo, long long hi);
 
 struct TuneInput {
   std::vector<Result> rows;
+  // Further independent runs of the same grid: when present, rows is the
+  // first and a choice must hold in every run.
+  std::vector<std::vector<Result>> moreRuns;
   double margin = 0.10;
   std::vector<std::string> headerLines;  // written as '# ' comments
 };

@@ -1,6 +1,7 @@
 /* allgather.c: cz_allgather (decision table) and the cz_allgather_<algo>
  * entry points. MPI_IN_PLACE becomes "send my own block of recvbuf"; the
- * algorithms' local copy of it is then a no-op. */
+ * algorithms' local copy of it is then a no-op. Calls seen before take the
+ * fast path (api.h, czi_fast_path). */
 #include <stdlib.h>
 
 #include "api.h"
@@ -22,8 +23,12 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    if (sendbuf != MPI_IN_PLACE) {
+      czi_params chosen = {param, from_table};
+      czi_memo_fill(call.state, CZ_COLL_ALLGATHER, &call.st, sendcount,
+                    &call.rt, recvcount, alg, &chosen);
+    }
   }
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
     sendbuf = czi_block(recvbuf, call.rank, recvcount, &call.rt);
     sendcount = recvcount;
@@ -39,6 +44,18 @@ fn_fail:
 int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  MPI_Comm comm) {
+  czi_comm_state *s;
+  const czi_memo *m =
+      sendbuf == MPI_IN_PLACE
+          ? NULL
+          : czi_fast_path(comm, CZ_COLL_ALLGATHER, sendtype, sendcount,
+                          recvtype, recvcount, sendbuf, recvbuf, &s);
+  if (m) {
+    czi_clear_error_fast();
+    return ((czi_allgather_fn)m->alg->fn)(sendbuf, sendcount, sendtype,
+                                          recvbuf, recvcount, recvtype,
+                                          s->priv, &m->params);
+  }
   return run_allgather(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
                        recvcount, recvtype, comm);
 }

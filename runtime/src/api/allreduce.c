@@ -1,6 +1,7 @@
 /* allreduce.c: cz_allreduce (decision table) and the cz_allreduce_<algo>
  * entry points. The table's bytes are the whole message (count x the
- * datatype's size), as for bcast. */
+ * datatype's size), as for bcast. Calls seen before take the fast path
+ * (api.h, czi_fast_path). */
 #include "api.h"
 
 static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
@@ -24,8 +25,10 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    czi_params chosen = {param, from_table};
+    czi_memo_fill(call.state, CZ_COLL_ALLREDUCE, &call.rt, count, &call.rt,
+                  count, alg, &chosen);
   }
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   czi_params params = {param, from_table};
   rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
                                    call.priv, &params);
@@ -35,6 +38,15 @@ fn_fail:
 
 int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  czi_comm_state *s;
+  /* MPI_IN_PLACE is a valid sendbuf here, and never NULL. */
+  const czi_memo *m = czi_fast_path(comm, CZ_COLL_ALLREDUCE, datatype, count,
+                                    datatype, count, sendbuf, recvbuf, &s);
+  if (m && op != MPI_OP_NULL) {
+    czi_clear_error_fast();
+    return ((czi_allreduce_fn)m->alg->fn)(sendbuf, recvbuf, count, datatype,
+                                          op, s->priv, &m->params);
+  }
   return run_allreduce(__func__, NULL, 0, sendbuf, recvbuf, count, datatype, op,
                        comm);
 }

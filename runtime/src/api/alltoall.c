@@ -1,7 +1,9 @@
 /* alltoall.c: cz_alltoall (decision table) and the cz_alltoall_<algo> entry
  * points. Checks arguments, resolves MPI_IN_PLACE into a scratch copy of
  * recvbuf (the library's own collective gets it as given), then runs the
- * algorithm on the private communicator. */
+ * algorithm on the private communicator. A call whose communicator, types
+ * and counts this thread has checked before goes straight to the table's
+ * algorithm (api.h, czi_fast_path). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +27,12 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    if (sendbuf != MPI_IN_PLACE) {
+      czi_params chosen = {param, from_table};
+      czi_memo_fill(call.state, CZ_COLL_ALLTOALL, &call.st, sendcount,
+                    &call.rt, recvcount, alg, &chosen);
+    }
   }
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
     MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
     CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, span);
@@ -45,6 +51,18 @@ fn_fail:
 int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                 MPI_Comm comm) {
+  czi_comm_state *s;
+  const czi_memo *m =
+      sendbuf == MPI_IN_PLACE
+          ? NULL
+          : czi_fast_path(comm, CZ_COLL_ALLTOALL, sendtype, sendcount, recvtype,
+                          recvcount, sendbuf, recvbuf, &s);
+  if (m) {
+    czi_clear_error_fast();
+    return ((czi_alltoall_fn)m->alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
+                                         recvcount, recvtype, s->priv,
+                                         &m->params);
+  }
   return run_alltoall(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
                       recvcount, recvtype, comm);
 }

@@ -1,7 +1,8 @@
 /* alltoallv.c: cz_alltoallv (decision table by process count: ranks hold
  * different amounts and must all choose alike; a planned rule hands the
  * size decision to the plan, which knows the global sizes) and the
- * cz_alltoallv_<algo> entry points. */
+ * cz_alltoallv_<algo> entry points. Calls seen before take the fast path
+ * (api.h, czi_fast_path). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,15 @@ int czi_check_vector(const char *fn, const char *counts_name,
       return czi_fail(MPI_ERR_COUNT, fn, "%s[%d] is negative (%d)", counts_name,
                       i, counts[i]);
   return MPI_SUCCESS;
+}
+
+/* The fast path's version of czi_check_vector: no message (a failing call
+ * takes the checking path, which writes it). */
+static int czi_vector_ok(const int *counts, const int *displs, int size) {
+  if (!counts || !displs) return 0;
+  for (int i = 0; i < size; i++)
+    if (counts[i] < 0) return 0;
+  return 1;
 }
 
 static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
@@ -47,8 +57,13 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    if (sendbuf != MPI_IN_PLACE) {
+      /* Keyed by the types alone: the counts are checked on every call. */
+      czi_params chosen = {param, from_table};
+      czi_memo_fill(call.state, CZ_COLL_ALLTOALLV, &call.st, 0, &call.rt, 0,
+                    alg, &chosen);
+    }
   }
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
     /* Copy the whole span the receive blocks cover, holes included. */
     MPI_Aint lo = 0, hi = 0;
@@ -80,6 +95,20 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int rdispls[],
                  MPI_Datatype recvtype, MPI_Comm comm) {
+  czi_comm_state *s;
+  const czi_memo *m =
+      sendbuf == MPI_IN_PLACE
+          ? NULL
+          : czi_fast_path(comm, CZ_COLL_ALLTOALLV, sendtype, 0, recvtype, 0,
+                          sendbuf, recvbuf, &s);
+  if (m && czi_vector_ok(recvcounts, rdispls, s->size) &&
+      czi_vector_ok(sendcounts, sdispls, s->size)) {
+    czi_clear_error_fast();
+    return ((czi_alltoallv_fn)m->alg->fn)(sendbuf, sendcounts, sdispls,
+                                          sendtype, recvbuf, recvcounts,
+                                          rdispls, recvtype, s->priv,
+                                          &m->params);
+  }
   return run_alltoallv(__func__, NULL, 0, sendbuf, sendcounts, sdispls, sendtype,
                        recvbuf, recvcounts, rdispls, recvtype, comm);
 }

@@ -28,7 +28,6 @@ int cz_alltoallv_plan_create(const int sendcounts[], const int sdispls[],
                              call.size);
   if (local == MPI_SUCCESS)
     local = czi_check_type(fn, "recvtype", recvtype, &call.rt);
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   /* The environment's forced algorithm applies to plans too; otherwise the
    * decision table decides once the sizes are known. */
   czi_choice choice;
@@ -51,7 +50,7 @@ fn_fail:
 int cz_alltoallv_plan_execute(cz_alltoallv_plan_t plan, const void *sendbuf,
                               void *recvbuf) {
   static const char fn[] = "cz_alltoallv_plan_execute";
-  czi_clear_error();
+  czi_clear_error_fast();
   if (!plan) return czi_fail(MPI_ERR_ARG, fn, "plan is NULL");
   if (!plan->ctx->alive)
     return czi_fail(MPI_ERR_COMM, fn,

@@ -4,14 +4,18 @@
 #define CZ_API_H
 
 #include "cz_internal.h"
+#include "comm_state.h"
 #include "../decision/registry.h"
 
 typedef struct czi_call {
   int size, rank;
   czi_type st, rt; /* send and receive datatype facts */
   MPI_Comm priv;   /* private duplicate of the user's communicator */
+  czi_comm_state *state;
 } czi_call;
 
+/* MPI running, comm usable; fills size, rank, priv and state (creating the
+ * private duplicate on first use, which is collective). */
 int czi_check_comm(const char *fn, MPI_Comm comm, czi_call *call);
 int czi_check_count(const char *fn, const char *what, int count);
 int czi_check_type(const char *fn, const char *what, MPI_Datatype type,
@@ -33,6 +37,22 @@ static inline int czi_is_library(const czi_algorithm *alg) {
   return alg->name[0] == 'm' && alg->name[1] == 'p' && alg->name[2] == 'i' &&
          alg->name[3] == '\0';
 }
+/* The table's entry of a cz_<coll> call whose communicator and arguments
+ * this thread has seen before (comm_state.h); NULL: take the checking path.
+ * Buffers are the only argument not in the memo's key. */
+static inline const czi_memo *czi_fast_path(MPI_Comm comm, cz_collective coll,
+                                            MPI_Datatype st, int sc,
+                                            MPI_Datatype rt, int rc,
+                                            const void *sbuf, const void *rbuf,
+                                            czi_comm_state **state) {
+  czi_comm_state *s = czi_comm_cached(comm);
+  if (!s) return NULL;
+  const czi_memo *m = czi_memo_match(s, coll, st, sc, rt, rc);
+  if (!m || (m->need_sbuf && !sbuf) || (m->need_rbuf && !rbuf)) return NULL;
+  *state = s;
+  return m;
+}
+
 /* Registry entry by name, for the cz_<coll>_<algo> entry points. */
 const czi_algorithm *czi_algorithm_named(cz_collective coll, const char *name);
 

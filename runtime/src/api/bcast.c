@@ -1,4 +1,5 @@
-/* bcast.c: cz_bcast (decision table) and the cz_bcast_<algo> entry points. */
+/* bcast.c: cz_bcast (decision table) and the cz_bcast_<algo> entry points.
+ * Calls seen before take the fast path (api.h, czi_fast_path). */
 #include "api.h"
 
 static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
@@ -24,8 +25,10 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    czi_params chosen = {param, from_table};
+    czi_memo_fill(call.state, CZ_COLL_BCAST, &call.rt, count, &call.rt, count,
+                  alg, &chosen);
   }
-  CZI_TRY(czi_private_comm(comm, &call.priv));
   czi_params params = {param, from_table};
   rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, call.priv,
                                &params);
@@ -35,6 +38,14 @@ fn_fail:
 
 int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
              MPI_Comm comm) {
+  czi_comm_state *s;
+  const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
+                                    datatype, count, buffer, buffer, &s);
+  if (m && root >= 0 && root < s->size) {
+    czi_clear_error_fast();
+    return ((czi_bcast_fn)m->alg->fn)(buffer, count, datatype, root, s->priv,
+                                      &m->params);
+  }
   return run_bcast(__func__, NULL, 0, buffer, count, datatype, root, comm);
 }
 

@@ -5,24 +5,16 @@
 #include "api.h"
 
 int czi_check_comm(const char *fn, MPI_Comm comm, czi_call *call) {
-  int rc = MPI_SUCCESS, initialized = 0, finalized = 0, inter = 0;
-  PMPI_Initialized(&initialized);
-  PMPI_Finalized(&finalized);
-  if (!initialized || finalized)
-    return czi_fail(MPI_ERR_OTHER, fn, "MPI is %s",
-                    finalized ? "already finalized" : "not initialized");
-  if (comm == MPI_COMM_NULL)
-    return czi_fail(MPI_ERR_COMM, fn, "comm is MPI_COMM_NULL");
-  CZI_MPI(PMPI_Comm_test_inter(comm, &inter));
-  if (inter)
-    return czi_fail(MPI_ERR_COMM, fn,
-                    "intercommunicators are not supported; use the MPI "
-                    "collective directly");
-  CZI_MPI(PMPI_Comm_size(comm, &call->size));
-  CZI_MPI(PMPI_Comm_rank(comm, &call->rank));
-  call->priv = MPI_COMM_NULL;
-fn_fail:
-  return rc;
+  czi_comm_state *state = czi_comm_cached(comm);
+  if (!state) {
+    int rc = czi_comm_state_get(fn, comm, &state);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  call->state = state;
+  call->size = state->size;
+  call->rank = state->rank;
+  call->priv = state->priv;
+  return MPI_SUCCESS;
 }
 
 int czi_check_count(const char *fn, const char *what, int count) {

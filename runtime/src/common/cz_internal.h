@@ -106,6 +106,15 @@ int czi_fail(int code, const char *where, const char *fmt, ...)
 /* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>". */
 int czi_mpi_fail(int code, const char *where, const char *call);
 void czi_clear_error(void);
+#ifndef __cplusplus
+/* Set while cz_last_error() holds a message; lets a successful call skip
+ * clearing it with one thread-local load (initial-exec: no function call). */
+extern _Thread_local unsigned char czi_error_pending
+    __attribute__((visibility("hidden"), tls_model("initial-exec")));
+static inline void czi_clear_error_fast(void) {
+  if (czi_error_pending) czi_clear_error();
+}
+#endif
 /* A problem that does not fail the call (bad setting ignored): printed the
  * same way, not recorded as the last error. */
 void czi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -178,6 +187,7 @@ typedef struct czi_type {
   MPI_Aint extent, true_lb, true_extent;
   size_t size; /* bytes of data in one element */
   int dense;
+  int predefined; /* a predefined handle: never freed, layout fixed */
 } czi_type;
 
 int czi_type_get(MPI_Datatype type, czi_type *info);
@@ -204,7 +214,8 @@ MPI_Aint czi_span(int count, const czi_type *t);
 /* ---- communicators ------------------------------------------------------ */
 /* Collectivize's private duplicate of comm, created on first use (collective
  * then: every rank of comm calls a cz_ collective at the same point) and
- * freed with comm. */
+ * freed with comm (comm_state.c keeps it with the communicator's other
+ * facts). */
 int czi_private_comm(MPI_Comm comm, MPI_Comm *out);
 
 /* Largest message, in bytes, an int count of MPI_BYTE can describe. */

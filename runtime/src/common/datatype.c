@@ -39,7 +39,7 @@ static void predefined_init(void) {
   for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
     if (common[i] != MPI_DATATYPE_NULL &&
         type_ask(common[i], &predefined.info[predefined.n]) == MPI_SUCCESS)
-      predefined.n++;
+      predefined.info[predefined.n++].predefined = 1;
   atomic_store_explicit(&predefined_ready, 1, memory_order_release);
 }
 
@@ -65,6 +65,7 @@ static int type_ask(MPI_Datatype type, czi_type *t) {
   MPI_Aint lb = 0;
   int size = 0;
   t->type = type;
+  t->predefined = 0;
   CZI_MPI(PMPI_Type_get_extent(type, &lb, &t->extent));
   CZI_MPI(PMPI_Type_get_true_extent(type, &t->true_lb, &t->true_extent));
   CZI_MPI(PMPI_Type_size(type, &size));

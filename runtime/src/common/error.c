@@ -7,9 +7,13 @@
 #include "cz_internal.h"
 
 static _Thread_local char last_error[512];
+_Thread_local unsigned char czi_error_pending;
 
 const char *cz_last_error(void) { return last_error; }
-void czi_clear_error(void) { last_error[0] = '\0'; }
+void czi_clear_error(void) {
+  last_error[0] = '\0';
+  czi_error_pending = 0;
+}
 
 static int env_flag(const char *name) {
   const char *v = getenv(name);
@@ -35,6 +39,7 @@ int czi_fail(int code, const char *where, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
   va_end(ap);
+  czi_error_pending = 1;
   emit_text(last_error);
   return code;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "comm_state.h"
 
 typedef struct config {
   czi_table table;
@@ -62,6 +63,7 @@ void czi_config_reset(void) {
   czi_table_free(&cfg.table);
   memset(&cfg, 0, sizeof cfg);
   load_config();
+  czi_comm_forget_all(); /* memos hold the old configuration's choices */
 }
 
 int czi_select(cz_collective coll, int nprocs, long long bytes,

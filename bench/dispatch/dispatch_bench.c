@@ -1,0 +1,341 @@
+/* dispatch_bench.c: what a cz_<coll> call costs beside the MPI call it
+ * replaces, timed in the same run (bench/dispatch/run.sh drives it over P).
+ *
+ *   dispatch_bench [--colls alltoall,allgather,bcast,allreduce,alltoallv,plan]
+ *                  [--sizes 8,64,...] [--rounds 9] [--budget 0.02]
+ *                  [--header 1] [--tag NAME]
+ *
+ * Per (collective, bytes) the table's choice is recorded (`table`: "mpi"
+ * means cz_ hands the call to the library, so any difference is the
+ * dispatch), the cz_ result is checked against MPI's (a mismatch is
+ * reported, never timed), then `rounds` rounds alternate the order (even
+ * rounds MPI first, odd rounds cz_ first) in two modes:
+ *  - stream: a batch of calls back to back after one barrier; a round's
+ *    time is the slowest rank's mean per call (what a loop of small
+ *    collectives pays);
+ *  - barrier: up to 200 calls, each after a barrier, each timed alone; a
+ *    round's time is the slowest rank's mean (OSU-style latency without the
+ *    barrier's own cost).
+ * A round's ratio is cz/MPI of that round; the CSV gives the median, min
+ * and max ratio over rounds, the median absolute times, and the median of
+ * the per-round difference in ns (at P = 1 this is the dispatch cost), and
+ * for stream mode the same difference in CPU time of the calling threads
+ * (robust when other jobs share the cores). Every round also times the MPI
+ * call a second time: control_ratio_median (MPI/MPI, ideally 1.0) is the
+ * launch's noise in that cell, and summary.py ignores launches whose
+ * control is off by more than the margin it judges with.
+ * Batch sizes aim at `budget` seconds per batch (agreed across ranks).
+ * bytes: per block for alltoall, allgather, alltoallv and plan (every pair
+ * exchanges the same count); the whole message for bcast and allreduce.
+ * The data are MPI_INT (allreduce: MPI_SUM). "plan" is
+ * cz_alltoallv_plan_execute of a plan made once, against MPI_Alltoallv.
+ * Output: CSV on rank 0's stdout, with the 1-minute load average read before
+ * and after each cell (the machine is shared: read ratios with it). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mpi.h>
+
+#include "collectivize.h"
+
+#define MAXROUNDS 63
+#define MAXCALLS 2000000
+#define BARRIER_CALLS 200
+
+static int rank, nprocs;
+
+typedef struct cell {
+  const char *coll;
+  int count;                   /* ints per block (or per message) */
+  int *send, *recv, *ref;
+  int *counts, *displs;        /* alltoallv: every block alike */
+  size_t send_n, recv_n;       /* ints */
+  cz_alltoallv_plan_t plan;
+} cell;
+
+static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
+
+static double load1(void) {
+  double v = -1;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f) {
+    if (fscanf(f, "%lf", &v) != 1) v = -1;
+    fclose(f);
+  }
+  return v;
+}
+
+/* One call: which 0 = MPI, 1 = cz_, 2 = MPI again (the control: the same
+ * code timed twice, whose ratio is this launch's noise). Returns the MPI
+ * error code. */
+static int call(cell *c, int which) {
+  if (which == 2) which = 0;
+  void *s = c->send, *r = c->recv;
+  const char *k = c->coll;
+  if (is(k, "alltoall"))
+    return which ? cz_alltoall(s, c->count, MPI_INT, r, c->count, MPI_INT,
+                               MPI_COMM_WORLD)
+                 : MPI_Alltoall(s, c->count, MPI_INT, r, c->count, MPI_INT,
+                                MPI_COMM_WORLD);
+  if (is(k, "allgather"))
+    return which ? cz_allgather(s, c->count, MPI_INT, r, c->count, MPI_INT,
+                                MPI_COMM_WORLD)
+                 : MPI_Allgather(s, c->count, MPI_INT, r, c->count, MPI_INT,
+                                 MPI_COMM_WORLD);
+  if (is(k, "bcast"))
+    return which ? cz_bcast(r, c->count, MPI_INT, 0, MPI_COMM_WORLD)
+                 : MPI_Bcast(r, c->count, MPI_INT, 0, MPI_COMM_WORLD);
+  if (is(k, "allreduce"))
+    return which ? cz_allreduce(s, r, c->count, MPI_INT, MPI_SUM,
+                                MPI_COMM_WORLD)
+                 : MPI_Allreduce(s, r, c->count, MPI_INT, MPI_SUM,
+                                 MPI_COMM_WORLD);
+  if (is(k, "alltoallv"))
+    return which ? cz_alltoallv(s, c->counts, c->displs, MPI_INT, r, c->counts,
+                                c->displs, MPI_INT, MPI_COMM_WORLD)
+                 : MPI_Alltoallv(s, c->counts, c->displs, MPI_INT, r,
+                                 c->counts, c->displs, MPI_INT,
+                                 MPI_COMM_WORLD);
+  /* plan */
+  return which ? cz_alltoallv_plan_execute(c->plan, s, r)
+               : MPI_Alltoallv(s, c->counts, c->displs, MPI_INT, r, c->counts,
+                               c->displs, MPI_INT, MPI_COMM_WORLD);
+}
+
+static cz_collective table_coll(const char *k) {
+  if (is(k, "alltoall")) return CZ_COLL_ALLTOALL;
+  if (is(k, "allgather")) return CZ_COLL_ALLGATHER;
+  if (is(k, "bcast")) return CZ_COLL_BCAST;
+  if (is(k, "allreduce")) return CZ_COLL_ALLREDUCE;
+  return CZ_COLL_ALLTOALLV;
+}
+
+static int setup(cell *c, const char *coll, long long bytes) {
+  memset(c, 0, sizeof *c);
+  c->coll = coll;
+  c->count = (int)(bytes / (long long)sizeof(int));
+  if (c->count < 1) c->count = 1;
+  int per_rank = is(coll, "bcast") || is(coll, "allreduce") ? 1 : nprocs;
+  c->send_n = (size_t)c->count * (size_t)(is(coll, "allgather") ? 1 : per_rank);
+  c->recv_n = (size_t)c->count * (size_t)per_rank;
+  c->send = malloc(c->send_n * sizeof(int));
+  c->recv = malloc(c->recv_n * sizeof(int));
+  c->ref = malloc(c->recv_n * sizeof(int));
+  c->counts = malloc((size_t)nprocs * sizeof(int));
+  c->displs = malloc((size_t)nprocs * sizeof(int));
+  if (!c->send || !c->recv || !c->ref || !c->counts || !c->displs) return 1;
+  for (size_t i = 0; i < c->send_n; i++) c->send[i] = rank * 1000003 + (int)i;
+  for (int i = 0; i < nprocs; i++) {
+    c->counts[i] = c->count;
+    c->displs[i] = i * c->count;
+  }
+  if (is(coll, "plan") &&
+      cz_alltoallv_plan_create(c->counts, c->displs, MPI_INT, c->counts,
+                               c->displs, MPI_INT, MPI_COMM_WORLD,
+                               &c->plan) != MPI_SUCCESS)
+    return 1;
+  return 0;
+}
+
+static void teardown(cell *c) {
+  if (c->plan) cz_alltoallv_plan_free(&c->plan);
+  free(c->send); free(c->recv); free(c->ref); free(c->counts); free(c->displs);
+}
+
+/* cz_ must deliver what MPI delivers (bcast: root's data everywhere). */
+static int check(cell *c) {
+  int bad = 0;
+  if (is(c->coll, "bcast")) {
+    for (size_t i = 0; i < c->recv_n; i++) c->recv[i] = rank == 0 ? (int)i : -1;
+    bad |= call(c, 0) != MPI_SUCCESS;
+    memcpy(c->ref, c->recv, c->recv_n * sizeof(int));
+    for (size_t i = 0; i < c->recv_n; i++) c->recv[i] = rank == 0 ? (int)i : -1;
+    bad |= call(c, 1) != MPI_SUCCESS;
+  } else {
+    memset(c->recv, 0xab, c->recv_n * sizeof(int));
+    bad |= call(c, 0) != MPI_SUCCESS;
+    memcpy(c->ref, c->recv, c->recv_n * sizeof(int));
+    memset(c->recv, 0xcd, c->recv_n * sizeof(int));
+    bad |= call(c, 1) != MPI_SUCCESS;
+  }
+  bad |= memcmp(c->ref, c->recv, c->recv_n * sizeof(int)) != 0;
+  int any = 0;
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return any;
+}
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Slowest rank's mean seconds per call; *cpu: the largest per-call CPU time
+ * of the calling threads (unlike wall time, not inflated when other jobs
+ * take the core: on a loaded machine the dispatch cost reads best here). */
+static double stream(cell *c, int which, int n, double *cpu) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double c0 = cpu_now(), t0 = MPI_Wtime();
+  for (int i = 0; i < n; i++) call(c, which);
+  double t[2] = {(MPI_Wtime() - t0) / n, (cpu_now() - c0) / n}, worst[2];
+  MPI_Allreduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (cpu) *cpu = worst[1];
+  return worst[0];
+}
+
+static double separated(cell *c, int which, int n) {
+  double sum = 0, worst = 0;
+  for (int i = 0; i < n; i++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    call(c, which);
+    sum += MPI_Wtime() - t0;
+  }
+  sum /= n;
+  MPI_Allreduce(&sum, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
+}
+
+/* Calls per stream batch so one batch takes about budget seconds. */
+static int batch_size(cell *c, double budget) {
+  int n = 8;
+  double t = stream(c, 0, n, NULL);
+  while (t * n < budget / 8 && n < MAXCALLS) {
+    n *= 4;
+    t = stream(c, 0, n, NULL);
+  }
+  long long want = t > 0 ? (long long)(budget / t) : MAXCALLS;
+  if (want < 8) want = 8;
+  if (want > MAXCALLS) want = MAXCALLS;
+  int agreed = (int)want;
+  MPI_Bcast(&agreed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return agreed;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n) {
+  double s[MAXROUNDS];
+  memcpy(s, v, sizeof(double) * (size_t)n);
+  qsort(s, (size_t)n, sizeof *s, by_value);
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static void measure(cell *c, const char *mode, int n, int rounds,
+                    const char *table, long long bytes, const char *tag,
+                    double load_before) {
+  double t[3][MAXROUNDS], cpu[3][MAXROUNDS] = {{0}}, ratio[MAXROUNDS],
+      control[MAXROUNDS], diff[MAXROUNDS], cpu_diff[MAXROUNDS];
+  int barrier = is(mode, "barrier");
+  for (int r = 0; r < rounds; r++) {
+    for (int k = 0; k < 3; k++) {
+      int which = (r % 2) ? 2 - k : k; /* both orders */
+      t[which][r] = barrier ? separated(c, which, n)
+                            : stream(c, which, n, &cpu[which][r]);
+    }
+    ratio[r] = t[1][r] / t[0][r];
+    control[r] = t[2][r] / t[0][r];
+    diff[r] = (t[1][r] - t[0][r]) * 1e9;
+    cpu_diff[r] = (cpu[1][r] - cpu[0][r]) * 1e9;
+  }
+  if (rank) return;
+  double lo = ratio[0], hi = ratio[0];
+  for (int r = 1; r < rounds; r++) {
+    if (ratio[r] < lo) lo = ratio[r];
+    if (ratio[r] > hi) hi = ratio[r];
+  }
+  printf("%s,%s,%d,%lld,%s,%s,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,",
+         tag, c->coll, nprocs, bytes, table, mode, n, rounds,
+         median(t[0], rounds) * 1e6, median(t[1], rounds) * 1e6,
+         median(ratio, rounds), lo, hi, median(diff, rounds));
+  if (barrier) printf(",");
+  else printf("%.1f,", median(cpu_diff, rounds));
+  printf("%.4f,", median(control, rounds));
+  printf("%.2f,%.2f\n", load_before, load1());
+  fflush(stdout);
+}
+
+static int parse_list(const char *text, long long *out, int max) {
+  int n = 0;
+  char *copy = strdup(text), *save = NULL;
+  for (char *tok = strtok_r(copy, ",", &save); tok && n < max;
+       tok = strtok_r(NULL, ",", &save))
+    out[n++] = atoll(tok);
+  free(copy);
+  return n;
+}
+
+int main(int argc, char **argv) {
+  const char *colls = "alltoall,allgather,bcast,allreduce,alltoallv,plan";
+  const char *sizes_text = "8,64,512,4096,32768,262144";
+  const char *tag = "run";
+  int rounds = 9, header = 1;
+  double budget = 0.02;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (is(argv[i], "--colls")) colls = argv[i + 1];
+    else if (is(argv[i], "--sizes")) sizes_text = argv[i + 1];
+    else if (is(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+    else if (is(argv[i], "--budget")) budget = atof(argv[i + 1]);
+    else if (is(argv[i], "--header")) header = atoi(argv[i + 1]);
+    else if (is(argv[i], "--tag")) tag = argv[i + 1];
+    else {
+      if (!rank) fprintf(stderr, "dispatch_bench: unknown option %s\n", argv[i]);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  if (rounds < 1 || rounds > MAXROUNDS) {
+    if (!rank) fprintf(stderr, "dispatch_bench: --rounds must be 1..%d\n", MAXROUNDS);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  long long sizes[32];
+  int nsizes = parse_list(sizes_text, sizes, 32);
+  if (!rank && header)
+    printf("tag,coll,procs,bytes,table,mode,calls,rounds,mpi_us,cz_us,"
+           "ratio_median,ratio_min,ratio_max,diff_ns_median,cpu_diff_ns_median,"
+           "control_ratio_median,load_before,"
+           "load_after\n");
+  char *list = strdup(colls), *save = NULL;
+  for (char *coll = strtok_r(list, ",", &save); coll;
+       coll = strtok_r(NULL, ",", &save)) {
+    for (int s = 0; s < nsizes; s++) {
+      cell c;
+      char table[64] = "?";
+      double load_before = rank ? 0 : load1();
+      if (setup(&c, coll, sizes[s])) {
+        if (!rank) fprintf(stderr, "dispatch_bench: %s %lld B: setup failed\n",
+                           coll, sizes[s]);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      long long bytes = (long long)c.count * (long long)sizeof(int);
+      long long table_bytes = is(coll, "plan") ? -1 : bytes;
+      if (is(coll, "plan"))
+        snprintf(table, sizeof table, "%s", cz_alltoallv_plan_algorithm(c.plan));
+      else
+        cz_selected_algorithm(table_coll(coll), nprocs, table_bytes, table,
+                              sizeof table);
+      if (check(&c)) {
+        if (!rank)
+          printf("%s,%s,%d,%lld,%s,check_failed,0,0,,,,,,,,,%.2f,%.2f\n", tag,
+                 coll, nprocs, bytes, table, load_before, load1());
+        teardown(&c);
+        continue;
+      }
+      int n = batch_size(&c, budget);
+      measure(&c, "stream", n, rounds, table, bytes, tag, load_before);
+      int m = n < BARRIER_CALLS ? n : BARRIER_CALLS;
+      measure(&c, "barrier", m, rounds, table, bytes, tag, load1());
+      teardown(&c);
+    }
+  }
+  free(list);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,93 @@
+/* comm_state.h: the per-communicator record every cz_ call starts from, and
+ * the fast path that finds it (see comm_state.c for why it is safe). The
+ * API layer's only view of a communicator: size, rank, the private
+ * duplicate, and the decision table's last answer per collective. */
+#ifndef CZ_COMM_STATE_H
+#define CZ_COMM_STATE_H
+
+#include <stdint.h>
+
+#include "cz_internal.h"
+
+struct czi_algorithm;
+
+/* The table's answer for one collective on one communicator, valid for calls
+ * whose datatypes (predefined ones only: derived handles can be freed and
+ * reused with another layout) and counts equal the key. need_*buf: a NULL
+ * buffer would move data, so it must take the checking path. */
+typedef struct czi_memo {
+  unsigned gen; /* czi_comm_generation when filled; 0: empty */
+  MPI_Datatype st, rt;
+  int sc, rc;
+  unsigned char need_sbuf, need_rbuf;
+  const struct czi_algorithm *alg;
+  czi_params params;
+} czi_memo;
+
+typedef struct czi_comm_state {
+  MPI_Comm priv; /* private duplicate: the runtime's messages live here */
+  int size, rank;
+  czi_memo memo[CZ_COLL_COUNT];
+} czi_comm_state;
+
+/* Advanced when a recorded communicator is freed, when MPI finalizes and
+ * when the decision configuration is reloaded: every remembered pointer and
+ * memo taken before is then ignored. Never 0. */
+extern unsigned czi_comm_generation __attribute__((visibility("hidden")));
+
+enum { CZI_COMM_SLOTS = 4 };
+typedef struct czi_comm_slot {
+  MPI_Comm comm;
+  czi_comm_state *state;
+  unsigned gen;
+} czi_comm_slot;
+/* Per thread: the communicators this thread used last (direct-mapped).
+ * initial-exec: no __tls_get_addr call on the hot path; 96 bytes, within
+ * the static TLS glibc keeps spare for libraries that are dlopen'ed. */
+extern _Thread_local czi_comm_slot czi_comm_slots[CZI_COMM_SLOTS]
+    __attribute__((visibility("hidden"), tls_model("initial-exec")));
+
+static inline czi_comm_slot *czi_comm_slot_of(MPI_Comm comm) {
+  uint64_t h = (uint64_t)(uintptr_t)comm * 0x9E3779B97F4A7C15ull;
+  return &czi_comm_slots[h >> 62];
+}
+
+static inline unsigned czi_comm_gen_now(void) {
+  return __atomic_load_n(&czi_comm_generation, __ATOMIC_RELAXED);
+}
+
+/* The record of comm if this thread has it at hand, else NULL (then call
+ * czi_comm_state_get). A few loads and two compares. */
+static inline czi_comm_state *czi_comm_cached(MPI_Comm comm) {
+  const czi_comm_slot *s = czi_comm_slot_of(comm);
+  if (s->comm == comm && s->gen == czi_comm_gen_now()) return s->state;
+  return NULL;
+}
+
+/* The checking path: MPI running, comm valid and not an intercommunicator,
+ * the record created on first use (collective then: every rank of comm
+ * calls a cz_ collective at the same point) and remembered for this
+ * thread. Errors name fn. */
+int czi_comm_state_get(const char *fn, MPI_Comm comm, czi_comm_state **out);
+
+/* A memo that answers this call, or NULL. */
+static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
+                                             cz_collective coll,
+                                             MPI_Datatype st, int sc,
+                                             MPI_Datatype rt, int rc) {
+  const czi_memo *m = &s->memo[coll];
+  if (m->gen == czi_comm_gen_now() && m->rt == rt && m->rc == rc &&
+      m->st == st && m->sc == sc)
+    return m;
+  return NULL;
+}
+
+/* Ignore every remembered record and memo (the configuration changed). */
+void czi_comm_forget_all(void);
+
+/* Remember the table's answer (the caller has checked every argument). */
+void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
+                   int sc, const czi_type *rt, int rc,
+                   const struct czi_algorithm *alg, const czi_params *params);
+
+#endif
