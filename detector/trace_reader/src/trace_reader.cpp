@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include <otf2/otf2.h>
 
@@ -265,8 +266,15 @@ namespace detail {
 // "key value" lines. Unknown keys are kept; a malformed known value is an
 // error at its line's offset.
 Result<Manifest> readManifest(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, -1, std::string("cannot read: ") + std::strerror(errno)};
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{path, -1, std::string("cannot read: ") + std::strerror(errno)};
+  std::stringstream text;
+  text << file.rdbuf();
+  return parseManifest(text.str(), path);
+}
+
+Result<Manifest> parseManifest(const std::string &text, const std::string &path) {
+  std::istringstream in(text);
   Manifest m;
   std::string line;
   int64_t offset = 0;
