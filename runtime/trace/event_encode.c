@@ -33,7 +33,10 @@ uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t) {
   if (!m->tsc || m->b.tsc == m->a.tsc) return t;
   long double slope = (long double)(m->b.ns - m->a.ns) / (long double)(m->b.tsc - m->a.tsc);
   long double ns = (long double)m->a.ns + ((long double)t - (long double)m->a.tsc) * slope;
-  return ns <= 0 ? 0 : (uint64_t)ns;
+  /* A corrupt calibration (a ring left by a killed rank) can put ns
+   * outside 64 bits, where the conversion is undefined: saturate. */
+  if (!(ns > 0)) return 0;
+  return ns >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)ns;
 }
 
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *a,

@@ -192,6 +192,19 @@ FileCheck checkChunkedBytes(const ByteSource &bytes, uint64_t chunkSize, bool co
         c.readableEvents = wholeEvents;
         return c;
       }
+      // Every event record takes at least two bytes (a type byte and a
+      // field): a header announcing more events than a whole chunk can hold
+      // is corrupt, and its count must not reach the reader (which reserves
+      // memory by it). The last chunk may be cut short: its events are
+      // counted from its bytes below.
+      if (lastEv + 1 >= first && lastEv - first + 1 > (chunkSize - kHeaderSize) / 2) {
+        c.state = FileState::Corrupt;
+        c.offset = int64_t(off + 10);
+        c.reason = "chunk " + std::to_string(k) + " announces " + std::to_string(lastEv - first + 1) +
+                   " events, more than its " + std::to_string(chunkSize) + " bytes can hold";
+        c.readableEvents = wholeEvents;
+        return c;
+      }
       if (lastEv + 1 < first) {
         // The header's event count is written when the chunk is completed:
         // a chunk that never was (killed run) has none.
