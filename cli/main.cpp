@@ -53,7 +53,7 @@ const Verb kVerbs[] = {
     {"table", cz::cli::tableVerb,
      "check a decision table, or show which algorithm a call would use"},
     {"run", cz::cli::runVerb,
-     "run an MPI program under mpirun with the tracer, and summarize its trace"},
+     "run an MPI program (your mpirun, mpiexec or srun command) with the tracer, and summarize its trace"},
     {"trace", cz::cli::traceVerb, "print a trace's events (dump) or a summary"},
     {"detect", cz::cli::detectVerb,
      "find hand-made collectives in a trace by what their messages carried"},

@@ -14,5 +14,11 @@ int verifyVerb(int argc, char **argv);
 // libcollectivize_trace.so: COLLECTIVIZE_TRACE_LIB, installed beside the
 // CLI, or the build tree's; "" and err when missing.
 std::string findTracer(std::string &err);
+// A trace's ranks, events and incomplete ranks on stdout (withDirectory:
+// first a "trace: DIR" line); 0, or 1 when it cannot be read (said on
+// stderr as "who: ...").
+int printSummary(const std::string &dir, const char *who, bool withDirectory);
+// `collectivize trace repair`: 0, or 1 when the trace cannot be repaired.
+int repairTrace(const std::string &dir, const char *who);
 int reportVerb(int argc, char **argv);
 } // namespace cz::cli

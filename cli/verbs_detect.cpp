@@ -17,6 +17,7 @@
 
 #include "collectivize/detect.h"
 #include "collectivize/heap.h"
+#include "collectivize/json.h"
 #include "collectivize/messages.h"
 #include "collectivize/parallel_match.h"
 #include "collectivize/report.h"
@@ -114,6 +115,50 @@ void showProcessTimes(const std::vector<cz::detect::parallel::ProcessTimes> &tim
                  t.transfer, t.peakMegabytes, double(t.routedBytes) / 1e6,
                  double(t.replayBytes) / 1e6, double(t.bytesToRoot) / 1e6,
                  (unsigned long long)t.windows, t.windows_s);
+  }
+}
+
+// The site database's list of sources the compiler wrappers compiled
+// without instrumentation (clang-plugin/SITE_DATABASE.md, "uninstrumented"),
+// as "file (reason)"; the detector's reader skips it.
+std::vector<std::string> uninstrumentedFiles(const std::string &sitesPath) {
+  std::vector<std::string> out;
+  cz::json::Json root;
+  std::string error;
+  if (!cz::json::readJsonFile(sitesPath, root, error)) return out;
+  if (const cz::json::Json *files = root.find("uninstrumented"))
+    for (const cz::json::Json &f : files->items()) {
+      const cz::json::Json *file = f.find("file"), *reason = f.find("reason");
+      if (file && !file->str().empty())
+        out.push_back(file->str() +
+                      (reason && !reason->str().empty() ? " (" + reason->str() + ")" : ""));
+    }
+  return out;
+}
+
+// Which source files' calls carry no site ids: the database's list, and
+// the files of the calls the trace names by return address.
+void warnAboutCallsWithoutIds(const std::string &sitesPath,
+                              const cz::detect::SiteLocations &resolved,
+                              std::vector<std::string> &warnings) {
+  std::vector<std::string> listed = uninstrumentedFiles(sitesPath);
+  if (!listed.empty()) {
+    std::string names;
+    for (const std::string &f : listed) names += (names.empty() ? "" : ", ") + f;
+    warnings.push_back(std::to_string(listed.size()) + " source file" +
+                       (listed.size() > 1 ? "s were" : " was") +
+                       " compiled without instrumentation (" + sitesPath +
+                       "): their MPI calls carry no site ids: " + names);
+  }
+  std::set<std::string> files;
+  for (const auto &[address, where] : resolved)
+    if (!where.file.empty()) files.insert(where.file);
+  if (!files.empty()) {
+    std::string names;
+    for (const std::string &f : files) names += (names.empty() ? "" : ", ") + f;
+    warnings.push_back("calls in " + std::to_string(files.size()) + " file" +
+                       (files.size() > 1 ? "s" : "") +
+                       " carry no site ids (named by return address; not instrumented): " + names);
   }
 }
 
@@ -234,6 +279,7 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
       report.warnings.push_back(std::to_string(missing.size()) + " instrumenter site ids of the "
                                 "trace are not in " + sitesPath +
                                 " (a database from another build or another project root?)");
+    warnAboutCallsWithoutIds(sitesPath, resolved, report.warnings);
   }
   if (!sym.problem.empty())
     report.warnings.push_back("call sites: " + sym.problem);

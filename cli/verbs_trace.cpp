@@ -1,17 +1,14 @@
-// verbs_trace.cpp: `collectivize trace dump|summary` (front end of the trace
-// reader library) and `collectivize run` (mpirun with the tracer preloaded).
+// verbs_trace.cpp: `collectivize trace dump|summary|repair` (front end of
+// the trace reader library), and the summary and repair `collectivize run`
+// shows after a run.
 #include <limits.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,16 +37,6 @@ const char kTraceUsage[] =
     "repair:  make the trace of a run that aborted or was killed readable: add\n"
     "         the events each rank had recorded but not yet written, and the\n"
     "         definitions (`collectivize run` does this by itself).\n";
-
-const char kRunUsage[] =
-    "usage: collectivize run [-np N] [--trace-dir DIR] [--block-bytes N] [--] PROGRAM [ARGS...]\n\n"
-    "Runs PROGRAM under mpirun with the Collectivize tracer preloaded\n"
-    "(LD_PRELOAD=libcollectivize_trace.so), then prints where the trace went\n"
-    "and a summary. -np defaults to 2; --trace-dir must not exist yet (default:\n"
-    "./collectivize-trace-<date>-<time>). --block-bytes N also records the CRC\n"
-    "of every N-byte block of larger sends (COLLECTIVIZE_TRACE_BLOCK_BYTES=N; what\n"
-    "`collectivize detect` asks for to confirm a Bruck-style alltoall).\n"
-    "COLLECTIVIZE_MPIRUN picks mpirun, COLLECTIVIZE_TRACE_LIB the tracer library.\n";
 
 bool parseCount(const char *text, long max, long &out) {
   char *end = nullptr;
@@ -127,8 +114,14 @@ int traceDump(int argc, char **argv) {
   return 0;
 }
 
-// Prints the summary; returns 0, or 1 when the trace cannot be read.
-int printSummary(const std::string &dir, const char *who) {
+bool isFile(const std::string &p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+} // namespace
+
+int printSummary(const std::string &dir, const char *who, bool withDirectory) {
   auto trace = cz::trace::Trace::open(dir);
   if (!trace) {
     std::fprintf(stderr, "%s: %s\n", who, trace.error().message().c_str());
@@ -145,13 +138,36 @@ int printSummary(const std::string &dir, const char *who) {
     total += s.events;
     if (!s.complete) incomplete.push_back(s.rank);
   }
-  std::printf("trace: %s\n", dir.c_str());
+  if (withDirectory) std::printf("trace: %s\n", dir.c_str());
   if (!trace->manifest().command.empty())
     std::printf("command: %s\n", trace->manifest().command.c_str());
   std::printf("ranks: %d, events: %llu\n", trace->rankCount(), (unsigned long long)total);
-  for (const auto &s : sum.value())
-    std::printf("  rank %d: %llu events%s\n", s.rank, (unsigned long long)s.events,
+  const auto &locations = trace->definitions().locations;
+  std::set<std::string> hosts;
+  bool offsets = false;
+  for (const auto &[ref, l] : locations) {
+    if (!l.host.empty()) hosts.insert(l.host);
+    for (const auto &o : l.clockOffsets) offsets |= o.offset != 0;
+  }
+  for (const auto &s : sum.value()) {
+    std::printf("  rank %d: %llu events%s", s.rank, (unsigned long long)s.events,
                 s.complete ? "" : " (incomplete)");
+    auto l = locations.find(uint64_t(s.rank));
+    if (l != locations.end() && hosts.size() > 1) std::printf(", on %s", l->second.host.c_str());
+    // Its clock against rank 0's, at MPI_Init and at MPI_Finalize.
+    if (l != locations.end() && offsets && !l->second.clockOffsets.empty()) {
+      std::printf(", clock offset");
+      for (const auto &o : l->second.clockOffsets)
+        std::printf(" %+.3f ms (+-%.1f us)", double(o.offset) * 1e-6, o.deviation * 1e-3);
+    }
+    std::printf("\n");
+  }
+  if (hosts.size() > 1) {
+    std::printf("hosts: %zu (", hosts.size());
+    size_t k = 0;
+    for (const std::string &h : hosts) std::printf("%s%s", k++ ? ", " : "", h.c_str());
+    std::printf(")\n");
+  }
   if (incomplete.empty()) {
     std::printf("incomplete ranks: none\n");
   } else {
@@ -163,7 +179,6 @@ int printSummary(const std::string &dir, const char *who) {
   return 0;
 }
 
-// Returns 0, or 1 when the trace cannot be repaired.
 int repairTrace(const std::string &dir, const char *who) {
   auto report = cz::trace::repair(dir);
   if (!report) {
@@ -182,44 +197,6 @@ int repairTrace(const std::string &dir, const char *who) {
                   r.logFile ? "" : " (no event log)");
   return 0;
 }
-
-bool hasAnchor(const std::string &dir) {
-  struct stat st;
-  return stat((dir + "/" CZ_TRACE_ARCHIVE ".otf2").c_str(), &st) == 0;
-}
-
-bool isFile(const std::string &p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-bool exists(const std::string &p) {
-  struct stat st;
-  return lstat(p.c_str(), &st) == 0;
-}
-
-std::string absolute(const std::string &p) {
-  if (!p.empty() && p[0] == '/') return p;
-  char cwd[PATH_MAX];
-  if (!getcwd(cwd, sizeof cwd)) return p;
-  return std::string(cwd) + "/" + p;
-}
-
-std::string freshTraceDir() {
-  char stamp[64];
-  std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  std::string base = std::string("collectivize-trace-") + stamp;
-  std::string dir = base;
-  for (int i = 2; exists(dir); i++) dir = base + "-" + std::to_string(i);
-  return absolute(dir);
-}
-
-pid_t gRunChild = 0;
-void forwardToChild(int sig) {
-  if (gRunChild > 0) kill(gRunChild, sig);
-}
-
-} // namespace
 
 std::string findTracer(std::string &err) {
   const char *env = std::getenv("COLLECTIVIZE_TRACE_LIB");
@@ -254,7 +231,7 @@ int traceVerb(int argc, char **argv) {
       std::fputs(kTraceUsage, stderr);
       return 2;
     }
-    return printSummary(argv[1], "collectivize trace");
+    return printSummary(argv[1], "collectivize trace", true);
   }
   if (sub == "repair") {
     if (argc != 2 || argv[1][0] == '-') {
@@ -262,139 +239,10 @@ int traceVerb(int argc, char **argv) {
       return 2;
     }
     int rc = repairTrace(argv[1], "collectivize trace");
-    return rc ? rc : printSummary(argv[1], "collectivize trace");
+    return rc ? rc : printSummary(argv[1], "collectivize trace", true);
   }
   std::fprintf(stderr, "collectivize trace: unknown subcommand '%s'\n%s", sub.c_str(), kTraceUsage);
   return 2;
-}
-
-int runVerb(int argc, char **argv) {
-  long np = 2, blockBytes = 0;
-  std::string traceDir;
-  int i = 0;
-  for (; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      std::fputs(kRunUsage, stdout);
-      return 0;
-    }
-    if (a == "-np" || a == "-n" || a == "--np") {
-      if (i + 1 >= argc || !parseCount(argv[i + 1], 1 << 20, np) || np < 1) {
-        std::fprintf(stderr, "collectivize run: %s wants a process count >= 1%s%s%s\n", a.c_str(),
-                     i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
-                     i + 1 < argc ? "')" : "");
-        return 2;
-      }
-      i++;
-      continue;
-    }
-    if (a == "--block-bytes") {
-      if (i + 1 >= argc || !parseCount(argv[i + 1], 0xffffffffL, blockBytes) || blockBytes < 1) {
-        std::fprintf(stderr, "collectivize run: --block-bytes wants a byte count >= 1\n");
-        return 2;
-      }
-      i++;
-      continue;
-    }
-    if (a == "--trace-dir") {
-      if (i + 1 >= argc || !*argv[i + 1]) {
-        std::fprintf(stderr, "collectivize run: --trace-dir needs a directory\n");
-        return 2;
-      }
-      traceDir = argv[++i];
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize run: unknown option '%s'\n%s", a.c_str(), kRunUsage);
-      return 2;
-    }
-    break; // the program starts here
-  }
-  if (i >= argc) {
-    std::fprintf(stderr, "collectivize run: no program to run\n%s", kRunUsage);
-    return 2;
-  }
-  std::vector<std::string> program(argv + i, argv + argc);
-
-  if (traceDir.empty()) {
-    traceDir = freshTraceDir();
-  } else {
-    traceDir = absolute(traceDir);
-    if (exists(traceDir)) {
-      std::fprintf(stderr,
-                   "collectivize run: %s already exists; traces are never overwritten: pick a "
-                   "new --trace-dir or leave it out\n",
-                   traceDir.c_str());
-      return 1;
-    }
-  }
-  std::string err;
-  std::string mpirun = cz::bench::findMpirun(err);
-  if (mpirun.empty()) {
-    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
-    return 1;
-  }
-  std::string tracer = findTracer(err);
-  if (tracer.empty()) {
-    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
-    return 1;
-  }
-
-  std::vector<std::string> cmd{mpirun, "-n", std::to_string(np)};
-  if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
-  for (const char *a : {"--oversubscribe", "--mca", "mpi_yield_when_idle", "1"}) cmd.push_back(a);
-  cmd.push_back("-x");
-  cmd.push_back("LD_PRELOAD=" + tracer);
-  cmd.push_back("-x");
-  cmd.push_back("COLLECTIVIZE_TRACE_DIR=" + traceDir);
-  if (blockBytes) {
-    cmd.push_back("-x");
-    cmd.push_back("COLLECTIVIZE_TRACE_BLOCK_BYTES=" + std::to_string(blockBytes));
-  }
-  cmd.insert(cmd.end(), program.begin(), program.end());
-
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::fprintf(stderr, "collectivize run: fork: %s\n", std::strerror(errno));
-    return 1;
-  }
-  if (pid == 0) {
-    std::vector<char *> args;
-    for (std::string &a : cmd) args.push_back(a.data());
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    std::fprintf(stderr, "collectivize run: cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  gRunChild = pid;
-  auto oldInt = std::signal(SIGINT, forwardToChild);
-  auto oldTerm = std::signal(SIGTERM, forwardToChild);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  gRunChild = 0;
-  std::signal(SIGINT, oldInt);
-  std::signal(SIGTERM, oldTerm);
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-
-  std::fflush(stdout);
-  if (code != 0)
-    std::fprintf(stderr, "collectivize run: the program failed (mpirun exit code %d)\n", code);
-  struct stat st;
-  if (stat(traceDir.c_str(), &st) != 0) {
-    std::fprintf(stderr, "collectivize run: no trace was written to %s\n", traceDir.c_str());
-    return code ? code : 1;
-  }
-  std::printf("collectivize run: trace written to %s\n", traceDir.c_str());
-  if (code != 0 && !hasAnchor(traceDir) && repairTrace(traceDir, "collectivize run") != 0)
-    return code;
-  int s = printSummary(traceDir, "collectivize run");
-  return code ? code : s;
 }
 
 } // namespace cz::cli

@@ -3,6 +3,8 @@
 // benchmark must then name it and carry on, not hang).
 #include "bench/launch.h"
 
+#include "collectivize/launcher.h"
+
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -22,6 +24,9 @@
 #ifndef CZ_MPIEXEC
 #define CZ_MPIEXEC "mpirun"
 #endif
+#ifndef CZ_MPI_INSTALL_HINT
+#define CZ_MPI_INSTALL_HINT "the MPI Collectivize was built with"
+#endif
 #ifndef CZ_BENCH_WORKER_RELATIVE
 #define CZ_BENCH_WORKER_RELATIVE "../libexec/collectivize/collectivize_bench_worker"
 #endif
@@ -31,6 +36,8 @@
 
 namespace cz::bench {
 namespace {
+
+namespace launch = cz::launch;
 
 bool isExecutable(const std::string &path) {
   struct stat st;
@@ -71,8 +78,7 @@ std::string findMpirun(std::string &err) {
   if (found.empty())
     err = std::string("mpirun not found (looked for '") + want + "'" +
           (env && *env ? ", from COLLECTIVIZE_MPIRUN" : "") +
-          "): install Open MPI (Debian: apt-get install openmpi-bin) or set "
-          "COLLECTIVIZE_MPIRUN=/path/to/mpirun";
+          "): install " CZ_MPI_INSTALL_HINT " or set COLLECTIVIZE_MPIRUN=/path/to/mpirun";
   return found;
 }
 
@@ -105,15 +111,15 @@ std::string findWorker(std::string &err) {
 std::vector<std::string> mpirunCommand(const std::string &mpirun, int procs,
                                        const std::string &worker,
                                        const std::vector<std::string> &args) {
-  std::vector<std::string> cmd{mpirun, "-n", std::to_string(procs)};
-  if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
-  // More ranks than cores is the normal case on a workstation; without
-  // yield_when_idle, oversubscribed busy-polling ranks run ~500x slower.
-  for (const char *a : {"--oversubscribe", "--mca", "mpi_yield_when_idle", "1"})
-    cmd.push_back(a);
-  cmd.push_back(worker);
+  std::vector<std::string> cmd{mpirun, "-n", std::to_string(procs), worker};
   cmd.insert(cmd.end(), args.begin(), args.end());
-  return cmd;
+  // More ranks than cores is the normal case on a workstation; without
+  // yielding when idle, oversubscribed busy-polling ranks run ~500x slower.
+  // Those options (and root's) only when needed, in the launcher's dialect.
+  launch::Kind kind = launch::kindOf(mpirun);
+  launch::Additions added = launch::neededOptions(kind, launch::shapeOf(cmd, kind),
+                                                  launch::thisMachine());
+  return launch::withVariables(launch::withOptions(cmd, added.options), kind, added.vars);
 }
 
 RunOutcome runWithWatchdog(const std::vector<std::string> &argv,

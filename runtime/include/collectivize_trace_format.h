@@ -30,7 +30,19 @@
  * OTF2 layout: one location per MPI rank (location N = world rank N, group
  * "rank N"); threads of an MPI_THREAD_MULTIPLE rank write to their rank's
  * location under a lock, so one location's events are in time order.
- * Timestamps: CLOCK_MONOTONIC nanoseconds (timer resolution 1e9).
+ * System tree: one node per host (named by gethostname, in the order of
+ * their first rank; below a root node "cluster" when there are several),
+ * each rank's location group under its host's node.
+ * Timestamps: CLOCK_MONOTONIC nanoseconds of the rank's node (timer
+ * resolution 1e9). Every location's local definitions hold two ClockOffset
+ * records, measured at MPI_Init and at MPI_Finalize: rank 0's time = the
+ * location's time + offset, at the record's (local) time; the deviation is
+ * half the round trip it was measured with. Ranks on rank 0's node share
+ * its clock: offset 0. Readers interpolate between the two records
+ * (OTF2's do; Collectivize's reader hands out timestamps on rank 0's
+ * clock). The clock properties' offset and length are on rank 0's clock.
+ * COLLECTIVIZE_TRACE_CLOCK_SKEW (runtime/trace/clock.c) skews every rank's
+ * clock on purpose, for tests.
  *
  * Records (standard OTF2 MPI records, OTF2 semantics):
  *   blocking sends (Send, Bsend, Ssend, Rsend, Sendrecv's send part)

@@ -140,6 +140,7 @@ static void read_hash_mode(void) {
 void czt_start(int provided) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &czt.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &czt.size);
+  czt_clock_init(); /* before the first timestamp */
   czt.threaded = provided == MPI_THREAD_MULTIPLE;
   read_hash_mode();
   czt_types_init();
@@ -188,6 +189,8 @@ void czt_finish(void) {
     fprintf(f, "events %llu\n", (unsigned long long)events);
     fclose(f);
   }
-  if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET"))
+  /* COLLECTIVIZE_TRACE_ANNOUNCE=0: `collectivize run` says it itself. */
+  const char *announce = getenv("COLLECTIVIZE_TRACE_ANNOUNCE");
+  if (czt.rank == 0 && !getenv("COLLECTIVIZE_QUIET") && !(announce && strcmp(announce, "0") == 0))
     fprintf(stderr, "collectivize: trace written to %s\n", czt_dir);
 }

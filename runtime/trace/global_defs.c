@@ -2,6 +2,7 @@
  * 2 self, 3.. one per created communicator. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collectivize_trace_format.h"
 #include "global_defs.h"
@@ -131,6 +132,54 @@ static void write_comms(writer *g, const czt_global_info *info,
   free(sorted);
 }
 
+static const char *host_of(const czt_global_info *info, int r) {
+  const char *h = info->hosts ? info->hosts + (size_t)r * info->host_bytes : info->host;
+  return h && *h ? h : "localhost";
+}
+
+static uint64_t fnv1a(const char *s) {
+  uint64_t h = 14695981039346656037ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* One node per host, in the order of their first rank; node_of[r] is rank
+ * r's. Several hosts hang below a "machine" root node. Hosts are found
+ * through a hash table of first ranks (p may be large). 0, or -1 without
+ * memory. */
+static int write_system_tree(writer *g, const czt_global_info *info, uint32_t *node_of) {
+  int p = info->ranks, several = 0;
+  for (int r = 1; r < p && !several; r++)
+    several = strcmp(host_of(info, r), host_of(info, 0)) != 0;
+  uint32_t nodes = 0, parent = OTF2_UNDEFINED_SYSTEM_TREE_NODE;
+  if (several) {
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g->w, 0, str(g, "cluster"), str(g, "machine"),
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    parent = 0;
+    nodes = 1;
+  }
+  size_t slots = 16;
+  while (slots < 2 * (size_t)p) slots *= 2;
+  int *first = malloc(sizeof(int) * slots); /* a host's first rank, -1: free */
+  if (!first) return -1;
+  for (size_t i = 0; i < slots; i++) first[i] = -1;
+  OTF2_StringRef node_class = str(g, "node");
+  for (int r = 0; r < p; r++) {
+    const char *h = host_of(info, r);
+    size_t i = (size_t)fnv1a(h) & (slots - 1);
+    while (first[i] >= 0 && strcmp(host_of(info, first[i]), h) != 0) i = (i + 1) & (slots - 1);
+    if (first[i] >= 0) {
+      node_of[r] = node_of[first[i]];
+      continue;
+    }
+    first[i] = r;
+    node_of[r] = nodes++;
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g->w, node_of[r], str(g, h), node_class, parent);
+  }
+  free(first);
+  return 0;
+}
+
 int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info) {
   writer g = {OTF2_Archive_GetGlobalDefWriter(archive), 0};
   if (!g.w) return -1;
@@ -146,21 +195,24 @@ int czt_write_global_defs(OTF2_Archive *archive, const czt_global_info *info) {
                                             last - first,
                                             info->realtime_at_first);
   OTF2_StringRef empty = str(&g, "");
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(
-      g.w, 0, str(&g, info->host && *info->host ? info->host : "localhost"),
-      str(&g, "node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  uint32_t *node_of = malloc(sizeof(uint32_t) * (size_t)(p ? p : 1));
+  if (!node_of || write_system_tree(&g, info, node_of) != 0) {
+    free(node_of);
+    return -1;
+  }
   for (int r = 0; r < p; r++) {
     char name[32];
     snprintf(name, sizeof name, "rank %d", r);
     OTF2_StringRef s = str(&g, name);
     OTF2_GlobalDefWriter_WriteLocationGroup(g.w, (OTF2_LocationGroupRef)r, s,
                                             OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            0, OTF2_UNDEFINED_LOCATION_GROUP);
+                                            node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
     OTF2_GlobalDefWriter_WriteLocation(g.w, (OTF2_LocationRef)r, s,
                                        OTF2_LOCATION_TYPE_CPU_THREAD,
                                        info->spans[r].events,
                                        (OTF2_LocationGroupRef)r);
   }
+  free(node_of);
   for (int a = 0; a < CZT_ATTR_COUNT_; a++)
     OTF2_GlobalDefWriter_WriteAttribute(g.w, (OTF2_AttributeRef)a,
                                         str(&g, attr_defs[a].name),

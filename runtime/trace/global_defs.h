@@ -1,5 +1,6 @@
 /* global_defs.h: the OTF2 global definitions of a Collectivize trace
- * (strings, clock, system tree, one location per rank, attributes, regions,
+ * (strings, clock, system tree of the ranks' nodes, one location per rank,
+ * attributes, regions,
  * groups and communicators), as one function over plain data. Free of MPI:
  * the tracer calls it at MPI_Finalize, `collectivize trace repair` after a
  * run that never got there. */
@@ -54,8 +55,10 @@ typedef struct czt_global_info {
   const czt_rank_span *spans;  /* ranks entries */
   const uint64_t *comm_words;  /* communicator definitions, concatenated: */
   size_t n_comm_words;         /* ref, parent, region, size, size members */
-  const char *host;            /* system tree node name */
+  const char *host;            /* system tree node name (when hosts is NULL) */
   uint64_t realtime_at_first;  /* ns since the epoch at the first timestamp */
+  const char *hosts;           /* rank r's node name at hosts + r * host_bytes, */
+  size_t host_bytes;           /* NUL-terminated; NULL: every rank on host */
 } czt_global_info;
 
 /* Write them with archive's global definition writer and close it.

@@ -23,14 +23,11 @@ static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
 CZT_HOT_DATA static int logging; /* events are recorded (czt_mutex) */
 static uint64_t t_start;
+/* The clock offsets to rank 0 (clock.c), measured at open and at close. */
+static czt_clock_offset offset_open, offset_close;
+#define CZT_HOST_BYTES 64
 CZT_HOT_DATA static atomic_uint_fast64_t next_request = 1;
 static char otf2_error[512];
-
-CZT_HOT uint64_t czt_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 CZT_HOT uint64_t czt_new_request_id(void) {
   return atomic_fetch_add_explicit(&next_request, 1, memory_order_relaxed);
@@ -102,6 +99,8 @@ int czt_archive_open(const char *dir) {
     czt_log_remove();
     return -1;
   }
+  czt_clock_sync_open();
+  offset_open = czt_clock_measure();
   logging = 1;
   t_start = czt_now();
   return 0;
@@ -379,10 +378,15 @@ static uint32_t *all_comm_refs(const uint64_t *mine, size_t n_mine, size_t *n) {
 
 int czt_archive_close(void) {
   if (!archive) return -1;
+  offset_close = czt_clock_measure();
+  czt_clock_sync_close();
   czt_rank_span mine = {0, t_start, czt_now()};
   otf2_error[0] = '\0';
   int converted = convert_log(&mine) == 0;
   if (mine.events == 0) mine.first = mine.last = t_start;
+  /* The trace's span on rank 0's clock. */
+  mine.first = czt_clock_to_root(&offset_open, &offset_close, mine.first);
+  mine.last = czt_clock_to_root(&offset_open, &offset_close, mine.last);
   int closed = !writer || OTF2_Archive_CloseEvtWriter(archive, writer) == OTF2_SUCCESS;
   writer = NULL;
   closed = OTF2_Archive_CloseEvtFiles(archive) == OTF2_SUCCESS && closed;
@@ -411,11 +415,25 @@ int czt_archive_close(void) {
   if (dw && czt_write_comm_mapping(dw, refs, n_refs) != 0)
     czi_warn("trace: cannot write rank %d's communicator mapping: OTF2 "
              "readers will see its events' communicators undefined", czt.rank);
+  /* Readers put every rank's events on rank 0's clock through these. */
+  if (dw) {
+    OTF2_DefWriter_WriteClockOffset(dw, offset_open.time, offset_open.offset,
+                                    offset_open.deviation);
+    OTF2_DefWriter_WriteClockOffset(dw, offset_close.time, offset_close.offset,
+                                    offset_close.deviation);
+  }
   if (dw) OTF2_Archive_CloseDefWriter(archive, dw);
   OTF2_Archive_CloseDefFiles(archive);
   free(refs);
   czt_rank_span *summary = root ? malloc(sizeof *summary * (size_t)p) : NULL;
   char host[256] = "localhost";
+  /* Every rank's node, for the system tree (a rank whose name does not fit
+   * is cut short). */
+  char my_host[CZT_HOST_BYTES] = "";
+  gethostname(my_host, sizeof my_host - 1);
+  char *hosts = root ? calloc((size_t)p, CZT_HOST_BYTES) : NULL;
+  PMPI_Gather(my_host, CZT_HOST_BYTES, MPI_CHAR, hosts, CZT_HOST_BYTES, MPI_CHAR, 0,
+              MPI_COMM_WORLD);
   int *counts = root ? calloc((size_t)p, sizeof(int)) : NULL;
   int *displs = root ? calloc((size_t)p, sizeof(int)) : NULL;
   PMPI_Gather(&mine, 3, MPI_UINT64_T, summary, 3, MPI_UINT64_T, 0,
@@ -432,7 +450,7 @@ int czt_archive_close(void) {
   }
   PMPI_Gatherv(my_defs, my_n, MPI_UINT64_T, defs, counts, displs,
                MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  czt_global_info info = {p, summary, defs, (size_t)total, host, 0};
+  czt_global_info info = {p, summary, defs, (size_t)total, host, 0, hosts, CZT_HOST_BYTES};
   if (root && summary && defs) {
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
@@ -447,6 +465,7 @@ int czt_archive_close(void) {
     czi_warn("trace: cannot write the global definitions of %s: %s", czt_dir,
              otf2_error[0] ? otf2_error : "OTF2 error");
   free(summary);
+  free(hosts);
   free(counts);
   free(displs);
   free(defs);

@@ -211,10 +211,33 @@ int czt_req_pending(void);
 MPI_Request *czt_tls_requests(int n);
 MPI_Status *czt_tls_statuses(int n);
 
-/* ---- the event records, rank-N.ring and rank-N.log (event_log.c) ------ */
-/* A record's timestamp: TSC ticks (czt_clock_tsc) or CLOCK_MONOTONIC ns. */
-extern int czt_clock_tsc;
+/* ---- the clock (clock.c) ------------------------------------------------ */
+/* CLOCK_MONOTONIC ns of this node (skewed on purpose under
+ * COLLECTIVIZE_TRACE_CLOCK_SKEW, for tests). */
 uint64_t czt_now(void);
+/* Reads COLLECTIVIZE_TRACE_CLOCK_SKEW (czt.rank must be set). */
+void czt_clock_init(void);
+/* This rank's clock against rank 0's: rank 0's time = local time + offset,
+ * measured at local time `time` (an OTF2 ClockOffset record). */
+typedef struct czt_clock_offset {
+  uint64_t time;
+  int64_t offset;
+  double deviation; /* half the shortest round trip: the offset's bound */
+} czt_clock_offset;
+/* The communicators the measurement uses (collective over
+ * MPI_COMM_WORLD, after czt_clock_init), and their release. */
+void czt_clock_sync_open(void);
+void czt_clock_sync_close(void);
+/* Collective over MPI_COMM_WORLD: this rank's offset, now. */
+czt_clock_offset czt_clock_measure(void);
+/* Local time t on rank 0's clock, the offset interpolated between first
+ * and last (last may be NULL). */
+uint64_t czt_clock_to_root(const czt_clock_offset *first, const czt_clock_offset *last,
+                           uint64_t t);
+
+/* ---- the event records, rank-N.ring and rank-N.log (event_log.c) ------ */
+/* A record's timestamp: TSC ticks (czt_clock_tsc) or czt_now() ns. */
+extern int czt_clock_tsc;
 static inline uint64_t czt_stamp(void) {
 #if defined(__x86_64__)
   if (czt_clock_tsc) return __builtin_ia32_rdtsc();

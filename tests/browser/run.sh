@@ -51,7 +51,8 @@ cd "$out"
 "${mpirun[@]}" -np 8 "$step_export" steps-8.json
 "${mpirun[@]}" -np 5 "$step_export" steps-5.json 2
 
-# A real detection report: nested broadcasts (6 matches, shared call sites).
+# A real detection report: nested broadcasts (a bcast whose root rotates over
+# 5 instances, and one from rank 0).
 COLLECTIVIZE_QUIET=1 "$cz" run -np 6 --trace-dir trace -- "$examples/bcast_nested" > run.txt
 "$cz" detect trace -o report.json > detect.txt
 "$cz" report report.json --patches "$src/tests/report/Inputs/patches" \

@@ -21,8 +21,11 @@ config.substitutions.append(("%cz-trace-fixture", config.cz_trace_fixture))
 config.substitutions.append(("%cz-step-export", config.cz_step_export))
 # The hand-made collectives of examples/manual-collectives, built.
 config.substitutions.append(("%cz-examples", config.cz_examples))
-config.substitutions.append(("%mpirun", config.cz_mpiexec +
-                             " --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1"))
+config.substitutions.append(("%mpirun", (config.cz_mpiexec + " " + config.cz_mpirun_flags).strip()))
+# Tests that need one MPI family say `REQUIRES: openmpi` or `REQUIRES: mpich`.
+config.available_features.add(config.cz_mpi_family.lower())
+# The family in capitals, as a FileCheck prefix (OPENMPI, MPICH).
+config.substitutions.append(("%mpi-family", config.cz_mpi_family.upper()))
 # The instrumenter (clang-plugin/): tests say `REQUIRES: clang-tools`.
 if config.cz_clang_tools:
     config.available_features.add("clang-tools")
@@ -32,6 +35,7 @@ if config.cz_clang_tools:
     config.substitutions.append(("%cz-plugin", config.cz_plugin))
     config.substitutions.append(("%clang", config.cz_clang))
 config.substitutions.append(("%mpicc", config.cz_mpicc))
+config.substitutions.append(("%mpicxx", config.cz_mpicxx))
 config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
@@ -76,3 +80,12 @@ config.environment["PATH"] = os.pathsep.join([wrapper_dir, config.environment["P
 config.environment["COLLECTIVIZE_MPIRUN"] = wrapper
 config.substitutions = [(k, v.replace(config.cz_mpiexec, wrapper) if k == "%mpirun" else v)
                         for k, v in config.substitutions]
+# The launcher alone (without %mpirun's flags: `collectivize run` adds what
+# this machine needs), and an option of its own in its dialect.
+config.substitutions.insert(0, ("%mpiexec-bind-none", "-bind-to none" if config.cz_mpi_family == "MPICH"
+                                else "--bind-to none"))
+config.substitutions.append(("%mpiexec", wrapper))
+# The MPI's Fortran compiler, where it has one (`REQUIRES: mpifort`).
+if config.cz_mpifort:
+    config.available_features.add("mpifort")
+    config.substitutions.append(("%mpifort", config.cz_mpifort))

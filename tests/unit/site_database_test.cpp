@@ -100,6 +100,41 @@ TEST(SiteDatabase, MergeReplacesByIdAndDropsStaleFiles) {
   EXPECT_EQ(db.sites[1].callee, "MPI_Recv");
 }
 
+// Build notes: files the wrappers could not instrument leave the list when
+// a later compile instruments them; dropped flags are reported new once.
+TEST(SiteDatabase, NotesRoundTripAndMerge) {
+  SiteDatabase db;
+  db.sites = {sampleSite(11, "a.c", 3)};
+  BuildNotes first;
+  first.uninstrumented = {{"gnu.c", "gnu.c:9:3: error: function definition is not allowed here"},
+                          {"b.c", "b.c:1:1: error: x"}};
+  first.droppedFlags = {"-ftree-vectorizer-verbose=0", "-fno-tree-pre"};
+  EXPECT_EQ(mergeNotes(db, first), first.droppedFlags);
+  EXPECT_TRUE(mergeNotes(db, first).empty()); // the same flags again: nothing new
+  BuildNotes second;
+  second.instrumentedFiles = {"b.c"};
+  second.droppedFlags = {"-fno-tree-pre", "-fopt-info"};
+  EXPECT_EQ(mergeNotes(db, second), std::vector<std::string>{"-fopt-info"});
+  ASSERT_EQ(db.uninstrumented.size(), 1u);
+  EXPECT_EQ(db.uninstrumented[0].file, "gnu.c");
+
+  std::string json = toJson(db);
+  EXPECT_NE(json.find("\"dropped_flags\": [\"-fno-tree-pre\",\"-fopt-info\",\"-ftree-vectorizer-verbose=0\"]"),
+            std::string::npos)
+      << json;
+  SiteDatabase back;
+  std::string err;
+  ASSERT_TRUE(fromJson(json, back, err)) << err;
+  EXPECT_EQ(back.uninstrumented, db.uninstrumented);
+  EXPECT_EQ(back.droppedFlags, db.droppedFlags);
+  EXPECT_EQ(back.sites.size(), 1u);
+  // A clean build's database has neither key.
+  SiteDatabase clean;
+  clean.sites = db.sites;
+  EXPECT_EQ(toJson(clean).find("uninstrumented"), std::string::npos);
+  EXPECT_EQ(toJson(clean).find("dropped_flags"), std::string::npos);
+}
+
 TEST(SiteDatabase, MissingFileIsEmpty) {
   SiteDatabase db;
   std::string err;

@@ -580,3 +580,18 @@ TEST_F(RepairFromRecordsTest, TscTicksMapped) {
   ASSERT_FALSE(rep);
   EXPECT_NE(rep.error().message().find("rank-0.ring"), std::string::npos) << rep.error().message();
 }
+
+// A rank's clock against rank 0's: its ClockOffset records interpolated
+// linearly between them, the first or last one outside them.
+TEST(ClockOffsets, InterpolatedOntoRankZerosClock) {
+  LocationDef l;
+  EXPECT_EQ(l.toRootClock(12345), 12345u); // no records: the time as it is
+  l.clockOffsets = {{1000, -500, 1.0}, {3000, -300, 1.0}};
+  EXPECT_EQ(l.toRootClock(0), 0u);          // before the first: its offset, not below 0
+  EXPECT_EQ(l.toRootClock(1000), 500u);
+  EXPECT_EQ(l.toRootClock(2000), 1600u);    // halfway: -400
+  EXPECT_EQ(l.toRootClock(3000), 2700u);
+  EXPECT_EQ(l.toRootClock(10000), 9700u);   // after the last: its offset
+  l.clockOffsets = {{1000, 250, 0}};
+  EXPECT_EQ(l.toRootClock(10), 260u);
+}

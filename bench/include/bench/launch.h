@@ -18,7 +18,8 @@ std::string besideSelf(const std::string &relative);
 // the build tree's worker.
 std::string findWorker(std::string &err);
 
-// argv for `mpirun -n P [root/oversubscribe flags] worker args...`.
+// argv for `mpirun -n P worker args...`, with the options this machine
+// needs (collectivize/launcher.h: root, more ranks than cores).
 std::vector<std::string> mpirunCommand(const std::string &mpirun, int procs,
                                        const std::string &worker,
                                        const std::vector<std::string> &args);

@@ -118,14 +118,35 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
                                         const std::vector<std::string> &files,
                                         const Options &options) {
   std::map<std::string, FileResult> byPath;
-  clang::tooling::ClangTool tool(db, files);
-  tool.appendArgumentsAdjuster(clangtools::mpiAwareAdjuster());
-  Factory factory(byPath, options);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
-  diagOptions->ShowColors = llvm::sys::Process::StandardErrHasColors();
-  clang::TextDiagnosticPrinter printer(llvm::errs(), diagOptions.get());
-  tool.setDiagnosticConsumer(&printer);
-  tool.run(&factory); // failures show as files without a parsed result
+  std::map<std::string, std::string> errorsOf; // captured, per file as given
+  // Captured diagnostics are told apart by file: one tool run per file.
+  std::vector<std::vector<std::string>> batches;
+  if (options.captureErrors)
+    for (const std::string &f : files) batches.push_back({f});
+  else
+    batches.push_back(files);
+  for (const std::vector<std::string> &batch : batches) {
+    clang::tooling::ClangTool tool(db, batch);
+    tool.appendArgumentsAdjuster(clangtools::mpiAwareAdjuster());
+    if (options.captureErrors) {
+      // Nothing on stderr: no "N errors generated" (printed with carets
+      // on), no "Error while processing".
+      tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+          "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
+      tool.setPrintErrorMessage(false);
+    }
+    Factory factory(byPath, options);
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
+    std::string captured;
+    llvm::raw_string_ostream capture(captured);
+    diagOptions->ShowColors = !options.captureErrors && llvm::sys::Process::StandardErrHasColors();
+    llvm::raw_ostream &sink =
+        options.captureErrors ? static_cast<llvm::raw_ostream &>(capture) : llvm::errs();
+    clang::TextDiagnosticPrinter printer(sink, diagOptions.get());
+    tool.setDiagnosticConsumer(&printer);
+    tool.run(&factory); // failures show as files without a parsed result
+    if (options.captureErrors) errorsOf[batch.front()] = capture.str();
+  }
   std::vector<FileResult> out;
   for (const std::string &f : files) {
     std::string path = clangtools::realPath(f);
@@ -137,6 +158,7 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
       r.file = path.empty() ? f : path;
       out.push_back(std::move(r));
     }
+    out.back().errors = errorsOf[f];
   }
   return out;
 }

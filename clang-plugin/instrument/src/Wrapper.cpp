@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "bench/launch.h"
+#include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
 #include "collectivize/instrument/Instrument.h"
@@ -95,7 +96,65 @@ struct Prepared {
   llvm::SmallString<128> tmpDir;
   std::vector<std::pair<std::string, std::string>> copies;      // (copy, original)
   std::vector<std::pair<std::string, std::string>> depRewrites; // (from, to) in depfiles
+  // Sources Clang could not parse, compiled unmodified: (as given, Clang's
+  // first error), said after the compile only if the compiler accepts them.
+  std::vector<std::pair<std::string, std::string>> unparsed;
+  std::string sitesPath;
+  std::map<std::string, std::string> databaseNames; // absolute source -> its name in the database
 };
+
+// The site database the wrappers merge into.
+std::string siteDatabasePath() {
+  return env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES") : "collectivize-sites.json";
+}
+
+// A source's name in the site database: below its project root, else absolute.
+std::string databaseName(const std::string &file, const std::string &root) {
+  std::string real = clangtools::realPath(file), rel;
+  if (real.empty()) real = file;
+  std::string r = root.empty() ? clangtools::defaultProjectRoot(real) : root;
+  return clangtools::relativeToRoot(r, real, rel) ? rel : real;
+}
+
+// Clang's first error, for one line of a warning and the database.
+std::string firstError(const std::string &diagnostics) {
+  size_t at = diagnostics.find("error: ");
+  if (at == std::string::npos) return "Clang could not parse it";
+  size_t begin = diagnostics.rfind('\n', at);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  size_t end = diagnostics.find('\n', at);
+  return diagnostics.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+std::string joined(const std::vector<std::string> &words) {
+  std::string out;
+  for (const std::string &w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// Merges sites and notes into the database; warns once per database about
+// flags Clang does not know. False (warned) when the database cannot be
+// written.
+bool recordBuild(const std::string &path, const std::vector<clangtools::Site> &sites,
+                 const clangtools::BuildNotes &notes, const char *self) {
+  // A compile with nothing to add does not create the database, but clears
+  // its files from the uninstrumented list of an existing one.
+  if (sites.empty() && notes.uninstrumented.empty() && notes.droppedFlags.empty() &&
+      !llvm::sys::fs::exists(path))
+    return true;
+  std::string err;
+  std::vector<std::string> fresh;
+  if (!clangtools::mergeIntoSiteDatabase(path, sites, err, notes, &fresh)) {
+    std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self, err.c_str());
+    return false;
+  }
+  if (!fresh.empty())
+    std::fprintf(stderr,
+                 "%s: warning: Clang does not know %s: left out of the instrumenting parses (the "
+                 "compiler still gets %s); said once per site database (%s)\n",
+                 self, joined(fresh).c_str(), fresh.size() > 1 ? "them" : "it", path.c_str());
+  return true;
+}
 
 // Instruments each source of cmd; any failure leaves that source as it was.
 Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const char *self) {
@@ -125,9 +184,25 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
     if (!input[i]) flags.push_back(out.args[i]);
 
   Options options;
+  options.captureErrors = true; // the compiler shows the user's errors, once
   if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
   std::vector<FileResult> results =
       instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
+  clangtools::BuildNotes notes;
+  // The adjuster leaves them out of the parse; the database remembers them.
+  notes.droppedFlags = clangtools::unknownToClang(flags);
+  out.sitesPath = siteDatabasePath();
+  for (size_t k = 0; k < results.size(); ++k) {
+    const std::string name = databaseName(results[k].file, options.root);
+    out.databaseNames[results[k].file] = name;
+    if (results[k].parsed) {
+      notes.instrumentedFiles.push_back(name);
+    } else {
+      std::string why = firstError(results[k].errors);
+      notes.uninstrumented.push_back({name, why});
+      out.unparsed.push_back({out.args[sources[k]], why});
+    }
+  }
 
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("collectivize-cc", out.tmpDir)) {
     std::fprintf(stderr, "%s: warning: cannot create a temporary directory (%s); "
@@ -142,11 +217,7 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
   for (size_t k = 0; k < results.size(); ++k) {
     const FileResult &r = results[k];
     size_t argIndex = sources[k];
-    if (!r.parsed) {
-      std::fprintf(stderr, "%s: warning: could not instrument %s (Clang's errors above); "
-                           "compiling it unmodified\n", self, out.args[argIndex].c_str());
-      continue;
-    }
+    if (!r.parsed) continue; // compiled as it is (Prepared::unparsed)
     std::string rel, copy, err;
     bool inRoot = clangtools::relativeToRoot(r.root, r.file, rel);
     if (inRoot) {
@@ -177,17 +248,10 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
     for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
   }
   for (const auto &m : mirrors) out.args = mirrorIncludeDirs(out.args, cwd, m.first, m.second);
-  if (!sites.empty()) {
-    std::string path = env("COLLECTIVIZE_SITES") ? env("COLLECTIVIZE_SITES")
-                                                  : "collectivize-sites.json";
-    std::string err;
-    if (!clangtools::mergeIntoSiteDatabase(path, sites, err)) {
-      std::fprintf(stderr, "%s: warning: %s; compiling without instrumentation\n", self,
-                   err.c_str());
-      out.args = cmd.args;
-      out.copies.clear();
-      mirrors.clear();
-    }
+  if (!recordBuild(out.sitesPath, sites, notes, self)) {
+    out.args = cmd.args;
+    out.copies.clear();
+    mirrors.clear();
   }
   for (const auto &m : mirrors) out.depRewrites.emplace_back(m.second + "/", m.first + "/");
   for (const auto &c : out.copies)
@@ -200,9 +264,10 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
 
 int wrapperMain(int argc, char **argv, bool cxx) {
   const char *self = cxx ? "collectivize-c++" : "collectivize-cc";
+  // By default the MPI Collectivize (and its tracer) was built with.
   std::string compiler = env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
                              ? env(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC")
-                             : (cxx ? "mpicxx" : "mpicc");
+                             : clangtools::builtWithMpiCompiler(cxx);
   if (env("COLLECTIVIZE_IN_WRAPPER")) {
     std::fprintf(stderr, "%s: the real compiler '%s' calls %s again; set %s to the MPI compiler\n",
                  self, compiler.c_str(), self, cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
@@ -237,14 +302,29 @@ int wrapperMain(int argc, char **argv, bool cxx) {
       std::vector<std::string> original = cmd.args;
       original.insert(original.end(), tracer.begin(), tracer.end());
       rc = run(compiler, original, "");
-      if (rc == 0)
-        std::fprintf(stderr, "%s: warning: the instrumented copy did not compile; compiled the "
-                             "original unmodified\n", self);
+      if (rc == 0) {
+        std::string why = captured ? firstError((*captured)->getBuffer().str()) : "";
+        std::fprintf(stderr, "%s: warning: the instrumented copy did not compile (%s); compiled "
+                             "the original unmodified: its MPI calls carry no site ids\n",
+                     self, why.c_str());
+        clangtools::BuildNotes notes;
+        for (const auto &c : prep.copies)
+          notes.uninstrumented.push_back(
+              {prep.databaseNames[c.second], "the instrumented copy did not compile: " + why});
+        recordBuild(prep.sitesPath, {}, notes, self);
+      }
       prep.depRewrites.clear();
     } else if (captured) {
       std::fwrite((*captured)->getBufferStart(), 1, (*captured)->getBufferSize(), stderr);
     }
   }
+  // Clang's reason for a source it could not parse, when the compiler
+  // accepted it (else the compiler's own errors said it all).
+  if (rc == 0)
+    for (const auto &[source, why] : prep.unparsed)
+      std::fprintf(stderr, "%s: warning: could not instrument %s (%s); compiled it unmodified: "
+                           "its MPI calls carry no site ids (listed in %s)\n",
+                   self, source.c_str(), why.c_str(), prep.sitesPath.c_str());
   // Dependency files name what was compiled: the originals, not the copies.
   if (rc == 0 && !cmd.depFile.empty())
     for (const auto &d : prep.depRewrites) replaceInFile(cmd.depFile, d.first, d.second);

@@ -228,7 +228,29 @@ std::string toJson(const SiteDatabase &db) {
     json::OStream o(os);
     writeSite(o, db.sites[i]);
   }
-  os << (db.sites.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  os << (db.sites.empty() ? "]" : "\n  ]");
+  // Written only when there are any: databases of clean builds stay as
+  // they were.
+  if (!db.uninstrumented.empty()) {
+    os << ",\n  \"uninstrumented\": [";
+    for (size_t i = 0; i < db.uninstrumented.size(); ++i) {
+      os << (i ? ",\n    " : "\n    ");
+      json::OStream o(os);
+      o.object([&] {
+        o.attribute("file", db.uninstrumented[i].file);
+        o.attribute("reason", db.uninstrumented[i].reason);
+      });
+    }
+    os << "\n  ]";
+  }
+  if (!db.droppedFlags.empty()) {
+    os << ",\n  \"dropped_flags\": ";
+    json::OStream o(os);
+    o.array([&] {
+      for (const std::string &f : db.droppedFlags) o.value(f);
+    });
+  }
+  os << "\n}\n";
   return os.str();
 }
 
@@ -267,6 +289,21 @@ bool fromJson(llvm::StringRef text, SiteDatabase &db, std::string &err) {
     }
     db.sites.push_back(std::move(s));
   }
+  if (const json::Array *files = top->getArray("uninstrumented")) {
+    for (size_t i = 0; i < files->size(); ++i) {
+      const json::Object *o = (*files)[i].getAsObject();
+      auto file = o ? o->getString("file") : llvm::None;
+      if (!file) {
+        err = "uninstrumented file " + std::to_string(i) + ": no \"file\"";
+        return false;
+      }
+      auto reason = o->getString("reason");
+      db.uninstrumented.push_back({file->str(), reason ? reason->str() : ""});
+    }
+  }
+  if (const json::Array *flags = top->getArray("dropped_flags"))
+    for (const json::Value &f : *flags)
+      if (auto s = f.getAsString()) db.droppedFlags.push_back(s->str());
   return true;
 }
 
@@ -332,8 +369,25 @@ void mergeSites(SiteDatabase &db, const std::vector<Site> &sites) {
   std::sort(db.sites.begin(), db.sites.end(), siteLess);
 }
 
+std::vector<std::string> mergeNotes(SiteDatabase &db, const BuildNotes &notes) {
+  std::set<std::string> done(notes.instrumentedFiles.begin(), notes.instrumentedFiles.end());
+  std::map<std::string, std::string> failed;
+  for (UninstrumentedFile &u : db.uninstrumented)
+    if (!done.count(u.file)) failed[u.file] = std::move(u.reason);
+  for (const UninstrumentedFile &u : notes.uninstrumented) failed[u.file] = u.reason;
+  db.uninstrumented.clear();
+  for (auto &[file, reason] : failed) db.uninstrumented.push_back({file, std::move(reason)});
+  std::set<std::string> flags(db.droppedFlags.begin(), db.droppedFlags.end());
+  std::vector<std::string> fresh;
+  for (const std::string &f : notes.droppedFlags)
+    if (flags.insert(f).second) fresh.push_back(f);
+  db.droppedFlags.assign(flags.begin(), flags.end());
+  return fresh;
+}
+
 bool mergeIntoSiteDatabase(const std::string &path, const std::vector<Site> &sites,
-                           std::string &err) {
+                           std::string &err, const BuildNotes &notes,
+                           std::vector<std::string> *newFlags) {
   std::string lockPath = path + ".lock";
   int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) {
@@ -351,6 +405,8 @@ bool mergeIntoSiteDatabase(const std::string &path, const std::vector<Site> &sit
   bool ok = readSiteDatabase(path, db, err);
   if (ok) {
     mergeSites(db, sites);
+    std::vector<std::string> fresh = mergeNotes(db, notes);
+    if (newFlags) *newFlags = fresh;
     ok = writeSiteDatabase(path, db, err);
   }
   ::close(fd); // releases the lock

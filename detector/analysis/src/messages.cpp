@@ -3,6 +3,7 @@
 // mode matches each rank's receives on the process that owns it).
 #include "collectivize/messages.h"
 
+#include "collectivize/causal_order.h"
 #include "collectivize/heap.h"
 
 #include <algorithm>
@@ -228,6 +229,8 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
     }
   rr.sends.resize(w);
   finishTable(t, std::move(rr.sends), unmatched);
+  // Clocks of several nodes: times that contradict the matching are raised.
+  orderCausally(t);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstdint>
 
+#include "causal_times.h"
 #include "collect_at_root.h"
 #include "distributed_match.h"
 #include "distributed_provenance.h"
@@ -74,6 +75,8 @@ std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::
   mine.decode = now() - t, t = now();
 
   DistributedMatch match = matchAtReceivers(MPI_COMM_WORLD, ranks, std::move(owned));
+  // Clocks of several nodes: times that contradict the matching are raised.
+  orderCausallyAcross(MPI_COMM_WORLD, ranks, match);
   mine.routedBytes = match.bytesRouted;
   mine.sentRecords = match.replay.sent.size();
   mine.match = now() - t, t = now();

@@ -295,7 +295,8 @@ Result<RepairReport> repair(const std::string &dirIn) {
     report.ranks.push_back(rr);
   }
 
-  czt_global_info info{ranks, spans.data(), comms.data(), comms.size(), "", 0};
+  // A killed run told nobody its nodes: one node for all.
+  czt_global_info info{ranks, spans.data(), comms.data(), comms.size(), "", 0, nullptr, 0};
   info.realtime_at_first = uint64_t(manifest->started) * 1000000000u;
   Result<bool> written = writeArchive(dir, info, spans, logs);
   if (!written) return written.error();

@@ -104,6 +104,8 @@ struct DefLoad {
   std::vector<RawComm> comms;
   std::map<uint64_t, uint32_t> locationNames;
   std::map<uint32_t, uint32_t> regionNames, attributeNames;
+  std::map<uint64_t, uint32_t> nodeNames;  // system tree node -> name string
+  std::map<uint32_t, uint64_t> groupNodes; // location group -> its node
 };
 
 std::string stringOf(const Definitions &d, uint32_t ref) {
@@ -116,6 +118,17 @@ OTF2_CallbackCode defClock(void *u, uint64_t res, uint64_t off, uint64_t len, ui
   l->defs->timerResolution = res ? res : 1;
   l->defs->globalOffset = off;
   l->defs->traceLength = len;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode defNode(void *u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                          OTF2_StringRef, OTF2_SystemTreeNodeRef) {
+  static_cast<DefLoad *>(u)->nodeNames[self] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode defLocationGroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef,
+                                   OTF2_LocationGroupType, OTF2_SystemTreeNodeRef node,
+                                   OTF2_LocationGroupRef) {
+  static_cast<DefLoad *>(u)->groupNodes[self] = node;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode defString(void *u, OTF2_StringRef self, const char *s) {
@@ -191,11 +204,27 @@ struct Trace::Impl {
 
 namespace {
 
+// What the local definitions of the ranks hold: the communicator mapping
+// (the first rank's that has one: every rank maps alike) and each rank's
+// clock offsets.
+struct LocalDefs {
+  std::map<uint64_t, uint64_t> eventRefOf; // dense (definitions) -> event ref
+  bool mappingDone = false;                // an earlier rank had one
+  std::vector<ClockOffset> *offsets = nullptr;
+};
+
 OTF2_CallbackCode defMapping(void *u, OTF2_MappingType type, const OTF2_IdMap *map) {
-  if (type == OTF2_MAPPING_COMM)
+  auto *l = static_cast<LocalDefs *>(u);
+  if (type == OTF2_MAPPING_COMM && !l->mappingDone)
     OTF2_IdMap_Traverse(map, [](uint64_t local, uint64_t global, void *m) {
       (*static_cast<std::map<uint64_t, uint64_t> *>(m))[global] = local;
-    }, u);
+    }, &l->eventRefOf);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode defClockOffset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation) {
+  auto *l = static_cast<LocalDefs *>(u);
+  if (l->offsets) l->offsets->push_back({time, offset, deviation});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -204,25 +233,33 @@ OTF2_CallbackCode defMapping(void *u, OTF2_MappingType type, const OTF2_IdMap *m
 // definitions map one to the other (global_defs.h). Everything downstream
 // speaks event refs: the definitions are re-keyed by them. Traces written
 // before the mapping existed have none (their definitions use event refs).
-// Every rank maps alike; the first non-empty local definitions say how.
-void useEventCommRefs(Trace::Impl &impl, OTF2_Reader *reader) {
-  std::map<uint64_t, uint64_t> eventRefOf; // dense (definitions) -> event ref
-  for (size_t r = 0; r < impl.ranks.size() && eventRefOf.empty(); r++) {
+// The same pass reads every rank's clock offsets.
+void readLocalDefinitions(Trace::Impl &impl, OTF2_Reader *reader) {
+  LocalDefs local;
+  for (size_t r = 0; r < impl.ranks.size(); r++) {
     const RankFiles &f = impl.ranks[r];
     if (f.def.state != FileState::Complete || f.def.size <= 20) continue;
+    auto loc = impl.defs.locations.find(uint64_t(r));
+    local.offsets = loc == impl.defs.locations.end() ? nullptr : &loc->second.clockOffsets;
+    local.mappingDone = !local.eventRefOf.empty();
     OTF2_Reader_SelectLocation(reader, uint64_t(r));
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS) continue;
     if (OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, uint64_t(r))) {
       OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
       OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, defMapping);
-      OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, &eventRefOf);
+      OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, defClockOffset);
+      OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, &local);
       OTF2_DefReaderCallbacks_Delete(cb);
       uint64_t n = 0;
       OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n);
       OTF2_Reader_CloseDefReader(reader, dr);
     }
     OTF2_Reader_CloseDefFiles(reader);
+    if (local.offsets)
+      std::sort(local.offsets->begin(), local.offsets->end(),
+                [](const ClockOffset &a, const ClockOffset &b) { return a.time < b.time; });
   }
+  std::map<uint64_t, uint64_t> &eventRefOf = local.eventRefOf;
   if (eventRefOf.empty()) return;
   auto eventRef = [&](uint32_t ref) {
     auto it = eventRefOf.find(ref);
@@ -243,6 +280,24 @@ Trace::Trace(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Trace::Trace(Trace &&) noexcept = default;
 Trace &Trace::operator=(Trace &&) noexcept = default;
 Trace::~Trace() = default;
+
+uint64_t LocationDef::toRootClock(uint64_t t) const {
+  if (clockOffsets.empty()) return t;
+  // The record pair around t (the first or last one outside them).
+  size_t k = 0;
+  while (k + 2 < clockOffsets.size() && clockOffsets[k + 1].time <= t) k++;
+  const ClockOffset &a = clockOffsets[k];
+  const ClockOffset &b = clockOffsets[std::min(k + 1, clockOffsets.size() - 1)];
+  int64_t offset = a.offset;
+  if (t >= b.time) {
+    offset = b.offset;
+  } else if (t > a.time && b.time > a.time) {
+    long double f = (long double)(t - a.time) / (long double)(b.time - a.time);
+    offset = a.offset + int64_t(f * (long double)(b.offset - a.offset));
+  }
+  int64_t v = int64_t(t) + offset;
+  return v < 0 ? 0 : uint64_t(v);
+}
 
 const std::string &Trace::directory() const { return impl_->dir; }
 const Manifest &Trace::manifest() const { return impl_->manifest; }
@@ -382,11 +437,13 @@ Result<Trace> Trace::open(const std::string &dirIn) {
                                                  : "global definitions unreadable: " + dc.reason)};
   OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader.get());
   if (!gdr) return Error{defPath, -1, "cannot open: " + errors.describe(OTF2_ERROR_INVALID)};
-  DefLoad load{&impl->defs, {}, {}, {}, {}, {}};
+  DefLoad load{&impl->defs, {}, {}, {}, {}, {}, {}, {}};
   OTF2_GlobalDefReaderCallbacks *gcb = OTF2_GlobalDefReaderCallbacks_New();
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, defClock);
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, defString);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, defLocation);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(gcb, defNode);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, defLocationGroup);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, defRegion);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(gcb, defAttribute);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gcb, defGroup);
@@ -411,6 +468,12 @@ Result<Trace> Trace::open(const std::string &dirIn) {
   // Resolve names, groups and attribute keys.
   Definitions &d = impl->defs;
   for (auto &[ref, name] : load.locationNames) d.locations[ref].name = stringOf(d, name);
+  for (auto &[ref, l] : d.locations) {
+    auto node = load.groupNodes.find(l.group);
+    if (node == load.groupNodes.end()) continue;
+    auto nodeName = load.nodeNames.find(node->second);
+    if (nodeName != load.nodeNames.end()) l.host = stringOf(d, nodeName->second);
+  }
   for (auto &[ref, name] : load.regionNames) d.regions[ref].name = stringOf(d, name);
   for (auto &[ref, name] : load.attributeNames) {
     d.attributes[ref].name = stringOf(d, name);
@@ -474,7 +537,7 @@ Result<Trace> Trace::open(const std::string &dirIn) {
     if (!d.locations.count(uint64_t(r)))
       impl->problems.push_back({r, defPath, rn + " has no location in the global definitions"});
   }
-  useEventCommRefs(*impl, reader.get());
+  readLocalDefinitions(*impl, reader.get());
   if (impl->manifest.ranks > 0 && nLocations > uint64_t(impl->manifest.ranks))
     impl->problems.push_back({-1, impl->anchor,
                               "the archive has " + std::to_string(nLocations) +
@@ -495,6 +558,8 @@ struct ReadCtx {
   uint64_t max = 0;
   bool stopped = false;
   uint64_t skip = 0; // events to pass over (handed out already)
+  // Whose clock offsets put the timestamps on rank 0's clock (none: raw).
+  const LocationDef *location = nullptr;
 };
 
 bool asUnsigned(OTF2_Type type, const OTF2_AttributeValue &v, uint64_t &out) {
@@ -532,6 +597,7 @@ void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref, uint64_t v)
 // caller; false: stop reading.
 bool handOut(ReadCtx &c, Event &e) {
   e.rank = c.rank;
+  if (c.location) e.timestamp = c.location->toRootClock(e.timestamp);
   if (e.peer && !e.peerWorld) e.peerWorld = c.impl->defs.worldRank(e.comm, *e.peer, c.rank);
   if (c.skip) { // already handed out by the direct reader
     c.skip--;
@@ -646,6 +712,11 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   if (bound == 0) return uint64_t(0);
 
   ReadCtx ctx{impl_.get(), rank, &onEvent, 0, options.maxEvents, false};
+  auto loc = impl_->defs.locations.find(uint64_t(rank));
+  // Ranks on rank 0's node have offsets of exactly 0: nothing to apply.
+  if (!options.rawTimestamps && loc != impl_->defs.locations.end())
+    for (const ClockOffset &o : loc->second.clockOffsets)
+      if (o.offset != 0) ctx.location = &loc->second;
   // The event file is read directly (evt_direct.h), its references as
   // written: the tracer's local definitions hold nothing but the
   // communicator mapping, which this reader does not apply (above). What
@@ -676,6 +747,7 @@ Result<uint64_t> Trace::forEachEvent(int rank, const std::function<bool(const Ev
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, uint64_t(rank));
   if (!er) return Error{f.evtPath, -1, "cannot open: " + errors.describe(OTF2_ERROR_INVALID)};
   OTF2_EvtReader_ApplyMappingTables(er, false); // event refs, as the definitions are keyed
+  OTF2_EvtReader_ApplyClockOffsets(er, false);   // applied like the direct reader's (handOut)
 
   OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, evSend);

@@ -81,6 +81,15 @@ void FunctionFlow::collect(const Stmt *body) {
     } else if (const auto *b = dyn_cast<BinaryOperator>(x)) {
       // A compound assignment's value is the whole expression (it reads v too).
       if (b->isAssignmentOp()) record(b->getLHS(), b, b->isCompoundAssignmentOp() ? b : b->getRHS());
+      // `me == c`, `me != c`; and `me > 0` / `0 < me`, which single out
+      // rank 0 as a tree's root does (`if (me > 0) receive from the parent`).
+      auto zero = [&](const Expr *e) {
+        Expr::EvalResult r;
+        return !e->isValueDependent() && e->EvaluateAsInt(r, src.ctx) && r.Val.getInt() == 0;
+      };
+      if ((b->getOpcode() == BO_GT && isRank(b->getLHS()) && zero(b->getRHS())) ||
+          (b->getOpcode() == BO_LT && isRank(b->getRHS()) && zero(b->getLHS())))
+        comparisons.push_back(isRank(b->getLHS()) ? b->getRHS() : b->getLHS());
       if (b->isEqualityOp()) {
         if (isRank(b->getLHS()) && !isRank(b->getRHS())) comparisons.push_back(b->getRHS());
         if (isRank(b->getRHS()) && !isRank(b->getLHS())) comparisons.push_back(b->getLHS());

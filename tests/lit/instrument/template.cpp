@@ -4,9 +4,9 @@
 // instrumented copy compiles with mpicxx and runs as the original does.
 // REQUIRES: clang-tools
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %collectivize instrument -q --root %S -o %t/out %s -- mpicxx -std=c++17
+// RUN: %collectivize instrument -q --root %S -o %t/out %s -- %mpicxx -std=c++17
 // RUN: FileCheck %s --input-file %t/out/collectivize-sites.json
-// RUN: mpicxx -std=c++17 -iquote %S %t/out/template.cpp -o %t/instrumented %cz-trace-lib -Wl,-rpath,%cz-trace-libdir
+// RUN: %mpicxx -std=c++17 -iquote %S %t/out/template.cpp -o %t/instrumented %cz-trace-lib -Wl,-rpath,%cz-trace-libdir
 // RUN: env COLLECTIVIZE_TRACE_DIR=%t/trace COLLECTIVIZE_QUIET=1 %mpirun -np 2 %t/instrumented | sort | FileCheck %s --check-prefix=OUT
 // RUN: %collectivize trace dump %t/trace > %t/dump.txt
 // RUN: %cz-check-trace-sites %t/dump.txt %t/out/collectivize-sites.json | FileCheck %s --check-prefix=SITES

@@ -74,7 +74,10 @@ constexpr uint32_t kCommNull = 0xffffffffu; // CZ_TRACE_ATTR_NEW_COMM for MPI_CO
 struct Event {
   EventKind kind = EventKind::Send;
   int rank = 0;            // world rank (= OTF2 location) that recorded it
-  uint64_t timestamp = 0;  // raw OTF2 time (CLOCK_MONOTONIC ns)
+  // OTF2 time (CLOCK_MONOTONIC ns) on rank 0's clock: the rank's own
+  // clock plus its clock offset (LocationDef::clockOffsets, interpolated),
+  // unless ReadOptions::rawTimestamps.
+  uint64_t timestamp = 0;
   // Peer of a send/recv (receiver or sender) or root of a collective, as a
   // rank in `comm`; absent for records without one (and for collectives
   // with no root: OTF2_UNDEFINED_UINT32).
@@ -114,11 +117,24 @@ struct Manifest {
   std::map<std::string, std::string> other; // keys this reader does not know
 };
 
+// A location's clock against rank 0's (an OTF2 ClockOffset record): rank
+// 0's time = local time + offset, measured at local time `time`.
+struct ClockOffset {
+  uint64_t time = 0;
+  int64_t offset = 0;
+  double deviation = 0; // bound of the measurement's error, ns
+};
+
 struct LocationDef {
   uint64_t ref = 0;
   std::string name;
   uint32_t group = 0;
   uint64_t numberOfEvents = 0; // as the archive's definitions say
+  std::string host;            // the system tree node of its group ("" if none)
+  std::vector<ClockOffset> clockOffsets; // in time order (local definitions)
+  // Local time t on rank 0's clock: offsets interpolated linearly between
+  // records, the first or last one outside them; t itself without any.
+  uint64_t toRootClock(uint64_t t) const;
 };
 
 struct CommDef {
@@ -177,6 +193,8 @@ struct ReadOptions {
   // Read through OTF2's reader even where the direct reader of the event
   // files applies (tests compare the two).
   bool otf2Only = false;
+  // Timestamps as the rank's clock gave them (no clock offsets applied).
+  bool rawTimestamps = false;
 };
 
 struct RankSummary {

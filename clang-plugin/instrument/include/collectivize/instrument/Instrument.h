@@ -30,7 +30,8 @@ struct HeaderCopy {
 struct FileResult {
   std::string file;        // absolute path of the source (as in the command)
   std::string root;        // the project root used for it
-  bool parsed = false;     // false: Clang reported errors (already printed)
+  bool parsed = false;     // false: Clang reported errors (printed, or in `errors`)
+  std::string errors;      // Options::captureErrors: Clang's diagnostics for this file
   std::vector<clangtools::FoundSite> sites;
   std::string instrumented; // the rewritten source (when parsed)
   std::vector<HeaderCopy> headers;
@@ -39,6 +40,10 @@ struct FileResult {
 struct Options {
   // Project root ("" = per file: clangtools::defaultProjectRoot).
   std::string root;
+  // Keep Clang's diagnostics in FileResult::errors instead of printing
+  // them (the compiler wrappers: the real compiler shows the user's errors,
+  // once).
+  bool captureErrors = false;
 };
 
 // Runs Clang on each file with its command from db (argv[0] may be mpicc:

@@ -64,9 +64,35 @@ struct Site {
   std::string note;      // why not instrumented, or ""
 };
 
+// A source file the compiler wrappers compiled without instrumentation
+// (Clang could not parse it): its MPI calls report no site ids.
+struct UninstrumentedFile {
+  std::string file;   // root-relative when under the project root, else absolute
+  std::string reason; // Clang's first error
+  bool operator==(const UninstrumentedFile &o) const {
+    return file == o.file && reason == o.reason;
+  }
+};
+
 struct SiteDatabase {
   int version = kSiteDatabaseVersion;
   std::vector<Site> sites; // sorted by file, line, column, id
+  std::vector<UninstrumentedFile> uninstrumented; // sorted by file
+  // Compiler flags Clang does not know, left out of the instrumenting
+  // parses of this build (sorted; the wrappers warn about each once).
+  std::vector<std::string> droppedFlags;
+};
+
+// What one compile adds besides sites: files it instrumented (they leave
+// the uninstrumented list, whether they hold sites or not), files it could
+// not instrument, flags it dropped.
+struct BuildNotes {
+  std::vector<std::string> instrumentedFiles; // as UninstrumentedFile::file
+  std::vector<UninstrumentedFile> uninstrumented;
+  std::vector<std::string> droppedFlags;
+  bool empty() const {
+    return instrumentedFiles.empty() && uninstrumented.empty() && droppedFlags.empty();
+  }
 };
 
 std::string toJson(const SiteDatabase &db);
@@ -82,8 +108,12 @@ bool writeSiteDatabase(const std::string &path, const SiteDatabase &db, std::str
 // a file whose content hash differs from the added sites' (an older version
 // of the file) are dropped. Result sorted.
 void mergeSites(SiteDatabase &db, const std::vector<Site> &sites);
-// read-merge-write under an exclusive flock on path + ".lock".
+// Adds notes to db; returns the dropped flags db did not list yet.
+std::vector<std::string> mergeNotes(SiteDatabase &db, const BuildNotes &notes);
+// read-merge-write under an exclusive flock on path + ".lock". newFlags
+// (optional) receives the dropped flags the database did not list yet.
 bool mergeIntoSiteDatabase(const std::string &path, const std::vector<Site> &sites,
-                           std::string &err);
+                           std::string &err, const BuildNotes &notes = {},
+                           std::vector<std::string> *newFlags = nullptr);
 
 } // namespace cz::clangtools

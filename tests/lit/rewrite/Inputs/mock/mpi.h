@@ -31,6 +31,7 @@ typedef struct {
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_ANY_SOURCE (-2)
+#define MPI_PROC_NULL (-3)
 #define MPI_ANY_TAG (-1)
 #define MPI_UNDEFINED (-32766)
 

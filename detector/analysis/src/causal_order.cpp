@@ -1,0 +1,155 @@
+// causal_order.cpp: see causal_order.h. Ranks advance through their events
+// as far as they can; a rank stops at a receive whose send is not placed
+// yet and waits for it (event-driven: linear in the events).
+#include "collectivize/causal_order.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_map>
+
+namespace cz::detect {
+namespace {
+
+constexpr uint32_t kNobody = 0xffffffffu;
+
+uint64_t key(uint32_t src, uint32_t sendPos) { return uint64_t(src) << 32 | sendPos; }
+
+// Index of the send of (src, sendPos) in ranks[src], or SIZE_MAX.
+size_t sendIndex(const std::vector<std::vector<CausalEvent>> &ranks, uint32_t src, uint32_t pos) {
+  if (src >= ranks.size()) return SIZE_MAX;
+  const auto &events = ranks[src];
+  auto it = std::lower_bound(events.begin(), events.end(), pos,
+                             [](const CausalEvent &e, uint32_t p) { return e.pos < p; });
+  if (it == events.end() || it->pos != pos || it->kind != CausalEvent::Send) return SIZE_MAX;
+  return size_t(it - events.begin());
+}
+
+} // namespace
+
+bool causallyOrdered(const std::vector<std::vector<CausalEvent>> &ranks) {
+  for (const auto &events : ranks)
+    for (size_t i = 0; i < events.size(); i++) {
+      const CausalEvent &e = events[i];
+      if (i > 0) {
+        const CausalEvent &before = events[i - 1];
+        if (e.time < before.time) return false;
+        if (before.kind == CausalEvent::Receive && e.time == before.time) return false;
+      }
+      if (e.kind == CausalEvent::Receive) {
+        size_t s = sendIndex(ranks, e.src, e.sendPos);
+        if (s != SIZE_MAX && e.time <= ranks[e.src][s].time) return false;
+      }
+    }
+  return true;
+}
+
+uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
+  const size_t n = ranks.size();
+  std::vector<size_t> next(n, 0);      // each rank's first event not placed yet
+  std::vector<uint64_t> shift(n, 0);   // how far each rank's clock was raised
+  std::unordered_map<uint64_t, uint32_t> waiting; // message -> rank waiting for its send
+  std::deque<uint32_t> ready;
+  for (uint32_t r = 0; r < n; r++) ready.push_back(r);
+  uint64_t raised = 0;
+  size_t placed = 0, total = 0;
+  for (const auto &events : ranks) total += events.size();
+
+  // Places rank r's events until one must wait; ignoreFirst: place its
+  // next receive even though its send is not placed (a cycle).
+  auto advance = [&](uint32_t r, bool ignoreFirst) {
+    auto &events = ranks[r];
+    while (next[r] < events.size()) {
+      CausalEvent &e = events[next[r]];
+      uint64_t t = e.time + shift[r];
+      if (next[r] > 0) {
+        const CausalEvent &before = events[next[r] - 1];
+        t = std::max(t, before.time + (before.kind == CausalEvent::Receive ? 1 : 0));
+      }
+      if (e.kind == CausalEvent::Receive) {
+        size_t s = sendIndex(ranks, e.src, e.sendPos);
+        if (s != SIZE_MAX && next[e.src] <= s && !ignoreFirst) {
+          waiting[key(e.src, e.sendPos)] = r;
+          return;
+        }
+        if (s != SIZE_MAX && next[e.src] > s) t = std::max(t, ranks[e.src][s].time + 1);
+      }
+      ignoreFirst = false;
+      if (t != e.time) {
+        raised++;
+        shift[r] = std::max(shift[r], t - e.time);
+        e.time = t;
+      }
+      next[r]++;
+      placed++;
+      if (e.kind == CausalEvent::Send) {
+        auto w = waiting.find(key(r, e.pos));
+        if (w != waiting.end()) {
+          ready.push_back(w->second);
+          waiting.erase(w);
+        }
+      }
+    }
+  };
+
+  while (placed < total) {
+    if (ready.empty()) {
+      // Every unfinished rank waits for a send not yet placed: break the
+      // cycle at the waiting receive with the earliest time.
+      uint32_t pick = kNobody;
+      for (uint32_t r = 0; r < n; r++)
+        if (next[r] < ranks[r].size() &&
+            (pick == kNobody || ranks[r][next[r]].time < ranks[pick][next[pick]].time))
+          pick = r;
+      if (pick == kNobody) break;
+      const CausalEvent &e = ranks[pick][next[pick]];
+      waiting.erase(key(e.src, e.sendPos));
+      advance(pick, true);
+      continue;
+    }
+    uint32_t r = ready.front();
+    ready.pop_front();
+    advance(r, false);
+  }
+  return raised;
+}
+
+std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
+  std::vector<std::vector<CausalEvent>> ranks(size_t(std::max(t.ranks, 0)));
+  auto at = [&](uint32_t rank) -> std::vector<CausalEvent> & {
+    if (rank >= ranks.size()) ranks.resize(rank + 1);
+    return ranks[rank];
+  };
+  for (size_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    at(m.src).push_back({m.sendPos, CausalEvent::Send, m.src, m.sendPos, m.sendTime, uint32_t(i)});
+    at(m.dst).push_back(
+        {m.recvPos, CausalEvent::Receive, m.src, m.sendPos, m.recvTime, uint32_t(i)});
+  }
+  for (size_t k = 0; k < t.kept.size(); k++) {
+    const KeptBuffer &kb = t.kept[k];
+    at(kb.rank).push_back({kb.pos, CausalEvent::Kept, 0, 0, kb.time, uint32_t(k)});
+  }
+  for (auto &events : ranks)
+    std::sort(events.begin(), events.end(),
+              [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; });
+  return ranks;
+}
+
+void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent>> &ranks) {
+  for (const auto &events : ranks)
+    for (const CausalEvent &e : events) {
+      if (e.kind == CausalEvent::Send) t.messages[e.index].sendTime = e.time;
+      else if (e.kind == CausalEvent::Receive) t.messages[e.index].recvTime = e.time;
+      else t.kept[e.index].time = e.time;
+    }
+}
+
+uint64_t orderCausally(MessageTable &t) {
+  std::vector<std::vector<CausalEvent>> ranks = causalEvents(t);
+  if (causallyOrdered(ranks)) return 0;
+  uint64_t raised = orderCausally(ranks);
+  applyCausalTimes(t, ranks);
+  return raised;
+}
+
+} // namespace cz::detect
