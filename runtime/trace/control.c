@@ -37,24 +37,6 @@ static int exists(const char *dir, const char *name) {
   return stat(path, &st) == 0;
 }
 
-/* mkdir -p; 0 or errno. */
-static int make_dirs(const char *dir) {
-  char path[4096];
-  if (strlen(dir) >= sizeof path) return ENAMETOOLONG;
-  strcpy(path, dir);
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
-    *p = '/';
-  }
-  if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
-  struct stat st;
-  if (stat(path, &st) != 0) return errno;
-  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-  return 0;
-}
-
 static void write_command(FILE *f) {
   FILE *in = fopen("/proc/self/cmdline", "rb");
   fputs("command", f);
@@ -96,16 +78,11 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
     for (int i = 2; stat(dir, &st) == 0 && i < 1000; i++)
       snprintf(dir, len, "collectivize-trace-%s-%d", stamp, i);
   }
-  int err = make_dirs(dir);
-  if (err) {
-    snprintf(why, why_len, "cannot create trace directory %s: %s", dir,
-             strerror(err));
-    return -1;
-  }
+  if (czt_make_private_dir(dir, why, why_len) != 0) return -1;
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, CZ_TRACE_MANIFEST);
   /* O_EXCL: a concurrent run into the same directory loses here. */
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  int fd = czt_open_private(path, O_WRONLY | O_EXCL);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
@@ -172,6 +149,24 @@ void czt_start(int provided) {
   CZI_LOG("trace: rank %d writes to %s", czt.rank, czt_dir);
 }
 
+/* OTF2 wrote its files with the umask's mode: this rank's get the trace's
+ * (rank 0 the archive's shared ones). */
+static void chmod_otf2_files(void) {
+  char path[4200];
+  static const char *const mine[] = {"evt", "def"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE "/%d.%s", czt_dir, czt.rank, mine[i]);
+    czt_chmod_private(path, 0);
+  }
+  if (czt.rank != 0) return;
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE, czt_dir);
+  czt_chmod_private(path, 1);
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE ".otf2", czt_dir);
+  czt_chmod_private(path, 0);
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE ".def", czt_dir);
+  czt_chmod_private(path, 0);
+}
+
 void czt_finish(void) {
   if (!czt.archive) return;
   if (czt_late_pending) czt_store_late();
@@ -181,10 +176,11 @@ void czt_finish(void) {
   czt_blocks_close();
   if (czt_archive_close() != 0) complete = 0;
   czt.archive = 0;
+  chmod_otf2_files();
   if (!complete) return; /* no rank-N.done: the reader reports it */
   char path[4200];
   snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt_dir, czt.rank);
-  FILE *f = fopen(path, "w");
+  FILE *f = czt_fopen_private(path);
   if (f) {
     fprintf(f, "events %llu\n", (unsigned long long)events);
     fclose(f);

@@ -12,6 +12,7 @@
 #include "collectivize/trace_reader.h"
 #include "otf2_validate.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -246,6 +247,23 @@ Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
   return true;
 }
 
+// The files repair wrote (OTF2 creates them with the umask's mode) get the
+// trace directory's privacy: its read and write bits (0600 under the
+// tracer's 0700), the archive's directory the directory's own mode.
+void matchDirectoryMode(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) return;
+  mode_t dirMode = st.st_mode & 0777, fileMode = dirMode & 0666;
+  std::string archive = dir + "/" CZ_TRACE_ARCHIVE;
+  chmod(archive.c_str(), dirMode);
+  chmod((archive + ".otf2").c_str(), fileMode);
+  chmod((archive + ".def").c_str(), fileMode);
+  chmod((dir + "/" CZ_TRACE_MANIFEST).c_str(), fileMode);
+  if (std::unique_ptr<DIR, int (*)(DIR *)> d{opendir(archive.c_str()), closedir}; d)
+    while (dirent *e = readdir(d.get()))
+      if (e->d_name[0] != '.') chmod((archive + "/" + e->d_name).c_str(), fileMode);
+}
+
 } // namespace
 
 Result<RepairReport> repair(const std::string &dirIn) {
@@ -308,6 +326,7 @@ Result<RepairReport> repair(const std::string &dirIn) {
     std::remove(rankFile(dir, CZ_TRACE_COMMS_FMT, r).c_str());
   }
   std::ofstream(manifestPath, std::ios::app) << "repaired " << (long long)std::time(nullptr) << "\n";
+  matchDirectoryMode(dir);
   report.communicators = 0;
   for (size_t i = 0; i + 4 <= comms.size(); i += 4 + comms[i + 3]) report.communicators++;
   return report;

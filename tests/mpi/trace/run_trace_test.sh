@@ -18,6 +18,12 @@
 #       blocks   linked, with COLLECTIVIZE_TRACE_BLOCK_BYTES=4: the full check
 #                (block CRCs change nothing else), then check_blocks.py
 #                (beside CHECKER) on the rank-N.blocks files
+#       private  traces are private: with umask 022 the directory is 0700
+#                and every file 0600; COLLECTIVIZE_TRACE_MODE=0750 gives
+#                0750/0640; a directory of another user, and one reached
+#                through another user's symbolic link in a world-writable
+#                directory, are refused (one warning, the program runs
+#                untraced, nothing is written there)
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
@@ -129,6 +135,35 @@ case $mode in
       echo "expected exactly one warning:"; cat "$work/err.txt"; exit 1; }
     grep -q '^ranks 99$' "$work/trace/collectivize-trace.txt"
     [ ! -e "$work/trace/traces.otf2" ] && ! ls "$work/trace"/rank-*.done 2>/dev/null ;;
+  private)
+    modes() { find "$1" -type "$2" ! -perm "$3" -printf '%m %p\n'; }
+    (umask 022; run "$prog" "$work/expect")
+    grep -q "trace_test: done" "$work/out.txt"
+    [ -e "$work/trace/traces.otf2" ] && [ "$(stat -c %a "$work/trace")" = 700 ]
+    bad=$(modes "$work/trace" d 700; modes "$work/trace" f 600)
+    [ -z "$bad" ] || { echo "not private (want 700 and 600):"; echo "$bad"; exit 1; }
+    export COLLECTIVIZE_TRACE_DIR="$work/group/trace"
+    (umask 077; COLLECTIVIZE_TRACE_MODE=0750 run "$prog" "$work/expect")
+    bad=$(modes "$work/group/trace" d 750; modes "$work/group/trace" f 640)
+    [ -z "$bad" ] || { echo "COLLECTIVIZE_TRACE_MODE=0750 not honoured:"; echo "$bad"; exit 1; }
+    [ "$(id -u)" = 0 ] || { echo "skipped: giving files to another user needs root"; exit 77; }
+    # Another user's directory (root can write there, but must not).
+    mkdir "$work/theirs" && chown nobody "$work/theirs"
+    export COLLECTIVIZE_TRACE_DIR="$work/theirs"
+    run "$prog" "$work/expect"
+    grep -q "trace_test: done" "$work/out.txt"
+    [ "$(grep -c 'belongs to another user (uid 65534)' "$work/err.txt")" = 1 ] || {
+      echo "expected one warning about the owner:"; cat "$work/err.txt"; exit 1; }
+    [ -z "$(ls -A "$work/theirs")" ]
+    # Another user's symbolic link in a world-writable, sticky directory.
+    mkdir -m 1777 "$work/shared" && mkdir "$work/elsewhere"
+    ln -s "$work/elsewhere" "$work/shared/link" && chown -h nobody "$work/shared/link"
+    export COLLECTIVIZE_TRACE_DIR="$work/shared/link/trace"
+    run "$prog" "$work/expect"
+    grep -q "trace_test: done" "$work/out.txt"
+    [ "$(grep -c "through the symbolic link $work/shared/link in $work/shared" "$work/err.txt")" = 1 ] || {
+      echo "expected one warning about the link:"; cat "$work/err.txt"; exit 1; }
+    [ -z "$(ls -A "$work/elsewhere")" ] ;;
   unwritable)
     export COLLECTIVIZE_TRACE_DIR=/dev/null/collectivize-trace
     run "$prog" "$work/expect"
