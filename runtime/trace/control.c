@@ -21,13 +21,27 @@ CZT_HOT_DATA czt_state czt;
 char czt_dir[4096];
 pthread_mutex_t czt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+atomic_int czt_nospace;
+
+/* An empty rank-N.<what> file (CZ_TRACE_*_FMT): it takes no data block. */
+static void mark_rank(const char *fmt) {
+  char name[64], path[4200];
+  snprintf(name, sizeof name, fmt, czt.rank);
+  snprintf(path, sizeof path, "%s/%s", czt_dir, name);
+  int fd = czt_open_private(path, O_WRONLY);
+  if (fd >= 0) close(fd);
+}
+
 void czt_disable(const char *why) {
   static atomic_int warned;
   atomic_store(&czt.on, 0);
-  if (atomic_exchange(&warned, 1) == 0)
+  if (atomic_exchange(&warned, 1) == 0) {
     czi_warn("trace: tracing stopped on this rank (%s); the program continues "
              "untraced, trace %s is incomplete",
              why, czt_dir);
+    mark_rank(CZ_TRACE_STOPPED_FMT);
+    if (atomic_load(&czt_nospace)) mark_rank(CZ_TRACE_NOSPACE_FMT);
+  }
 }
 
 static int exists(const char *dir, const char *name) {
@@ -54,6 +68,15 @@ static void write_command(FILE *f) {
   fputc('\n', f);
 }
 
+/* Whether rank 0 created the trace directory (not the user before the run). */
+static int created_dir;
+
+/* A start that failed leaves nothing that looks like a trace: no manifest
+ * (removed by the caller) and, when this run created it, no directory. */
+static void remove_created_dir(const char *dir) {
+  if (created_dir) rmdir(dir);
+}
+
 /* Rank 0: choose and create the directory, write the manifest. Returns 0,
  * or fills why. */
 static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
@@ -78,7 +101,7 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
     for (int i = 2; stat(dir, &st) == 0 && i < 1000; i++)
       snprintf(dir, len, "collectivize-trace-%s-%d", stamp, i);
   }
-  if (czt_make_private_dir(dir, why, why_len) != 0) return -1;
+  if (czt_make_private_dir(dir, why, why_len, &created_dir) != 0) return -1;
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, CZ_TRACE_MANIFEST);
   /* O_EXCL: a concurrent run into the same directory loses here. */
@@ -86,7 +109,8 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
+    if (fd >= 0) close(fd), unlink(path);
+    remove_created_dir(dir);
     return -1;
   }
   fprintf(f, "format %d\nranks %d\nstarted %lld\nhash %s\n",
@@ -95,6 +119,8 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
   write_command(f);
   if (fclose(f) != 0) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    unlink(path);
+    remove_created_dir(dir);
     return -1;
   }
   return 0;
@@ -112,6 +138,30 @@ static void read_hash_mode(void) {
   if (czt.rank == 0)
     czi_warn("trace: COLLECTIVIZE_TRACE_HASH=%s is not 'send' or 'both'; "
              "using 'send'", v);
+}
+
+/* Rank 0, after a start that failed on some rank: the files of the
+ * archive and the manifest go, then the directory if this run made it. */
+static void remove_start_files(void) {
+  static const char *const names[] = {CZ_TRACE_ARCHIVE ".otf2", CZ_TRACE_ARCHIVE ".def",
+                                      CZ_TRACE_MANIFEST};
+  char path[4200];
+  for (int r = 0; r < czt.size; r++) {
+    static const char *const fmts[] = {"%s/" CZ_TRACE_ARCHIVE "/%d.evt",
+                                       "%s/" CZ_TRACE_ARCHIVE "/%d.def",
+                                       "%s/" CZ_TRACE_COMMS_FMT, "%s/" CZ_TRACE_OBJECTS_FMT};
+    for (int i = 0; i < 4; i++) {
+      snprintf(path, sizeof path, fmts[i], czt_dir, r);
+      unlink(path);
+    }
+  }
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE, czt_dir);
+  rmdir(path);
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", czt_dir, names[i]);
+    unlink(path);
+  }
+  remove_created_dir(czt_dir);
 }
 
 void czt_start(int provided) {
@@ -135,10 +185,14 @@ void czt_start(int provided) {
   }
   PMPI_Bcast(czt_dir, (int)sizeof czt_dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (czt_archive_open(czt_dir) != 0) {
-    if (czt.rank == 0)
-      czi_warn("trace: not tracing: cannot open the OTF2 archive in %s; the "
+    /* Every rank has removed its own files; rank 0 removes the rest. */
+    PMPI_Barrier(MPI_COMM_WORLD);
+    if (czt.rank == 0) {
+      czi_warn("trace: not tracing: cannot open the OTF2 archive in %s%s; the "
                "program runs untraced",
-               czt_dir);
+               czt_dir, atomic_load(&czt_nospace) ? " (no space left on device)" : "");
+      remove_start_files();
+    }
     return;
   }
   czt_comms_recovery_open(czt_dir);
@@ -177,7 +231,12 @@ void czt_finish(void) {
   if (czt_archive_close() != 0) complete = 0;
   czt.archive = 0;
   chmod_otf2_files();
-  if (!complete) return; /* no rank-N.done: the reader reports it */
+  if (!complete) {
+    /* No rank-N.done: the reader and `trace repair` say what happened. */
+    mark_rank(CZ_TRACE_FINALIZED_FMT);
+    if (atomic_load(&czt_nospace)) mark_rank(CZ_TRACE_NOSPACE_FMT);
+    return;
+  }
   char path[4200];
   snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt_dir, czt.rank);
   FILE *f = czt_fopen_private(path);

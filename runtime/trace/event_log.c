@@ -101,6 +101,7 @@ const char *czt_log_path(void) { return log_path; }
 const char *czt_ring_path(void) { return ring_path; }
 
 static int fail(const char *what, const char *path, int err) {
+  if (err == ENOSPC) atomic_store(&czt_nospace, 1);
   snprintf(error, sizeof error, "%s %s: %s", what, path, strerror(err));
   return -1;
 }

@@ -90,7 +90,7 @@ static int check_links(const char *dir, char *why, size_t why_len) {
   }
 }
 
-int czt_make_private_dir(const char *dir, char *why, size_t why_len) {
+int czt_make_private_dir(const char *dir, char *why, size_t why_len, int *created_out) {
   char path[4096];
   if (strlen(dir) >= sizeof path) {
     snprintf(why, why_len, "cannot create trace directory %s: %s", dir, strerror(ENAMETOOLONG));
@@ -126,6 +126,7 @@ int czt_make_private_dir(const char *dir, char *why, size_t why_len) {
   }
   /* mkdir() applied the umask; an existing (empty) directory of ours gets
    * the trace's mode too. */
+  *created_out = created;
   if (chmod(dir, mode) != 0 && created) {
     snprintf(why, why_len, "cannot set the mode of %s: %s", dir, strerror(errno));
     return -1;

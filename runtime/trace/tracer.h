@@ -44,6 +44,8 @@ typedef struct czt_state {
 } czt_state;
 extern czt_state czt;
 extern char czt_dir[4096]; /* the trace directory */
+/* A write failed for lack of space (rank-N.nospace then says so). */
+extern atomic_int czt_nospace;
 
 /* Private traces (private_dir.c): the directory's mode (0700 unless
  * COLLECTIVIZE_TRACE_MODE says otherwise) and its files' (0600). */
@@ -51,7 +53,7 @@ mode_t czt_dir_mode(void);
 mode_t czt_file_mode(void);
 /* mkdir -p with the trace's mode; refuses another user's directory and a
  * symbolic link in a directory anyone can write to. 0, or fills why. */
-int czt_make_private_dir(const char *dir, char *why, size_t why_len);
+int czt_make_private_dir(const char *dir, char *why, size_t why_len, int *created);
 /* open() with O_CREAT and the files' mode, or a FILE for writing. */
 int czt_open_private(const char *path, int flags);
 FILE *czt_fopen_private(const char *path);

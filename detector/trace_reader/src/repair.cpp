@@ -11,6 +11,7 @@
 // Ranks that finished (rank-N.done) keep their N.evt as it is.
 #include "collectivize/trace_reader.h"
 #include "otf2_validate.h"
+#include "rank_fate.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -283,8 +285,15 @@ Result<RepairReport> repair(const std::string &dirIn) {
     leftRecords = leftRecords || (!exists(rankFile(dir, CZ_TRACE_DONE_FMT, r)) &&
                                   (exists(rankFile(dir, CZ_TRACE_LOG_FMT, r)) ||
                                    exists(rankFile(dir, CZ_TRACE_RING_FMT, r))));
-  if (anchored && !leftRecords)
+  if (anchored && !leftRecords) {
+    auto when = manifest->other.find("repaired");
+    if (when != manifest->other.end()) {
+      RepairReport before;
+      before.alreadyRepaired = std::atoll(when->second.c_str());
+      if (before.alreadyRepaired > 0) return before;
+    }
     return Error{dir, -1, "nothing to repair: the trace has its OTF2 anchor (the run finished)"};
+  }
 
   RepairReport report;
   std::vector<czt_rank_span> spans(size_t(ranks), czt_rank_span{0, 0, 0});
@@ -318,8 +327,17 @@ Result<RepairReport> repair(const std::string &dirIn) {
   info.realtime_at_first = uint64_t(manifest->started) * 1000000000u;
   Result<bool> written = writeArchive(dir, info, spans, logs);
   if (!written) return written.error();
-  for (RankRepair &rr : report.ranks)
-    if (!rr.finished) rr.events = spans[size_t(rr.rank)].events;
+  for (RankRepair &rr : report.ranks) {
+    if (rr.finished) continue;
+    rr.events = spans[size_t(rr.rank)].events;
+    detail::RankFate fate = detail::rankFate(dir, rr.rank);
+    rr.fate = detail::describeFate(fate);
+    // Only the writing failed: with its records encoded, the rank's trace
+    // is as complete as a finished one.
+    if (fate.recordsWhole())
+      rr.completed = bool(std::ofstream(rankFile(dir, CZ_TRACE_DONE_FMT, rr.rank))
+                          << "events " << rr.events << "\n");
+  }
   for (int r = 0; r < ranks; r++) {
     std::remove(rankFile(dir, CZ_TRACE_LOG_FMT, r).c_str());
     std::remove(rankFile(dir, CZ_TRACE_RING_FMT, r).c_str());

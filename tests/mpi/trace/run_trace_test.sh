@@ -83,12 +83,17 @@ case $mode in
     grep -q "did not reach MPI_Finalize.*collectivize trace repair" "$work/summary-err.txt" || {
       cat "$work/summary-err.txt"; exit 1; }
     "$cli" trace repair "$work/trace" >"$work/repair.txt"
-    grep -qE "rank 0: 8000[5-9] events recovered$" "$work/repair.txt" || {
+    grep -qE "rank 0: 8000[5-9] events recovered;" "$work/repair.txt" || {
       cat "$work/repair.txt"; exit 1; }
     python3 "$checker" "$work/trace" "$np" 40000 "$all_ranks" "$cli"
-    if "$cli" trace repair "$work/trace" 2>"$work/again.txt"; then
-      echo "a second repair should be refused"; exit 1; fi
-    grep -q "nothing to repair" "$work/again.txt"
+    # Every rank's label is the truth: rank 1 aborted, the others were killed.
+    for r in $all_ranks; do
+      grep -qE "rank $r: [0-9]+ events recovered; it did not reach MPI_Finalize \(aborted or killed" \
+        "$work/repair.txt" || { echo "rank $r: wrong label"; cat "$work/repair.txt"; exit 1; }
+    done
+    "$cli" trace repair "$work/trace" >"$work/again.txt"
+    grep -q "$work/trace was already repaired (.*): nothing left to repair" "$work/again.txt" || {
+      cat "$work/again.txt"; exit 1; }
     # SIGKILL, through `collectivize run`, which repairs by itself.
     code=0
     COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
@@ -100,7 +105,11 @@ case $mode in
     grep -q "collectivize run: repaired" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
     grep -q "incomplete ranks: $all_ranks\$" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
     # Rank 1 was killed right after its marker: nothing of it is lost.
-    python3 "$checker" "$work/killed" "$np" 3000 "$all_ranks" "$cli" ;;
+    python3 "$checker" "$work/killed" "$np" 3000 "$all_ranks" "$cli"
+    # `run` repaired it already: repairing again says so and when.
+    "$cli" trace repair "$work/killed" >"$work/again.txt"
+    grep -q "$work/killed was already repaired (.*): nothing left to repair" "$work/again.txt" || {
+      cat "$work/again.txt"; exit 1; } ;;
   fulldisk)
     mkdir "$work/fs"
     unshare -m true 2>/dev/null || { echo "skipped: no mount namespace here"; exit 77; }
@@ -119,6 +128,11 @@ case $mode in
       done
       mount -o remount,size=512m "$work/fs"
       "$cli" trace repair "$work/fs/trace" >"$work/repair.txt" || { cat "$work/repair.txt"; exit 1; }
+      for r in $(seq 0 $((np - 1))); do
+        grep -q "rank $r: [0-9]* events recovered; it reached MPI_Finalize; tracing had stopped during the run because the disk was full" \
+          "$work/repair.txt" || { echo "rank $r: wrong label"; cat "$work/repair.txt"; exit 1; }
+      done
+      ! grep -q "aborted or killed" "$work/repair.txt" || { cat "$work/repair.txt"; exit 1; }
       python3 "$checker" "$work/fs/trace" "$np" upto:60000 "" "$cli"
     ' ;;
   preload)
