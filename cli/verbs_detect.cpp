@@ -174,7 +174,8 @@ struct TraceRun {
   cz::detect::Report report;
   cz::detect::SiteLocations resolved;
   std::string command;
-  std::set<cz::detect::SiteUse> sitesSeen;
+  std::set<cz::detect::SiteUse> sitesSeen; // filled only when several runs are compared
+  bool collectSites = false;
   bool reports = true;
 };
 
@@ -264,10 +265,16 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
       if (m.sendSiteKind == 0) instrumenterSites.insert(m.sendSite);
       if (m.recvSiteKind == 0) instrumenterSites.insert(m.recvSite);
     }
-    for (const cz::detect::Match &m : report.matches) run.sitesSeen.insert(m.sites.begin(), m.sites.end());
-    for (const auto &m : table->messages) {
-      run.sitesSeen.insert({m.sendSite, m.sendSiteKind, true});
-      run.sitesSeen.insert({m.recvSite, m.recvSiteKind, false});
+    if (run.collectSites) {
+      for (const cz::detect::Match &m : report.matches) run.sitesSeen.insert(m.sites.begin(), m.sites.end());
+      // Consecutive messages mostly share their sites: skip repeats cheaply.
+      cz::detect::SiteUse lastSend{}, lastRecv{};
+      for (const auto &m : table->messages) {
+        cz::detect::SiteUse send{m.sendSite, m.sendSiteKind, true}, recv{m.recvSite, m.recvSiteKind, false};
+        if (&m == &table->messages.front() || !(send == lastSend)) run.sitesSeen.insert(send);
+        if (&m == &table->messages.front() || !(recv == lastRecv)) run.sitesSeen.insert(recv);
+        lastSend = send, lastRecv = recv;
+      }
     }
   }
   if (!sitesPath.empty()) {
@@ -378,6 +385,7 @@ int detectVerb(int argc, char **argv) {
   }
   std::vector<TraceRun> runs(dirs.size());
   for (size_t k = 0; k < dirs.size(); k++) {
+    runs[k].collectSites = dirs.size() > 1;
     if (int status = analyzeTrace(dirs[k], options, session, concurrent, sitesPath, sites, runs[k]))
       return status;
     if (!runs[k].reports) return 0;

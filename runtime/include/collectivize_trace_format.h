@@ -8,8 +8,10 @@
  *                                             Vampir, Scalasca read it)
  *   <dir>/collectivize-trace.txt              manifest, "key value" lines:
  *        format 1 / ranks P / started <unix time> / hash send|both /
- *        command <argv...>   ("hash": whether receives carry their own
- *        CRC-32, see CZ_TRACE_ATTR_CRC32)
+ *        [clock_skew <value>] / command <argv...>   ("hash": whether
+ *        receives carry their own CRC-32, see CZ_TRACE_ATTR_CRC32;
+ *        "clock_skew": the run's COLLECTIVIZE_TRACE_CLOCK_SKEW, clocks
+ *        skewed on purpose, so the detector orders events causally)
  *   <dir>/rank-<N>.done                       written by rank N when it
  *        finished tracing cleanly (MPI_Finalize); a rank without it is
  *        reported as incomplete by the reader.

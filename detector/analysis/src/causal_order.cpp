@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <set>
 #include <unordered_map>
+
+#include "collectivize/trace_reader.h"
 
 namespace cz::detect {
 namespace {
@@ -115,6 +118,17 @@ uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
 
 std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
   std::vector<std::vector<CausalEvent>> ranks(size_t(std::max(t.ranks, 0)));
+  {
+    std::vector<size_t> counts(ranks.size(), 0);
+    auto count = [&](uint32_t rank) {
+      if (rank >= counts.size()) counts.resize(rank + 1, 0);
+      counts[rank]++;
+    };
+    for (const Message &m : t.messages) count(m.src), count(m.dst);
+    for (const KeptBuffer &kb : t.kept) count(kb.rank);
+    ranks.resize(counts.size());
+    for (size_t r = 0; r < counts.size(); r++) ranks[r].reserve(counts[r]);
+  }
   auto at = [&](uint32_t rank) -> std::vector<CausalEvent> & {
     if (rank >= ranks.size()) ranks.resize(rank + 1);
     return ranks[rank];
@@ -129,9 +143,10 @@ std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
     const KeptBuffer &kb = t.kept[k];
     at(kb.rank).push_back({kb.pos, CausalEvent::Kept, 0, 0, kb.time, uint32_t(k)});
   }
+  auto byPos = [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; };
   for (auto &events : ranks)
-    std::sort(events.begin(), events.end(),
-              [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; });
+    if (!std::is_sorted(events.begin(), events.end(), byPos))
+      std::sort(events.begin(), events.end(), byPos);
   return ranks;
 }
 
@@ -145,11 +160,34 @@ void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent
 }
 
 uint64_t orderCausally(MessageTable &t) {
+  // A rank's times follow its program order already (one clock per rank,
+  // read in sequence); only a receive completed no later than its send
+  // can contradict the matching. Checked first on the table itself: on one
+  // node's clocks that is all (no copy of the events, no extra memory).
+  bool receivesAfterSends = true;
+  for (const Message &m : t.messages)
+    if (m.recvTime <= m.sendTime) {
+      receivesAfterSends = false;
+      break;
+    }
+  if (receivesAfterSends) return 0;
+  // (On one node this happens too: a send's time is taken when the call
+  // returns, and an eager message can be received before that.)
   std::vector<std::vector<CausalEvent>> ranks = causalEvents(t);
-  if (causallyOrdered(ranks)) return 0;
   uint64_t raised = orderCausally(ranks);
   applyCausalTimes(t, ranks);
   return raised;
+}
+
+bool clocksMayDisagree(const trace::Trace &tr) {
+  if (tr.manifest().other.count("clock_skew")) return true;
+  std::set<std::string> hosts;
+  for (const auto &[ref, loc] : tr.definitions().locations) {
+    hosts.insert(loc.host);
+    for (const trace::ClockOffset &c : loc.clockOffsets)
+      if (c.offset != 0) return true;
+  }
+  return hosts.size() > 1;
 }
 
 } // namespace cz::detect

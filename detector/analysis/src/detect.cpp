@@ -14,6 +14,7 @@
 #include "collectivize_trace_format.h"
 #include "collectivize/windows.h"
 #include "detect_internal.h"
+#include "rank_activity.h"
 #include "root_families.h"
 
 namespace cz::detect {
@@ -284,9 +285,10 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   clock.done("block flows");
   // Before spreads: combined values often become equal (a max reached),
   // which would look like data flowing.
-  detail::findReductions(t, o, claimed, instances);
+  const detail::RankActivity activity(t);
+  detail::findReductions(t, o, activity, claimed, instances);
   clock.done("reductions");
-  detail::findSpreads(t, o, claimed, instances);
+  detail::findSpreads(t, o, activity, claimed, instances);
   mergeSegments(instances);
   clock.done("spreads");
   for (const Instance &in : instances) // spreads do not mark what they take

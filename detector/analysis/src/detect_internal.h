@@ -11,6 +11,8 @@
 
 namespace cz::detect::detail {
 
+class RankActivity; // rank_activity.h
+
 // One occurrence of a collective: the messages that implement it.
 struct Instance {
   Kind kind = Kind::Bcast;
@@ -135,8 +137,10 @@ void findBruckShapes(const MessageTable &t, const DetectOptions &o,
                      std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Reduce and allreduce: shape (who hears from whom) and small values.
-void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out);
+// activity: one index of the table for the passes that ask what a rank did
+// between two of its events (built on first use).
+void findReductions(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Allgather and gather of any shape, from the provenance of every byte.
 // pv: traceProvenance(t).
@@ -144,7 +148,7 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Items that spread from one root (bcast of any shape).
-void findSpreads(const MessageTable &t, const DetectOptions &o,
+void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 } // namespace cz::detect::detail

@@ -74,9 +74,12 @@ Elem elemOf(uint32_t type) {
 
 // Elements of a whole payload (bytes <= 8), as doubles for comparison and
 // raw bits for the bitwise ops.
+// At most 8 (bytes): fixed arrays, no allocation (every round of every
+// exchange decodes its messages).
 struct Values {
-  std::vector<double> v;
-  std::vector<uint64_t> bits;
+  double v[8];
+  uint64_t bits[8];
+  uint8_t n = 0;
 };
 Values decode(uint64_t prefix, uint64_t bytes, const Elem &e) {
   Values out;
@@ -97,8 +100,8 @@ Values decode(uint64_t prefix, uint64_t bytes, const Elem &e) {
     } else {
       d = double(raw);
     }
-    out.v.push_back(d);
-    out.bits.push_back(raw);
+    out.v[out.n] = d;
+    out.bits[out.n++] = raw;
   }
   return out;
 }
@@ -110,11 +113,11 @@ bool close(double a, double b) {
 // Is `result` op(acc...) for each op still possible? acc: operand lists.
 void checkOps(const Values &result, const std::vector<const Values *> &operands, const Elem &e,
               bool ops[kOps]) {
-  for (size_t i = 0; i < result.v.size(); i++) {
+  for (size_t i = 0; i < result.n; i++) {
     double sum = 0, prod = 1, mn = INFINITY, mx = -INFINITY;
     uint64_t band = ~uint64_t(0), bor = 0, bxor = 0;
     for (const Values *o : operands) {
-      if (i >= o->v.size()) return;
+      if (i >= o->n) return;
       sum += o->v[i], prod *= o->v[i];
       mn = std::min(mn, o->v[i]), mx = std::max(mx, o->v[i]);
       band &= o->bits[i], bor |= o->bits[i], bxor ^= o->bits[i];
@@ -186,6 +189,9 @@ struct RoundScratch {
   std::vector<uint32_t> sends, children;
   std::vector<uint64_t> sendBuffer;
   std::vector<Step> steps;
+  std::vector<Values> lastSent;
+  std::vector<std::vector<Values>> receivedSince;
+  std::vector<const Values *> operands;
 };
 
 // The centre of a gather-then-release (a member that heard from every
@@ -244,8 +250,11 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   bool ops[kOps];
   std::fill(ops, ops + kOps, small);
   bool opEvidence = false, inner = false;
-  std::vector<Values> lastSent(small ? p : 0);
-  std::vector<std::vector<Values>> receivedSince(small ? p : 0);
+  std::vector<Values> &lastSent = sc.lastSent;
+  std::vector<std::vector<Values>> &receivedSince = sc.receivedSince;
+  lastSent.assign(small ? p : 0, Values{});
+  if (receivedSince.size() < (small ? p : 0)) receivedSince.resize(p);
+  for (size_t r = 0; r < (small ? p : 0); r++) receivedSince[r].clear();
   sc.hasSent.assign(p, 0), sc.hasReceived.assign(p, 0);
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
@@ -263,7 +272,8 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       if (small) {
         Values v = decode(m.prefix, m.bytes, e);
         if (sc.hasSent[a] && !receivedSince[a].empty()) {
-          std::vector<const Values *> operands{&lastSent[a]};
+          std::vector<const Values *> &operands = sc.operands;
+          operands.assign(1, &lastSent[a]);
           for (const Values &r : receivedSince[a]) operands.push_back(&r);
           checkOps(v, operands, e, ops);
           opEvidence = true;
@@ -347,10 +357,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   out.push_back(std::move(in));
 }
 
-void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
+void reductionPass(const MessageTable &t, const RankActivity &activity,
+                   const std::vector<uint32_t> &candidates, bool byTag,
                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   RoundScratch sc;
-  RankActivity activity(t);
   std::vector<Round> rounds =
       pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
   for (Round &round : rounds) {
@@ -361,8 +371,8 @@ void reductionPass(const MessageTable &t, const std::vector<uint32_t> &candidate
 
 } // namespace
 
-void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
+void findReductions(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
@@ -370,9 +380,9 @@ void findReductions(const MessageTable &t, const DetectOptions &o, std::vector<u
     const Group *g = t.group(m.comm);
     if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
-  reductionPass(t, candidates, true, claimed, out);
+  reductionPass(t, activity, candidates, true, claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
-  reductionPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
+  reductionPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail

@@ -331,9 +331,8 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
 
 } // namespace
 
-void findSpreads(const MessageTable &t, const DetectOptions &o,
+void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivity &idx,
                  const std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  RankActivity idx(t);
   // Items in the map's order (the order instances come out in), their
   // messages in table order as runs of one array (a vector per item cost
   // more than the items' analysis).

@@ -116,27 +116,36 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
 // halo exchange with faces, edges and corners does (at a small process
 // count every rank is every other's neighbour).
 bool severalPerPair(const MessageTable &t, const std::vector<uint32_t> &msgs) {
-  std::map<uint32_t, uint32_t> lastReceipt; // member -> position
+  // Per world rank (scratch reused: exchanges are many and small): its
+  // last receipt in the exchange + 1 (0: none), and 1 sender, 2 repeater.
+  static thread_local std::vector<uint32_t> lastReceipt;
+  static thread_local std::vector<uint8_t> role;
+  uint32_t span = 0;
+  for (uint32_t i : msgs) span = std::max({span, t.messages[i].src + 1, t.messages[i].dst + 1});
+  lastReceipt.assign(span, 0);
+  role.assign(span, 0);
   for (uint32_t i : msgs) {
     uint32_t &r = lastReceipt[t.messages[i].dst];
-    r = std::max(r, t.messages[i].recvPos);
+    r = std::max(r, t.messages[i].recvPos + 1);
   }
-  std::set<uint32_t> senders, repeaters;
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
-    senders.insert(m.src);
-    uint32_t until = lastReceipt.count(m.src) ? lastReceipt[m.src] : m.sendPos;
+    if (role[m.src] == 2) continue;
+    role[m.src] = 1;
+    uint32_t until = lastReceipt[m.src] ? lastReceipt[m.src] - 1 : m.sendPos;
     // The table is ordered by (src, sendPos): the sender's next sends follow.
     for (size_t j = size_t(i) + 1; j < t.messages.size(); j++) {
       const Message &n = t.messages[j];
       if (n.src != m.src || n.sendPos >= until) break;
       if (n.dst == m.dst && n.comm == m.comm) {
-        repeaters.insert(m.src);
+        role[m.src] = 2;
         break;
       }
     }
   }
-  return !senders.empty() && repeaters.size() == senders.size();
+  size_t senders = 0, repeaters = 0;
+  for (uint8_t r : role) senders += r != 0, repeaters += r == 2;
+  return senders != 0 && repeaters == senders;
 }
 
 // The neighbour note (what settles the match) first, the layout after it.

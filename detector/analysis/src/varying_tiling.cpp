@@ -101,6 +101,18 @@ void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
   std::vector<Block> blocks;
   for (Round &round : rounds) {
     const Group &g = *t.group(round.key.comm);
+    // Most rounds move blocks of one size, or too few for any member to
+    // hear from every other: nothing to tell apart here (cheap, before
+    // the maps).
+    uint64_t firstBytes = 0;
+    size_t open = 0;
+    bool varies = false;
+    for (uint32_t i : round.messages)
+      if (!claimed[i]) {
+        if (open++ == 0) firstBytes = t.messages[i].bytes;
+        varies |= t.messages[i].bytes != firstBytes;
+      }
+    if (!varies || open + 1 < g.members.size()) continue;
     std::map<uint32_t, std::vector<uint32_t>> bySender, byReceiver;
     for (uint32_t i : round.messages) {
       if (claimed[i]) continue;
