@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,9 +65,22 @@ bool parseCount(const char *text, long max, long &out) {
   return true;
 }
 
+// An anchor with content: a full disk at MPI_Finalize leaves an empty one.
 bool hasAnchor(const std::string &dir) {
   struct stat st;
-  return stat((dir + "/" CZ_TRACE_ARCHIVE ".otf2").c_str(), &st) == 0;
+  return stat((dir + "/" CZ_TRACE_ARCHIVE ".otf2").c_str(), &st) == 0 && st.st_size > 0;
+}
+
+// Bytes free for the user on the file system that holds `path` (or would:
+// its nearest existing ancestor), or -1.
+long long freeBytesAt(std::string path) {
+  struct statvfs vfs;
+  while (statvfs(path.c_str(), &vfs) != 0) {
+    size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos || path.size() <= 1) return -1;
+    path = slash == 0 ? "/" : path.substr(0, slash);
+  }
+  return (long long)vfs.f_bavail * (long long)vfs.f_frsize;
 }
 
 bool exists(const std::string &p) {
@@ -172,6 +186,17 @@ void explainMissingTrace(const std::vector<std::string> &command, const launch::
   if (!program.empty())
     why = launch::whyNotTraced(command[shape.program], launch::inspectProgram(program),
                                launch::mpiLibraryOf(launch::inspectProgram(tracer).needed));
+  // The tracer needs its 5 MiB ring per rank at MPI_Init: on a full file
+  // system it says so in its own warning and leaves nothing behind.
+  long long avail = freeBytesAt(traceDir);
+  if (avail >= 0 && avail < 6ll * 1024 * 1024) {
+    std::fprintf(stderr,
+                 "collectivize run: nothing was traced: the file system of %s has %lld KiB "
+                 "free, and the tracer needs about 5 MiB per rank (its warning above says "
+                 "what it could not write)\n",
+                 traceDir.c_str(), avail / 1024);
+    return;
+  }
   if (code != 0 && why.empty()) {
     std::fprintf(stderr,
                  "collectivize run: nothing was traced: the command failed (exit code %d) "
@@ -327,9 +352,20 @@ int runVerb(int argc, char **argv) {
   }
   if (code != 0)
     std::fprintf(stderr, "collectivize run: the program failed (exit code %d)\n", code);
+  // No anchor, or an empty one: ranks were killed, or could not write their
+  // trace at MPI_Finalize (full disk); their records wait for repair.
+  if (!hasAnchor(traceDir)) {
+    std::fflush(stdout);
+    if (repairTrace(traceDir, "collectivize run") != 0) {
+      std::fprintf(stderr,
+                   "collectivize run: no readable trace yet: the ranks' records stay in %s, "
+                   "and `collectivize trace repair %s` recovers them once the problem above "
+                   "is solved\n",
+                   traceDir.c_str(), traceDir.c_str());
+      return code ? code : 1;
+    }
+  }
   std::printf("collectivize run: trace written to %s\n", traceDir.c_str());
-  if (code != 0 && !hasAnchor(traceDir) && repairTrace(traceDir, "collectivize run") != 0)
-    return code;
   int s = printSummary(traceDir, "collectivize run", false);
   return code ? code : s;
 }

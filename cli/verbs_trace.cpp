@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -185,16 +186,27 @@ int repairTrace(const std::string &dir, const char *who) {
     std::fprintf(stderr, "%s: cannot repair: %s\n", who, report.error().message().c_str());
     return 1;
   }
+  if (report->alreadyRepaired) {
+    char when[64];
+    std::time_t t = std::time_t(report->alreadyRepaired);
+    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+    std::printf("%s: %s was already repaired (%s): nothing left to repair\n", who, dir.c_str(),
+                when);
+    return 0;
+  }
   uint64_t recovered = 0;
+  bool killed = false;
   for (const auto &r : report->ranks)
-    if (!r.finished) recovered += r.events;
-  std::printf("%s: repaired %s (the run did not finish): %llu events recovered from the "
-              "ranks' event logs, %zu communicator definitions\n",
-              who, dir.c_str(), (unsigned long long)recovered, report->communicators);
+    if (!r.finished) recovered += r.events, killed = killed || r.fate.rfind("did not", 0) == 0;
+  std::printf("%s: repaired %s%s: %llu events recovered from the ranks' event logs, %zu "
+              "communicator definitions\n",
+              who, dir.c_str(), killed ? " (the run did not finish)" : "",
+              (unsigned long long)recovered, report->communicators);
   for (const auto &r : report->ranks)
     if (!r.finished)
-      std::printf("  rank %d: %llu events recovered%s\n", r.rank, (unsigned long long)r.events,
-                  r.logFile ? "" : " (no event log)");
+      std::printf("  rank %d: %llu events recovered%s; it %s%s\n", r.rank,
+                  (unsigned long long)r.events, r.logFile ? "" : " (no event log)", r.fate.c_str(),
+                  r.completed ? ": its trace is complete" : "");
   return 0;
 }
 

@@ -93,6 +93,15 @@
 #define CZ_TRACE_LOG_FMT "rank-%d.log"
 #define CZ_TRACE_RING_FMT "rank-%d.ring"
 #define CZ_TRACE_OBJECTS_FMT "rank-%d.objects"
+/* What happened to a rank whose trace is not done, as empty files (they
+ * need no data blocks, so a full disk does not stop them): tracing stopped
+ * while the program ran (its records up to then are kept), the rank reached
+ * MPI_Finalize but could not write its OTF2 events (all its records are
+ * kept for `collectivize trace repair`), and the cause was a full disk. A
+ * rank with none of them and no rank-N.done was aborted or killed. */
+#define CZ_TRACE_STOPPED_FMT "rank-%d.stopped"
+#define CZ_TRACE_FINALIZED_FMT "rank-%d.finalized"
+#define CZ_TRACE_NOSPACE_FMT "rank-%d.nospace"
 /* OTF2 chunk sizes of the archive (its anchor records them too). */
 #define CZ_TRACE_EVENT_CHUNK_BYTES (1024 * 1024)
 #define CZ_TRACE_DEF_CHUNK_BYTES (4 * 1024 * 1024)

@@ -61,7 +61,7 @@ void czt_blocks_open(const char *dir) {
   if (!n) return;
   char path[4200];
   snprintf(path, sizeof path, "%s/" CZ_TRACE_BLOCKS_FMT, dir, czt.rank);
-  out = fopen(path, "wb");
+  out = czt_fopen_private(path);
   if (!out) {
     czi_warn("trace: cannot write %s; no block CRCs are recorded on this rank", path);
     return;

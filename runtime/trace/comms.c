@@ -120,8 +120,7 @@ static char recovery_path[4200];
 void czt_comms_recovery_open(const char *dir) {
   snprintf(recovery_path, sizeof recovery_path, "%s/" CZ_TRACE_COMMS_FMT, dir,
            czt.rank);
-  recovery_fd = open(recovery_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
-                                        O_CLOEXEC, 0666);
+  recovery_fd = czt_open_private(recovery_path, O_WRONLY | O_TRUNC | O_APPEND);
 }
 
 void czt_comms_recovery_close(void) {

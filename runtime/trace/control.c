@@ -21,13 +21,27 @@ CZT_HOT_DATA czt_state czt;
 char czt_dir[4096];
 pthread_mutex_t czt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+atomic_int czt_nospace;
+
+/* An empty rank-N.<what> file (CZ_TRACE_*_FMT): it takes no data block. */
+static void mark_rank(const char *fmt) {
+  char name[64], path[4200];
+  snprintf(name, sizeof name, fmt, czt.rank);
+  snprintf(path, sizeof path, "%s/%s", czt_dir, name);
+  int fd = czt_open_private(path, O_WRONLY);
+  if (fd >= 0) close(fd);
+}
+
 void czt_disable(const char *why) {
   static atomic_int warned;
   atomic_store(&czt.on, 0);
-  if (atomic_exchange(&warned, 1) == 0)
+  if (atomic_exchange(&warned, 1) == 0) {
     czi_warn("trace: tracing stopped on this rank (%s); the program continues "
              "untraced, trace %s is incomplete",
              why, czt_dir);
+    mark_rank(CZ_TRACE_STOPPED_FMT);
+    if (atomic_load(&czt_nospace)) mark_rank(CZ_TRACE_NOSPACE_FMT);
+  }
 }
 
 static int exists(const char *dir, const char *name) {
@@ -35,24 +49,6 @@ static int exists(const char *dir, const char *name) {
   struct stat st;
   snprintf(path, sizeof path, "%s/%s", dir, name);
   return stat(path, &st) == 0;
-}
-
-/* mkdir -p; 0 or errno. */
-static int make_dirs(const char *dir) {
-  char path[4096];
-  if (strlen(dir) >= sizeof path) return ENAMETOOLONG;
-  strcpy(path, dir);
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
-    *p = '/';
-  }
-  if (mkdir(path, 0777) != 0 && errno != EEXIST) return errno;
-  struct stat st;
-  if (stat(path, &st) != 0) return errno;
-  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-  return 0;
 }
 
 static void write_command(FILE *f) {
@@ -70,6 +66,15 @@ static void write_command(FILE *f) {
   }
   fclose(in);
   fputc('\n', f);
+}
+
+/* Whether rank 0 created the trace directory (not the user before the run). */
+static int created_dir;
+
+/* A start that failed leaves nothing that looks like a trace: no manifest
+ * (removed by the caller) and, when this run created it, no directory. */
+static void remove_created_dir(const char *dir) {
+  if (created_dir) rmdir(dir);
 }
 
 /* Rank 0: choose and create the directory, write the manifest. Returns 0,
@@ -96,20 +101,16 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
     for (int i = 2; stat(dir, &st) == 0 && i < 1000; i++)
       snprintf(dir, len, "collectivize-trace-%s-%d", stamp, i);
   }
-  int err = make_dirs(dir);
-  if (err) {
-    snprintf(why, why_len, "cannot create trace directory %s: %s", dir,
-             strerror(err));
-    return -1;
-  }
+  if (czt_make_private_dir(dir, why, why_len, &created_dir) != 0) return -1;
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, CZ_TRACE_MANIFEST);
   /* O_EXCL: a concurrent run into the same directory loses here. */
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  int fd = czt_open_private(path, O_WRONLY | O_EXCL);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
+    if (fd >= 0) close(fd), unlink(path);
+    remove_created_dir(dir);
     return -1;
   }
   fprintf(f, "format %d\nranks %d\nstarted %lld\nhash %s\n",
@@ -122,6 +123,8 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
   write_command(f);
   if (fclose(f) != 0) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    unlink(path);
+    remove_created_dir(dir);
     return -1;
   }
   return 0;
@@ -139,6 +142,30 @@ static void read_hash_mode(void) {
   if (czt.rank == 0)
     czi_warn("trace: COLLECTIVIZE_TRACE_HASH=%s is not 'send' or 'both'; "
              "using 'send'", v);
+}
+
+/* Rank 0, after a start that failed on some rank: the files of the
+ * archive and the manifest go, then the directory if this run made it. */
+static void remove_start_files(void) {
+  static const char *const names[] = {CZ_TRACE_ARCHIVE ".otf2", CZ_TRACE_ARCHIVE ".def",
+                                      CZ_TRACE_MANIFEST};
+  char path[4200];
+  for (int r = 0; r < czt.size; r++) {
+    static const char *const fmts[] = {"%s/" CZ_TRACE_ARCHIVE "/%d.evt",
+                                       "%s/" CZ_TRACE_ARCHIVE "/%d.def",
+                                       "%s/" CZ_TRACE_COMMS_FMT, "%s/" CZ_TRACE_OBJECTS_FMT};
+    for (int i = 0; i < 4; i++) {
+      snprintf(path, sizeof path, fmts[i], czt_dir, r);
+      unlink(path);
+    }
+  }
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE, czt_dir);
+  rmdir(path);
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", czt_dir, names[i]);
+    unlink(path);
+  }
+  remove_created_dir(czt_dir);
 }
 
 void czt_start(int provided) {
@@ -162,10 +189,14 @@ void czt_start(int provided) {
   }
   PMPI_Bcast(czt_dir, (int)sizeof czt_dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (czt_archive_open(czt_dir) != 0) {
-    if (czt.rank == 0)
-      czi_warn("trace: not tracing: cannot open the OTF2 archive in %s; the "
+    /* Every rank has removed its own files; rank 0 removes the rest. */
+    PMPI_Barrier(MPI_COMM_WORLD);
+    if (czt.rank == 0) {
+      czi_warn("trace: not tracing: cannot open the OTF2 archive in %s%s; the "
                "program runs untraced",
-               czt_dir);
+               czt_dir, atomic_load(&czt_nospace) ? " (no space left on device)" : "");
+      remove_start_files();
+    }
     return;
   }
   czt_comms_recovery_open(czt_dir);
@@ -174,6 +205,24 @@ void czt_start(int provided) {
   czt.archive = 1;
   atomic_store(&czt.on, 1);
   CZI_LOG("trace: rank %d writes to %s", czt.rank, czt_dir);
+}
+
+/* OTF2 wrote its files with the umask's mode: this rank's get the trace's
+ * (rank 0 the archive's shared ones). */
+static void chmod_otf2_files(void) {
+  char path[4200];
+  static const char *const mine[] = {"evt", "def"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE "/%d.%s", czt_dir, czt.rank, mine[i]);
+    czt_chmod_private(path, 0);
+  }
+  if (czt.rank != 0) return;
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE, czt_dir);
+  czt_chmod_private(path, 1);
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE ".otf2", czt_dir);
+  czt_chmod_private(path, 0);
+  snprintf(path, sizeof path, "%s/" CZ_TRACE_ARCHIVE ".def", czt_dir);
+  czt_chmod_private(path, 0);
 }
 
 void czt_finish(void) {
@@ -185,10 +234,16 @@ void czt_finish(void) {
   czt_blocks_close();
   if (czt_archive_close() != 0) complete = 0;
   czt.archive = 0;
-  if (!complete) return; /* no rank-N.done: the reader reports it */
+  chmod_otf2_files();
+  if (!complete) {
+    /* No rank-N.done: the reader and `trace repair` say what happened. */
+    mark_rank(CZ_TRACE_FINALIZED_FMT);
+    if (atomic_load(&czt_nospace)) mark_rank(CZ_TRACE_NOSPACE_FMT);
+    return;
+  }
   char path[4200];
   snprintf(path, sizeof path, "%s/" CZ_TRACE_DONE_FMT, czt_dir, czt.rank);
-  FILE *f = fopen(path, "w");
+  FILE *f = czt_fopen_private(path);
   if (f) {
     fprintf(f, "events %llu\n", (unsigned long long)events);
     fclose(f);

@@ -33,7 +33,10 @@ uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t) {
   if (!m->tsc || m->b.tsc == m->a.tsc) return t;
   long double slope = (long double)(m->b.ns - m->a.ns) / (long double)(m->b.tsc - m->a.tsc);
   long double ns = (long double)m->a.ns + ((long double)t - (long double)m->a.tsc) * slope;
-  return ns <= 0 ? 0 : (uint64_t)ns;
+  /* A corrupt calibration (a ring left by a killed rank) can put ns
+   * outside 64 bits, where the conversion is undefined: saturate. */
+  if (!(ns > 0)) return 0;
+  return ns >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)ns;
 }
 
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *a,
@@ -117,21 +120,142 @@ static void unmap_file(mapped *m) {
 }
 
 /* Both headers begin with magic, version and record size. */
-static int header_ok(const mapped *m, size_t header_bytes, char *why, size_t why_len) {
+static int header_ok(const czt_log_bytes *m, size_t header_bytes, char *why, size_t why_len) {
   if (m->size < header_bytes) {
-    snprintf(why, why_len, "%s: shorter than its header (%zu bytes)", m->path, m->size);
+    snprintf(why, why_len, "%s: shorter than its header (%zu bytes)", m->name, m->size);
     return -1;
   }
-  const czt_log_header *h = (const czt_log_header *)m->base;
-  if (h->magic != CZT_LOG_MAGIC || h->version != CZT_LOG_VERSION ||
-      h->record_bytes != sizeof(czt_record)) {
+  czt_log_header h;
+  memcpy(&h, m->base, sizeof h);
+  if (h.magic != CZT_LOG_MAGIC || h.version != CZT_LOG_VERSION ||
+      h.record_bytes != sizeof(czt_record)) {
     snprintf(why, why_len,
              "%s: offset 0: not a Collectivize event file of this version "
              "(magic, version or record size differ)",
-             m->path);
+             m->name);
     return -1;
   }
   return 0;
+}
+
+int czt_log_walk(const czt_log_bytes *log, const czt_log_bytes *ring,
+                 czt_record_fn on_record, void *ctx, czt_rank_span *span,
+                 char *why, size_t why_len) {
+  span->events = span->first = span->last = 0;
+  int rc = 0;
+  int log_clock = -1;
+  czt_clock_map map = {0};
+  const unsigned char *log_records = NULL, *ring_records = NULL;
+  uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
+  if (log->base) {
+    rc = header_ok(log, CZT_LOG_HEADER_BYTES, why, why_len);
+    if (rc == 0) {
+      czt_log_header h;
+      memcpy(&h, log->base, sizeof h);
+      log_records = log->base + CZT_LOG_HEADER_BYTES;
+      n_log = (log->size - CZT_LOG_HEADER_BYTES) / sizeof(czt_record);
+      log_clock = (int)h.clock;
+    }
+  }
+  if (rc == 0 && ring->base) {
+    rc = header_ok(ring, CZT_RING_HEADER_BYTES, why, why_len);
+    czt_ring_header h;
+    if (rc == 0) {
+      memcpy(&h, ring->base, sizeof h);
+      half = h.half_records;
+      /* (a half never holds more records than fit in the ring) */
+      if (half == 0 || half > ring->size / sizeof(czt_record) / 2 ||
+          ring->size < CZT_RING_HEADER_BYTES + 2 * half * sizeof(czt_record)) {
+        snprintf(why, why_len, "%s: offset %zu: truncated (%zu bytes for two "
+                 "halves of %llu records)", ring->name, ring->size, ring->size,
+                 (unsigned long long)half);
+        rc = -1;
+      }
+    }
+    if (rc == 0) {
+      base[0] = h.half_base[0];
+      base[1] = h.half_base[1];
+      for (int k = 0; k < 2 && rc == 0; k++)
+        if (base[k] != CZT_RING_EMPTY && base[k] % half != 0) {
+          snprintf(why, why_len, "%s: offset %zu: half %d starts at record %llu, "
+                   "not a multiple of %llu", ring->name,
+                   (size_t)offsetof(czt_ring_header, half_base) + 8 * (size_t)k, k,
+                   (unsigned long long)base[k], (unsigned long long)half);
+          rc = -1;
+        }
+      map.tsc = h.clock == CZT_CLOCK_TSC;
+      map.a = h.start;
+      /* The latest pair when it is far enough from the start to fix the
+       * rate, else the one taken 10 ms after the start. */
+      map.b = h.latest.ns - h.start.ns >= h.start_later.ns - h.start.ns
+                  ? h.latest
+                  : h.start_later;
+      if (rc == 0 && map.tsc && (map.b.tsc <= map.a.tsc || map.b.ns <= map.a.ns)) {
+        snprintf(why, why_len, "%s: offset 0: the clock calibration is unusable "
+                 "(TSC pairs not increasing)", ring->name);
+        rc = -1;
+      }
+      ring_records = ring->base + CZT_RING_HEADER_BYTES;
+    }
+  }
+  if (rc == 0 && log_clock == CZT_CLOCK_TSC && !ring->base) {
+    snprintf(why, why_len, "%s: its timestamps are TSC ticks and %s, which "
+             "holds their calibration, is missing", log->name,
+             ring->name ? ring->name : "the ring file");
+    rc = -1;
+  }
+  for (uint64_t i = 0; rc == 0; i++) {
+    czt_record r;
+    const czt_log_bytes *from = NULL;
+    size_t at = 0;
+    /* The log first: a half is zeroed only after its pwrite completed, and
+     * a kill during the zeroing leaves records in the ring whose fields are
+     * already zero but whose kind is not. Records are copied out: a file's
+     * bytes need not be aligned for them. */
+    if (i < n_log) {
+      at = CZT_LOG_HEADER_BYTES + (size_t)i * sizeof(czt_record);
+      memcpy(&r, log_records + (size_t)i * sizeof(czt_record), sizeof r);
+      if (r.kind != CZT_REC_END) from = log;
+    }
+    for (int k = 0; k < 2 && !from && ring_records; k++)
+      if (base[k] != CZT_RING_EMPTY && i >= base[k] && i - base[k] < half) {
+        size_t index = (size_t)((uint64_t)k * half + (i - base[k]));
+        memcpy(&r, ring_records + index * sizeof(czt_record), sizeof r);
+        at = CZT_RING_HEADER_BYTES + index * sizeof(czt_record);
+        if (r.kind != CZT_REC_END) from = ring;
+      }
+    if (!from) break;
+    if (r.kind >= CZT_REC_KINDS) {
+      snprintf(why, why_len, "%s: offset %zu: unknown record kind %u", from->name, at,
+               r.kind);
+      rc = -1;
+      break;
+    }
+    /* Timestamps never go backwards within a location. */
+    r.t = czt_clock_ns(&map, r.t);
+    if (span->events && r.t < span->last) r.t = span->last;
+    if (on_record && on_record(ctx, &r) != 0) {
+      snprintf(why, why_len, "%s: cannot write event %llu", from->name,
+               (unsigned long long)i);
+      rc = -1;
+      break;
+    }
+    if (span->events++ == 0) span->first = r.t;
+    span->last = r.t;
+  }
+  return rc;
+}
+
+typedef struct encode_ctx {
+  OTF2_EvtWriter *w;
+  OTF2_AttributeList *attrs;
+  OTF2_ErrorCode error;
+} encode_ctx;
+
+static int encode_one(void *ctx, const czt_record *r) {
+  encode_ctx *c = ctx;
+  c->error = czt_record_encode(c->w, c->attrs, r);
+  return c->error == OTF2_SUCCESS ? 0 : -1;
 }
 
 int czt_log_convert(const char *log_path, const char *ring_path,
@@ -144,106 +268,20 @@ int czt_log_convert(const char *log_path, const char *ring_path,
     unmap_file(&log);
     return -1;
   }
+  encode_ctx c = {w, OTF2_AttributeList_New(), OTF2_SUCCESS};
   int rc = 0;
-  int log_clock = -1;
-  czt_clock_map map = {0};
-  const czt_record *log_records = NULL, *ring_records = NULL;
-  uint64_t n_log = 0, half = 0, base[2] = {CZT_RING_EMPTY, CZT_RING_EMPTY};
-  if (log.base) {
-    const czt_log_header *h = (const czt_log_header *)log.base;
-    rc = header_ok(&log, CZT_LOG_HEADER_BYTES, why, why_len);
-    log_records = (const czt_record *)(log.base + CZT_LOG_HEADER_BYTES);
-    if (rc == 0) {
-      n_log = (log.size - CZT_LOG_HEADER_BYTES) / sizeof(czt_record);
-      log_clock = (int)h->clock;
-    }
-  }
-  if (rc == 0 && ring.base) {
-    const czt_ring_header *h = (const czt_ring_header *)ring.base;
-    rc = header_ok(&ring, CZT_RING_HEADER_BYTES, why, why_len);
-    if (rc == 0) {
-      half = h->half_records;
-      if (half == 0 ||
-          ring.size < CZT_RING_HEADER_BYTES + 2 * half * sizeof(czt_record)) {
-        snprintf(why, why_len, "%s: offset %zu: truncated (%zu bytes for two "
-                 "halves of %llu records)", ring.path, ring.size, ring.size,
-                 (unsigned long long)half);
-        rc = -1;
-      }
-      base[0] = h->half_base[0];
-      base[1] = h->half_base[1];
-      for (int k = 0; k < 2 && rc == 0 && half; k++)
-        if (base[k] != CZT_RING_EMPTY && base[k] % half != 0) {
-          snprintf(why, why_len, "%s: offset %zu: half %d starts at record %llu, "
-                   "not a multiple of %llu", ring.path,
-                   (size_t)offsetof(czt_ring_header, half_base) + 8 * (size_t)k, k,
-                   (unsigned long long)base[k], (unsigned long long)half);
-          rc = -1;
-        }
-      map.tsc = h->clock == CZT_CLOCK_TSC;
-      map.a = h->start;
-      /* The latest pair when it is far enough from the start to fix the
-       * rate, else the one taken 10 ms after the start. */
-      map.b = h->latest.ns - h->start.ns >= h->start_later.ns - h->start.ns
-                  ? h->latest
-                  : h->start_later;
-      if (map.tsc && (map.b.tsc <= map.a.tsc || map.b.ns <= map.a.ns)) {
-        snprintf(why, why_len, "%s: offset 0: the clock calibration is unusable "
-                 "(TSC pairs not increasing)", ring.path);
-        rc = -1;
-      }
-      ring_records = (const czt_record *)(ring.base + CZT_RING_HEADER_BYTES);
-    }
-  }
-  if (rc == 0 && log_clock == CZT_CLOCK_TSC && !ring.base) {
-    snprintf(why, why_len, "%s: its timestamps are TSC ticks and %s, which "
-             "holds their calibration, is missing", log.path,
-             ring_path ? ring_path : "the ring file");
-    rc = -1;
-  }
-  OTF2_AttributeList *attrs = rc == 0 ? OTF2_AttributeList_New() : NULL;
-  if (rc == 0 && !attrs) {
+  if (!c.attrs) {
     snprintf(why, why_len, "%s: out of memory", log_path ? log_path : ring_path);
     rc = -1;
+  } else {
+    czt_log_bytes lb = {log_path, log.base, log.size}, rb = {ring_path, ring.base, ring.size};
+    rc = czt_log_walk(&lb, &rb, encode_one, &c, span, why, why_len);
+    if (rc && c.error != OTF2_SUCCESS) {
+      size_t n = strlen(why);
+      snprintf(why + n, why_len - n, " (OTF2: %s)", OTF2_Error_GetName(c.error));
+    }
   }
-  for (uint64_t i = 0; rc == 0; i++) {
-    const czt_record *r = NULL;
-    const mapped *from = NULL;
-    /* The log first: a half is zeroed only after its pwrite completed, and
-     * a kill during the zeroing leaves records in the ring whose fields are
-     * already zero but whose kind is not. */
-    if (i < n_log && log_records[i].kind != CZT_REC_END) {
-      r = &log_records[i];
-      from = &log;
-    }
-    for (int k = 0; k < 2 && !r && ring_records; k++)
-      if (base[k] != CZT_RING_EMPTY && i >= base[k] && i - base[k] < half &&
-          ring_records[(uint64_t)k * half + (i - base[k])].kind != CZT_REC_END) {
-        r = &ring_records[(uint64_t)k * half + (i - base[k])];
-        from = &ring;
-      }
-    if (!r) break;
-    if (r->kind >= CZT_REC_KINDS) {
-      snprintf(why, why_len, "%s: offset %zu: unknown record kind %u", from->path,
-               (size_t)((const unsigned char *)r - from->base), r->kind);
-      rc = -1;
-      break;
-    }
-    /* Timestamps never go backwards within a location. */
-    czt_record mapped_r = *r;
-    mapped_r.t = czt_clock_ns(&map, r->t);
-    if (span->events && mapped_r.t < span->last) mapped_r.t = span->last;
-    OTF2_ErrorCode e = czt_record_encode(w, attrs, &mapped_r);
-    if (e != OTF2_SUCCESS) {
-      snprintf(why, why_len, "%s: OTF2 cannot write event %llu: %s", from->path,
-               (unsigned long long)i, OTF2_Error_GetName(e));
-      rc = -1;
-      break;
-    }
-    if (span->events++ == 0) span->first = mapped_r.t;
-    span->last = mapped_r.t;
-  }
-  if (attrs) OTF2_AttributeList_Delete(attrs);
+  if (c.attrs) OTF2_AttributeList_Delete(c.attrs);
   unmap_file(&log);
   unmap_file(&ring);
   return rc;

@@ -101,6 +101,7 @@ const char *czt_log_path(void) { return log_path; }
 const char *czt_ring_path(void) { return ring_path; }
 
 static int fail(const char *what, const char *path, int err) {
+  if (err == ENOSPC) atomic_store(&czt_nospace, 1);
   snprintf(error, sizeof error, "%s %s: %s", what, path, strerror(err));
   return -1;
 }
@@ -108,7 +109,7 @@ static int fail(const char *what, const char *path, int err) {
 int czt_log_open(const char *dir, int rank) {
   snprintf(log_path, sizeof log_path, "%s/" CZ_TRACE_LOG_FMT, dir, rank);
   snprintf(ring_path, sizeof ring_path, "%s/" CZ_TRACE_RING_FMT, dir, rank);
-  log_fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  log_fd = czt_open_private(log_path, O_WRONLY | O_EXCL);
   if (log_fd < 0) return fail("cannot create", log_path, errno);
   czt_clock_tsc = choose_tsc();
   union {
@@ -122,7 +123,7 @@ int czt_log_open(const char *dir, int rank) {
    * may not: then they are written through it, as before). */
   int flags = fcntl(log_fd, F_GETFL);
   log_direct = flags >= 0 && fcntl(log_fd, F_SETFL, flags | O_DIRECT) == 0;
-  int fd = open(ring_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  int fd = czt_open_private(ring_path, O_RDWR | O_EXCL);
   if (fd < 0) return fail("cannot create", ring_path, errno);
   /* Blocks reserved now: a store into a sparse page on a full disk would
    * be SIGBUS, not an error code. */

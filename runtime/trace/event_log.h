@@ -127,6 +127,25 @@ uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t);
 OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *attrs,
                                  const czt_record *r);
 
+/* A rank's log or ring file as bytes: base NULL when there is none. */
+typedef struct czt_log_bytes {
+  const char *name; /* for messages */
+  const unsigned char *base;
+  size_t size;
+} czt_log_bytes;
+
+/* Called with each record in event order, t mapped to CLOCK_MONOTONIC ns;
+ * non-zero stops the walk with an error. */
+typedef int (*czt_record_fn)(void *ctx, const czt_record *r);
+
+/* Every whole record of a rank's log and ring, in event order, validated
+ * (headers, half bases, record kinds): what czt_log_convert encodes, and
+ * what the fuzz targets feed with arbitrary bytes. Fills span; 0, or -1
+ * with why filled (file, offset and reason). */
+int czt_log_walk(const czt_log_bytes *log, const czt_log_bytes *ring,
+                 czt_record_fn on_record, void *ctx, czt_rank_span *span,
+                 char *why, size_t why_len);
+
 /* Encode every whole record of a rank's log and ring (either may be
  * missing: NULL or no file) with w, in event order; fills span (event
  * count, first and last timestamp). 0, or -1 with why filled (file,

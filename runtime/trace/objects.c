@@ -35,7 +35,7 @@ static int one_object(struct dl_phdr_info *info, size_t size, void *data) {
 void czt_write_objects(const char *dir) {
   char path[4200];
   snprintf(path, sizeof path, "%s/" CZ_TRACE_OBJECTS_FMT, dir, czt.rank);
-  FILE *f = fopen(path, "w");
+  FILE *f = czt_fopen_private(path);
   if (!f) return; /* sites stay raw addresses */
   dl_iterate_phdr(one_object, f);
   fclose(f);

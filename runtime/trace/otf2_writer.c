@@ -39,6 +39,7 @@ static OTF2_ErrorCode on_otf2_error(void *user, const char *file,
                                    uint64_t line, const char *function,
                                    OTF2_ErrorCode code, const char *fmt,
                                    va_list va) {
+  if (code == OTF2_ERROR_ENOSPC) atomic_store(&czt_nospace, 1);
   if (!otf2_error[0]) {
     char text[400] = "";
     if (fmt) vsnprintf(text, sizeof text, fmt, va);

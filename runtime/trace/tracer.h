@@ -13,6 +13,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <mpi.h>
 
 #include "collectivize_trace_format.h"
@@ -42,6 +44,20 @@ typedef struct czt_state {
 } czt_state;
 extern czt_state czt;
 extern char czt_dir[4096]; /* the trace directory */
+/* A write failed for lack of space (rank-N.nospace then says so). */
+extern atomic_int czt_nospace;
+
+/* Private traces (private_dir.c): the directory's mode (0700 unless
+ * COLLECTIVIZE_TRACE_MODE says otherwise) and its files' (0600). */
+mode_t czt_dir_mode(void);
+mode_t czt_file_mode(void);
+/* mkdir -p with the trace's mode; refuses another user's directory and a
+ * symbolic link in a directory anyone can write to. 0, or fills why. */
+int czt_make_private_dir(const char *dir, char *why, size_t why_len, int *created);
+/* open() with O_CREAT and the files' mode, or a FILE for writing. */
+int czt_open_private(const char *path, int flags);
+FILE *czt_fopen_private(const char *path);
+void czt_chmod_private(const char *path, int is_dir);
 extern pthread_mutex_t czt_mutex;
 
 #define CZT_LOCK()                                 \

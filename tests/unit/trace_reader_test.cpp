@@ -427,8 +427,10 @@ void writeRing(const std::string &path, uint32_t half,
   h.half_base[0] = h.half_base[1] = CZT_RING_EMPTY;
   for (size_t k = 0; k < halves.size(); k++) {
     h.half_base[k] = halves[k].first;
-    std::memcpy(&bytes[CZT_RING_HEADER_BYTES + k * half * sizeof(czt_record)],
-                halves[k].second.data(), halves[k].second.size() * sizeof(czt_record));
+    // An empty half has no data() to copy from (memcpy from null is UB).
+    if (!halves[k].second.empty())
+      std::memcpy(&bytes[CZT_RING_HEADER_BYTES + k * half * sizeof(czt_record)],
+                  halves[k].second.data(), halves[k].second.size() * sizeof(czt_record));
   }
   std::memcpy(bytes.data(), &h, sizeof h);
   std::ofstream(path, std::ios::binary)

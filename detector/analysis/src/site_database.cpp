@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "collectivize/json.h"
 
@@ -13,13 +15,17 @@ namespace cz::detect {
 using json::Json;
 
 trace::Result<SiteLocations> readSiteDatabase(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return trace::Error{path, -1, "cannot read"};
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseSiteDatabase(text.str(), path);
+}
+
+trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const std::string &path) {
   Json root;
   std::string error;
-  if (!json::readJsonFile(path, root, error)) {
-    // readJsonFile names the file; the error here names it once.
-    if (error.compare(0, path.size() + 2, path + ": ") == 0) error = error.substr(path.size() + 2);
-    return trace::Error{path, -1, error};
-  }
+  if (!json::parseJson(text, root, error)) return trace::Error{path, -1, "not valid JSON: " + error};
   const Json *format = root.find("format"), *version = root.find("version"), *sites = root.find("sites");
   if (!format || format->str() != "collectivize-sites")
     return trace::Error{path, -1, "not a Collectivize site database (format is not \"collectivize-sites\")"};

@@ -2,7 +2,10 @@
 #include "evt_direct.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstring>
@@ -129,14 +132,24 @@ bool readAttributes(Fields f, std::vector<DirectAttribute> &out) {
 
 DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_t bound,
                             DirectSink sink, void *ctx) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return DirectRead();
+  struct stat st;
+  DirectRead r;
+  if (fstat(fd, &st) == 0)
+    r = readEventsDirect(ByteSource::file(fd, uint64_t(st.st_size)), chunkSize, bound, sink, ctx);
+  close(fd);
+  return r;
+}
+
+DirectRead readEventsDirect(const ByteSource &bytes, uint64_t chunkSize, uint64_t bound,
+                            DirectSink sink, void *ctx) {
   DirectRead r;
   const uint16_t probe = 1;
   uint8_t hostLittle;
   std::memcpy(&hostLittle, &probe, 1);
   if (!hostLittle || chunkSize < kHeaderSize + 2 || chunkSize > (uint64_t(1) << 30)) return r;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return r;
-  std::vector<uint8_t> buf(chunkSize);
+  std::vector<uint8_t> buf(size_t(std::min<uint64_t>(chunkSize, bytes.size())));
   std::vector<DirectAttribute> attrs;
   uint64_t records = 0, time = 0;
   for (uint64_t offset = 0;; offset += chunkSize) {
@@ -144,12 +157,8 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
       r.complete = true;
       break;
     }
-    ssize_t got = pread(fd, buf.data(), chunkSize, off_t(offset));
-    if (got < 0 && errno == EINTR) {
-      offset -= chunkSize;
-      continue;
-    }
-    if (got < ssize_t(kHeaderSize) || buf[0] != kChunkHeader || buf[1] != kLittleEndian) break;
+    size_t got = bytes.read(buf.data(), buf.size(), offset);
+    if (got < kHeaderSize || buf[0] != kChunkHeader || buf[1] != kLittleEndian) break;
     const uint8_t *p = buf.data() + kHeaderSize, *end = buf.data() + got;
     bool endOfFile = false, bad = false, stopped = false;
     attrs.clear();
@@ -208,7 +217,6 @@ DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_
     }
     if (bad) break;
   }
-  close(fd);
   return r;
 }
 

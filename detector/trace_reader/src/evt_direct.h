@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 
+#include "byte_source.h"
 #include "collectivize/trace_reader.h"
 
 namespace cz::trace::detail {
@@ -43,6 +44,10 @@ struct DirectRead {
 
 // Reads up to `bound` event records of the validated event file `path`.
 DirectRead readEventsDirect(const std::string &path, uint64_t chunkSize, uint64_t bound,
+                            DirectSink sink, void *ctx);
+// The same from bytes anywhere (a validated prefix: `bound` is what the
+// validator counted); the file version reads through this.
+DirectRead readEventsDirect(const ByteSource &bytes, uint64_t chunkSize, uint64_t bound,
                             DirectSink sink, void *ctx);
 
 } // namespace cz::trace::detail

@@ -2,6 +2,8 @@
 // file's last bytes, so it costs next to nothing even for large traces.
 #include "otf2_validate.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,17 +20,8 @@ constexpr uint8_t kEndOfFile = 0x02;
 constexpr uint8_t kEndOfBuffer = 0x01;
 constexpr uint8_t kLittleEndian = 0x42, kBigEndian = 0x23;
 constexpr uint64_t kHeaderSize = 18; // id, endianness, first, last (uint64 each)
-
-bool readAt(int fd, void *buf, size_t n, uint64_t off) {
-  size_t done = 0;
-  while (done < n) {
-    ssize_t r = pread(fd, static_cast<char *>(buf) + done, n - done, off_t(off + done));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    done += size_t(r);
-  }
-  return true;
-}
+// OTF2 itself allows at most 16 MiB; anything near this is a corrupt anchor.
+constexpr uint64_t kMaxChunkSize = uint64_t(1) << 30;
 
 uint64_t decode64(const uint8_t *p, bool bigEndian) {
   uint64_t v = 0;
@@ -126,8 +119,21 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     c.reason = "not a regular file";
     return c;
   }
-  c.size = uint64_t(st.st_size);
-  if (chunkSize < kHeaderSize + 2) {
+  int fd = st.st_size ? open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+  if (st.st_size && fd < 0) {
+    c.size = uint64_t(st.st_size);
+    c.reason = std::string("cannot open: ") + std::strerror(errno);
+    return c;
+  }
+  c = checkChunkedBytes(ByteSource::file(fd, uint64_t(st.st_size)), chunkSize, countEvents);
+  if (fd >= 0) close(fd);
+  return c;
+}
+
+FileCheck checkChunkedBytes(const ByteSource &bytes, uint64_t chunkSize, bool countEvents) {
+  FileCheck c;
+  c.size = bytes.size();
+  if (chunkSize < kHeaderSize + 2 || chunkSize > kMaxChunkSize) {
     c.reason = "archive declares an impossible chunk size " + std::to_string(chunkSize);
     return c;
   }
@@ -135,11 +141,6 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     c.state = FileState::Truncated;
     c.offset = 0;
     c.reason = "empty file (nothing was flushed)";
-    return c;
-  }
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    c.reason = std::string("cannot open: ") + std::strerror(errno);
     return c;
   }
   uint64_t chunks = (c.size + chunkSize - 1) / chunkSize;
@@ -153,7 +154,7 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     uint8_t h[kHeaderSize];
     if (avail < kHeaderSize) {
       // A partial header can only be a truncation (headers start chunks).
-      if (!readAt(fd, h, avail, off) || h[0] != kChunkHeader) {
+      if (!bytes.readAll(h, avail, off) || h[0] != kChunkHeader) {
         c.state = FileState::Corrupt;
         c.offset = int64_t(off);
         c.reason = "no OTF2 chunk header";
@@ -163,17 +164,14 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
         c.reason = "file ends inside a chunk header";
       }
       c.readableEvents = wholeEvents;
-      close(fd);
       return c;
     }
-    if (!readAt(fd, h, kHeaderSize, off)) {
-      close(fd);
+    if (!bytes.readAll(h, kHeaderSize, off)) {
       c.offset = int64_t(off);
       c.reason = "read error";
       return c;
     }
     if (h[0] != kChunkHeader || (h[1] != kLittleEndian && h[1] != kBigEndian)) {
-      close(fd);
       c.state = FileState::Corrupt;
       c.offset = int64_t(off + (h[0] != kChunkHeader ? 0 : 1));
       c.reason = h[0] != kChunkHeader
@@ -187,7 +185,6 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     uint64_t first = decode64(h + 2, bigEndian), lastEv = decode64(h + 10, bigEndian);
     if (countEvents) {
       if (first != expectFirst) {
-        close(fd);
         c.state = FileState::Corrupt;
         c.offset = int64_t(off + 2);
         c.reason = "chunk " + std::to_string(k) + " starts at event " + std::to_string(first) +
@@ -195,10 +192,22 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
         c.readableEvents = wholeEvents;
         return c;
       }
+      // Every event record takes at least two bytes (a type byte and a
+      // field): a header announcing more events than a whole chunk can hold
+      // is corrupt, and its count must not reach the reader (which reserves
+      // memory by it). The last chunk may be cut short: its events are
+      // counted from its bytes below.
+      if (lastEv + 1 >= first && lastEv - first + 1 > (chunkSize - kHeaderSize) / 2) {
+        c.state = FileState::Corrupt;
+        c.offset = int64_t(off + 10);
+        c.reason = "chunk " + std::to_string(k) + " announces " + std::to_string(lastEv - first + 1) +
+                   " events, more than its " + std::to_string(chunkSize) + " bytes can hold";
+        c.readableEvents = wholeEvents;
+        return c;
+      }
       if (lastEv + 1 < first) {
         // The header's event count is written when the chunk is completed:
         // a chunk that never was (killed run) has none.
-        close(fd);
         c.state = FileState::Truncated;
         c.offset = int64_t(off);
         c.reason = "chunk " + std::to_string(k) + " was never completed (no event count)";
@@ -213,13 +222,11 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     // The last chunk: walk its records (every record is a type byte and a
     // length, timestamps are 9 bytes) to find where the data really ends.
     std::vector<uint8_t> buf(avail);
-    if (!readAt(fd, buf.data(), avail, off)) {
-      close(fd);
+    if (!bytes.readAll(buf.data(), avail, off)) {
       c.offset = int64_t(off);
       c.reason = "read error";
       return c;
     }
-    close(fd);
     Walk w = walkLastChunk(buf, bigEndian, countEvents ? first - 1 : 0, countEvents);
     c.readableEvents = countEvents ? w.events : 0;
     if (w.state == FileState::Complete) {
@@ -238,7 +245,6 @@ FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool cou
     if (w.state == FileState::Corrupt) c.reason = "chunk " + std::to_string(k) + ": " + w.reason;
     return c;
   }
-  close(fd);
   c.state = FileState::Complete;
   return c;
 }

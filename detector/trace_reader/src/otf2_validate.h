@@ -11,12 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "byte_source.h"
 #include "collectivize/trace_reader.h"
 
 namespace cz::trace::detail {
 
 // The manifest (collectivize-trace.txt): "key value" lines.
 Result<Manifest> readManifest(const std::string &path);
+// The same from the manifest's text (`path` names it in errors).
+Result<Manifest> parseManifest(const std::string &text, const std::string &path);
 
 enum class FileState {
   Complete,  // structurally whole
@@ -50,5 +53,8 @@ ChunkWalk walkEventChunk(const std::vector<uint8_t> &chunk, uint64_t eventsBefor
 // chunked: event and local/global definition files. countEvents: the chunk
 // headers carry event numbers (event files) that must continue.
 FileCheck checkChunkedFile(const std::string &path, uint64_t chunkSize, bool countEvents);
+// The same checks on bytes from anywhere (checkChunkedFile reads the file
+// through this): what the fuzz targets exercise.
+FileCheck checkChunkedBytes(const ByteSource &bytes, uint64_t chunkSize, bool countEvents);
 
 } // namespace cz::trace::detail

@@ -11,7 +11,9 @@
 // Ranks that finished (rank-N.done) keep their N.evt as it is.
 #include "collectivize/trace_reader.h"
 #include "otf2_validate.h"
+#include "rank_fate.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -246,6 +249,23 @@ Result<bool> writeArchive(const std::string &dir, const czt_global_info &info,
   return true;
 }
 
+// The files repair wrote (OTF2 creates them with the umask's mode) get the
+// trace directory's privacy: its read and write bits (0600 under the
+// tracer's 0700), the archive's directory the directory's own mode.
+void matchDirectoryMode(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) return;
+  mode_t dirMode = st.st_mode & 0777, fileMode = dirMode & 0666;
+  std::string archive = dir + "/" CZ_TRACE_ARCHIVE;
+  chmod(archive.c_str(), dirMode);
+  chmod((archive + ".otf2").c_str(), fileMode);
+  chmod((archive + ".def").c_str(), fileMode);
+  chmod((dir + "/" CZ_TRACE_MANIFEST).c_str(), fileMode);
+  if (std::unique_ptr<DIR, int (*)(DIR *)> d{opendir(archive.c_str()), closedir}; d)
+    while (dirent *e = readdir(d.get()))
+      if (e->d_name[0] != '.') chmod((archive + "/" + e->d_name).c_str(), fileMode);
+}
+
 } // namespace
 
 Result<RepairReport> repair(const std::string &dirIn) {
@@ -265,8 +285,15 @@ Result<RepairReport> repair(const std::string &dirIn) {
     leftRecords = leftRecords || (!exists(rankFile(dir, CZ_TRACE_DONE_FMT, r)) &&
                                   (exists(rankFile(dir, CZ_TRACE_LOG_FMT, r)) ||
                                    exists(rankFile(dir, CZ_TRACE_RING_FMT, r))));
-  if (anchored && !leftRecords)
+  if (anchored && !leftRecords) {
+    auto when = manifest->other.find("repaired");
+    if (when != manifest->other.end()) {
+      RepairReport before;
+      before.alreadyRepaired = std::atoll(when->second.c_str());
+      if (before.alreadyRepaired > 0) return before;
+    }
     return Error{dir, -1, "nothing to repair: the trace has its OTF2 anchor (the run finished)"};
+  }
 
   RepairReport report;
   std::vector<czt_rank_span> spans(size_t(ranks), czt_rank_span{0, 0, 0});
@@ -300,14 +327,24 @@ Result<RepairReport> repair(const std::string &dirIn) {
   info.realtime_at_first = uint64_t(manifest->started) * 1000000000u;
   Result<bool> written = writeArchive(dir, info, spans, logs);
   if (!written) return written.error();
-  for (RankRepair &rr : report.ranks)
-    if (!rr.finished) rr.events = spans[size_t(rr.rank)].events;
+  for (RankRepair &rr : report.ranks) {
+    if (rr.finished) continue;
+    rr.events = spans[size_t(rr.rank)].events;
+    detail::RankFate fate = detail::rankFate(dir, rr.rank);
+    rr.fate = detail::describeFate(fate);
+    // Only the writing failed: with its records encoded, the rank's trace
+    // is as complete as a finished one.
+    if (fate.recordsWhole())
+      rr.completed = bool(std::ofstream(rankFile(dir, CZ_TRACE_DONE_FMT, rr.rank))
+                          << "events " << rr.events << "\n");
+  }
   for (int r = 0; r < ranks; r++) {
     std::remove(rankFile(dir, CZ_TRACE_LOG_FMT, r).c_str());
     std::remove(rankFile(dir, CZ_TRACE_RING_FMT, r).c_str());
     std::remove(rankFile(dir, CZ_TRACE_COMMS_FMT, r).c_str());
   }
   std::ofstream(manifestPath, std::ios::app) << "repaired " << (long long)std::time(nullptr) << "\n";
+  matchDirectoryMode(dir);
   report.communicators = 0;
   for (size_t i = 0; i + 4 <= comms.size(); i += 4 + comms[i + 3]) report.communicators++;
   return report;

@@ -16,12 +16,14 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include <otf2/otf2.h>
 
 #include "collectivize_trace_format.h"
 #include "evt_direct.h"
 #include "otf2_validate.h"
+#include "rank_fate.h"
 
 namespace cz::trace {
 using detail::DirectAttribute;
@@ -320,8 +322,15 @@ namespace detail {
 // "key value" lines. Unknown keys are kept; a malformed known value is an
 // error at its line's offset.
 Result<Manifest> readManifest(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, -1, std::string("cannot read: ") + std::strerror(errno)};
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{path, -1, std::string("cannot read: ") + std::strerror(errno)};
+  std::stringstream text;
+  text << file.rdbuf();
+  return parseManifest(text.str(), path);
+}
+
+Result<Manifest> parseManifest(const std::string &text, const std::string &path) {
+  std::istringstream in(text);
   Manifest m;
   std::string line;
   int64_t offset = 0;
@@ -397,16 +406,25 @@ Result<Trace> Trace::open(const std::string &dirIn) {
   } else {
     impl->problems.push_back({-1, manifestPath, "the manifest " CZ_TRACE_MANIFEST " is missing"});
   }
-  // The tracer writes the anchor at MPI_Finalize; a manifest without it is a
-  // run that aborted or was killed (recovering those is not supported yet).
+  // The tracer writes the anchor at MPI_Finalize: a manifest without it (or
+  // with an empty one, the disk being full) is a run whose ranks left their
+  // records for `trace repair`; the ranks' markers say why.
+  struct stat anchorStat;
+  bool emptyAnchor = haveAnchor && stat(impl->anchor.c_str(), &anchorStat) == 0 &&
+                     anchorStat.st_size == 0;
+  if ((!haveAnchor || emptyAnchor) && haveManifest) {
+    bool nospace = false;
+    bool finalized = detail::anyFinalized(dir, std::max(impl->manifest.ranks, 0), &nospace);
+    std::string what = emptyAnchor ? "the OTF2 anchor file is empty: " : "the OTF2 anchor file is missing: ";
+    what += finalized ? std::string("the traced run reached MPI_Finalize but could not write its trace") +
+                            (nospace ? " (the disk was full)" : "")
+                      : "the traced run did not reach MPI_Finalize (aborted or killed)";
+    return Error{impl->anchor, -1,
+                 what + "; recover what it recorded with `collectivize trace repair " + dir + "`"};
+  }
   if (!haveAnchor)
     return Error{impl->anchor, -1,
-                 haveManifest
-                     ? "the OTF2 anchor file is missing: the traced run did not reach "
-                       "MPI_Finalize (aborted or killed); recover what it recorded with "
-                       "`collectivize trace repair " + dir + "`"
-                     : "the OTF2 anchor file is missing: this is not a complete trace "
-                       "directory"};
+                 "the OTF2 anchor file is missing: this is not a complete trace directory"};
 
   // Anchor: small and not chunked; OTF2 reports its errors cleanly.
   Otf2Errors errors;
@@ -514,8 +532,8 @@ Result<Trace> Trace::open(const std::string &dirIn) {
     std::string rn = "rank " + std::to_string(r);
     if (!f.done)
       impl->problems.push_back({r, dir + "/" + done,
-                                rn + " did not finish tracing (no " + done +
-                                    "): the run was aborted or killed, or the rank is still running"});
+                                rn + " did not finish tracing (no " + done + "): it " +
+                                    detail::describeFate(detail::rankFate(dir, r))});
     if (f.evt.state == FileState::Missing)
       impl->problems.push_back({r, f.evtPath, rn + ": event file missing: no events of this rank were written"});
     else if (f.evt.state == FileState::Truncated)

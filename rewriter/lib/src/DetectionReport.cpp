@@ -235,7 +235,12 @@ bool readDetectionReport(const std::string &path, DetectionReport &out, std::str
     err = path + ": cannot read (" + buffer.getError().message() + ")";
     return false;
   }
-  auto parsed = json::parse((*buffer)->getBuffer());
+  return parseDetectionReport((*buffer)->getBuffer(), path, out, err);
+}
+
+bool parseDetectionReport(llvm::StringRef text, const std::string &path, DetectionReport &out,
+                          std::string &err) {
+  auto parsed = json::parse(text);
   if (!parsed) {
     err = path + ": not JSON (" + llvm::toString(parsed.takeError()) + ")";
     return false;

@@ -10,8 +10,7 @@ namespace cz::verify {
 using namespace json; // the tools' JSON model (support/json)
 namespace {
 
-bool readReport(const std::string &path, Json &report, std::string &error) {
-  if (!readJsonFile(path, report, error)) return false;
+bool checkReport(const std::string &path, const Json &report, std::string &error) {
   if (report.str("format") != "collectivize-detection") {
     error = path + ": not a Collectivize detection report (format '" + report.str("format") + "')";
     return false;
@@ -35,11 +34,9 @@ ManualCollective toCollective(const Json &m) {
   return c;
 }
 
-} // namespace
-
-bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error) {
-  Json report;
-  if (!readReport(path, report, error)) return false;
+bool findingsOf(const std::string &path, const Json &report, TraceFindings &out,
+                std::string &error) {
+  if (!checkReport(path, report, error)) return false;
   out = TraceFindings();
   out.ranks = int(report.num("ranks"));
   if (const Json *ms = report.find("matches"))
@@ -48,6 +45,24 @@ bool readDetectionReport(const std::string &path, TraceFindings &out, std::strin
     if (const Json *colls = stats->find("collectives"))
       for (const auto &[name, n] : colls->members()) out.collectives[name] = uint64_t(n.num());
   return true;
+}
+
+} // namespace
+
+bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error) {
+  Json report;
+  if (!readJsonFile(path, report, error)) return false;
+  return findingsOf(path, report, out, error);
+}
+
+bool parseDetectionReport(const std::string &text, const std::string &path, TraceFindings &out,
+                          std::string &error) {
+  Json report;
+  if (!parseJson(text, report, error)) {
+    error = path + ": not valid JSON: " + error;
+    return false;
+  }
+  return findingsOf(path, report, out, error);
 }
 
 bool sameCollective(const ManualCollective &a, int ranksA, const ManualCollective &b,

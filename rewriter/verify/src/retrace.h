@@ -30,6 +30,9 @@ struct TraceFindings {
 
 // Reads a detection report. Errors name the file and the problem.
 bool readDetectionReport(const std::string &path, TraceFindings &out, std::string &error);
+// The same from the report's text (`path` names it in errors).
+bool parseDetectionReport(const std::string &text, const std::string &path, TraceFindings &out,
+                          std::string &error);
 
 // The same manual collective in two runs: same kind and root, and the same
 // group, or both the whole world of their runs (a run on another number of

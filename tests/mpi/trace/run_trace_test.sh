@@ -18,6 +18,12 @@
 #       blocks   linked, with COLLECTIVIZE_TRACE_BLOCK_BYTES=4: the full check
 #                (block CRCs change nothing else), then check_blocks.py
 #                (beside CHECKER) on the rank-N.blocks files
+#       private  traces are private: with umask 022 the directory is 0700
+#                and every file 0600; COLLECTIVIZE_TRACE_MODE=0750 gives
+#                0750/0640; a directory of another user, and one reached
+#                through another user's symbolic link in a world-writable
+#                directory, are refused (one warning, the program runs
+#                untraced, nothing is written there)
 #       run_verb `collectivize run` (7th argument: the CLI) traces PROGRAM
 #                by preloading; the full check, then the reader's view
 #                (`trace dump`) must agree with otf2-print's
@@ -77,12 +83,17 @@ case $mode in
     grep -q "did not reach MPI_Finalize.*collectivize trace repair" "$work/summary-err.txt" || {
       cat "$work/summary-err.txt"; exit 1; }
     "$cli" trace repair "$work/trace" >"$work/repair.txt"
-    grep -qE "rank 0: 8000[5-9] events recovered$" "$work/repair.txt" || {
+    grep -qE "rank 0: 8000[5-9] events recovered;" "$work/repair.txt" || {
       cat "$work/repair.txt"; exit 1; }
     python3 "$checker" "$work/trace" "$np" 40000 "$all_ranks" "$cli"
-    if "$cli" trace repair "$work/trace" 2>"$work/again.txt"; then
-      echo "a second repair should be refused"; exit 1; fi
-    grep -q "nothing to repair" "$work/again.txt"
+    # Every rank's label is the truth: rank 1 aborted, the others were killed.
+    for r in $all_ranks; do
+      grep -qE "rank $r: [0-9]+ events recovered; it did not reach MPI_Finalize \(aborted or killed" \
+        "$work/repair.txt" || { echo "rank $r: wrong label"; cat "$work/repair.txt"; exit 1; }
+    done
+    "$cli" trace repair "$work/trace" >"$work/again.txt"
+    grep -q "$work/trace was already repaired (.*): nothing left to repair" "$work/again.txt" || {
+      cat "$work/again.txt"; exit 1; }
     # SIGKILL, through `collectivize run`, which repairs by itself.
     code=0
     COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
@@ -94,7 +105,11 @@ case $mode in
     grep -q "collectivize run: repaired" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
     grep -q "incomplete ranks: $all_ranks\$" "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
     # Rank 1 was killed right after its marker: nothing of it is lost.
-    python3 "$checker" "$work/killed" "$np" 3000 "$all_ranks" "$cli" ;;
+    python3 "$checker" "$work/killed" "$np" 3000 "$all_ranks" "$cli"
+    # `run` repaired it already: repairing again says so and when.
+    "$cli" trace repair "$work/killed" >"$work/again.txt"
+    grep -q "$work/killed was already repaired (.*): nothing left to repair" "$work/again.txt" || {
+      cat "$work/again.txt"; exit 1; } ;;
   fulldisk)
     mkdir "$work/fs"
     unshare -m true 2>/dev/null || { echo "skipped: no mount namespace here"; exit 77; }
@@ -113,6 +128,11 @@ case $mode in
       done
       mount -o remount,size=512m "$work/fs"
       "$cli" trace repair "$work/fs/trace" >"$work/repair.txt" || { cat "$work/repair.txt"; exit 1; }
+      for r in $(seq 0 $((np - 1))); do
+        grep -q "rank $r: [0-9]* events recovered; it reached MPI_Finalize; tracing had stopped during the run because the disk was full" \
+          "$work/repair.txt" || { echo "rank $r: wrong label"; cat "$work/repair.txt"; exit 1; }
+      done
+      ! grep -q "aborted or killed" "$work/repair.txt" || { cat "$work/repair.txt"; exit 1; }
       python3 "$checker" "$work/fs/trace" "$np" upto:60000 "" "$cli"
     ' ;;
   preload)
@@ -129,6 +149,35 @@ case $mode in
       echo "expected exactly one warning:"; cat "$work/err.txt"; exit 1; }
     grep -q '^ranks 99$' "$work/trace/collectivize-trace.txt"
     [ ! -e "$work/trace/traces.otf2" ] && ! ls "$work/trace"/rank-*.done 2>/dev/null ;;
+  private)
+    modes() { find "$1" -type "$2" ! -perm "$3" -printf '%m %p\n'; }
+    (umask 022; run "$prog" "$work/expect")
+    grep -q "trace_test: done" "$work/out.txt"
+    [ -e "$work/trace/traces.otf2" ] && [ "$(stat -c %a "$work/trace")" = 700 ]
+    bad=$(modes "$work/trace" d 700; modes "$work/trace" f 600)
+    [ -z "$bad" ] || { echo "not private (want 700 and 600):"; echo "$bad"; exit 1; }
+    export COLLECTIVIZE_TRACE_DIR="$work/group/trace"
+    (umask 077; COLLECTIVIZE_TRACE_MODE=0750 run "$prog" "$work/expect")
+    bad=$(modes "$work/group/trace" d 750; modes "$work/group/trace" f 640)
+    [ -z "$bad" ] || { echo "COLLECTIVIZE_TRACE_MODE=0750 not honoured:"; echo "$bad"; exit 1; }
+    [ "$(id -u)" = 0 ] || { echo "skipped: giving files to another user needs root"; exit 77; }
+    # Another user's directory (root can write there, but must not).
+    mkdir "$work/theirs" && chown nobody "$work/theirs"
+    export COLLECTIVIZE_TRACE_DIR="$work/theirs"
+    run "$prog" "$work/expect"
+    grep -q "trace_test: done" "$work/out.txt"
+    [ "$(grep -c 'belongs to another user (uid 65534)' "$work/err.txt")" = 1 ] || {
+      echo "expected one warning about the owner:"; cat "$work/err.txt"; exit 1; }
+    [ -z "$(ls -A "$work/theirs")" ]
+    # Another user's symbolic link in a world-writable, sticky directory.
+    mkdir -m 1777 "$work/shared" && mkdir "$work/elsewhere"
+    ln -s "$work/elsewhere" "$work/shared/link" && chown -h nobody "$work/shared/link"
+    export COLLECTIVIZE_TRACE_DIR="$work/shared/link/trace"
+    run "$prog" "$work/expect"
+    grep -q "trace_test: done" "$work/out.txt"
+    [ "$(grep -c "through the symbolic link $work/shared/link in $work/shared" "$work/err.txt")" = 1 ] || {
+      echo "expected one warning about the link:"; cat "$work/err.txt"; exit 1; }
+    [ -z "$(ls -A "$work/elsewhere")" ] ;;
   unwritable)
     export COLLECTIVIZE_TRACE_DIR=/dev/null/collectivize-trace
     run "$prog" "$work/expect"

@@ -4,8 +4,12 @@
  * allreduce on an MPI_Comm_split communicator, and records a kept buffer of
  * 4242 ints (the marker). Then rank 1 ends the job: MODE "abort" calls
  * MPI_Abort(3), "kill" raises SIGKILL; the other ranks wait in MPI_Recv
- * until mpirun kills them. MODE "finish" ends normally instead. */
+ * until mpirun kills them. MODE "finish" ends normally instead; "fill"
+ * too, after rank 0 filled the file system of the file FILL (argv[3]) to
+ * the last byte, so that the tracer finds the disk full at MPI_Finalize. */
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +22,9 @@ int main(int argc, char **argv) {
   int me, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
-  if (argc != 3 || P < 2) {
-    if (me == 0) fprintf(stderr, "usage: trace_abort N abort|kill|finish (2+ ranks)\n");
+  int fill = argc == 4 && strcmp(argv[2], "fill") == 0;
+  if ((argc != 3 && !fill) || P < 2) {
+    if (me == 0) fprintf(stderr, "usage: trace_abort N abort|kill|finish|fill FILL (2+ ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -38,7 +43,15 @@ int main(int argc, char **argv) {
   cz_send_to_self(marker, 4242, MPI_INT);
   printf("trace_abort: rank %d reached the end\n", me);
   fflush(stdout);
-  if (strcmp(argv[2], "finish") == 0) {
+  if (fill && me == 0) {
+    static char block[4096];
+    int fd = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    while (fd >= 0 && write(fd, block, sizeof block) > 0) {}
+    while (fd >= 0 && write(fd, block, 1) > 0) {}
+    if (fd >= 0) close(fd);
+  }
+  if (fill) MPI_Barrier(MPI_COMM_WORLD);
+  if (fill || strcmp(argv[2], "finish") == 0) {
     MPI_Finalize();
     return 0;
   }

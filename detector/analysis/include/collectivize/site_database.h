@@ -13,5 +13,7 @@ namespace cz::detect {
 // Site id -> file (project-relative), line, column, callee. Fails with the
 // file, offset and reason on a file that is not a version-1 site database.
 trace::Result<SiteLocations> readSiteDatabase(const std::string &path);
+// The same from the file's text (`path` names it in errors).
+trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const std::string &path);
 
 } // namespace cz::detect

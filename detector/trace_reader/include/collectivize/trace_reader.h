@@ -255,10 +255,15 @@ struct RankRepair {
   bool finished = false; // rank-N.done: its N.evt is left as it was
   bool logFile = false;  // rank-N.log or rank-N.ring was there
   uint64_t events = 0;   // in N.evt (finished) or recovered from the log
+  std::string fate;      // what happened to it (unfinished ranks), in words
+  bool completed = false; // it reached MPI_Finalize with every record kept:
+                          // repair wrote its rank-N.done
 };
 struct RepairReport {
   std::vector<RankRepair> ranks;
   size_t communicators = 0; // definitions recovered from rank-N.comms
+  // Nothing was done: the trace was repaired before, at this unix time.
+  int64_t alreadyRepaired = 0;
 };
 
 // Makes the trace of a run that did not reach MPI_Finalize (no anchor)

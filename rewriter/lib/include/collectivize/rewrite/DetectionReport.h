@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/StringRef.h"
+
 namespace cz::rewrite {
 
 struct MatchSite {
@@ -57,5 +59,9 @@ struct DetectionReport {
 // is malformed. A malformed match does not refuse the file: its
 // `malformed` says what is wrong.
 bool readDetectionReport(const std::string &path, DetectionReport &out, std::string &err);
+// The same from the report's text (`path` names it in errors and becomes
+// DetectionReport::path, made absolute).
+bool parseDetectionReport(llvm::StringRef text, const std::string &path, DetectionReport &out,
+                          std::string &err);
 
 } // namespace cz::rewrite
