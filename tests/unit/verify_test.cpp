@@ -507,7 +507,7 @@ TEST(VerifyJudge, RetraceVerdicts) {
   TraceFindings replaced{4, {}, {{"MPI_Bcast", 12}}};
   TraceFindings still{4, {bcast}, {}};
   TraceFindings dropped{4, {}, {}};
-  RetraceInputs in{{bcast}, 4, "./app", false};
+  RetraceInputs in{{bcast}, 4, "./app", false, {}};
   Retrace rt;
   Judgement j = judgeRetrace(in, before, replaced, rt);
   EXPECT_EQ(j.verdict, "");
@@ -545,7 +545,7 @@ TEST(VerifyJudge, ExpectedCollectivesFromThePatch) {
   TraceFindings before{4, {ring}, {}};
   TraceFindings after{4, {}, {{"MPI_Allreduce", 4}}};
   Retrace rt;
-  RetraceInputs byKind{{ring}, 4, "./app", false};
+  RetraceInputs byKind{{ring}, 4, "./app", false, {}};
   EXPECT_EQ(judgeRetrace(byKind, before, after, rt).verdict, "collective missing");
   RetraceInputs byPatch{{ring}, 4, "./app", false, {"MPI_Allreduce"}};
   Judgement j = judgeRetrace(byPatch, before, after, rt);
