@@ -136,13 +136,27 @@ bool FunctionFlow::inScopeAt(const VarDecl *v, unsigned at) const {
 
 std::vector<const Expr *> FunctionFlow::relativeRankBases(const std::vector<const Stmt *> &stmts) const {
   std::vector<const Expr *> out;
+  auto isRank = [&](const Expr *e) {
+    const VarDecl *v = varOf(e);
+    return v && rankVars.count(v) > 0;
+  };
+  auto rankOrRankPlus = [&](const Expr *e) {
+    if (isRank(e)) return true;
+    const auto *add = dyn_cast<BinaryOperator>(strip(e));
+    return add && add->getOpcode() == BO_Add && (isRank(add->getLHS()) || isRank(add->getRHS()));
+  };
   std::set<const VarDecl *> read;
   auto scan = [&](const Stmt *s) {
     forEachStmt(s, [&](const Stmt *x) {
       if (const auto *d = dyn_cast<DeclRefExpr>(x))
         if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) read.insert(v);
       const auto *b = dyn_cast<BinaryOperator>(x);
-      if (b && b->getOpcode() == BO_Sub && mentions(b->getLHS(), rankVars) && !mentions(b->getRHS(), rankVars))
+      // `me - root` or `(me + p) - root`: the rank itself, or the rank plus
+      // something, minus a base. Not `(root + partner) - p` (a modular
+      // addition wrapping around, as HPL's MModAdd): a rank minus the size
+      // is never a root.
+      if (b && b->getOpcode() == BO_Sub && rankOrRankPlus(b->getLHS()) &&
+          !mentions(b->getRHS(), rankVars) && !mentions(b->getRHS(), sizeVars))
         out.push_back(b->getRHS());
     });
   };
