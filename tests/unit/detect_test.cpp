@@ -310,3 +310,49 @@ TEST(FullExchange, BlocksConsumedInOneScratchBufferAreLeftToReductions) {
 }
 
 } // namespace
+
+// A long broadcast's roll (each rank passes the piece it last got to the
+// next, P-1 steps) is an allgather of pieces on its own; when every rank
+// but the root got its piece just before, in a message no collective
+// explains (the spread: pieces repacked, so their CRCs never travel), the
+// whole may be one broadcast: ambiguous (scattered_first), not confirmed.
+// Without the spread, the same roll stays a confirmed allgather.
+static cz::detect::Report rollReport(bool spreadFirst, const std::string &name) {
+  const int p = 4;
+  const uint64_t piece = 64, base = 0x10000;
+  Script s(p);
+  if (spreadFirst) {
+    s.message(0, 2, 2 * piece + 8, 0xa1, base + 2 * piece, 0x90000); // pieces 2, 3 packed
+    s.message(0, 1, piece + 8, 0xa2, base + piece, 0x91000);         // piece 1, packed
+    s.message(2, 3, piece + 8, 0xa3, base + 3 * piece, 0x92000);     // piece 3, packed
+  }
+  for (int step = 0; step < p - 1; step++) {
+    for (int r = 0; r < p; r++) {
+      int sent = (r - step + p) % p; // the piece r passes on
+      s.add(r, EventKind::Send, (r + 1) % p, 7, piece, 0xc0de0 + uint32_t(sent),
+            base + uint64_t(sent) * piece);
+    }
+    for (int r = 0; r < p; r++) {
+      int got = (r - step - 1 + p) % p;
+      s.add(r, EventKind::Recv, (r + p - 1) % p, 7, piece, 0, base + uint64_t(got) * piece);
+    }
+  }
+  return cz::detect::detect(s.table(name));
+}
+
+TEST(RootFamilies, SpreadThenRollIsNotAProvenAllgather) {
+  auto plain = rollReport(false, "roll-plain");
+  auto spread = rollReport(true, "roll-spread");
+  auto allgatherOf = [](const cz::detect::Report &rep) -> const cz::detect::Match * {
+    for (const auto &m : rep.matches)
+      if (m.kind == cz::detect::Kind::Allgather) return &m;
+    return nullptr;
+  };
+  const cz::detect::Match *a = allgatherOf(plain), *b = allgatherOf(spread);
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(a->confirmed);
+  EXPECT_EQ(a->unproven & cz::detect::kScatteredFirst, 0u);
+  ASSERT_NE(b, nullptr);
+  EXPECT_FALSE(b->confirmed);
+  EXPECT_NE(b->unproven & cz::detect::kScatteredFirst, 0u);
+}

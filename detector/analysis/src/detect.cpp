@@ -58,6 +58,7 @@ const char *unprovenName(uint32_t bit) {
   case kRunsDisagree: return "runs_disagree";
   case kSmallValue: return "small_value";
   case kTwoRanks: return "two_ranks";
+  case kScatteredFirst: return "scattered_first";
   }
   return "?";
 }
@@ -89,6 +90,10 @@ const char *unprovenSettle(uint32_t bit) {
     return "another run of the program (another process count or input) shows no such "
            "collective at these call sites: a pattern that is a collective at one process count "
            "and not at another is not a collective";
+  case kScatteredFirst:
+    return "each member may have received its block just before, from the group (a scatter "
+           "then an allgather is one bcast): trace with per-block CRCs (collectivize run "
+           "--block-bytes N, N the block size) to follow the pieces";
   case kTwoRanks:
     return "with two ranks, any message between them has the shape of a scatter, a gather or a "
            "bcast, and any swap that of an alltoall: trace at three or more ranks per group (the "
@@ -301,6 +306,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   if (provenance.joinable()) provenance.join();
   else if (!o.provenance) pv = detail::traceProvenance(t);
   detail::findGatherings(t, pv, o, claimed, instances);
+  detail::weighScatteredFirst(t, activity, claimed, instances);
   pv = {};
   clock.done("provenance and gathering");
 
@@ -316,8 +322,9 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     Finding &f = it->second;
     Match &m = f.match;
     // What one instance proves is proven for the code they share.
-    m.unproven = m.instances ? m.unproven & in.unproven : in.unproven;
+    m.unproven = m.instances ? combineUnproven(m.unproven, in.unproven) : in.unproven;
     m.supportOnly = m.instances ? m.supportOnly && in.supportOnly : in.supportOnly;
+    m.fedRoot = m.fedRoot || in.fedRoot;
     m.direct = m.instances ? m.direct && in.direct : in.direct;
     // The earliest instance's arrivals (instances come in no time order):
     // root families compare the same iteration of each root.
@@ -371,8 +378,9 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.bytesMoved += g.match.bytesMoved;
       if (!g.match.op.empty()) f.match.op = g.match.op;
       f.match.shapeOnly = f.match.shapeOnly || g.match.shapeOnly;
-      f.match.unproven &= g.match.unproven;
+      f.match.unproven = combineUnproven(f.match.unproven, g.match.unproven);
       f.match.supportOnly = f.match.supportOnly && g.match.supportOnly;
+      f.match.fedRoot = f.match.fedRoot || g.match.fedRoot;
       f.match.direct = f.match.direct && g.match.direct;
       f.nanosInMessages += g.nanosInMessages;
       f.severalTagInstance = f.severalTagInstance || g.severalTagInstance;

@@ -35,6 +35,7 @@ struct Instance {
   bool shapeOnly = false;             // no evidence beyond the shape: partial
   uint32_t unproven = 0;              // Unproven bits (detect.h): ambiguous
   bool supportOnly = false;           // Match::supportOnly
+  bool fedRoot = false;               // Match::fedRoot
   bool direct = false;                // Match::direct
   std::vector<Match::MemberCount> counts; // Match::counts
   std::string note;                   // what the analysis wants the report to say
@@ -146,6 +147,12 @@ void findReductions(const MessageTable &t, const DetectOptions &o, const RankAct
 // pv: traceProvenance(t).
 void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
+// Allgathers whose members each received, just before contributing, a
+// message no collective explains: maybe a scatter then an allgather, one
+// bcast (scattered_first).
+void weighScatteredFirst(const MessageTable &t, const RankActivity &activity,
+                         const std::vector<uint8_t> &claimed, std::vector<Instance> &instances);
 
 // Items that spread from one root (bcast of any shape).
 void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,

@@ -58,7 +58,7 @@ Match combine(const std::vector<Match *> &ms, Kind kind) {
   all.note.clear();
   std::set<SiteUse> sites;
   for (const Match *m : ms) {
-    all.unproven &= m->unproven; // what one member proves holds for the code they share
+    all.unproven = combineUnproven(all.unproven, m->unproven); // what one member proves holds for all
     all.supportOnly = all.supportOnly && m->supportOnly;
     all.messages += m->messages;
     all.bytesMoved += m->bytesMoved;
@@ -89,6 +89,16 @@ bool mergeExchange(const std::vector<Match *> &ms, std::vector<Match> &out) {
   all.supportOnly = false;
   all.instances = ms[0]->instances;
   for (const Match *m : ms) all.instances = std::min(all.instances, m->instances);
+  // Every root but one had just received what it then sent, from the
+  // group (scattered_first.cpp): pieces scattered, then gathered again.
+  size_t fed = 0;
+  for (const Match *m : ms) fed += m->fedRoot;
+  if (fed + 1 >= ms.size()) {
+    all.unproven |= kScatteredFirst;
+    all.note = "every root but one had just received, from the group, data no collective "
+               "explains before it sent its own block: scattered pieces gathered again are one "
+               "broadcast (a long broadcast's spread and roll)";
+  }
   if (!apart) {
     all.unproven |= kCombined;
     all.note = "every member's block reached every member, each received into the place the "

@@ -50,8 +50,16 @@ enum Unproven : uint32_t {
   kRunsDisagree = 1u << 6,  // another run (other process count, input) shows no such collective
   kSmallValue = 1u << 7,    // a value of a few bytes passed on from another buffer: equal by chance?
   kTwoRanks = 1u << 8,      // a group of two: any exchange between them has a collective's shape
+  kScatteredFirst = 1u << 9, // an allgather whose blocks may have been scattered just before
 };
-constexpr uint32_t kUnprovenBits = 9;
+constexpr uint32_t kUnprovenBits = 10;
+// Two instances of one code (or members of one family): what one proves
+// holds for both, so most bits must be missing in both to stay; but data
+// that may have been scattered just before stays in doubt if it was so in
+// any instance (a long broadcast's roll: every root but the spread's).
+constexpr uint32_t combineUnproven(uint32_t a, uint32_t b) {
+  return (a & b) | ((a | b) & kScatteredFirst);
+}
 const char *unprovenName(uint32_t bit);      // "payload_fill", ...
 const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
 
@@ -94,6 +102,10 @@ struct Match {
   // No evidence of its own (a constant fill forwarded from other buffers
   // than it arrived in): reported only as part of a root family.
   bool supportOnly = false;
+  // Bcast: in some instance the root had just received, from a member,
+  // data no collective explains (a piece of a long broadcast's roll?).
+  // Root families that make such bcasts an allgather leave it ambiguous.
+  bool fedRoot = false;
   // Alltoall, allgather: every member sent its block(s) to every other
   // member itself (no forwarding), which a neighbour exchange does too
   // when few ranks run (weighSiteEvidence).
