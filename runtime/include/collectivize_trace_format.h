@@ -10,8 +10,8 @@
  *        format 1 / ranks P / started <unix time> / hash send|both /
  *        [clock_skew <value>] / command <argv...>   ("hash": whether
  *        receives carry their own CRC-32, see CZ_TRACE_ATTR_CRC32;
- *        "clock_skew": the run's COLLECTIVIZE_TRACE_CLOCK_SKEW, clocks
- *        skewed on purpose, so the detector orders events causally)
+ *        "clock_skew": the run's COLLECTIVIZE_TRACE_CLOCK_SKEW: the clocks
+ *        were skewed on purpose, for tests; readers need not act on it)
  *   <dir>/rank-<N>.done                       written by rank N when it
  *        finished tracing cleanly (MPI_Finalize); a rank without it is
  *        reported as incomplete by the reader.

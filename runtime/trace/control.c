@@ -116,8 +116,8 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
   fprintf(f, "format %d\nranks %d\nstarted %lld\nhash %s\n",
           CZ_TRACE_FORMAT_VERSION, czt.size, (long long)time(NULL),
           czt.hash_receives ? "both" : "send");
-  /* Clocks skewed on purpose (tests): the detector then cannot trust that
-   * the ranks of one node share a clock. */
+  /* Clocks skewed on purpose (tests): said, so that no one reads such a
+   * trace's times as a node's real clock. */
   const char *skew = getenv("COLLECTIVIZE_TRACE_CLOCK_SKEW");
   if (skew && *skew) fprintf(f, "clock_skew %s\n", skew);
   write_command(f);

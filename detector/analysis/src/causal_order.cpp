@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <deque>
-#include <set>
 #include <unordered_map>
 
-#include "collectivize/trace_reader.h"
 
 namespace cz::detect {
 namespace {
@@ -172,22 +170,12 @@ uint64_t orderCausally(MessageTable &t) {
     }
   if (receivesAfterSends) return 0;
   // (On one node this happens too: a send's time is taken when the call
-  // returns, and an eager message can be received before that.)
+  // returns, and an eager message can be received before that; the
+  // replays need the receive after its send, whatever the clocks.)
   std::vector<std::vector<CausalEvent>> ranks = causalEvents(t);
   uint64_t raised = orderCausally(ranks);
   applyCausalTimes(t, ranks);
   return raised;
-}
-
-bool clocksMayDisagree(const trace::Trace &tr) {
-  if (tr.manifest().other.count("clock_skew")) return true;
-  std::set<std::string> hosts;
-  for (const auto &[ref, loc] : tr.definitions().locations) {
-    hosts.insert(loc.host);
-    for (const trace::ClockOffset &c : loc.clockOffsets)
-      if (c.offset != 0) return true;
-  }
-  return hosts.size() > 1;
 }
 
 } // namespace cz::detect

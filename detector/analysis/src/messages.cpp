@@ -230,7 +230,7 @@ MessageTable matchAll(const trace::Trace &tr, AllRecords &a) {
   rr.sends.resize(w);
   finishTable(t, std::move(rr.sends), unmatched);
   // Clocks of several nodes: times that contradict the matching are raised.
-  if (clocksMayDisagree(tr)) orderCausally(t);
+  orderCausally(t);
   return t;
 }
 

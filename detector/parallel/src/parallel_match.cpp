@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "causal_times.h"
-#include "collectivize/causal_order.h"
 #include "collect_at_root.h"
 #include "distributed_match.h"
 #include "distributed_provenance.h"
@@ -77,7 +76,7 @@ std::optional<ParallelResult> readMatchAndReplay(const Session &s, const trace::
 
   DistributedMatch match = matchAtReceivers(MPI_COMM_WORLD, ranks, std::move(owned));
   // Clocks of several nodes: times that contradict the matching are raised.
-  if (clocksMayDisagree(trace)) orderCausallyAcross(MPI_COMM_WORLD, ranks, match);
+  orderCausallyAcross(MPI_COMM_WORLD, ranks, match);
   mine.routedBytes = match.bytesRouted;
   mine.sentRecords = match.replay.sent.size();
   mine.match = now() - t, t = now();

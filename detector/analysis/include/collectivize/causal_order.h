@@ -51,14 +51,5 @@ void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent
 // The serial detector's step after matching: all of the above.
 uint64_t orderCausally(MessageTable &t);
 
-// Whether the trace's ranks may stamp events with clocks that disagree:
-// ranks on several hosts, measured clock offsets that are not zero, or
-// clocks skewed on purpose (COLLECTIVIZE_TRACE_CLOCK_SKEW, which the
-// manifest records as clock_skew). Ranks of one node share one clock;
-// there a receive stamped before its send only means that the send's
-// record is written when its call returns, after an eager message may have
-// arrived, and the pass (a fifth of the detector's time on a large trace)
-// is not needed.
-bool clocksMayDisagree(const trace::Trace &tr);
 
 } // namespace cz::detect
