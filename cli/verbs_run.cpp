@@ -56,14 +56,6 @@ const char kRunUsage[] =
     "Every COLLECTIVIZE_* variable set when you call it reaches the ranks too.\n"
     "COLLECTIVIZE_TRACE_LIB picks the tracer library.\n";
 
-bool parseCount(const char *text, long max, long &out) {
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(text, &end, 10);
-  if (end == text || *end || errno || v < 0 || v > max) return false;
-  out = v;
-  return true;
-}
 
 // An anchor with content: a full disk at MPI_Finalize leaves an empty one.
 bool hasAnchor(const std::string &dir) {

@@ -39,14 +39,6 @@ const char kTraceUsage[] =
     "         the events each rank had recorded but not yet written, and the\n"
     "         definitions (`collectivize run` does this by itself).\n";
 
-bool parseCount(const char *text, long max, long &out) {
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(text, &end, 10);
-  if (end == text || *end || errno || v < 0 || v > max) return false;
-  out = v;
-  return true;
-}
 
 void printProblems(const cz::trace::Trace &trace) {
   for (const cz::trace::Problem &p : trace.problems())
@@ -255,6 +247,15 @@ int traceVerb(int argc, char **argv) {
   }
   std::fprintf(stderr, "collectivize trace: unknown subcommand '%s'\n%s", sub.c_str(), kTraceUsage);
   return 2;
+}
+
+bool parseCount(const char *text, long max, long &out) {
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(text, &end, 10);
+  if (end == text || *end || errno || v < 0 || v > max) return false;
+  out = v;
+  return true;
 }
 
 } // namespace cz::cli
