@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -14,7 +15,7 @@ namespace {
 
 const char kUsage[] =
     "usage: collectivize report [REPORT.json] [--patches DIR] [--trace DIR] [--sites FILE]\n"
-    "                           [--root DIR] [--bench FILE.csv] [--table FILE]\n"
+    "                           [--root DIR] [--bench FILE.csv] [--model FILE.csv] [--table FILE]\n"
     "                           [--no-trace] [--max-messages N] -o REPORT.html\n\n"
     "Writes one self-contained HTML page (no server, no network) for review and\n"
     "teaching: every detected hand-made collective (kind, group, instances, time,\n"
@@ -27,6 +28,9 @@ const char kUsage[] =
     "  --sites FILE    site database, to find sources (default: the report's)\n"
     "  --root DIR      project root the sources' paths are relative to\n"
     "  --bench FILE    bench.csv from `collectivize bench -o DIR`\n"
+    "  --model FILE    hockney.csv from the same run (default: the one beside --bench):\n"
+    "                  each match's gain is predicted from this machine's fitted\n"
+    "                  alpha and beta, labelled as a prediction beside the measured one\n"
     "  --table FILE    decision table (default: the built-in one)\n"
     "  --max-messages N  timeline messages per match (default 240)\n"
     "Every input is optional; whatever is missing or malformed is named on the page.\n";
@@ -47,7 +51,7 @@ int reportVerb(int argc, char **argv) {
       continue;
     }
     if (a == "-o" || a == "--patches" || a == "--trace" || a == "--sites" || a == "--root" ||
-        a == "--bench" || a == "--table" || a == "--max-messages") {
+        a == "--bench" || a == "--model" || a == "--table" || a == "--max-messages") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "collectivize report: %s needs a value\n%s", a.c_str(), kUsage);
         return 2;
@@ -59,6 +63,7 @@ int reportVerb(int argc, char **argv) {
       else if (a == "--sites") o.sitesPath = v;
       else if (a == "--root") o.projectRoot = v;
       else if (a == "--bench") o.benchCsv = v;
+      else if (a == "--model") o.hockneyCsv = v;
       else if (a == "--table") o.decisionTable = v;
       else {
         char *end = nullptr;
@@ -87,6 +92,19 @@ int reportVerb(int argc, char **argv) {
     std::fprintf(stderr, "collectivize report: where to write the page? (-o REPORT.html)\n%s",
                  kUsage);
     return 2;
+  }
+  // The page must never replace one of its own inputs (`-o x.json` once
+  // overwrote the detection report with HTML).
+  for (const std::string *in : {&o.detection, &o.benchCsv, &o.hockneyCsv, &o.decisionTable,
+                                &o.sitesPath}) {
+    std::error_code ec;
+    if (!in->empty() && std::filesystem::equivalent(*in, out, ec)) {
+      std::fprintf(stderr,
+                   "collectivize report: -o %s is one of the inputs: write the page to another "
+                   "file (e.g. report.html)\n",
+                   out.c_str());
+      return 2;
+    }
   }
   std::vector<cz::report::InputStatus> statuses;
   std::string html = cz::report::buildReportHtml(o, statuses);

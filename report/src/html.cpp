@@ -7,6 +7,7 @@
 
 #include "collectivize/html_report.h"
 #include "inputs.h"
+#include "prediction.h"
 #include "web_assets.h"
 
 namespace fs = std::filesystem;
@@ -144,6 +145,15 @@ std::string buildReportHtml(const ReportOptions &options, std::vector<InputStatu
   InputStatus bench;
   data.set("bench", loadBench(options.benchCsv, bench));
   statuses.push_back(bench);
+  std::string hockney = options.hockneyCsv;
+  if (hockney.empty() && !options.benchCsv.empty()) {
+    std::error_code ec;
+    fs::path beside = fs::path(options.benchCsv).parent_path() / "hockney.csv";
+    if (fs::exists(beside, ec)) hockney = beside.string();
+  }
+  InputStatus model;
+  data.set("predictions", predictGains(detection, loadHockney(hockney, model)));
+  statuses.push_back(model);
   InputStatus table;
   data.set("decision", loadDecision(options.decisionTable, table));
   statuses.push_back(table);

@@ -34,13 +34,24 @@
     return null;
   }
   function verifyOf(p) { return p && files[p.id] ? files[p.id].verify : null; }
-  // Seconds a run saves (measured) or could save at most (time in messages).
+  // The gain predicted from this machine's Hockney model (prediction.cpp),
+  // or null when there is none (the reason is in .none).
+  function predictionOf(i) {
+    var p = (D.predictions || [])[i];
+    return p && typeof p.gain_seconds === "number" && typeof p.mpi_us === "number" ? p : null;
+  }
+  // Seconds a run saves (measured), is predicted to save (model), or could
+  // save at most (time in messages).
   function gainOf(i) {
-    var m = matches[i], v = verifyOf(patchOf(i));
+    var m = matches[i], v = verifyOf(patchOf(i)), p = predictionOf(i);
     if (v && v.verdict === "verified" && v.original && v.patched)
       return { measured: true, seconds: v.original.median - v.patched.median, speedup: v.speedup,
-               noise: withinSpread(v) };
+               noise: withinSpread(v), prediction: p };
+    if (p) return { measured: false, predicted: true, seconds: p.gain_seconds, prediction: p };
     return { measured: false, seconds: m.seconds_in_messages || 0 };
+  }
+  function predictedText(p) {
+    return CZ.seconds(p.gain_seconds) + " predicted";
   }
   // The patched and original run times overlap: the difference of medians
   // is run-to-run spread, not a gain or a loss.
@@ -68,6 +79,7 @@
     return idx.sort(function (a, b) {
       var ga = gainOf(a), gb = gainOf(b);
       if (ga.measured !== gb.measured) return ga.measured ? -1 : 1;
+      if (!!ga.predicted !== !!gb.predicted) return ga.predicted ? -1 : 1; // like with like
       return gb.seconds - ga.seconds;
     });
   }
@@ -88,7 +100,7 @@
       return;
     }
     var st = det.stats || {};
-    body.appendChild(el("p", { text: matches.length + " hand-made collective" + (matches.length === 1 ? "" : "s") + " found in a trace of " + det.ranks + " ranks (" + (st.matched || 0) + " matched messages). Sorted by gain: measured (verified patches) first, then by time spent in the match's messages, the most a replacement could save." }));
+    body.appendChild(el("p", { text: matches.length + " hand-made collective" + (matches.length === 1 ? "" : "s") + " found in a trace of " + det.ranks + " ranks (" + (st.matched || 0) + " matched messages). Sorted by gain: measured (verified patches) first, then predicted (this machine's Hockney model for the MPI collective against the pattern's measured critical path), else the time spent in the match's messages, the most a replacement could save." }));
     if (det.warnings && det.warnings.length) {
       var ul = el("ul", { class: "small" });
       det.warnings.forEach(function (w) { ul.appendChild(el("li", { text: "detector warning: " + w })); });
@@ -102,8 +114,9 @@
     order().forEach(function (i) {
       var m = matches[i], g = gainOf(i);
       var measured = CZ.seconds(g.seconds) + " per run (×" + (g.speedup || 0).toFixed(2) + ")";
-      var gain = !g.measured ? "≤ " + CZ.seconds(g.seconds) + " (potential)"
-                 : g.noise ? "within run-to-run spread: " + measured : measured;
+      var gain = !g.measured ? (g.predicted ? predictedText(g.prediction) : "≤ " + CZ.seconds(g.seconds) + " (potential)")
+                 : (g.noise ? "within run-to-run spread: " + measured : measured) +
+                   (g.prediction ? "; " + predictedText(g.prediction) : "");
       tb.appendChild(el("tr", { "data-match": i },
         el("td", {}, el("a", { href: "#match-" + i, text: String(i + 1), onclick: function () { var b = document.querySelector("#match-" + i + " > button"); if (b) b.click(); } })),
         el("td", { "data-field": "kind", text: m.kind }),
@@ -128,6 +141,13 @@
     add("Instances", q(m.instances) + " instances, " + q(m.messages) + " messages, " + CZ.bytes(m.bytes_moved) + " moved");
     add("Per instance", CZ.bytes(m.bytes_per_instance) + " (" + q(m.count) + " × " + q(m.datatype) + ")");
     add("Time in messages", CZ.seconds(m.seconds_in_messages));
+    var p = predictionOf(i), none = (D.predictions || [])[i];
+    if (p)
+      add("Predicted gain", el("span", { "data-field": "prediction", title: p.basis,
+        text: "a prediction: " + CZ.seconds(p.gain_seconds) + " per run. The hand-made pattern's critical path (first send to last receive, waiting included) took " +
+              p.manual_us.toFixed(1) + " µs per instance (mean of " + p.instances + " measured); the MPI collective is predicted at " + p.mpi_us.toFixed(1) +
+              " µs from " + p.basis + ". The measured speedup of a verified patch is the evidence." }));
+    else if (none && none.none) add("Predicted gain", el("span", { "data-field": "prediction", class: "small", text: "not predicted: " + none.none }));
     if (m.op) add("Operation", m.op);
     if (m.note) add("Note", m.note);
     var sites = (m.sites || []).map(function (s) {

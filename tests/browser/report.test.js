@@ -123,8 +123,19 @@ async function reviewPage(browser) {
   check(rows[0] && rows[0].match === 0 && /verified/.test(rows[0].verdict) && /×1\.22/.test(rows[0].gain),
     "the verified patch (match 0, x1.22) is first with its verdict and measured gain: " + JSON.stringify(rows[0]));
   check(rows[0] && !/spread/.test(rows[0].gain), "run times apart (0.60-0.63 s against 0.49-0.52 s) are a gain, not spread: " + (rows[0] || {}).gain);
-  const rest = rows.slice(1).map((r) => m[r.match].seconds_in_messages);
-  check(rest.every((s, i) => i === 0 || rest[i - 1] >= s), "unverified matches sorted by time in messages: " + rest);
+  // Then the predicted gains (the page's Hockney model, hockney.csv beside
+  // the bench CSV), largest first, then the rest by time in messages.
+  const predictions = await page.evaluate(() => CZ.data.predictions);
+  check(Array.isArray(predictions) && predictions.length === m.length, "one prediction entry per match: " + JSON.stringify(predictions));
+  const predicted = (r) => predictions[r.match] && typeof predictions[r.match].gain_seconds === "number";
+  const rest = rows.slice(1), withModel = rest.filter(predicted), without = rest.filter((r) => !predicted(r));
+  check(withModel.length >= 1, "some unverified match has a predicted gain: " + JSON.stringify(predictions));
+  check(JSON.stringify(rest) === JSON.stringify(withModel.concat(without)), "predicted gains come before potential ones");
+  const pg = withModel.map((r) => predictions[r.match].gain_seconds), ps = without.map((r) => m[r.match].seconds_in_messages);
+  check(pg.every((s, i) => i === 0 || pg[i - 1] >= s), "predicted gains sorted: " + pg);
+  check(ps.every((s, i) => i === 0 || ps[i - 1] >= s), "the rest sorted by time in messages: " + ps);
+  withModel.forEach((r) => check(/predicted$/.test(r.gain), `row ${r.match} says its gain is predicted: ${r.gain}`));
+  without.forEach((r) => check(/potential/.test(r.gain), `row ${r.match} says its gain is potential: ${r.gain}`));
   check(/no patch/.test((rows.find((r) => r.match === 1) || {}).verdict || ""), "match 1 says it has no patch");
 
   for (let i = 0; i < m.length; i++) {
@@ -144,6 +155,12 @@ async function reviewPage(browser) {
       const roots = m[i].root_world !== null ? [m[i].root_world] : m[i].roots_world.slice(0, INSTANCES_SHOWN);
       check(roots.length > 0 && cells.every((c) => c[2] === 0 || roots.includes(c[0])), `match ${i}: a linear broadcast's messages all leave its root(s) ${roots}`);
     }
+    // Facts: the predicted gain with its numbers and basis, or why none.
+    const pr = predictions[i], said = await page.textContent(`${sec} [data-field="prediction"]`);
+    if (pr && typeof pr.mpi_us === "number")
+      check(said.startsWith("a prediction:") && said.includes(pr.mpi_us.toFixed(1) + " µs from " + pr.basis), `match ${i}: the prediction's numbers and basis: ${said}`);
+    else
+      check(pr && said === "not predicted: " + pr.none, `match ${i}: why there is no prediction: ${said}`);
     const edges = await page.$$eval(`${sec} svg.graph .edge`, (e) => e.length);
     check(edges === cells.filter((c) => c[2] > 0).length, `match ${i}: graph has ${edges} edges`);
   }

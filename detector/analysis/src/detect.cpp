@@ -193,6 +193,16 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
     m.datatype = CZ_TRACE_TYPE_BYTE; // a derived type packs several blocks: count in bytes
     m.count = first.count;
   }
+  // Element size as sent (derived types too): the first message's bytes
+  // per element it counted.
+  for (uint32_t i : first.messages) {
+    const Message &msg = t.messages[i];
+    if (!msg.sendCount || msg.bytes % msg.sendCount) continue;
+    uint64_t element = msg.bytes / msg.sendCount;
+    if (first.blockBytesAsType && m.datatype == CZ_TRACE_TYPE_BYTE) element = 1;
+    m.callBytes = m.count * element;
+    break;
+  }
   return m;
 }
 
@@ -337,10 +347,17 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
     if (in.keptConfirmed) f.keptConfirmed = true;
+    uint64_t firstSend = UINT64_MAX, lastReceive = 0;
     for (uint32_t i : in.messages) {
       const Message &msg = t.messages[i];
       m.bytesMoved += msg.bytes;
       if (msg.recvTime > msg.sendTime) f.nanosInMessages += msg.recvTime - msg.sendTime;
+      firstSend = std::min(firstSend, msg.sendTime);
+      lastReceive = std::max(lastReceive, msg.recvTime);
+    }
+    if (in.repeats == 1 && lastReceive > firstSend) {
+      m.secondsCriticalPath += double(lastReceive - firstSend) * 1e-9;
+      m.timedInstances++;
     }
   }
   std::vector<Finding> out;
@@ -383,6 +400,8 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.fedRoot = f.match.fedRoot || g.match.fedRoot;
       f.match.direct = f.match.direct && g.match.direct;
       f.nanosInMessages += g.nanosInMessages;
+      f.match.secondsCriticalPath += g.match.secondsCriticalPath;
+      f.match.timedInstances += g.match.timedInstances;
       f.severalTagInstance = f.severalTagInstance || g.severalTagInstance;
       f.keptConfirmed = f.keptConfirmed || g.keptConfirmed;
       merged.push_back(std::move(f));

@@ -193,6 +193,13 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "      \"bytes_per_instance\": " << m.bytesPerInstance << ",\n";
     out << "      \"bytes_moved\": " << m.bytesMoved << ",\n";
     out << "      \"seconds_in_messages\": " << number(m.secondsInMessages) << ",\n";
+    out << "      \"critical_path\": ";
+    if (m.timedInstances)
+      out << "{\"seconds\": " << number(m.secondsCriticalPath)
+          << ", \"instances\": " << m.timedInstances << "},\n";
+    else
+      out << "null,\n";
+    out << "      \"call_bytes\": " << m.callBytes << ",\n";
     out << "      \"count\": " << m.count << ",\n";
     out << "      \"datatype\": " << quoted(typeName(m.datatype)) << ",\n";
     out << "      \"op\": " << (m.op.empty() ? "null" : quoted(m.op)) << ",\n";

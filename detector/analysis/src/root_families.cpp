@@ -55,6 +55,8 @@ Match combine(const std::vector<Match *> &ms, Kind kind) {
   all.arrivals.clear();
   all.messages = all.bytesMoved = 0;
   all.secondsInMessages = 0;
+  all.secondsCriticalPath = 0;
+  all.timedInstances = 0;
   all.note.clear();
   std::set<SiteUse> sites;
   for (const Match *m : ms) {
@@ -63,6 +65,8 @@ Match combine(const std::vector<Match *> &ms, Kind kind) {
     all.messages += m->messages;
     all.bytesMoved += m->bytesMoved;
     all.secondsInMessages += m->secondsInMessages;
+    all.secondsCriticalPath += m->secondsCriticalPath;
+    all.timedInstances += m->timedInstances;
     sites.insert(m->sites.begin(), m->sites.end());
   }
   all.sites.assign(sites.begin(), sites.end());

@@ -28,6 +28,7 @@ void putMatch(std::vector<char> &o, const Match &m) {
   putAll(o, m.sites);
   put(o, m.instances), put(o, m.messages), put(o, m.bytesPerInstance), put(o, m.bytesMoved);
   put(o, m.secondsInMessages), put(o, m.datatype), put(o, m.count), put(o, m.rootAddress);
+  put(o, m.secondsCriticalPath), put(o, m.timedInstances), put(o, m.callBytes);
   put(o, m.segments);
   putText(o, m.op);
   put(o, m.shapeOnly), put(o, m.severalTags), put(o, m.traceBlockBytes);
@@ -53,6 +54,8 @@ void getMatch(ByteReader &r, Match &m) {
   m.bytesPerInstance = r.get<uint64_t>(), m.bytesMoved = r.get<uint64_t>();
   m.secondsInMessages = r.get<double>(), m.datatype = r.get<uint32_t>();
   m.count = r.get<uint64_t>(), m.rootAddress = r.get<uint64_t>();
+  m.secondsCriticalPath = r.get<double>(), m.timedInstances = r.get<uint64_t>();
+  m.callBytes = r.get<uint64_t>();
   m.segments = r.get<int>();
   m.op = r.text();
   m.shapeOnly = r.get<bool>(), m.severalTags = r.get<bool>();

@@ -17,6 +17,7 @@ struct ReportOptions {
   std::string sitesPath;     // "" = the report's "sites"
   std::string projectRoot;   // sources; "" = patches.json's project_root
   std::string benchCsv;      // `collectivize bench` bench.csv
+  std::string hockneyCsv;    // its hockney.csv; "" = the one beside benchCsv, if any
   std::string decisionTable; // "" = the runtime's built-in table
   bool readTrace = true;
   int timelineMessages = 240; // per match, of the match and of other traffic each

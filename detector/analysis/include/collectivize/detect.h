@@ -123,6 +123,13 @@ struct Match {
   uint64_t bytesPerInstance = 0;  // the collective's buffer (one member's share for *all*)
   uint64_t bytesMoved = 0;        // all messages, all instances
   double secondsInMessages = 0;   // sum over messages of receive - send time
+  // Critical path: per instance, its last receive's completion minus its
+  // first send's start (waiting for late members included), summed over
+  // the instances timed (one object standing for several repetitions
+  // has no span of its own). What an MPI collective would replace.
+  double secondsCriticalPath = 0;
+  uint64_t timedInstances = 0;
+  uint64_t callBytes = 0;         // bytes the equivalent call's count covers (count x element)
   uint32_t datatype = 0;          // CZ_TRACE_TYPE_* of the root's (or first) send
   uint64_t count = 0;             // elements per member block, as sent
   uint64_t rootAddress = 0;       // bcast: the root's buffer (first instance)
