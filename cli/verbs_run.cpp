@@ -53,6 +53,10 @@ const char kRunUsage[] =
     "                     (COLLECTIVIZE_TRACE_BLOCK_BYTES=N; what `collectivize\n"
     "                     detect` asks for to confirm a Bruck-style alltoall)\n"
     "  -np N, -n N        the short form: N ranks of PROGRAM\n"
+    "  -np N,M,...        one traced run per process count, each trace in DIR/npN\n"
+    "                     (DIR: --trace-dir or a fresh one), and the `collectivize\n"
+    "                     detect` command that takes them together: a pattern that\n"
+    "                     is a collective at one count and not at another is not one\n"
     "Every COLLECTIVIZE_* variable set when you call it reaches the ranks too.\n"
     "COLLECTIVIZE_TRACE_LIB picks the tracer library.\n";
 
@@ -206,112 +210,11 @@ void explainMissingTrace(const std::vector<std::string> &command, const launch::
                traceDir.c_str(), why.c_str());
 }
 
-} // namespace
-
-int runVerb(int argc, char **argv) {
-  long np = 0, blockBytes = 0;
-  std::string traceDir;
-  const char *traceDirFrom = "--trace-dir";
-  int i = 0;
-  for (; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      std::fputs(kRunUsage, stdout);
-      return 0;
-    }
-    if (a == "-np" || a == "-n" || a == "--np") {
-      if (i + 1 >= argc || !parseCount(argv[i + 1], 1 << 20, np) || np < 1) {
-        std::fprintf(stderr, "collectivize run: %s wants a process count >= 1%s%s%s\n", a.c_str(),
-                     i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
-                     i + 1 < argc ? "')" : "");
-        return 2;
-      }
-      i++;
-      continue;
-    }
-    if (a == "--block-bytes") {
-      if (i + 1 >= argc || !parseCount(argv[i + 1], 0xffffffffL, blockBytes) || blockBytes < 1) {
-        std::fprintf(stderr, "collectivize run: --block-bytes wants a byte count >= 1\n");
-        return 2;
-      }
-      i++;
-      continue;
-    }
-    if (a == "--trace-dir") {
-      if (i + 1 >= argc || !*argv[i + 1]) {
-        std::fprintf(stderr, "collectivize run: --trace-dir needs a directory\n");
-        return 2;
-      }
-      traceDir = argv[++i];
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr,
-                   "collectivize run: unknown option '%s' (launcher options go after `--`, with "
-                   "the launcher: collectivize run -- mpirun %s ...)\n%s",
-                   a.c_str(), a.c_str(), kRunUsage);
-      return 2;
-    }
-    break; // the command starts here
-  }
-  if (i >= argc) {
-    std::fprintf(stderr, "collectivize run: no program to run\n%s", kRunUsage);
-    return 2;
-  }
-  std::vector<std::string> command(argv + i, argv + argc);
-  std::string err;
-  if (np > 0 && (launch::kindFromName(command[0]) != launch::Kind::Unknown ||
-                 launch::looksLikeMpiLauncher(command[0]))) {
-    std::fprintf(stderr,
-                 "collectivize run: -np %ld and a launcher (%s): give the rank count to the "
-                 "launcher (collectivize run -- %s -n %ld ...) or leave the launcher out\n",
-                 np, command[0].c_str(), command[0].c_str(), np);
-    return 2;
-  }
-  if (np > 0) {
-    std::string mpirun = cz::bench::findMpirun(err);
-    if (mpirun.empty()) {
-      std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
-      return 1;
-    }
-    command.insert(command.begin(), {mpirun, "-n", std::to_string(np)});
-  } else {
-    std::string resolved = launch::resolveExecutable(command[0]);
-    if (resolved.empty()) {
-      std::fprintf(stderr, "collectivize run: cannot find '%s' (not an executable file%s)\n",
-                   command[0].c_str(),
-                   command[0].find('/') == std::string::npos ? " on PATH" : "");
-      return 1;
-    }
-    command[0] = resolved;
-  }
-
-  if (traceDir.empty()) {
-    const char *env = std::getenv("COLLECTIVIZE_TRACE_DIR");
-    if (env && *env) traceDir = env, traceDirFrom = "COLLECTIVIZE_TRACE_DIR";
-  }
-  if (traceDir.empty()) {
-    traceDir = freshTraceDir();
-  } else {
-    traceDir = absolute(traceDir);
-    if (exists(traceDir) && !isEmptyDirectory(traceDir)) {
-      std::fprintf(stderr,
-                   "collectivize run: %s (%s) already exists and is not an empty directory; "
-                   "traces are never overwritten: name a new directory\n",
-                   traceDir.c_str(), traceDirFrom);
-      return 1;
-    }
-  }
-  std::string tracer = findTracer(err);
-  if (tracer.empty()) {
-    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
-    return 1;
-  }
-
+// Traces one launch of `command` (argv[0] resolved, the rank count in it)
+// into traceDir (new or empty): says where the trace went and summarizes
+// it, or says why there is none. The command's exit code, else 0 or 1.
+int traceOnce(const std::vector<std::string> &command, const std::string &traceDir,
+              const std::string &tracer, long blockBytes) {
   launch::Kind kind = launch::kindOf(command[0]);
   launch::Shape shape = launch::shapeOf(command, kind);
   launch::Additions added = launch::neededOptions(kind, shape, launch::thisMachine());
@@ -360,6 +263,176 @@ int runVerb(int argc, char **argv) {
   std::printf("collectivize run: trace written to %s\n", traceDir.c_str());
   int s = printSummary(traceDir, "collectivize run", false);
   return code ? code : s;
+}
+
+
+// "4" or "4,8,16": process counts >= 1, each once.
+bool parseCounts(const char *text, std::vector<long> &out) {
+  out.clear();
+  std::string all = text;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = all.find(',', start);
+    std::string one = all.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    long n = 0;
+    if (!parseCount(one.c_str(), 1 << 20, n) || n < 1) return false;
+    for (long seen : out)
+      if (seen == n) return false;
+    out.push_back(n);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+} // namespace
+
+int runVerb(int argc, char **argv) {
+  long np = 0, blockBytes = 0;
+  std::vector<long> counts;
+  std::string traceDir;
+  const char *traceDirFrom = "--trace-dir";
+  int i = 0;
+  for (; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--") {
+      i++;
+      break;
+    }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kRunUsage, stdout);
+      return 0;
+    }
+    if (a == "-np" || a == "-n" || a == "--np") {
+      if (i + 1 >= argc || !parseCounts(argv[i + 1], counts)) {
+        std::fprintf(stderr,
+                     "collectivize run: %s wants a process count >= 1, or several apart "
+                     "(4,8)%s%s%s\n",
+                     a.c_str(),
+                     i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
+                     i + 1 < argc ? "')" : "");
+        return 2;
+      }
+      np = counts[0];
+      i++;
+      continue;
+    }
+    if (a == "--block-bytes") {
+      if (i + 1 >= argc || !parseCount(argv[i + 1], 0xffffffffL, blockBytes) || blockBytes < 1) {
+        std::fprintf(stderr, "collectivize run: --block-bytes wants a byte count >= 1\n");
+        return 2;
+      }
+      i++;
+      continue;
+    }
+    if (a == "--trace-dir") {
+      if (i + 1 >= argc || !*argv[i + 1]) {
+        std::fprintf(stderr, "collectivize run: --trace-dir needs a directory\n");
+        return 2;
+      }
+      traceDir = argv[++i];
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr,
+                   "collectivize run: unknown option '%s' (launcher options go after `--`, with "
+                   "the launcher: collectivize run -- mpirun %s ...)\n%s",
+                   a.c_str(), a.c_str(), kRunUsage);
+      return 2;
+    }
+    break; // the command starts here
+  }
+  if (i >= argc) {
+    std::fprintf(stderr, "collectivize run: no program to run\n%s", kRunUsage);
+    return 2;
+  }
+  std::vector<std::string> command(argv + i, argv + argc);
+  std::string err;
+  if (np > 0 && (launch::kindFromName(command[0]) != launch::Kind::Unknown ||
+                 launch::looksLikeMpiLauncher(command[0]))) {
+    std::fprintf(stderr,
+                 "collectivize run: -np %ld and a launcher (%s): give the rank count to the "
+                 "launcher (collectivize run -- %s -n %ld ...) or leave the launcher out\n",
+                 np, command[0].c_str(), command[0].c_str(), np);
+    return 2;
+  }
+  std::string mpirun;
+  if (np > 0) {
+    mpirun = cz::bench::findMpirun(err);
+    if (mpirun.empty()) {
+      std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
+      return 1;
+    }
+  } else {
+    std::string resolved = launch::resolveExecutable(command[0]);
+    if (resolved.empty()) {
+      std::fprintf(stderr, "collectivize run: cannot find '%s' (not an executable file%s)\n",
+                   command[0].c_str(),
+                   command[0].find('/') == std::string::npos ? " on PATH" : "");
+      return 1;
+    }
+    command[0] = resolved;
+  }
+
+  if (traceDir.empty()) {
+    const char *env = std::getenv("COLLECTIVIZE_TRACE_DIR");
+    if (env && *env) traceDir = env, traceDirFrom = "COLLECTIVIZE_TRACE_DIR";
+  }
+  if (traceDir.empty()) {
+    traceDir = freshTraceDir();
+  } else {
+    traceDir = absolute(traceDir);
+    if (exists(traceDir) && !isEmptyDirectory(traceDir)) {
+      std::fprintf(stderr,
+                   "collectivize run: %s (%s) already exists and is not an empty directory; "
+                   "traces are never overwritten: name a new directory\n",
+                   traceDir.c_str(), traceDirFrom);
+      return 1;
+    }
+  }
+  std::string tracer = findTracer(err);
+  if (tracer.empty()) {
+    std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
+    return 1;
+  }
+
+  auto withCount = [&](long n) {
+    std::vector<std::string> c = command;
+    if (n > 0) c.insert(c.begin(), {mpirun, "-n", std::to_string(n)});
+    return c;
+  };
+  if (counts.size() <= 1) return traceOnce(withCount(np), traceDir, tracer, blockBytes);
+
+  // Several process counts: one trace each, side by side, then how to
+  // detect them together (detect's several-runs evidence).
+  if (mkdir(traceDir.c_str(), 0777) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "collectivize run: cannot create %s: %s\n", traceDir.c_str(),
+                 std::strerror(errno));
+    return 1;
+  }
+  int first = 0;
+  std::vector<std::string> traced;
+  for (size_t k = 0; k < counts.size(); k++) {
+    std::string dir = traceDir + "/np" + std::to_string(counts[k]);
+    std::fprintf(stderr, "collectivize run: [%zu/%zu] %ld ranks\n", k + 1, counts.size(),
+                 counts[k]);
+    int code = traceOnce(withCount(counts[k]), dir, tracer, blockBytes);
+    if (hasAnchor(dir)) traced.push_back(dir);
+    if (code && !first) first = code;
+  }
+  if (traced.size() >= 2) {
+    std::printf("collectivize run: %zu traces of one program; detect them together (a pattern "
+                "must be the same collective in each):\n  collectivize detect",
+                traced.size());
+    for (const std::string &d : traced) std::printf(" %s", d.c_str());
+    std::printf(" [--sites SITES.json] -o report.json\n");
+  } else {
+    std::fprintf(stderr,
+                 "collectivize run: %zu of %zu process counts left a trace: nothing to compare "
+                 "runs with\n",
+                 traced.size(), counts.size());
+    if (!first) first = 1;
+  }
+  return first;
 }
 
 } // namespace cz::cli
