@@ -79,7 +79,9 @@ void printHelp(FILE *out) {
                "with real ones.\n\nverbs:\n");
   for (const Verb &v : kVerbs)
     std::fprintf(out, "  %-12s %s\n", v.name, v.summary);
-  std::fprintf(out, "\n`collectivize <verb> --help` describes a verb.\n");
+  std::fprintf(out, "\n`collectivize <verb> --help` (or `collectivize help <verb>`) describes a "
+                    "verb.\nExit status: 0 done, 1 the work failed (an input that cannot be "
+                    "read, a failed run),\n2 bad usage.\n");
 }
 
 } // namespace
@@ -90,6 +92,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string first = argv[1];
+  if (first == "help" && argc > 2) { // `collectivize help VERB [SUB]`: that verb's help
+    std::vector<char *> args;
+    for (int i = 3; i < argc; i++) args.push_back(argv[i]);
+    static char help[] = "--help";
+    args.push_back(help);
+    for (const Verb &v : kVerbs)
+      if (std::strcmp(argv[2], v.name) == 0) return v.run(int(args.size()), args.data());
+    std::fprintf(stderr, "collectivize help: unknown verb '%s' (try: collectivize --help)\n",
+                 argv[2]);
+    return 2;
+  }
   if (first == "--help" || first == "-h" || first == "help") {
     printHelp(stdout);
     return 0;

@@ -197,9 +197,8 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
     std::fprintf(stderr, "collectivize detect: %s\n", trace.error().message().c_str());
     return 1;
   }
-  if (speaks)
-    for (const auto &p : trace->problems())
-      std::fprintf(stderr, "collectivize detect: warning: %s\n", p.message.c_str());
+  // The trace's problems are the report's warnings (printed with it once,
+  // and kept in the JSON), not printed here as well.
   // About 250 bytes per event at the peak (bench/README.md).
   uint64_t events = 0;
   for (int r = 0; r < trace->rankCount(); r++) events += trace->eventBound(r);
@@ -340,6 +339,11 @@ int detectVerb(int argc, char **argv) {
         return 2;
       }
       std::string v = argv[++i];
+      if ((a == "-o" && !out.empty()) || (a == "--sites" && !sitesPath.empty())) {
+        std::fprintf(stderr, "collectivize detect: %s given twice ('%s' and '%s'): give it once\n",
+                     a.c_str(), (a == "-o" ? out : sitesPath).c_str(), v.c_str());
+        return 2;
+      }
       if (a == "-o") {
         out = v;
       } else if (a == "--sites") {

@@ -32,8 +32,12 @@ const char kUsage[] =
     "                  each match's gain is predicted from this machine's fitted\n"
     "                  alpha and beta, labelled as a prediction beside the measured one\n"
     "  --table FILE    decision table (default: the built-in one)\n"
+    "  --no-trace      leave the timelines out (the trace is not read: faster for\n"
+    "                  long traces, or when the trace is gone)\n"
     "  --max-messages N  timeline messages per match (default 240)\n"
-    "Every input is optional; whatever is missing or malformed is named on the page.\n";
+    "  -o REPORT.html  where the page goes (never one of the inputs)\n"
+    "Every input is optional; whatever is missing or malformed is named on the page.\n"
+    "Exit status: 0 page written, 1 it could not be written, 2 bad usage.\n";
 
 } // namespace
 

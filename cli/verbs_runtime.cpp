@@ -47,11 +47,19 @@ const char kTableUsage[] =
 
 } // namespace
 
+const char kAlgorithmsUsage[] =
+    "usage: collectivize algorithms [COLLECTIVE]\n\n"
+    "Lists the runtime's algorithms for each collective (or one: alltoall,\n"
+    "allgather, bcast, alltoallv, allreduce), as cz_<coll>_algorithm() and\n"
+    "COLLECTIVIZE_<COLL>_ALGORITHM name them; `name[:R]` takes a parameter\n"
+    "(Bruck's radix). The decision table picks among them by process count and\n"
+    "size (`collectivize table which ...`); `mpi` is the MPI library's own.\n";
+
 int algorithmsVerb(int argc, char **argv) {
-  if (argc > 0 && (std::strcmp(argv[0], "--help") == 0 || argc > 1)) {
-    std::fprintf(argc > 1 ? stderr : stdout,
-                 "usage: collectivize algorithms [COLLECTIVE]\n");
-    return argc > 1 ? 2 : 0;
+  bool help = argc > 0 && (std::strcmp(argv[0], "--help") == 0 || std::strcmp(argv[0], "-h") == 0);
+  if (help || argc > 1) {
+    std::fputs(kAlgorithmsUsage, help ? stdout : stderr);
+    return help ? 0 : 2;
   }
   cz_collective only = CZ_COLL_COUNT;
   if (argc == 1 && !parseCollective(argv[0], only)) {
@@ -70,9 +78,14 @@ int algorithmsVerb(int argc, char **argv) {
 }
 
 int tableVerb(int argc, char **argv) {
-  if (argc == 0 || std::strcmp(argv[0], "--help") == 0) {
-    std::fputs(kTableUsage, argc == 0 ? stderr : stdout);
-    return argc == 0 ? 2 : 0;
+  for (int i = 0; i < argc; i++)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kTableUsage, stdout);
+      return 0;
+    }
+  if (argc == 0) {
+    std::fputs(kTableUsage, stderr);
+    return 2;
   }
   std::string sub = argv[0];
   if (sub == "check" && argc == 2) {

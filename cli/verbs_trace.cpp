@@ -229,6 +229,12 @@ int traceVerb(int argc, char **argv) {
     std::fputs(kTraceUsage, stdout);
     return 0;
   }
+  // `trace SUB --help` (or -h anywhere after SUB): the usage, exit 0.
+  for (int i = 1; i < argc; i++)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kTraceUsage, stdout);
+      return 0;
+    }
   if (sub == "dump") return traceDump(argc - 1, argv + 1);
   if (sub == "summary") {
     if (argc != 2 || argv[1][0] == '-') {
