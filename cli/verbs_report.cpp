@@ -37,7 +37,9 @@ const char kUsage[] =
     "  --max-messages N  timeline messages per match (default 240)\n"
     "  -o REPORT.html  where the page goes (never one of the inputs)\n"
     "Every input is optional; whatever is missing or malformed is named on the page.\n"
-    "Exit status: 0 page written, 1 it could not be written, 2 bad usage.\n";
+    "Exit status: 0 page written; 1 it could not be written, or an input given\n"
+    "could not be used (missing or malformed: the page is written all the same and\n"
+    "says which); 2 bad usage.\n";
 
 } // namespace
 
@@ -123,6 +125,16 @@ int reportVerb(int argc, char **argv) {
       std::fprintf(stderr, "collectivize report: %s: %s%s%s\n", s.name.c_str(), s.status.c_str(),
                    s.message.empty() ? "" : ": ", s.message.c_str());
   std::printf("report written to %s (%zu KB)\n", out.c_str(), html.size() / 1024);
+  std::fflush(stdout);
+  // An input that was named but could not be used fails the command (the
+  // page is written all the same, saying which): scripts notice.
+  size_t unusable = 0;
+  for (const auto &s : statuses) unusable += s.status == "missing" || s.status == "malformed";
+  if (unusable) {
+    std::fprintf(stderr, "collectivize report: %zu of the inputs given could not be used (above)\n",
+                 unusable);
+    return 1;
+  }
   return 0;
 }
 

@@ -71,8 +71,11 @@ printf 'collective,procs\nnot,a,bench\n' > bad-bench.csv
 printf 'alltoall 2-8 0-256 nosuchalgorithm\n' > bad-table.txt
 mkdir -p bad-patches
 printf '{"format": "collectivize-patches", "version": 9, "patches": []}' > bad-patches/patches.json
-"$cz" report truncated.json --patches bad-patches --bench bad-bench.csv --table bad-table.txt \
-  --trace no-such-trace -o bad.html 2> bad.txt
+# (exit 1: inputs given could not be used; the page is written all the same)
+if "$cz" report truncated.json --patches bad-patches --bench bad-bench.csv --table bad-table.txt \
+  --trace no-such-trace -o bad.html 2> bad.txt; then
+  echo "report with unusable inputs exited 0" >&2; exit 1
+fi
 "$cz" report -o empty.html 2> empty.txt
 # Valid JSON of the right format whose matches lack fields or have odd types.
 printf '%s' '{"format": "collectivize-detection", "version": 1, "ranks": "four", "matches": [
