@@ -39,7 +39,9 @@ const char kUsage[] =
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
     "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
-    "database, to name call sites by file:line. --min-group: smallest group reported\n"
+    "database, to name call sites by file:line (default: the one the traced\n"
+    "program named, when it was built by collectivize-cc/c++ or from `collectivize\n"
+    "instrument` copies: the trace's manifest records it). --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
     "Several TRACE_DIRs: traces of one program at other process counts or inputs,\n"
     "one report: a collective is the same in two runs when the same call sites\n"
@@ -386,6 +388,27 @@ int detectVerb(int argc, char **argv) {
   if (parallel) session.emplace(nullptr, nullptr);
   const bool speaks = !session || session->rank() == 0;
   if (!speaks) gProgress = false;
+  // No --sites: the site database the instrumented program named in the
+  // first trace's manifest, said so.
+  if (sitesPath.empty()) {
+    auto manifest = cz::trace::readTraceManifest(dirs[0]);
+    if (manifest && !manifest.value().sitesDatabases.empty()) {
+      std::error_code ec;
+      for (const std::string &db : manifest.value().sitesDatabases)
+        if (sitesPath.empty() && std::filesystem::is_regular_file(db, ec)) sitesPath = db;
+      if (speaks && !sitesPath.empty())
+        std::fprintf(stderr,
+                     "collectivize detect: site database %s (named by the traced program; "
+                     "--sites FILE picks another)\n",
+                     sitesPath.c_str());
+      else if (speaks)
+        std::fprintf(stderr,
+                     "collectivize detect: warning: the traced program names the site database "
+                     "%s, which is not there (moved or removed?): call sites are bare ids; give "
+                     "--sites FILE\n",
+                     manifest.value().sitesDatabases[0].c_str());
+    }
+  }
   cz::detect::SiteLocations sites;
   if (!sitesPath.empty()) {
     auto db = cz::detect::readSiteDatabase(sitesPath);

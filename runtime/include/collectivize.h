@@ -281,6 +281,10 @@ void cz_trace_resume(void);
 /* Call-site id for this thread's next MPI call (set by instrumented code;
  * otherwise the tracer records the call's return address). */
 void cz_trace_site(unsigned long long site_id);
+/* The site database the calling code's ids are in (called by instrumented
+ * code before main): the trace's manifest names it, and `collectivize
+ * detect` uses it when not given --sites. */
+void cz_trace_sites_database(const char *path);
 
 #ifdef __cplusplus
 }

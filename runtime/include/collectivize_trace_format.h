@@ -8,7 +8,10 @@
  *                                             Vampir, Scalasca read it)
  *   <dir>/collectivize-trace.txt              manifest, "key value" lines:
  *        format 1 / ranks P / started <unix time> / hash send|both /
- *        [clock_skew <value>] / command <argv...>   ("hash": whether
+ *        [clock_skew <value>] / [sites <path>]... / command <argv...>
+ *        ("sites": a site database the program's instrumented code was
+ *        compiled against, one line each, absolute; readers use it when
+ *        none is given. "hash": whether
  *        receives carry their own CRC-32, see CZ_TRACE_ATTR_CRC32;
  *        "clock_skew": the run's COLLECTIVIZE_TRACE_CLOCK_SKEW: the clocks
  *        were skewed on purpose, for tests; readers need not act on it)

@@ -1,5 +1,7 @@
 /* api.c: the tracer's public functions (collectivize.h). libcollectivize has
  * no-op versions; these win when the tracer is preloaded or linked first. */
+#include <string.h>
+
 #include "tracer.h"
 
 /* Site set by cz_trace_site() (kind 0) or a Fortran wrapper (kind 1, its
@@ -25,6 +27,25 @@ CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
   pending_site = site_id;
   pending_kind = 0;
   pending = 1;
+}
+
+/* Site databases named by instrumented code (a constructor in each
+ * instrumented translation unit, before main): the manifest lists them. */
+enum { CZT_MAX_SITE_DATABASES = 4 };
+static char *site_databases[CZT_MAX_SITE_DATABASES];
+static int site_database_count;
+
+CZT_EXPORT void cz_trace_sites_database(const char *path) {
+  if (!path || !*path || strchr(path, '\n')) return;
+  for (int i = 0; i < site_database_count; i++)
+    if (strcmp(site_databases[i], path) == 0) return;
+  if (site_database_count == CZT_MAX_SITE_DATABASES) return;
+  char *copy = strdup(path);
+  if (copy) site_databases[site_database_count++] = copy;
+}
+
+void czt_write_site_databases(FILE *f) {
+  for (int i = 0; i < site_database_count; i++) fprintf(f, "sites %s\n", site_databases[i]);
 }
 
 CZT_HOT void czt_set_caller_site(void *ra) {

@@ -120,6 +120,7 @@ static int prepare_dir(char *dir, size_t len, char *why, size_t why_len) {
    * trace's times as a node's real clock. */
   const char *skew = getenv("COLLECTIVIZE_TRACE_CLOCK_SKEW");
   if (skew && *skew) fprintf(f, "clock_skew %s\n", skew);
+  czt_write_site_databases(f);
   write_command(f);
   if (fclose(f) != 0) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));

@@ -93,6 +93,9 @@ typedef struct czt_site {
   uint64_t id;
   uint8_t kind; /* 0 instrumenter id, 1 return address */
 } czt_site;
+/* "sites PATH" manifest lines for the site databases instrumented code
+ * named (cz_trace_sites_database, api.c). */
+void czt_write_site_databases(FILE *f);
 /* The site cz_trace_site() set for this thread (consumed), else ra. */
 czt_site czt_take_site(void *ra);
 /* In every wrapper, so the return address is the wrapper's caller. */

@@ -46,7 +46,8 @@ public:
     std::string spelled = main->getName().str();
     if (auto ref = sm.getFileEntryRefForID(sm.getMainFileID())) spelled = ref->getName().str();
     r.instrumented =
-        rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites, true, spelled);
+        rewriteSource(sm.getBufferData(sm.getMainFileID()), path, r.sites, true, spelled,
+                      options_.sitesDatabase);
     for (const clangtools::ProjectFile &h : clangtools::projectHeaders(ctx, fo)) {
       HeaderCopy c{h.absolute, h.relative, h.spelled, "", false};
       for (const FoundSite &f : r.sites)
@@ -165,7 +166,7 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
 
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
                           const std::vector<FoundSite> &sites, bool withPrelude,
-                          llvm::StringRef linePath) {
+                          llvm::StringRef linePath, llvm::StringRef sitesDatabase) {
   // (offset, order, text): at one offset, closing parentheses go first.
   struct Insert {
     unsigned offset;
@@ -196,8 +197,24 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
           "#endif\n"
           "static __inline__ __attribute__((unused)) void cz_instrument_site_(unsigned long long id) {\n"
           "  if (cz_trace_site) cz_trace_site(id);\n"
-          "}\n"
-          "#endif\n";
+          "}\n";
+  // Where these ids are described: told to the tracer before main, so the
+  // trace names its site database (a path with control characters is left
+  // out rather than written into a string literal).
+  bool plainPath = !sitesDatabase.empty() &&
+                   std::none_of(sitesDatabase.begin(), sitesDatabase.end(),
+                                [](char ch) { return (unsigned char)ch < 0x20; });
+  if (withPrelude && plainPath)
+    out += "#ifdef __cplusplus\n"
+           "extern \"C\" void cz_trace_sites_database(const char *) __attribute__((weak));\n"
+           "#else\n"
+           "void cz_trace_sites_database(const char *) __attribute__((weak));\n"
+           "#endif\n"
+           "static __attribute__((constructor, unused)) void cz_instrument_sites_database_(void) {\n"
+           "  if (cz_trace_sites_database) cz_trace_sites_database(\"" +
+           quoteForLine(sitesDatabase) + "\");\n"
+           "}\n";
+  if (withPrelude || !inserts.empty()) out += "#endif\n";
   out += "#line 1 \"" + quoteForLine(linePath.empty() ? originalPath : linePath) + "\"\n";
   out.reserve(out.size() + original.size() + inserts.size() * 32);
   unsigned at = 0;

@@ -199,6 +199,12 @@ int instrumentVerb(int argc, char **argv) {
 
   Options options;
   options.root = root;
+  {
+    llvm::SmallString<256> db(sitesPath);
+    llvm::sys::fs::make_absolute(db);
+    llvm::sys::path::remove_dots(db, true);
+    options.sitesDatabase = std::string(db);
+  }
   std::vector<FileResult> results = instrumentFiles(*db, all, options);
 
   int failed = 0, written = 0;

@@ -186,6 +186,12 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
   Options options;
   options.captureErrors = true; // the compiler shows the user's errors, once
   if (const char *r = env("COLLECTIVIZE_ROOT")) options.root = clangtools::realPath(r);
+  {
+    llvm::SmallString<256> db(siteDatabasePath());
+    llvm::sys::fs::make_absolute(db);
+    llvm::sys::path::remove_dots(db, true);
+    options.sitesDatabase = std::string(db);
+  }
   std::vector<FileResult> results =
       instrumentFiles(*fixedCommandDatabase(cwd, compiler, flags, spellings), files, options);
   clangtools::BuildNotes notes;

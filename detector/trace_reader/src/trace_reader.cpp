@@ -372,6 +372,8 @@ Result<Manifest> parseManifest(const std::string &text, const std::string &path)
       m.started = v;
     } else if (key == "command") {
       m.command = value;
+    } else if (key == "sites") {
+      if (!value.empty()) m.sitesDatabases.push_back(value);
     } else {
       m.other[key] = value;
     }
@@ -381,6 +383,10 @@ Result<Manifest> parseManifest(const std::string &text, const std::string &path)
 }
 
 } // namespace detail
+
+Result<Manifest> readTraceManifest(const std::string &dir) {
+  return detail::readManifest(dir + "/" CZ_TRACE_MANIFEST);
+}
 
 Result<Trace> Trace::open(const std::string &dirIn) {
   auto impl = std::make_unique<Impl>();

@@ -114,6 +114,9 @@ struct Manifest {
   int ranks = -1;          // -1 when the manifest does not say
   int64_t started = 0;     // unix time
   std::string command;     // the traced command line
+  // Site databases the program's instrumented code named ("sites" lines):
+  // what detect uses when it is given none.
+  std::vector<std::string> sitesDatabases;
   std::map<std::string, std::string> other; // keys this reader does not know
 };
 
@@ -202,6 +205,9 @@ struct RankSummary {
   uint64_t events = 0;
   bool complete = false; // rank-N.done present and the .evt file readable
 };
+
+// The manifest of the trace in DIR alone (cheap: no definitions read).
+Result<Manifest> readTraceManifest(const std::string &dir);
 
 class Trace {
 public:

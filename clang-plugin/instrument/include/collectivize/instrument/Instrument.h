@@ -44,6 +44,10 @@ struct Options {
   // them (the compiler wrappers: the real compiler shows the user's errors,
   // once).
   bool captureErrors = false;
+  // The site database the ids go to (absolute; "" = none): each
+  // instrumented main file names it to the tracer before main
+  // (cz_trace_sites_database), so the trace's manifest says where it is.
+  std::string sitesDatabase;
 };
 
 // Runs Clang on each file with its command from db (argv[0] may be mpicc:
@@ -59,10 +63,13 @@ std::vector<FileResult> instrumentFiles(const clang::tooling::CompilationDatabas
 // Line numbers are unchanged. Without sites to wrap and with withPrelude
 // false, only the #line directive is added. linePath (default originalPath)
 // is the name written in #line: the path as the compiler was given it, so
-// __FILE__ reads as it would in the original build.
+// __FILE__ reads as it would in the original build. sitesDatabase (with
+// the prelude): a constructor hands that path to the tracer
+// (cz_trace_sites_database, weak like cz_trace_site).
 std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath,
                           const std::vector<clangtools::FoundSite> &sites,
-                          bool withPrelude = true, llvm::StringRef linePath = "");
+                          bool withPrelude = true, llvm::StringRef linePath = "",
+                          llvm::StringRef sitesDatabase = "");
 
 // Include options naming a directory D under root get the copies' mirror
 // of D searched first: `-I D` -> `-I MIRROR/<D below root> -I D`, the same
