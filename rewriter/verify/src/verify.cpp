@@ -335,7 +335,8 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
                                         work_ + "/original.effects", work_ + "/" + patched.name + ".effects");
   r.effect = effect.check;
   outputs += "\n" + effect.text;
-  if (effect.check.differs) traced.verdict = "effect differs";
+  // An incomplete retrace stays an error; otherwise the effect comes first.
+  if (effect.check.differs && traced.verdict != "error") traced.verdict = "effect differs";
   r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
   std::string which = commands_.size() > 1 ? " (traced with the first run command)" : "";
   r.evidence = (traced.verdict.empty() ? build + "\n" : "") + outputs + "\n" + traced.text + which +
