@@ -144,6 +144,10 @@ public:
         if (call.code.find(std::string(name) + "(") != std::string::npos &&
             std::find(p.collectives.begin(), p.collectives.end(), name) == p.collectives.end())
           p.collectives.push_back(name);
+      if (call.hasEffect)
+        p.effects.push_back(call.effect);
+      else if (p.effectWhyNot.empty())
+        p.effectWhyNot = (members.size() > 1 ? members[g].id + ": " : "") + call.effectWhyNot;
       p.notes.insert(p.notes.end(), call.notes.begin(), call.notes.end());
       p.review.insert(p.review.end(), call.review.begin(), call.review.end());
       runtime = runtime || call.usesRuntime;
@@ -172,6 +176,7 @@ public:
     p.review.insert(p.review.begin(), region.review.begin(), region.review.end());
     p.addInclude = runtime && src.buffer.find("collectivize.h") == llvm::StringRef::npos;
     p.status = p.review.empty() ? "proposed" : "review";
+    if (!p.effectWhyNot.empty()) p.effects.clear(); // all of the calls, or none
   }
 
 private:

@@ -341,6 +341,29 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     j.attributeArray("collectives", [&] {
       for (const std::string &c : p.collectives) j.value(c);
     });
+    // What verify's probe hashes at the region's end (PATCH_FORMAT.md).
+    auto effect = [&](const CallEffect &e) {
+      j.object([&] {
+        nullable("buffer", !e.barrier, e.buffer);
+        nullable("count", !e.barrier, e.count);
+        nullable("datatype", !e.barrier, e.datatype);
+        j.attribute("comm", e.comm);
+        nullable("root", !e.root.empty(), e.root);
+        j.attribute("per_rank_blocks", e.perRankBlocks);
+      });
+    };
+    if (!hasPatch || p.effects.empty()) {
+      j.attribute("effect", nullptr);
+    } else if (p.effects.size() == 1) {
+      j.attributeBegin("effect");
+      effect(p.effects[0]);
+      j.attributeEnd();
+    } else {
+      j.attributeArray("effect", [&] {
+        for (const CallEffect &e : p.effects) effect(e);
+      });
+    }
+    j.attribute("effect_reason", hasPatch && p.effects.empty() ? p.effectWhyNot : std::string());
     j.attributeArray("fused", [&] {
       for (size_t f : p.fused) j.value(int64_t(f));
     });

@@ -59,7 +59,12 @@ public:
                             "): the source has no communicator holding exactly that group; create it "
                             "(MPI_Comm_split) and call the collective on it by hand");
     if (!commText(plan)) return plan;
-    if (k == "barrier") return finish(plan, "MPI_Barrier(" + comm + ")");
+    if (k == "barrier") {
+      plan.hasEffect = true;
+      plan.effect.barrier = true;
+      plan.effect.comm = comm;
+      return finish(plan, "MPI_Barrier(" + comm + ")");
+    }
     if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
     if (rooted && !take(chooseRoot(args), root, plan)) return plan;
     if (!buffersHold(plan)) return plan;
@@ -83,6 +88,7 @@ public:
                                                            ") : (void *)(" + r + "))";
       call = fn("MPI_Bcast", "cz_bcast") + "(" + buf + ", " + count + ", " + type + ", " + root + ", " +
              comm + ")";
+      leaves(plan, buf, "", false);
     } else if (k == "scatter" || k == "gather") {
       bool scatter = k == "scatter";
       // The root's side is the whole array; the others' side is one block.
@@ -115,11 +121,15 @@ public:
                                 " on every rank, as in the root's buffer");
         }
         block = "(" + rank + " == " + root + " ? MPI_IN_PLACE : " + own + ")";
+        // The root's block stays where every rank's own block is.
+        if (scatter) leaves(plan, own, "", false);
       } else if (block.empty()) {
         return fail(plan, "each rank's block is named by variables of the loop only");
       } else {
         ownBlock(plan, scatter, whole, block, memberSide[0].buffer, rootSide[0].buffer);
+        if (scatter) leaves(plan, block, "", false);
       }
+      if (!scatter) leaves(plan, whole, root, true);
       call = scatter ? "MPI_Scatter(" + whole + ", " + count + ", " + type + ", " + block + ", " + count +
                            ", " + type + ", " + root + ", " + comm + ")"
                      : "MPI_Gather(" + block + ", " + count + ", " + type + ", " + whole + ", " + count +
@@ -177,6 +187,7 @@ public:
       // side's are repeated rather than a constant the source never wrote.
       call = fn(k == "allgather" ? "MPI_Allgather" : "MPI_Alltoall", k == "allgather" ? "cz_allgather" : "cz_alltoall") +
              "(" + out + ", " + count + ", " + type + ", " + in + ", " + count + ", " + type + ", " + comm + ")";
+      leaves(plan, in, "", true);
     } else if (k == "allreduce" && std::count(match.unproven.begin(), match.unproven.end(), "combined")) {
       // Every block reached every rank through one receive buffer: an
       // allreduce only when the source combines each one as it arrives.
@@ -211,6 +222,7 @@ public:
                ", " + type + ", " + op + ", " + root + ", " + comm + ")";
       else
         call = "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
+      leaves(plan, acc, k == "reduce" ? root : "", false);
       plan.notes.push_back("the result is left in " + acc + ", where the hand-made reduction accumulated it");
     } else {
       return fail(plan, "no rewrite for kind '" + k + "'");
@@ -310,6 +322,7 @@ private:
              "";
     if (!mentions(recvs[0].buffer, {got}) || region.regionLocals.count(acc))
       return "";
+    leaves(plan, "&" + acc->getNameAsString(), "", false);
     plan.notes.push_back("a ring that combines each value as it arrives into " + acc->getNameAsString() +
                          " (" + op + ") and forwards it: every rank ends with all values combined");
     if (acc->getType()->isFloatingType() && (op == "MPI_SUM" || op == "MPI_PROD"))
@@ -454,6 +467,20 @@ private:
     return "cz_rank";
   }
 
+  // The call's output buffer (the probe's arguments at the region's end):
+  // buffer at root (every rank when root is ""), count elements, per rank
+  // of the communicator with perRankBlocks. A buffer naming the rank the
+  // patch itself declares (cz_rank) is no expression of the original code.
+  void leaves(CallPlan &plan, const std::string &buffer, const std::string &at, bool perRankBlocks) {
+    if (!rankDecl.empty() && buffer.find(rank) != std::string::npos) {
+      plan.effectWhyNot = "the output buffer (" + buffer + ") depends on the rank, which the code "
+                          "around the region does not name";
+      return;
+    }
+    plan.hasEffect = true;
+    plan.effect = {false, buffer, count, type, comm, at, perRankBlocks};
+  }
+
   CallPlan &finish(CallPlan &plan, const std::string &call) {
     std::string body = call + ";";
     bool rankUsed = body.find("cz_rank") != std::string::npos;
@@ -468,6 +495,8 @@ private:
     plan.usesRuntime = runtimeUsed;
     if (target == Target::Runtime && !runtimeUsed)
       plan.notes.push_back("Collectivize's runtime has no " + match.kind + ": the MPI collective is used");
+    if (!plan.hasEffect && plan.effectWhyNot.empty())
+      plan.effectWhyNot = "no output buffer recorded for " + match.kind;
     plan.ok = true;
     return plan;
   }

@@ -37,6 +37,7 @@ std::string stem(const std::string &diff) {
 
 struct Index {
   Json json;
+  int nextProbe = 1; // probe ids, unique in the patch directory
   std::string dir;
   bool reportRead = false; // the detection report, read once
   TraceFindings report;
@@ -121,6 +122,24 @@ bool hasDiff(const Json &p) {
          (p.str("status") == "proposed" || p.str("status") == "review");
 }
 
+// The patch's region and effect into the job (and the set, once).
+void regionOf(Index &index, const Json &patch, PatchSet &set, VerifyJob &job) {
+  std::string id = patch.str("id");
+  for (const PatchRegion &known : set.regions)
+    if (known.id == id) {
+      job.regions.push_back(known);
+      return;
+    }
+  PatchRegion region;
+  std::string whyNot;
+  if (!readPatchRegion(patch, index.nextProbe, region, whyNot)) {
+    if (job.noEffect.empty()) job.noEffect = whyNot;
+    return;
+  }
+  job.regions.push_back(region);
+  set.regions.push_back(region);
+}
+
 } // namespace
 
 bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
@@ -149,6 +168,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       job.resultPath = arg + "/" + stem(job.diff) + ".verify.json";
       if (!targetsOf(index, p, set, job.targets, error)) return false;
       job.expected = expectedOf(p);
+      regionOf(index, p, set, job);
       set.jobs.push_back(job);
     }
     if (set.jobs.empty()) {
@@ -179,6 +199,9 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
           for (const std::string &e : expectedOf(p))
             if (std::find(job.expected.begin(), job.expected.end(), e) == job.expected.end()) job.expected.push_back(e);
           if (name != "all.diff") job.status = p.str("status"), job.reason = p.str("reason");
+          // all.diff holds the proposed patches only: a review patch's
+          // replacement is not in it.
+          if (name != "all.diff" || p.str("status") == "proposed") regionOf(index, p, set, job);
           found = true;
         }
       }
@@ -189,6 +212,8 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       job.resultPath = dir + "/" + job.id + ".verify.json";
     }
     if (!outputOption.empty()) job.resultPath = absolutePath(outputOption, cwd());
+    if (job.regions.empty() && job.noEffect.empty())
+      job.noEffect = "a diff outside a patch directory comes with no effect description";
     set.jobs.push_back(job);
   } else {
     error = patchArg + ": no such patch file or patch directory";

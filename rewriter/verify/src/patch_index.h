@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "effect.h"
 #include "retrace.h"
 
 namespace cz::verify {
@@ -19,6 +20,10 @@ struct VerifyJob {
   std::string resultPath;   // where NN-KIND.verify.json goes ("" = nowhere)
   std::vector<ManualCollective> targets; // empty: whatever disappears
   std::vector<std::string> expected;     // the MPI collectives the patch calls; empty: by kind
+  // Where the probes go and what they hash (all.diff: every patch in it);
+  // noEffect says why the effect is not checked.
+  std::vector<PatchRegion> regions;
+  std::string noEffect;
 };
 
 struct PatchSet {
@@ -28,6 +33,7 @@ struct PatchSet {
   std::string reportCommand; // the traced command, for messages
   int reportRanks = 0;
   std::vector<VerifyJob> jobs;
+  std::vector<PatchRegion> regions; // every job's, once: the original copy's probes
   std::vector<std::string> notes; // patches without a diff, skipped
 };
 

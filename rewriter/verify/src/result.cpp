@@ -33,6 +33,24 @@ std::string collectiveJson(const ManualCollective &c) {
          "}";
 }
 
+std::string sideJson(const EffectSide &s) {
+  if (!s.present) return "null";
+  return "{\"crc\": " + jsonQuote(s.crc) + ", \"bytes\": " + std::to_string(s.bytes) + "}";
+}
+
+std::string effectJson(const std::optional<EffectCheck> &e) {
+  if (!e) return "null";
+  if (!e->checked) return "{\"checked\": false, \"reason\": " + jsonQuote(e->reason) + "}";
+  std::string s = "{\"checked\": true, \"calls\": " + std::to_string(e->calls) +
+                  ", \"ranks\": " + std::to_string(e->ranks) + ", \"differs\": ";
+  if (!e->differs) return s + "null}";
+  const EffectDifference &d = *e->differs;
+  return s + "{\"rank\": " + std::to_string(d.rank) + ", \"probe\": " + std::to_string(d.probe) +
+         ", \"call\": " + std::to_string(d.call) + ", \"patch\": " + jsonQuote(d.patch) +
+         ", \"buffer\": " + jsonQuote(d.buffer) + ", \"original\": " + sideJson(d.original) +
+         ", \"patched\": " + sideJson(d.patched) + "}}";
+}
+
 } // namespace
 
 std::string resultJson(const VerifyResult &r) {
@@ -65,10 +83,11 @@ std::string resultJson(const VerifyResult &r) {
          ", \"targets\": [";
     for (size_t i = 0; i < r.retrace->targets.size(); i++)
       s += (i ? ", " : "") + collectiveJson(r.retrace->targets[i]);
-    s += "]}\n";
+    s += "]},\n";
   } else {
-    s += "  \"retrace\": null\n";
+    s += "  \"retrace\": null,\n";
   }
+  s += "  \"effect\": " + effectJson(r.effect) + "\n";
   return s + "}\n";
 }
 

@@ -23,6 +23,27 @@ struct Retrace {
   std::vector<ManualCollective> targets; // as seen in the original run
 };
 
+// The region-level check (effect.h): the probes' hashes of the output
+// buffer at the region's end, original against patched.
+struct EffectSide {
+  bool present = false; // the call happened on this side
+  std::string crc;      // 8 hex digits, or "error" (the probe could not hash)
+  unsigned long long bytes = 0;
+};
+struct EffectDifference {
+  int rank = 0, probe = 0;
+  unsigned long long call = 0;
+  std::string patch, buffer; // whose probe, and what it hashes
+  EffectSide original, patched;
+};
+struct EffectCheck {
+  bool checked = false;
+  std::string reason;           // !checked: why
+  unsigned long long calls = 0; // probe calls compared (original side)
+  int ranks = 0;
+  std::optional<EffectDifference> differs;
+};
+
 // One run command's timed runs (verify runs the program every way given).
 struct CommandResult {
   std::vector<std::string> command;
@@ -40,6 +61,7 @@ struct VerifyResult {
   std::optional<ProgramRuns> original, patched; // the first run command's
   std::vector<CommandResult> commands;           // every run command's, in order
   std::optional<Retrace> retrace;
+  std::optional<EffectCheck> effect; // null: verification stopped before the traced runs
 };
 
 std::string resultJson(const VerifyResult &r);

@@ -87,15 +87,18 @@ std::vector<std::string> acceptedCollectives(const std::string &kind) {
 }
 
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
-                            const std::string &traceDir) {
+                            const std::string &traceDir, const std::string &effectsDir) {
   TracedCommand t;
   t.argv = command;
   std::string launcher = command.empty() ? "" : std::filesystem::path(command[0]).filename();
   if (launcher == "mpirun" || launcher == "mpiexec" || launcher == "orterun") {
     t.argv.insert(t.argv.begin() + 1, {"-x", "LD_PRELOAD=" + tracer, "-x",
                                        "COLLECTIVIZE_TRACE_DIR=" + traceDir});
+    if (!effectsDir.empty())
+      t.argv.insert(t.argv.begin() + 1, {"-x", "COLLECTIVIZE_VERIFY_EFFECTS=" + effectsDir});
   } else {
     t.env = {{"LD_PRELOAD", tracer}, {"COLLECTIVIZE_TRACE_DIR", traceDir}};
+    if (!effectsDir.empty()) t.env.push_back({"COLLECTIVIZE_VERIFY_EFFECTS", effectsDir});
   }
   return t;
 }

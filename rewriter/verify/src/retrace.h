@@ -51,7 +51,8 @@ struct TracedCommand {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
 };
+// effectsDir: where the effect probes write (COLLECTIVIZE_VERIFY_EFFECTS), "" for none.
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
-                            const std::string &traceDir);
+                            const std::string &traceDir, const std::string &effectsDir = "");
 
 } // namespace cz::verify

@@ -18,6 +18,7 @@
 #include "build_plan.h"
 #include "command_map.h"
 #include "compare.h"
+#include "effect.h"
 #include "judge.h"
 #include "patch_index.h"
 #include "process.h"
@@ -67,6 +68,7 @@ struct Copy {
   std::vector<std::vector<std::string>> commands; // each run command, mapped
   std::string cwd;
   BuildPlan plan;
+  ProbeEdit probes; // the effect probes put into its sources
 };
 
 struct Run {
@@ -89,6 +91,7 @@ private:
   bool makeCopy(const std::string &name, Copy &copy, std::string &error);
   bool plan(Copy &copy, std::string &error);
   bool build(Copy &copy, std::string &log);
+  bool buildWithProbes(Copy &copy, std::string &log);
   Run runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout);
   Judgement timedRuns(const Copy &patched, const VerifyJob &job, size_t command, CommandResult &out);
   RetraceOutcome retrace(const Copy &copy);
@@ -168,6 +171,19 @@ bool Verifier::build(Copy &copy, std::string &log) {
   return r.started && r.exitCode == 0;
 }
 
+// A copy that builds only without its probes is built without them: the
+// effect is then not checked, and the patch is not blamed for the probe.
+bool Verifier::buildWithProbes(Copy &copy, std::string &log) {
+  if (build(copy, log)) return true;
+  if (!removeProbes(copy.probes)) return false;
+  std::string probeLog = work_ + "/" + copy.name + ".probe.build.log";
+  std::error_code ec;
+  fs::rename(log, probeLog, ec);
+  progress("%s: the build failed with the effect probes; building without them", copy.name.c_str());
+  copy.probes.failed = "the " + copy.name + " copy does not build with the probe (log: " + probeLog + ")";
+  return build(copy, log);
+}
+
 Run Verifier::runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout) {
   Run run;
   ProcessSpec spec;
@@ -190,7 +206,7 @@ RetraceOutcome Verifier::retrace(const Copy &copy) {
   std::string traceDir = work_ + "/" + copy.name + ".trace";
   std::string reportPath = work_ + "/" + copy.name + ".report.json";
   progress("%s: traced run", copy.name.c_str());
-  TracedCommand traced = tracedCommand(copy.commands[0], opt_.tracer, traceDir);
+  TracedCommand traced = tracedCommand(copy.commands[0], opt_.tracer, traceDir, work_ + "/" + copy.name + ".effects");
   ProcessSpec spec;
   spec.argv = traced.argv;
   spec.env = traced.env;
@@ -242,7 +258,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     std::string originalLog;
     if (!plan(original_, originalBuildError_)) {
       originalBuilt_ = -1;
-    } else if (!build(original_, originalLog)) {
+    } else if (!buildWithProbes(original_, originalLog)) {
       originalBuilt_ = -1;
       originalBuildError_ = "the original project (unpatched) does not build in its copy with " +
                             original_.plan.how + " (log: " + originalLog + "); its last lines:\n" +
@@ -261,7 +277,8 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     r.evidence = error;
     return r;
   }
-  if (!build(patched, log)) {
+  patched.probes = insertProbes(patched.root, job.regions, true);
+  if (!buildWithProbes(patched, log)) {
     r.verdict = "does not build";
     r.evidence = "the original copy builds with " + original_.plan.how +
                  ", the patched copy does not (log: " + log + "); its last lines:\n" +
@@ -291,8 +308,10 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   r.patched = r.commands[0].patched;
   std::string build = "build: both copies with " + original_.plan.how;
   if (!opt_.retrace) {
+    EffectJudgement none = effectNotChecked("--no-retrace: no traced run");
+    r.effect = none.check;
     r.verdict = "verified";
-    r.evidence = build + "\n" + outputs +
+    r.evidence = build + "\n" + outputs + "\n" + none.text +
                  "\nretrace: skipped (--no-retrace): the manual messages were not checked\n" +
                  timing;
     return r;
@@ -311,6 +330,13 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime", job.expected};
   Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
   r.retrace = rt;
+  // The output buffers at the region's end, before the retrace's verdicts.
+  EffectJudgement effect = judgeEffects(job.regions, job.noEffect, original_.probes, patched.probes,
+                                        work_ + "/original.effects", work_ + "/" + patched.name + ".effects");
+  r.effect = effect.check;
+  outputs += "\n" + effect.text;
+  // An incomplete retrace stays an error; otherwise the effect comes first.
+  if (effect.check.differs && traced.verdict != "error") traced.verdict = "effect differs";
   r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
   std::string which = commands_.size() > 1 ? " (traced with the first run command)" : "";
   r.evidence = (traced.verdict.empty() ? build + "\n" : "") + outputs + "\n" + traced.text + which +
@@ -484,6 +510,8 @@ int Verifier::run() {
     if (ownWork_) fs::remove_all(work_);
     return 2;
   } else {
+    // Every patch's probes at once: the original is built and traced once.
+    original_.probes = insertProbes(original_.root, set_.regions, false);
     for (const VerifyJob &job : set_.jobs) {
       results.push_back(verifyJob(job));
       if (results.back().verdict != "verified") allVerified = false;

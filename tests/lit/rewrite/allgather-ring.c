@@ -7,6 +7,17 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'allgather count=8 datatype=MPI_LONG bytes_per_instance=64' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// Every rank's receive buffer, one block per rank:
+// EFFECT:      "effect": {
+// EFFECT-NEXT:   "buffer": "all",
+// EFFECT-NEXT:   "count": "n",
+// EFFECT-NEXT:   "datatype": "MPI_LONG",
+// EFFECT-NEXT:   "comm": "MPI_COMM_WORLD",
+// EFFECT-NEXT:   "root": null,
+// EFFECT-NEXT:   "per_rank_blocks": true
+// EFFECT-NEXT: },
+// EFFECT-NEXT: "effect_reason": "",
 // SUMMARY: 01-allgather: proposed prog.c:{{.*}} -> MPI_Allgather(MPI_IN_PLACE, n, MPI_LONG, all, n, MPI_LONG, MPI_COMM_WORLD);
 #include <mpi.h>
 

@@ -5,6 +5,17 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'barrier' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// No buffer: the probe only counts calls:
+// EFFECT:      "effect": {
+// EFFECT-NEXT:   "buffer": null,
+// EFFECT-NEXT:   "count": null,
+// EFFECT-NEXT:   "datatype": null,
+// EFFECT-NEXT:   "comm": "comm",
+// EFFECT-NEXT:   "root": null,
+// EFFECT-NEXT:   "per_rank_blocks": false
+// EFFECT-NEXT: },
+// EFFECT-NEXT: "effect_reason": "",
 // SUMMARY: 01-barrier: proposed prog.c:{{.*}} -> MPI_Barrier(comm);
 #include <mpi.h>
 

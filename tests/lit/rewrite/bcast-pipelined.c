@@ -7,6 +7,17 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'bcast root=0 count=1024 datatype=MPI_FLOAT' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// The probe `verify` puts after the region hashes data at every rank:
+// EFFECT:      "effect": {
+// EFFECT-NEXT:   "buffer": "data",
+// EFFECT-NEXT:   "count": "N",
+// EFFECT-NEXT:   "datatype": "MPI_FLOAT",
+// EFFECT-NEXT:   "comm": "MPI_COMM_WORLD",
+// EFFECT-NEXT:   "root": null,
+// EFFECT-NEXT:   "per_rank_blocks": false
+// EFFECT-NEXT: },
+// EFFECT-NEXT: "effect_reason": "",
 // SUMMARY: 01-bcast: proposed prog.c:{{.*}} -> MPI_Bcast(data, N, MPI_FLOAT, 0, MPI_COMM_WORLD);
 #include <mpi.h>
 

@@ -7,6 +7,17 @@
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
 // RUN: FileCheck %s --check-prefix=WHY < %t/p/01-gather.md
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// The probe hashes the root's whole receive buffer only: count per rank:
+// EFFECT:      "effect": {
+// EFFECT-NEXT:   "buffer": "all",
+// EFFECT-NEXT:   "count": "sendcount",
+// EFFECT-NEXT:   "datatype": "MPI_INT",
+// EFFECT-NEXT:   "comm": "comm",
+// EFFECT-NEXT:   "root": "root",
+// EFFECT-NEXT:   "per_rank_blocks": true
+// EFFECT-NEXT: },
+// EFFECT-NEXT: "effect_reason": "",
 // SUMMARY: 01-gather: proposed prog.c:{{.*}} -> MPI_Gather(mine, sendcount, MPI_INT, all, sendcount, MPI_INT, root, comm);
 // WHY: - count: sendcount (the same expression at every send, unchanged across the region)
 // WHY: - root: root (the peer every send names; the trace shows 1)

@@ -45,3 +45,15 @@ char *share_text(char *text, int root, MPI_Comm comm) {
 // CHECK-NEXT:   MPI_Bcast(text, len, MPI_CHAR, root, comm);
 // CHECK-NEXT:   return text;
 // CHECK-NEXT: }
+
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// One effect per call, in call order (the length, then the text):
+// EFFECT:      "effect": [
+// EFFECT-NEXT:   {
+// EFFECT-NEXT:     "buffer": "&len",
+// EFFECT-NEXT:     "count": "1",
+// EFFECT:          "buffer": "text",
+// EFFECT-NEXT:     "count": "len",
+// EFFECT-NEXT:     "datatype": "MPI_CHAR",
+// EFFECT:        "effect": null,
+// EFFECT-NEXT:   "effect_reason": "",

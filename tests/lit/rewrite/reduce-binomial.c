@@ -7,6 +7,17 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce root=0 count=1 datatype=MPI_DOUBLE' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
+// RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
+// The accumulator at the root:
+// EFFECT:      "effect": {
+// EFFECT-NEXT:   "buffer": "&sum",
+// EFFECT-NEXT:   "count": "1",
+// EFFECT-NEXT:   "datatype": "MPI_DOUBLE",
+// EFFECT-NEXT:   "comm": "MPI_COMM_WORLD",
+// EFFECT-NEXT:   "root": "0",
+// EFFECT-NEXT:   "per_rank_blocks": false
+// EFFECT-NEXT: },
+// EFFECT-NEXT: "effect_reason": "",
 // SUMMARY: 01-reduce: proposed prog.c:{{.*}} -> MPI_Reduce(me == 0 ? MPI_IN_PLACE : &sum, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 #include <mpi.h>
 

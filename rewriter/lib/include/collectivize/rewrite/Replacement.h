@@ -20,6 +20,16 @@ struct SiteCall {
   bool send = true; // the role the site played in the match
 };
 
+// What the call leaves behind, for `collectivize verify`'s probe at the
+// region's end: the collective's output buffer as source expressions taken
+// from the call's own arguments (patches.json "effect", PATCH_FORMAT.md).
+struct CallEffect {
+  bool barrier = false;    // no buffer: only the calls are counted
+  std::string buffer, count, datatype, comm;
+  std::string root;        // "" : every rank holds the result
+  bool perRankBlocks = false; // count elements per rank of comm
+};
+
 struct CallPlan {
   bool ok = false;
   std::string whyNot;
@@ -27,6 +37,9 @@ struct CallPlan {
   std::vector<std::string> notes;  // how arguments were chosen
   std::string code;                // the statement(s), unindented, without trailing newline
   bool usesRuntime = false;        // needs #include "collectivize.h"
+  bool hasEffect = false;          // else effectWhyNot says why
+  CallEffect effect;
+  std::string effectWhyNot;
 };
 
 // group: which of fused matches this call is (RegionRequest::group), for

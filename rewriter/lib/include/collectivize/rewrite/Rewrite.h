@@ -36,6 +36,10 @@ struct PatchPlan {
   bool addInclude = false;     // #include "collectivize.h" at the top
   std::vector<size_t> fused;   // other matches this patch replaces too (one loop sent both)
   std::vector<std::string> collectives; // the MPI collectives the new code calls ("MPI_Allreduce")
+  // Each call's output buffer, in call order; empty with effectWhyNot set
+  // when one of them cannot be written down (verify then does not check it).
+  std::vector<CallEffect> effects;
+  std::string effectWhyNot;
   std::string original, patched; // whole file, before and after
   // A Fortran match (FortranSuggestion.h): no patch, but the collective
   // call suggested in place of these statements, to be checked by hand.

@@ -1,0 +1,171 @@
+// verify's effect check, its pure parts: a patch's effect read from
+// patches.json, the probes put into a copy's sources (at the region's end,
+// after the replacement; no line added) and taken out again, and the
+// comparison of the two runs' probe files. The probe itself runs in
+// tests/lit/verify/effect.test and rewritten.test.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "collectivize/json.h"
+#include "effect.h"
+#include "process.h"
+
+namespace fs = std::filesystem;
+using namespace cz::verify;
+using namespace cz::json;
+
+namespace {
+
+struct Scratch {
+  std::string path;
+  Scratch() {
+    std::string t = (fs::temp_directory_path() / "cz-effect-test-XXXXXX").string();
+    path = mkdtemp(t.data());
+  }
+  ~Scratch() { fs::remove_all(path); }
+  void write(const std::string &rel, const std::string &text) const {
+    fs::create_directories(fs::path(path + "/" + rel).parent_path());
+    std::ofstream(path + "/" + rel, std::ios::binary) << text;
+  }
+};
+
+Json parse(const std::string &text) {
+  Json j;
+  std::string error;
+  EXPECT_TRUE(parseJson(text, j, error)) << error;
+  return j;
+}
+
+const char *kPatch = R"({"id": "01-gather", "replacement": "MPI_Gather(mine, n, MPI_INT, all, n, MPI_INT, root, comm);",
+  "region": {"file": "g.c", "begin": {"line": 2, "column": 3}, "end": {"line": 4, "column": 4}},
+  "collectives": ["MPI_Gather"],
+  "effect": {"buffer": "all", "count": "n", "datatype": "MPI_INT", "comm": "comm", "root": "root", "per_rank_blocks": true}})";
+
+PatchRegion region(const char *patch, int first = 1) {
+  PatchRegion r;
+  std::string why;
+  EXPECT_TRUE(readPatchRegion(parse(patch), first, r, why)) << why;
+  return r;
+}
+
+} // namespace
+
+TEST(VerifyEffect, ReadsTheEffectAndNumbersTheProbes) {
+  PatchRegion r = region(kPatch, 3);
+  ASSERT_EQ(r.effects.size(), 1u);
+  EXPECT_EQ(r.effects[0].probe, 3);
+  EXPECT_EQ(r.effects[0].buffer, "all");
+  EXPECT_EQ(r.effects[0].root, "root");
+  EXPECT_TRUE(r.effects[0].perRankBlocks);
+  EXPECT_EQ(r.endLine, 4);
+  EXPECT_EQ(r.endColumn, 4);
+
+  // A null effect is not checked, with the rewriter's reason.
+  PatchRegion none;
+  std::string why;
+  int next = 1;
+  EXPECT_FALSE(readPatchRegion(parse(R"({"id": "02-bcast", "region": {"file": "b.c", "begin": {"line": 1, "column": 1},
+    "end": {"line": 1, "column": 2}}, "effect": null, "effect_reason": "the buffer depends on the rank"})"),
+                               next, none, why));
+  EXPECT_EQ(why, "02-bcast: the buffer depends on the rank");
+  EXPECT_EQ(next, 1);
+}
+
+TEST(VerifyEffect, ProbeStatementIsOneLineWithAWeakReference) {
+  PatchRegion r = region(kPatch);
+  std::string s = probeStatement(r.effects[0]);
+  EXPECT_EQ(s.find('\n'), std::string::npos);
+  EXPECT_NE(s.find("__asm__(\"cz_verify_effect\") __attribute__((weak))"), std::string::npos);
+  EXPECT_NE(s.find("if (cz_probe_) cz_probe_(1, (const void *)(all), (long long)(n), 1, &cz_probe_type_, "
+                   "&cz_probe_comm_, (int)(root));"),
+            std::string::npos);
+  EffectSpec barrier;
+  barrier.barrier = true;
+  barrier.probe = 2;
+  EXPECT_NE(probeStatement(barrier).find("cz_probe_(2, 0, 0, 0, 0, 0, -1)"), std::string::npos);
+}
+
+TEST(VerifyEffect, ProbesGoAtTheRegionsEndAndAfterTheReplacementWithoutNewLines) {
+  Scratch original, patched;
+  std::string before = "void f() {\n  if (me == root) {\n    recv_all();\n  }\n  use(all);\n}\n";
+  original.write("g.c", before);
+  std::string after =
+      "#include \"x.h\"\nvoid f() {\n  MPI_Gather(mine, n, MPI_INT, all, n, MPI_INT, root, comm);\n  use(all);\n}\n";
+  patched.write("g.c", after);
+  std::vector<PatchRegion> regions{region(kPatch)};
+
+  ProbeEdit o = insertProbes(original.path, regions, false);
+  std::string text = readFile(original.path + "/g.c");
+  EXPECT_EQ(o.probes.count(1), 1u);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(before.begin(), before.end(), '\n'));
+  EXPECT_EQ(text.find("  } { extern void cz_probe_"), text.find("  }"));
+
+  ProbeEdit p = insertProbes(patched.path, regions, true);
+  text = readFile(patched.path + "/g.c");
+  EXPECT_EQ(p.probes.count(1), 1u);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(after.begin(), after.end(), '\n'));
+  EXPECT_NE(text.find("root, comm); { extern void cz_probe_"), std::string::npos);
+
+  EXPECT_TRUE(removeProbes(p));
+  EXPECT_EQ(readFile(patched.path + "/g.c"), after);
+
+  // A replacement the patched file does not hold: no probe, and why.
+  PatchRegion other = region(kPatch);
+  other.replacement = "MPI_Bcast(x);";
+  ProbeEdit none = insertProbes(patched.path, {other}, true);
+  EXPECT_TRUE(none.probes.empty());
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_EQ(none.notes[0], "01-gather: the replacement text is not in the patched g.c");
+}
+
+TEST(VerifyEffect, ComparesEachRanksProbeLines) {
+  Scratch a, b;
+  std::vector<PatchRegion> regions{region(kPatch)};
+  ProbeEdit inserted;
+  inserted.probes = {1};
+  // Probe 9 is another patch's (the original carries every patch's probes).
+  a.write("rank-0.txt", "1 1 0000abcd 64\n9 1 12345678 4\n1 2 0000abce 64\n");
+  a.write("rank-1.txt", "1 1 00000000 0\n1 2 00000000 0\n");
+  b.write("rank-0.txt", "1 1 0000abcd 64\n1 2 0000abce 64\n");
+  b.write("rank-1.txt", "1 1 00000000 0\n1 2 00000000 0\n");
+  EffectJudgement same = judgeEffects(regions, "", inserted, inserted, a.path, b.path);
+  EXPECT_TRUE(same.check.checked);
+  EXPECT_FALSE(same.check.differs);
+  EXPECT_EQ(same.text, "effect: 4 probe calls on 2 ranks, identical");
+
+  b.write("rank-0.txt", "1 1 0000abcd 64\n1 2 0000ffff 64\n");
+  EffectJudgement other = judgeEffects(regions, "", inserted, inserted, a.path, b.path);
+  ASSERT_TRUE(other.check.differs);
+  EXPECT_EQ(other.check.differs->rank, 0);
+  EXPECT_EQ(other.check.differs->call, 2u);
+  EXPECT_EQ(other.check.differs->original.crc, "0000abce");
+  EXPECT_EQ(other.check.differs->patched.crc, "0000ffff");
+  EXPECT_NE(other.text.find("rank 0, probe 1 (01-gather: all, n per rank x MPI_INT, at the root root at the "
+                            "region's end), call 2: original crc 0000abce (64 bytes), patched crc 0000ffff"),
+            std::string::npos)
+      << other.text;
+
+  // A call the patched run never made.
+  b.write("rank-0.txt", "1 1 0000abcd 64\n1 2 0000abce 64\n");
+  b.write("rank-1.txt", "1 1 00000000 0\n");
+  EffectJudgement fewer = judgeEffects(regions, "", inserted, inserted, a.path, b.path);
+  ASSERT_TRUE(fewer.check.differs);
+  EXPECT_EQ(fewer.check.differs->rank, 1);
+  EXPECT_TRUE(fewer.check.differs->original.present);
+  EXPECT_FALSE(fewer.check.differs->patched.present);
+
+  // Nothing written on either side: not checked, never "identical".
+  Scratch c, d;
+  EffectJudgement never = judgeEffects(regions, "", inserted, inserted, c.path, d.path);
+  EXPECT_FALSE(never.check.checked);
+  EXPECT_EQ(never.text.rfind("effect: not checked (the probes never ran", 0), 0u);
+
+  // A copy whose build failed with the probe.
+  ProbeEdit failed = inserted;
+  failed.failed = "the original copy does not build with the probe";
+  EXPECT_FALSE(judgeEffects(regions, "", failed, inserted, a.path, b.path).check.checked);
+}
