@@ -32,7 +32,8 @@ namespace cz::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: collectivize detect TRACE_DIR [TRACE_DIR...] [--sites SITES.json] [-o REPORT.json]\n"
+    "usage: collectivize detect TRACE_DIR [TRACE_DIR...] [--sites SITES.json | --no-sites]\n"
+    "                           [-o REPORT.json]\n"
     "                           [--min-group N] [--window-messages N] [--progress]\n"
     "                           [--concurrent]\n"
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
@@ -41,7 +42,8 @@ const char kUsage[] =
     "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
     "database, to name call sites by file:line (default: the one the traced\n"
     "program named, when it was built by collectivize-cc/c++ or from `collectivize\n"
-    "instrument` copies: the trace's manifest records it). --min-group: smallest group reported\n"
+    "instrument` copies: the trace's manifest records it; --no-sites: not that one\n"
+    "either). --min-group: smallest group reported\n"
     "(default 3; two processes exchanging data are not a collective).\n"
     "Several TRACE_DIRs: traces of one program at other process counts or inputs,\n"
     "one report: a collective is the same in two runs when the same call sites\n"
@@ -315,7 +317,7 @@ int detectVerb(int argc, char **argv) {
   std::string out, sitesPath;
   std::vector<std::string> dirs;
   cz::detect::DetectOptions options;
-  bool parallel = false, concurrent = false;
+  bool parallel = false, concurrent = false, noSites = false;
   gProgress = isatty(2);
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
@@ -333,6 +335,10 @@ int detectVerb(int argc, char **argv) {
     }
     if (a == "--concurrent") {
       concurrent = true;
+      continue;
+    }
+    if (a == "--no-sites") {
+      noSites = true;
       continue;
     }
     if (a == "-o" || a == "--min-group" || a == "--sites" || a == "--window-messages") {
@@ -390,7 +396,11 @@ int detectVerb(int argc, char **argv) {
   if (!speaks) gProgress = false;
   // No --sites: the site database the instrumented program named in the
   // first trace's manifest, said so.
-  if (sitesPath.empty()) {
+  if (noSites && !sitesPath.empty()) {
+    std::fprintf(stderr, "collectivize detect: --sites and --no-sites: give one\n");
+    return 2;
+  }
+  if (sitesPath.empty() && !noSites) {
     auto manifest = cz::trace::readTraceManifest(dirs[0]);
     if (manifest && !manifest.value().sitesDatabases.empty()) {
       std::error_code ec;
