@@ -27,6 +27,12 @@ using namespace cz::json;
 
 namespace {
 
+// The compilers collectivize-cc/c++ stand for in a copy: pinned here as
+// the wrappers' own variables pin them (unset, the MPI Collectivize was
+// built with; PlainCompilersDefaultToTheBuildsMpi checks that).
+const bool kPinnedCompilers = setenv("COLLECTIVIZE_CC", "mpicc", 1) == 0 &&
+                              setenv("COLLECTIVIZE_CXX", "mpicxx", 1) == 0;
+
 // A fresh directory per test, removed afterwards.
 struct TempDir {
   std::string path;
@@ -257,9 +263,27 @@ TEST(VerifyBuildPlan, PlainCompilersRunTheMpiWrappers) {
   ASSERT_TRUE(writePlainCompilers(d.path + "/shims", err)) << err;
   std::ifstream cc(d.path + "/shims/collectivize-cc"), cxx(d.path + "/shims/collectivize-c++");
   std::string a((std::istreambuf_iterator<char>(cc)), {}), b((std::istreambuf_iterator<char>(cxx)), {});
-  EXPECT_NE(a.find("exec mpicc \"$@\""), std::string::npos) << a;
-  EXPECT_NE(b.find("exec mpicxx \"$@\""), std::string::npos) << b;
+  EXPECT_NE(a.find("exec 'mpicc' \"$@\""), std::string::npos) << a;
+  EXPECT_NE(b.find("exec 'mpicxx' \"$@\""), std::string::npos) << b;
   EXPECT_EQ(access((d.path + "/shims/collectivize-cc").c_str(), X_OK), 0);
+}
+
+// Unpinned, a copy is built with the MPI compiler Collectivize was built
+// with (mpicc.mpich on an MPICH build: Open MPI's mpicc there gave programs
+// the tracer could not be preloaded into).
+TEST(VerifyBuildPlan, PlainCompilersDefaultToTheBuildsMpi) {
+  ASSERT_TRUE(kPinnedCompilers);
+  unsetenv("COLLECTIVIZE_CC");
+  unsetenv("COLLECTIVIZE_CXX");
+  TempDir d;
+  std::string err;
+  bool written = writePlainCompilers(d.path + "/shims", err);
+  setenv("COLLECTIVIZE_CC", "mpicc", 1);
+  setenv("COLLECTIVIZE_CXX", "mpicxx", 1);
+  ASSERT_TRUE(written) << err;
+  std::ifstream cc(d.path + "/shims/collectivize-cc");
+  std::string a((std::istreambuf_iterator<char>(cc)), {});
+  EXPECT_NE(a.find(std::string("exec '") + CZ_TEST_MPI_C_COMPILER + "' \"$@\""), std::string::npos) << a;
 }
 
 TEST(VerifyBuildPlan, CompileDatabaseReplayedInTheCopy) {

@@ -1,6 +1,7 @@
 // build_plan.cpp: see build_plan.h.
 #include "build_plan.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,11 +22,22 @@ bool isFile(const std::string &p) {
 
 std::string basename(const std::string &p) { return fs::path(p).filename().string(); }
 
-// collectivize-cc -> mpicc: copies are built plain, never instrumented.
+// What collectivize-cc/c++ call: COLLECTIVIZE_CC/CXX as the wrappers read
+// them, else the MPI compiler Collectivize was built with (its tracer
+// preloads only into programs of the same MPI), else mpicc/mpicxx.
+std::string mpiCompiler(bool cxx) {
+  const char *env = std::getenv(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
+  if (env && *env) return env;
+  std::string built = cxx ? CZ_MPI_CXX_COMPILER : CZ_MPI_C_COMPILER;
+  return built.empty() ? (cxx ? "mpicxx" : "mpicc") : built;
+}
+
+// collectivize-cc -> that MPI compiler: copies are built plain, never
+// instrumented.
 std::string plainCompiler(const std::string &compiler) {
   std::string b = basename(compiler);
-  if (b == "collectivize-cc") return "mpicc";
-  if (b == "collectivize-c++") return "mpicxx";
+  if (b == "collectivize-cc") return mpiCompiler(false);
+  if (b == "collectivize-c++") return mpiCompiler(true);
   return compiler;
 }
 
@@ -177,11 +189,12 @@ bool planBuild(const BuildInputs &given, BuildPlan &plan, std::string &error) {
 bool writePlainCompilers(const std::string &dir, std::string &error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  for (auto [name, real] : {std::pair{"collectivize-cc", "mpicc"}, std::pair{"collectivize-c++", "mpicxx"}}) {
+  for (auto [name, real] : {std::pair{std::string("collectivize-cc"), mpiCompiler(false)},
+                            std::pair{std::string("collectivize-c++"), mpiCompiler(true)}}) {
     std::string path = dir + "/" + name;
     std::ofstream f(path);
-    f << "#!/bin/sh\n# collectivize verify: copies are built plain, without the tracer.\nexec " << real
-      << " \"$@\"\n";
+    f << "#!/bin/sh\n# collectivize verify: copies are built plain, without the tracer.\nexec '" << real
+      << "' \"$@\"\n";
     f.close();
     fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                               fs::perms::others_read | fs::perms::others_exec, ec);
