@@ -10,7 +10,7 @@ static _Thread_local int pending;
 
 CZT_HOT czt_site czt_take_site(void *ra) {
   czt_site s;
-  if (pending) {
+  if (atomic_load_explicit(&czt.sites, memory_order_relaxed) && pending) {
     pending = 0;
     s.id = pending_site;
     s.kind = pending_kind;
@@ -22,12 +22,16 @@ CZT_HOT czt_site czt_take_site(void *ra) {
 }
 
 CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
+  if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
+    atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = site_id;
   pending_kind = 0;
   pending = 1;
 }
 
 CZT_HOT void czt_set_caller_site(void *ra) {
+  if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
+    atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = (uint64_t)(uintptr_t)ra;
   pending_kind = 1;
   pending = 1;
