@@ -178,13 +178,13 @@ void explainMissingTrace(const std::vector<std::string> &command, const launch::
   if (!program.empty())
     why = launch::whyNotTraced(command[shape.program], launch::inspectProgram(program),
                                launch::mpiLibraryOf(launch::inspectProgram(tracer).needed));
-  // The tracer needs its ring (640 KiB) and more per rank at MPI_Init: on a full file
+  // The tracer needs its 5 MiB ring per rank at MPI_Init: on a full file
   // system it says so in its own warning and leaves nothing behind.
   long long avail = freeBytesAt(traceDir);
   if (avail >= 0 && avail < 6ll * 1024 * 1024) {
     std::fprintf(stderr,
                  "collectivize run: nothing was traced: the file system of %s has %lld KiB "
-                 "free, and the tracer needs about 1 MiB per rank (its warning above says "
+                 "free, and the tracer needs about 5 MiB per rank (its warning above says "
                  "what it could not write)\n",
                  traceDir.c_str(), avail / 1024);
     return;

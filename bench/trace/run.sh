@@ -79,7 +79,7 @@ for size in sorted({s for s, _ in by}):
               f"  {floor_med}")
 events, evt = int(sys.argv[3]), int(sys.argv[4])
 print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
-      f"while running: 80-byte records in a 640 KiB ring per rank plus the log")
+      f"while running: 80-byte records in a 5 MiB ring per rank plus the log")
 # Each launch printed "thread:process" ns per message (3 events).
 for k, who in ((0, "on the calling thread"), (1, "in the whole process (writer thread included)")):
     u = statistics.median(float(x.split(":")[k]) for x in sys.argv[5].split())

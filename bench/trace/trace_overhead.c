@@ -34,7 +34,7 @@ typedef struct {
   unsigned char rest[32];
 } floor_record;
 _Static_assert(sizeof(floor_record) == 80, "the tracer's record size");
-enum { FLOOR_RECORDS = 2 * 4096 }; /* 640 KiB, the tracer's ring */
+enum { FLOOR_RECORDS = 1 << 16 }; /* 5 MiB, the tracer's ring */
 static floor_record *floor_ring;
 static unsigned floor_next;
 

@@ -45,14 +45,7 @@ extern "C" {
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
 #define CZT_LOG_VERSION 2u /* 2: the log header is a 4 KiB block */
-/* 320 KiB of 80-byte records (page-aligned: a multiple of 256 records).
- * Small on purpose: on this kind of VM a store into a shared file
- * mapping's page stalls ~50 us now and then, more often the more distinct
- * pages are cycled through (measured: 5 MiB ring one stall per ~1,400
- * records, 25-70 ns per record on average; 640 KiB about as rare as
- * anonymous memory), and at 8 B those stalls were most of the tracer's
- * cost to a round trip. Readers take the size from the ring's header. */
-#define CZT_RING_HALF_RECORDS 4096u
+#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.5 MiB of 80-byte records */
 #define CZT_RING_HEADER_BYTES 4096u
 #define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
 #define CZT_RING_EMPTY UINT64_MAX

@@ -300,7 +300,7 @@ void czt_log_write_full(void);  /* the full half into the log */
  * fields are zero; czt_log_commit stores its kind, last. */
 static inline czt_record *czt_log_slot(void) {
   if (czt_log_cursor == czt_log_end) return czt_log_grow();
-  /* The next record's lines are likely cold (the ring is 640 KiB): fetch
+  /* The next record's lines are likely cold (the ring is 5 MiB): fetch
    * them now, while the program works, not when the next event stores. */
   __builtin_prefetch((const char *)(czt_log_cursor + 1), 1, 3);
   __builtin_prefetch((const char *)(czt_log_cursor + 2) - 1, 1, 3);
