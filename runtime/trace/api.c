@@ -12,7 +12,7 @@ static _Thread_local int pending;
 
 CZT_HOT czt_site czt_take_site(void *ra) {
   czt_site s;
-  if (pending) {
+  if (atomic_load_explicit(&czt.sites, memory_order_relaxed) && pending) {
     pending = 0;
     s.id = pending_site;
     s.kind = pending_kind;
@@ -24,6 +24,8 @@ CZT_HOT czt_site czt_take_site(void *ra) {
 }
 
 CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
+  if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
+    atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = site_id;
   pending_kind = 0;
   pending = 1;
@@ -49,6 +51,8 @@ void czt_write_site_databases(FILE *f) {
 }
 
 CZT_HOT void czt_set_caller_site(void *ra) {
+  if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
+    atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = (uint64_t)(uintptr_t)ra;
   pending_kind = 1;
   pending = 1;

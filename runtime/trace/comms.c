@@ -24,7 +24,7 @@ typedef struct czt_comm {
 } czt_comm;
 
 #define BUCKETS 256
-CZT_HOT_DATA static czt_comm *table[BUCKETS];
+static czt_comm *table[BUCKETS];
 static atomic_int creations; /* creation calls this rank took part in */
 static uint64_t *defs;       /* owned definitions, see czt_comm_defs */
 static size_t defs_len, defs_cap;
@@ -85,12 +85,12 @@ void czt_comms_init(void) {
 
 CZT_HOT void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
                      uint32_t *peer_world) {
-  if (comm == MPI_COMM_WORLD) {
+  if (comm == czt.world) {
     *ref = 0;
     *peer_world = (uint32_t)peer;
     return;
   }
-  if (comm == MPI_COMM_SELF) {
+  if (comm == czt.self) {
     *ref = 1;
     *peer_world = (uint32_t)czt.rank;
     return;

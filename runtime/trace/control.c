@@ -17,7 +17,7 @@
 
 #include "tracer.h"
 
-CZT_HOT_DATA czt_state czt;
+CZT_HOT_DATA czt_state czt __attribute__((aligned(64)));
 char czt_dir[4096];
 pthread_mutex_t czt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -170,6 +170,8 @@ static void remove_start_files(void) {
 }
 
 void czt_start(int provided) {
+  czt.world = MPI_COMM_WORLD;
+  czt.self = MPI_COMM_SELF;
   PMPI_Comm_rank(MPI_COMM_WORLD, &czt.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &czt.size);
   czt_clock_init(); /* before the first timestamp */

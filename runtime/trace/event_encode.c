@@ -8,7 +8,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "event_log.h"
+
+/* A tiny payload's CRC-32, left to the conversion by the tracer. */
+static void crc_from_prefix(czt_record *r) {
+  if (!(r->flags & CZT_REC_HASHED) || r->bytes > CZT_CRC_FROM_PREFIX_BYTES) return;
+  unsigned char b[CZT_CRC_FROM_PREFIX_BYTES];
+  for (unsigned i = 0; i < CZT_CRC_FROM_PREFIX_BYTES; i++) b[i] = (unsigned char)(r->prefix >> (8 * i));
+  r->crc = (uint32_t)crc32_z(0L, b, (z_size_t)r->bytes);
+}
 
 static void site_attrs(OTF2_AttributeList *a, const czt_record *r) {
   OTF2_AttributeList_AddUint64(
@@ -231,6 +241,7 @@ int czt_log_walk(const czt_log_bytes *log, const czt_log_bytes *ring,
       rc = -1;
       break;
     }
+    crc_from_prefix(&r);
     /* Timestamps never go backwards within a location. */
     r.t = czt_clock_ns(&map, r.t);
     if (span->events && r.t < span->last) r.t = span->last;

@@ -134,9 +134,14 @@ int czt_log_open(const char *dir, int rank) {
   close(fd);
   if (err) return fail("cannot reserve", ring_path, err);
   ring = p;
-#ifdef MADV_POPULATE_WRITE
-  madvise(ring, RING_BYTES, MADV_POPULATE_WRITE); /* best effort */
-#endif
+  /* Every page written now (the blocks are reserved above), not faulted in
+   * with MADV_POPULATE_WRITE: on this kind of VM stores into pages
+   * populated that way stall ~50 us now and then, more often the more
+   * pages the ring cycles through (bench/trace/ring_stalls.c: a 5 MiB ring
+   * one stall per ~1,700 stores, 100 ticks a store on average, against 24
+   * and almost no stalls once written), and at 8 B those stalls were most
+   * of what the tracer added to a round trip on average. */
+  memset(ring, 0, RING_BYTES);
   header = (czt_ring_header *)ring;
   header->magic = CZT_LOG_MAGIC;
   header->version = CZT_LOG_VERSION;

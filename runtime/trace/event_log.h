@@ -68,10 +68,16 @@ enum {
 };
 
 /* flags */
-#define CZT_REC_HASHED 1u    /* crc and prefix are set */
+#define CZT_REC_HASHED 1u    /* prefix set, and crc (see CZT_CRC_FROM_PREFIX_BYTES) */
 #define CZT_REC_SITE_RA 2u   /* site is a return address */
 #define CZT_REC_KEPT 4u      /* cz_send_to_self */
 #define CZT_REC_HAS_ROOT 8u  /* COLL_END: peer is the root */
+
+/* A hashed payload of at most this many bytes is whole in its record's
+ * prefix: the tracer leaves its crc 0 and czt_log_walk computes it from the
+ * prefix (a tiny CRC's table lookups are cold cache lines on the message
+ * path, and with yielding ranks any work there delays the reply). */
+#define CZT_CRC_FROM_PREFIX_BYTES 8u
 
 /* One event. Fields by kind:
  *   messages: peer (rank in comm), ref (comm), tag, bytes, crc, prefix,

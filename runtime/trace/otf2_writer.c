@@ -326,6 +326,10 @@ static int convert_log(czt_rank_span *span) {
   logging = 0;
   czt_log_close();
   CZT_UNLOCK();
+  /* The disk filled during the run: encoding now would fill it again, and
+   * OTF2 3.0 was seen to crash closing an event file after a failed flush
+   * of several chunks. The records stay for `collectivize trace repair`. */
+  if (atomic_load(&czt_nospace)) return -1;
   char why[600];
   if (czt_log_convert(czt_log_path(), czt_ring_path(), writer, span, why, sizeof why) != 0) {
     czi_warn("trace: cannot convert this rank's events into OTF2 (%s); "

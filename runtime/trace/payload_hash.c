@@ -12,30 +12,37 @@
 #include "tracer.h"
 
 /* Predefined datatypes, their format codes and layouts (filled at init:
- * handles are not compile-time constants in every MPI). */
+ * handles are not compile-time constants in every MPI), 16 bytes each:
+ * a message reads one or two cache lines of this table, not a full
+ * czi_type per entry. */
 typedef struct {
   MPI_Datatype type;
   uint32_t code;
-  czi_type info;
+  uint32_t size : 31, dense : 1; /* dense: from buf, true_lb 0 */
 } czt_predefined;
-CZT_HOT_DATA static czt_predefined predefined[CZ_TRACE_TYPE_COUNT];
+_Static_assert(sizeof(czt_predefined) == 16, "four entries per cache line");
+static czt_predefined predefined[CZ_TRACE_TYPE_COUNT] __attribute__((aligned(64)));
 CZT_HOT_DATA static int n_predefined;
 
 static void crc_init(void);
 
 static void add(MPI_Datatype type, uint32_t code) {
-  if (type == MPI_DATATYPE_NULL) return;
-  czt_predefined *p = &predefined[n_predefined];
-  if (czi_type_get(type, &p->info) != MPI_SUCCESS) return;
+  czi_type t;
+  if (type == MPI_DATATYPE_NULL || czi_type_get(type, &t) != MPI_SUCCESS ||
+      t.size >= (1u << 31))
+    return;
+  czt_predefined *p = &predefined[n_predefined++];
   p->type = type;
   p->code = code;
-  n_predefined++;
+  p->size = (uint32_t)t.size;
+  /* A layout with a lower bound other than 0 is packed like a derived one. */
+  p->dense = t.dense && t.true_lb == 0;
 }
 
 static void add_sized(MPI_Datatype type, uint32_t code, size_t size) {
   int before = n_predefined;
   add(type, code);
-  if (n_predefined > before && predefined[before].info.size != size) n_predefined = before;
+  if (n_predefined > before && predefined[before].size != size) n_predefined = before;
 }
 
 void czt_types_init(void) {
@@ -98,21 +105,24 @@ CZT_HOT static const czt_predefined *find(MPI_Datatype type) {
   return NULL;
 }
 
-/* Layout of type: cached for predefined types, asked from MPI otherwise
- * (derived handles can be freed and reused, so they are not cached). */
-CZT_HOT static int type_info(MPI_Datatype type, czi_type *t) {
-  const czt_predefined *p = find(type);
+/* Layout of type: from the table for predefined types, asked from MPI
+ * otherwise (derived handles can be freed and reused, so they are not
+ * cached). 0 when MPI cannot say. */
+CZT_HOT static int layout_of(MPI_Datatype type, const czt_predefined *p, czt_layout *l) {
   if (p) {
-    *t = p->info;
-    return MPI_SUCCESS;
+    *l = (czt_layout){p->size, 0, p->dense};
+    return 1;
   }
-  return czi_type_get(type, t);
+  czi_type t;
+  if (czi_type_get(type, &t) != MPI_SUCCESS) return 0;
+  *l = (czt_layout){t.size, t.true_lb, t.dense};
+  return 1;
 }
 
 uint64_t czt_type_bytes(int count, MPI_Datatype type) {
-  czi_type t;
-  if (count <= 0 || type_info(type, &t) != MPI_SUCCESS) return 0;
-  return (uint64_t)count * t.size;
+  czt_layout l;
+  if (count <= 0 || !layout_of(type, find(type), &l)) return 0;
+  return (uint64_t)count * l.size;
 }
 
 /* Reusable per-thread buffer for packed payloads (grows, never shrinks). */
@@ -136,7 +146,7 @@ static unsigned char *pack_space(size_t bytes) {
  * against zlib's 5.9, and 6 ns against zlib's 104 for 64 bytes. Up to 16
  * bytes byte-wise; without ISA-L byte-wise up to 64 bytes (beats
  * crc32_z's setup), zlib above. */
-CZT_HOT_DATA static uint32_t crc_table[256];
+static uint32_t crc_table[256];
 static void crc_init(void) {
   for (uint32_t i = 0; i < 256; i++) {
     uint32_t c = i;
@@ -166,7 +176,7 @@ CZT_HOT static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
 
 /* Hash count elements of layout t at buf (packed bytes), at most limit
  * bytes. */
-CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, const czi_type *t,
+CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, const czt_layout *t,
                         uint64_t limit, uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
   *bytes = 0;
   *crc = 0;
@@ -190,7 +200,7 @@ CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, c
     data = space;
   }
   *bytes = n;
-  *crc = crc_of(data, n);
+  *crc = n > CZT_CRC_FROM_PREFIX_BYTES ? crc_of(data, n) : 0; /* see event_log.h */
   *prefix = prefix_of(data, n);
 }
 
@@ -199,12 +209,23 @@ CZT_HOT static void describe(czt_msg *m, MPI_Datatype type) {
   const czt_predefined *p = find(type);
   m->type = type;
   m->type_code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
-  if (p) {
-    m->layout = p->info;
-    m->layout_ok = 1;
-  } else {
-    m->layout_ok = czi_type_get(type, &m->layout) == MPI_SUCCESS;
-  }
+  m->layout_ok = layout_of(type, p, &m->layout);
+}
+
+/* Bytes a completed receive's status says arrived (0: none or unknown).
+ * Open MPI keeps them in the status itself: reading the field spares the
+ * message path a call into the library (its code and the datatype's
+ * lines, cold after every wait). */
+CZT_HOT static uint64_t received_bytes(const MPI_Status *st) {
+#if defined(OPEN_MPI) && OPEN_MPI
+  return (uint64_t)st->_ucount;
+#else
+  int received = 0;
+  if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS || received == MPI_UNDEFINED ||
+      received < 0)
+    return 0;
+  return (uint64_t)received;
+#endif
 }
 
 CZT_HOT void czt_msg_send_info(czt_msg *m, const void *buf, int count,
@@ -239,17 +260,14 @@ CZT_HOT void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype t
 
 CZT_HOT void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site) {
-  int received = 0;
-  /* Bytes that arrived, whatever the datatype. */
-  if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS ||
-      received == MPI_UNDEFINED)
-    received = 0;
+  uint64_t received = received_bytes(st); /* whatever the datatype */
   describe(m, type);
   size_t size = m->layout_ok ? m->layout.size : 0;
   m->comm = comm;
   m->peer = st->MPI_SOURCE;
   m->tag = st->MPI_TAG;
-  m->count = received > 0 && size > 0 ? (int)((size_t)received / size) : 0;
+  uint64_t whole = size > 0 ? received / size : 0;
+  m->count = whole <= INT_MAX ? (int)whole : 0;
   m->buf = buf;
   m->site = site;
   m->kept = 0;
@@ -259,9 +277,9 @@ CZT_HOT void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
   m->hashed = 0;
   /* The matched send carries the payload's hash; hashing again here is a
    * check of MPI and the tracer (COLLECTIVIZE_TRACE_HASH=both). */
-  if (!czt.hash_receives || size == 0) return;
-  int elements = received > 0 ? (int)(((size_t)received + size - 1) / size) : 0;
-  hash_layout(buf, elements, type, &m->layout, (uint64_t)received, &m->bytes, &m->crc,
+  uint64_t elements = size > 0 ? (received + size - 1) / size : 0;
+  if (!czt.hash_receives || size == 0 || elements > INT_MAX) return;
+  hash_layout(buf, (int)elements, type, &m->layout, (uint64_t)received, &m->bytes, &m->crc,
               &m->prefix);
   m->hashed = 1;
 }

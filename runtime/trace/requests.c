@@ -26,7 +26,7 @@ typedef struct czt_req {
 } czt_req;
 
 #define BUCKETS 4096
-CZT_HOT_DATA static czt_req *table[BUCKETS];
+static czt_req *table[BUCKETS];
 CZT_HOT_DATA static czt_req *free_list;
 static atomic_int entries;
 

@@ -24,13 +24,17 @@
 #include "cz_internal.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))
-/* The message path's code and data, each kept on as few pages as possible:
- * this VM's kernel flushes the TLB on every system call (PTI without
- * PCID), and a waiting rank enters the kernel all the time (sched_yield),
- * so every page the tracer touches per message is a page walk. Linkers
- * place .text.hot.* together; the library's .data is otherwise tiny. */
+/* The message path's code and data, each kept on as few pages and cache
+ * lines as possible: this VM's kernel flushes the TLB on every system call
+ * (PTI without PCID), and a waiting rank enters the kernel all the time
+ * (sched_yield), so the tracer's lines are cold after every wait, and with
+ * yielding ranks whatever the tracer does before a rank's first poll
+ * delays the poll that sees the reply. Linkers place .text.hot.* together.
+ * The data section's name has no ".data." prefix, so the linker keeps it
+ * whole (an orphan section) instead of interleaving it with each file's
+ * other .data; only small variables go there, never tables. */
 #define CZT_HOT __attribute__((section(".text.hot.czt")))
-#define CZT_HOT_DATA __attribute__((section(".data.czt_hot")))
+#define CZT_HOT_DATA __attribute__((section("czt_hot_data")))
 
 /* ---- process state (control.c) ---------------------------------------- */
 typedef struct czt_state {
@@ -41,6 +45,12 @@ typedef struct czt_state {
   int threaded;         /* MPI_THREAD_MULTIPLE: take czt_mutex */
   int hash_receives;    /* COLLECTIVIZE_TRACE_HASH=both */
   int rank, size;       /* in MPI_COMM_WORLD */
+  /* Some thread has set a site (cz_trace_site, a Fortran wrapper): only
+   * then is the per-thread pending site read (its lines are cold). */
+  atomic_int sites;
+  /* MPI_COMM_WORLD and MPI_COMM_SELF, read here and not through the
+   * library's global offset table (another cold page). */
+  MPI_Comm world, self;
 } czt_state;
 extern czt_state czt;
 extern char czt_dir[4096]; /* the trace directory */
@@ -107,6 +117,12 @@ void czt_set_caller_site(void *ra);
 void czt_drop_site(void);
 
 /* ---- one message as recorded (payload_hash.c) -------------------------- */
+/* What hashing needs of a datatype (czi_type has more). */
+typedef struct czt_layout {
+  uint64_t size;   /* bytes of data in one element */
+  MPI_Aint true_lb;
+  int dense;       /* count elements are count*size bytes from buf+true_lb */
+} czt_layout;
 typedef struct czt_msg {
   MPI_Comm comm;
   int peer;           /* receiver / sender, rank in comm */
@@ -121,7 +137,7 @@ typedef struct czt_msg {
   int kept;           /* cz_send_to_self */
   int hashed;         /* crc and prefix are set */
   uint32_t type_code; /* CZ_TRACE_TYPE_* of type */
-  czi_type layout;    /* of type (layout_ok), looked up once per message */
+  czt_layout layout;  /* of type (layout_ok), looked up once per message */
   int layout_ok;
 } czt_msg;
 
@@ -292,6 +308,15 @@ static inline czt_record *czt_log_slot(void) {
   __builtin_prefetch((const char *)(czt_log_cursor + 1), 1, 3);
   __builtin_prefetch((const char *)(czt_log_cursor + 2) - 1, 1, 3);
   return czt_log_cursor++;
+}
+/* The next n records' lines, fetched for writing while an MPI call runs
+ * (they are cold after a wait, and a send's records are stored after its
+ * call returns). A prefetch never faults, even past the ring. */
+static inline void czt_log_prefetch(int n) {
+  const char *p = (const char *)czt_log_cursor;
+  if (!p) return;
+  for (size_t at = 0; at < n * sizeof(czt_record); at += 64) __builtin_prefetch(p + at, 1, 3);
+  __builtin_prefetch(p + n * sizeof(czt_record) - 1, 1, 3);
 }
 static inline void czt_log_commit(czt_record *r, uint8_t kind) {
   atomic_signal_fence(memory_order_release); /* kind is stored last */

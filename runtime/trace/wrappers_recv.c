@@ -82,6 +82,7 @@ CZT_HOT static int sendrecv_recorded_after(czt_msg *m, int sendcount, MPI_Dataty
                                            MPI_Datatype recvtype, int source, int recvtag,
                                            MPI_Status *status) {
   MPI_Request req;
+  czt_log_prefetch(2); /* the send's record and a late receive's */
   int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, m->comm, &req);
   if (rc != MPI_SUCCESS) return rc;
   uint64_t t = czt_stamp();

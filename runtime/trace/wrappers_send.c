@@ -19,6 +19,8 @@
     czt_msg m;                                                               \
     czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);          \
     if (czt_send_recorded_after(m.bytes)) {                                  \
+      /* This send's record and a late receive's, stored after the call. */ \
+      czt_log_prefetch(2);                                                   \
       uint64_t t = czt_stamp();                                              \
       int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
       if (rc != MPI_SUCCESS) return rc;                                      \

@@ -1,6 +1,7 @@
 // trace_reader_test.cpp: the trace reader on fixture traces (written with
 // the OTF2 writer API by trace_fixture_writer.cpp), whole and damaged.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -495,6 +496,35 @@ TEST_F(RepairFromRecordsTest, RingOverlaysLog) {
   uint64_t reported = 0;
   EXPECT_EQ(repairedTags(dir, &reported), range(13));
   EXPECT_EQ(reported, 13u);
+}
+
+// A payload of at most CZT_CRC_FROM_PREFIX_BYTES is recorded with its
+// prefix alone: its CRC-32 is computed when the records are encoded (here
+// by repair), and equals zlib's of the payload; a longer one keeps the
+// CRC the tracer stored.
+TEST_F(RepairFromRecordsTest, TinyPayloadCrcFromPrefix) {
+  std::string dir = killedRun();
+  const unsigned char hello[5] = {'h', 'e', 'l', 'l', 'o'};
+  std::vector<czt_record> log = records(0, 2);
+  log[0].bytes = sizeof hello;
+  log[0].prefix = 0;
+  for (unsigned i = 0; i < sizeof hello; i++) log[0].prefix |= uint64_t(hello[i]) << (8 * i);
+  log[0].crc = 0;
+  log[1].bytes = 64;
+  log[1].crc = 0x12345678u;
+  writeLog(dir + "/rank-0.log", log);
+  uint64_t reported = 0;
+  EXPECT_EQ(repairedTags(dir, &reported), range(2));
+  auto t = Trace::open(dir);
+  ASSERT_TRUE(t);
+  std::vector<std::optional<uint32_t>> crcs;
+  t->forEachEvent(0, [&](const Event &e) {
+    crcs.push_back(e.crc32);
+    return true;
+  });
+  ASSERT_EQ(crcs.size(), 2u);
+  EXPECT_EQ(crcs[0], uint32_t(crc32_z(0L, hello, sizeof hello)));
+  EXPECT_EQ(crcs[1], 0x12345678u);
 }
 
 // Both halves full (the older one not yet written) and the newer one
