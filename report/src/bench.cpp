@@ -38,10 +38,7 @@ Json loadBench(const std::string &path, InputStatus &status) {
     lineNo++;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    std::vector<std::string> f;
-    std::string cell;
-    std::istringstream ls(line);
-    while (std::getline(ls, cell, ',')) f.push_back(cell);
+    std::vector<std::string> f = csvCells(line);
     char *e1 = nullptr, *e2 = nullptr, *e3 = nullptr;
     if (f.size() < 9) {
       bad++;

@@ -147,10 +147,7 @@ std::vector<HockneyLine> loadHockney(const std::string &path, InputStatus &statu
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    std::vector<std::string> f;
-    std::string cell;
-    std::istringstream ls(line);
-    while (std::getline(ls, cell, ',')) f.push_back(cell);
+    std::vector<std::string> f = csvCells(line);
     if (f.size() < 6 || f[4].empty() || f[5].empty()) { // a fit that was not valid
       bad += f.size() < 6;
       continue;
