@@ -70,9 +70,17 @@
     var ok = v.verdict === "verified";
     return el("span", { class: ok ? "verdict-ok" : "verdict-bad", text: (ok ? "✓ " : "✗ ") + v.verdict });
   }
+  // "MPI_Comm_split at grid.c:40, color 1" when the trace says where the
+  // communicator was made (two splits are told apart by it).
+  function commText(c) {
+    var t = (c && c.name) || "?", at = c && c.created_at;
+    if (at && at.file) t += " at " + at.file.split("/").pop() + ":" + at.line;
+    if (c && typeof c.color === "number") t += ", color " + c.color;
+    return t;
+  }
   function groupText(m) {
     var r = m.ranks || [], s = r.length > 8 ? r.slice(0, 8).join(",") + ",…" : r.join(",");
-    return r.length + " ranks [" + s + "] of " + ((m.communicator && m.communicator.name) || "?");
+    return r.length + " ranks [" + s + "] of " + commText(m.communicator);
   }
   function order() {
     var idx = matches.map(function (_, i) { return i; });

@@ -65,7 +65,9 @@
  *   collectives called by the program: MpiCollectiveBegin /
  *       MpiCollectiveEnd(op, comm, root, bytes sent, bytes received)
  *   communicator creation (dup, split, create, ...): Enter/Leave of a region
- *       named after the MPI call, the Leave carrying CZ_TRACE_ATTR_NEW_COMM.
+ *       named after the MPI call, the Leave carrying CZ_TRACE_ATTR_NEW_COMM,
+ *       the call's site (CZ_TRACE_ATTR_SITE or CZ_TRACE_ATTR_RETURN_ADDRESS)
+ *       and, for MPI_Comm_split, CZ_TRACE_ATTR_COLOR.
  * Peers (receiver/sender) and roots are ranks in the record's communicator,
  * as OTF2 defines them; CZ_TRACE_ATTR_PEER_WORLD gives the world rank (the
  * reader fills it in where the record omits it).
@@ -167,6 +169,12 @@
  * Leave of its region: the parent of a creation, the freed communicator of
  * MPI_Comm_free (whose NEW_COMM is 0xffffffff). */
 #define CZ_TRACE_ATTR_COMM "collectivize::comm"
+/* UINT32: the color argument of MPI_Comm_split (an int, two's complement;
+ * MPI_UNDEFINED included), on the Leave of its region, so a communicator
+ * can be named by the call that made it and the color its members passed.
+ * (UINT32 rather than INT32: the reader's direct decoding knows the types
+ * the tracer writes.) */
+#define CZ_TRACE_ATTR_COLOR "collectivize::color"
 
 /* Predefined datatypes in CZ_TRACE_ATTR_DATATYPE. Stable numbers: append
  * only. */

@@ -87,6 +87,9 @@ OTF2_ErrorCode czt_record_encode(OTF2_EvtWriter *w, OTF2_AttributeList *a,
   case CZT_REC_LEAVE:
     OTF2_AttributeList_AddCommRef(a, CZT_ATTR_NEW_COMM, r->peer);
     OTF2_AttributeList_AddCommRef(a, CZT_ATTR_COMM, r->ref);
+    site_attrs(a, r);
+    if (r->flags & CZT_REC_HAS_COLOR)
+      OTF2_AttributeList_AddUint32(a, CZT_ATTR_COLOR, r->count);
     return OTF2_EvtWriter_Leave(w, a, r->t, (OTF2_RegionRef)r->tag);
   }
   return OTF2_ERROR_INVALID_DATA;

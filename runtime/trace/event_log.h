@@ -72,6 +72,7 @@ enum {
 #define CZT_REC_SITE_RA 2u   /* site is a return address */
 #define CZT_REC_KEPT 4u      /* cz_send_to_self */
 #define CZT_REC_HAS_ROOT 8u  /* COLL_END: peer is the root */
+#define CZT_REC_HAS_COLOR 16u /* LEAVE: count is MPI_Comm_split's color */
 
 /* A hashed payload of at most this many bytes is whole in its record's
  * prefix: the tracer leaves its crc 0 and czt_log_walk computes it from the
@@ -85,7 +86,8 @@ enum {
  *   requests: req
  *   COLL_END: count = OTF2 collective op, ref, peer = root, peer_world =
  *             root's world rank, bytes = sent, req = received, site
- *   ENTER/LEAVE: tag = region; LEAVE: peer = new comm ref, ref = comm */
+ *   ENTER/LEAVE: tag = region; LEAVE: peer = new comm ref, ref = comm,
+ *             site, count = color (CZT_REC_HAS_COLOR) */
 typedef struct czt_record {
   uint64_t t, bytes, prefix, site, address, req;
   uint32_t peer, ref, tag, crc, count, dtype, peer_world;

@@ -32,6 +32,8 @@ static const struct {
     /* Comm-typed: OTF2 readers map them like the records' communicators. */
     {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created", OTF2_TYPE_COMM},
     {CZ_TRACE_ATTR_COMM, "communicator argument of the call", OTF2_TYPE_COMM},
+    {CZ_TRACE_ATTR_COLOR, "color argument of MPI_Comm_split (an int)",
+     OTF2_TYPE_UINT32},
 };
 
 typedef struct writer {

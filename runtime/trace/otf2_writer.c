@@ -303,12 +303,17 @@ void czt_write_enter(int region) {
   put(e, CZT_REC_ENTER);
 }
 
-void czt_write_leave(int region, uint32_t new_comm, uint32_t comm) {
+void czt_write_leave(int region, uint32_t new_comm, uint32_t comm,
+                     czt_site site, int has_color, int color) {
   czt_record *e = take();
   if (!e) return;
   e->tag = (uint32_t)region;
   e->peer = new_comm;
   e->ref = comm;
+  e->site = site.id;
+  e->count = has_color ? (uint32_t)color : 0;
+  e->flags = (uint8_t)((site.kind ? CZT_REC_SITE_RA : 0) |
+                       (has_color ? CZT_REC_HAS_COLOR : 0));
   put(e, CZT_REC_LEAVE);
 }
 

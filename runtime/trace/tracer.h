@@ -369,5 +369,8 @@ void czt_write_coll_begin(void);
 void czt_write_coll_end(int op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, czt_site site);
 void czt_write_enter(int region);
-void czt_write_leave(int region, uint32_t new_comm, uint32_t comm);
+/* The Leave of a communicator call: the comm it made (or freed), the
+ * argument comm, the call's site and, when has_color, the split color. */
+void czt_write_leave(int region, uint32_t new_comm, uint32_t comm,
+                     czt_site site, int has_color, int color);
 #endif /* CZT_TRACER_H */

@@ -1,14 +1,19 @@
 /* wrappers_comm.c: communicator creation and free. Recorded as Enter/Leave
  * of a region named after the call; the Leave carries the new communicator's
- * ref (CZ_TRACE_ATTR_NEW_COMM) and the argument communicator's ref
- * (CZ_TRACE_ATTR_COMM). Registration (comms.c) runs whenever the archive is
- * open, paused or not, because it is collective and later events need the
- * mapping. */
+ * ref (CZ_TRACE_ATTR_NEW_COMM), the argument communicator's ref
+ * (CZ_TRACE_ATTR_COMM), the call's site and MPI_Comm_split's color, by
+ * which reports name the communicator. Registration (comms.c) runs whenever
+ * the archive is open, paused or not, because it is collective and later
+ * events need the mapping. */
 #include "tracer.h"
 
-#define CREATE(region, parent, newcomm, call)                          \
+#define CREATE(region, parent, newcomm, call) \
+  CREATE_COLORED(region, parent, newcomm, call, 0, 0)
+
+#define CREATE_COLORED(region, parent, newcomm, call, has_color, color) \
   do {                                                                 \
     if (!czt.archive) return call;                                     \
+    czt_site site_ = CZT_SITE();                                       \
     int rec_ = czt_recording();                                        \
     if (rec_) czt_write_enter(region);                                 \
     int rc_ = call;                                                    \
@@ -18,7 +23,7 @@
       CZT_LOCK();                                                      \
       uint32_t parent_ref_ = czt_comm_ref(parent);                     \
       CZT_UNLOCK();                                                    \
-      czt_write_leave(region, ref_, parent_ref_);                      \
+      czt_write_leave(region, ref_, parent_ref_, site_, has_color, color); \
     }                                                                  \
     return rc_;                                                        \
   } while (0)
@@ -35,8 +40,8 @@ CZT_EXPORT int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info,
 
 CZT_EXPORT int MPI_Comm_split(MPI_Comm comm, int color, int key,
                               MPI_Comm *newcomm) {
-  CREATE(CZT_REGION_COMM_SPLIT, comm, newcomm,
-         PMPI_Comm_split(comm, color, key, newcomm));
+  CREATE_COLORED(CZT_REGION_COMM_SPLIT, comm, newcomm,
+                 PMPI_Comm_split(comm, color, key, newcomm), 1, color);
 }
 
 CZT_EXPORT int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
@@ -66,10 +71,11 @@ CZT_EXPORT int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
 
 CZT_EXPORT int MPI_Comm_free(MPI_Comm *comm) {
   if (!czt.archive) return PMPI_Comm_free(comm);
+  czt_site site = CZT_SITE();
   int rec = czt_recording();
   if (rec) czt_write_enter(CZT_REGION_COMM_FREE);
   uint32_t ref = czt_comm_freed(*comm);
   int rc = PMPI_Comm_free(comm);
-  if (rec) czt_write_leave(CZT_REGION_COMM_FREE, CZT_COMM_UNDEFINED, ref);
+  if (rec) czt_write_leave(CZT_REGION_COMM_FREE, CZT_COMM_UNDEFINED, ref, site, 0, 0);
   return rc;
 }

@@ -24,7 +24,7 @@ const OTF2_FlushCallbacks kFlush = {preFlush, postFlush};
 // Attribute refs in the fixture's definitions.
 enum : uint32_t {
   A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_RETURN_ADDRESS, A_COUNT, A_DATATYPE,
-  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COUNT_,
+  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COLOR, A_COUNT_,
   A_FOREIGN = A_COUNT_ // another tool's attribute (FixtureSpec::foreignAttribute)
 };
 struct AttrSpec {
@@ -37,6 +37,7 @@ const AttrSpec kAttrs[A_COUNT_] = {
     {CZ_TRACE_ATTR_RETURN_ADDRESS, OTF2_TYPE_UINT64}, {CZ_TRACE_ATTR_COUNT, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_DATATYPE, OTF2_TYPE_UINT32}, {CZ_TRACE_ATTR_PEER_WORLD, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_KEPT, OTF2_TYPE_UINT8},      {CZ_TRACE_ATTR_NEW_COMM, OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_COLOR, OTF2_TYPE_UINT32},
 };
 
 void fillAttributes(OTF2_AttributeList *list, const Event &e) {
@@ -52,6 +53,7 @@ void fillAttributes(OTF2_AttributeList *list, const Event &e) {
   if (e.peerWorld) OTF2_AttributeList_AddUint32(list, A_PEER_WORLD, *e.peerWorld);
   if (e.kept) OTF2_AttributeList_AddUint8(list, A_KEPT, *e.kept);
   if (e.newComm) OTF2_AttributeList_AddUint32(list, A_NEW_COMM, *e.newComm);
+  if (e.color) OTF2_AttributeList_AddUint32(list, A_COLOR, uint32_t(*e.color));
 }
 
 OTF2_ErrorCode writeEvent(OTF2_EvtWriter *w, OTF2_AttributeList *a, const Event &e,
@@ -136,7 +138,7 @@ FixtureSpec standardSpec() {
     e.region = 0;
     v.push_back(e);
     e = ev(EventKind::Leave, t0 + 51000);
-    e.region = 0, e.newComm = 2;
+    e.region = 0, e.newComm = 2, e.color = 3, e.site = 12, e.siteKind = 0;
     v.push_back(e);
     e = ev(EventKind::Send, t0 + 60000);  // comm 2: rank 0 is comm rank 1
     e.peer = 0, e.peerWorld = 1, e.comm = 2, e.tag = 0, e.bytes = 4;
@@ -180,7 +182,7 @@ FixtureSpec standardSpec() {
     e.region = 0;
     v.push_back(e);
     e = ev(EventKind::Leave, t0 + 51500);
-    e.region = 0, e.newComm = 2;
+    e.region = 0, e.newComm = 2, e.color = 3, e.site = 12, e.siteKind = 0;
     v.push_back(e);
     e = ev(EventKind::Recv, t0 + 60500);  // comm 2: sender comm rank 1 = world 0
     e.peer = 1, e.comm = 2, e.tag = 0, e.bytes = 4, e.crc32 = 0xcafe;

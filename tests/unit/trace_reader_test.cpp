@@ -117,6 +117,10 @@ TEST_F(TraceReaderTest, HandValues) {
   EXPECT_FALSE(s.newComm.has_value());
   EXPECT_EQ(r0->at(9).kept, 1);
   EXPECT_EQ(r0->at(7).newComm, 2u);
+  // Where the communicator was made: the creation's site and split color.
+  EXPECT_EQ(r0->at(7).color, 3);
+  EXPECT_EQ(r0->at(7).site, 12u);
+  EXPECT_FALSE(s.color.has_value());
   EXPECT_EQ(r0->at(1).request, 5u);
   // Rank 1's receive on the split comm: comm rank 1 is world rank 0.
   auto r1 = t->loadRank(1);

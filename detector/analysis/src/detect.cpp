@@ -175,7 +175,12 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   m.bytesPerInstance = first.bytes;
   m.rootAddress = first.rootAddress;
   const Group *g = t.group(k.comm);
-  if (g) m.commName = g->name;
+  if (g) {
+    m.commName = g->name;
+    m.commCreated = g->createdKnown;
+    m.commSite.id = g->created.site, m.commSite.siteKind = g->created.siteKind;
+    m.commHasColor = g->colorAgreed, m.commColor = g->created.color;
+  }
   if (!first.messages.empty()) {
     const Message &msg = t.messages[first.messages[0]];
     m.datatype = msg.sendType;

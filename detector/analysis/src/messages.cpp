@@ -114,6 +114,15 @@ std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
                               e.datatype.value_or(0), e.siteKind.value_or(1)});
       break;
     }
+    case trace::EventKind::Leave:
+      if (e.newComm && *e.newComm != trace::kCommNull && e.site) {
+        CommCreation c;
+        c.comm = *e.newComm, c.rank = uint32_t(r);
+        c.site = *e.site, c.siteKind = e.siteKind.value_or(1);
+        c.hasColor = e.color.has_value(), c.color = e.color.value_or(0);
+        out.created.push_back(c);
+      }
+      break;
     case trace::EventKind::CollectiveEnd: {
       std::string name = trace::collectiveCallName(e.collectiveOp);
       if (!name.empty()) out.collectives[name]++;
@@ -160,6 +169,23 @@ struct AllRecords {
   std::vector<std::pair<int, std::string>> errors; // (rank, why), in rank order
 };
 
+// Each group's creation: the record of its lowest recording member (ranks
+// come in order), and whether every member recorded the same color.
+void nameCreations(MessageTable &t, const std::vector<CommCreation> &created) {
+  for (const CommCreation &c : created)
+    for (Group &g : t.groups) {
+      if (g.comm != c.comm) continue;
+      if (!g.createdKnown) {
+        g.created = c;
+        g.createdKnown = true;
+        g.colorAgreed = c.hasColor;
+      } else if (g.colorAgreed && (!c.hasColor || c.color != g.created.color)) {
+        g.colorAgreed = false;
+      }
+      break;
+    }
+}
+
 // The table without its messages: groups, counts, kept buffers, and the
 // warnings about unreadable ranks and peerless records (before the one
 // about unmatched messages, which finishTable adds).
@@ -183,6 +209,7 @@ MessageTable startTable(const trace::Trace &tr, RankRecords &rr,
   t.stats.unhashedSends = rr.unhashedSends;
   t.stats.collectives = std::move(rr.collectives);
   t.kept = std::move(rr.kept);
+  nameCreations(t, rr.created);
   for (auto &[rank, why] : errors)
     t.warnings.push_back("rank " + std::to_string(rank) + " skipped: " + why);
   if (rr.noPeer)
@@ -208,6 +235,7 @@ void finishTable(MessageTable &t, std::vector<Message> matched, QueueCounts unma
 void addCounts(RankRecords &all, RankRecords &rr,
                std::vector<std::pair<int, std::string>> &errors) {
   all.kept.insert(all.kept.end(), rr.kept.begin(), rr.kept.end());
+  all.created.insert(all.created.end(), rr.created.begin(), rr.created.end());
   all.events += rr.events, all.sendCalls += rr.sendCalls, all.receiveCalls += rr.receiveCalls;
   all.unhashedSends += rr.unhashedSends, all.noPeer += rr.noPeer;
   for (auto &[name, count] : rr.collectives) all.collectives[name] += count;

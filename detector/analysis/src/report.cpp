@@ -92,9 +92,37 @@ std::string countsText(const Match &m) {
   return o + "]";
 }
 
-std::string commText(const Match &m) {
+// Where the match's communicator was made, in the source, or null.
+const SourceLocation *creationPlace(const Match &m, const ReportContext &ctx) {
+  if (!m.commCreated) return nullptr;
+  const SiteLocations *table = m.commSite.siteKind == 0 ? ctx.sites : ctx.returnAddresses;
+  if (!table) return nullptr;
+  auto it = table->find(m.commSite.id);
+  return it == table->end() || !it->second.line ? nullptr : &it->second;
+}
+
+// "MPI_Comm_split at grid.c:40, color 1": two communicators made by the
+// same call are told apart by where and with which color they were made.
+std::string commText(const Match &m, const ReportContext &ctx) {
   std::string c = m.commName.empty() ? "comm " + std::to_string(m.comm) : m.commName;
+  if (const SourceLocation *at = creationPlace(m, ctx))
+    c += " at " + at->file + ":" + std::to_string(at->line);
+  if (m.commCreated && m.commHasColor) c += ", color " + std::to_string(m.commColor);
   return c;
+}
+
+// The communicator's JSON object (REPORT_FORMAT.md, "communicator").
+std::string commJson(const Match &m, const ReportContext &ctx) {
+  std::string o = "{\"ref\": " + std::to_string(m.comm) + ", \"name\": " + quoted(m.commName);
+  if (m.commCreated) {
+    o += ", \"created_at\": ";
+    if (const SourceLocation *at = creationPlace(m, ctx))
+      o += "{\"file\": " + quoted(at->file) + ", \"line\": " + std::to_string(at->line) + "}";
+    else
+      o += "{\"site\": " + quoted(siteText(m.commSite, ctx.sites, ctx.returnAddresses)) + "}";
+    o += ", \"color\": " + (m.commHasColor ? std::to_string(m.commColor) : std::string("null"));
+  }
+  return o + "}";
 }
 
 } // namespace
@@ -180,8 +208,7 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
       out << "      \"roots\": " << list(groupRanks(m, m.roots)) << ",\n";
       out << "      \"roots_world\": " << list(m.roots) << ",\n";
     }
-    out << "      \"communicator\": {\"ref\": " << m.comm << ", \"name\": " << quoted(m.commName)
-        << "},\n";
+    out << "      \"communicator\": " << commJson(m, ctx) << ",\n";
     out << "      \"ranks\": " << list(m.ranks) << ",\n";
     out << "      \"subset\": " << (m.subset ? "true" : "false") << ",\n";
     if (!m.splitColors.empty())
@@ -269,7 +296,7 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
   for (const Match &m : r.matches) {
     out << "\n" << (m.confirmed ? "" : isAmbiguous(m) ? "[ambiguous] " : "[partial] ")
         << kindName(m.kind) << " on "
-        << commText(m);
+        << commText(m, ctx);
     if (m.subset && !m.splitColors.empty())
       out << " (a subset: MPI_Comm_split(comm, color, rank) with colors " << list(m.splitColors)
           << ")";

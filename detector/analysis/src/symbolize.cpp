@@ -127,6 +127,8 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
       if (m.sendSiteKind == 1) add(m.src, m.sendSite);
       if (m.recvSiteKind == 1) add(m.dst, m.recvSite);
     }
+    for (const Group &g : t.groups)
+      if (g.createdKnown && g.created.siteKind == 1) add(g.created.rank, g.created.site);
   }
   st.addresses = canonical.size();
   if (canonical.empty()) return st;
@@ -198,6 +200,11 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
       if (it != idOf.end()) m.recvSite = it->second;
     }
   }
+  for (Group &g : t.groups)
+    if (g.createdKnown && g.created.siteKind == 1) {
+      auto it = idOf.find({g.created.rank, g.created.site});
+      if (it != idOf.end()) g.created.site = it->second;
+    }
   return st;
 }
 

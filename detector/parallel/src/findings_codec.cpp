@@ -12,11 +12,12 @@ namespace {
 static_assert(std::is_trivially_copyable_v<SiteUse>);
 static_assert(std::is_trivially_copyable_v<Arrival>);
 static_assert(std::is_trivially_copyable_v<Match::MemberCount>);
-constexpr uint64_t kMagic = 0x435a46494e443031ull; // "CZFIND01"
+constexpr uint64_t kMagic = 0x435a46494e443032ull; // "CZFIND02"
 
 void putMatch(std::vector<char> &o, const Match &m) {
   put(o, m.kind), put(o, m.confirmed), put(o, m.unproven), put(o, m.coverage), put(o, m.comm);
   putText(o, m.commName);
+  put(o, m.commCreated), put(o, m.commHasColor), put(o, m.commSite), put(o, m.commColor);
   putAll(o, m.ranks);
   put(o, m.subset);
   putAll(o, m.splitColors);
@@ -41,6 +42,8 @@ void getMatch(ByteReader &r, Match &m) {
   m.coverage = r.get<double>();
   m.comm = r.get<uint32_t>();
   m.commName = r.text();
+  m.commCreated = r.get<bool>(), m.commHasColor = r.get<bool>();
+  m.commSite = r.get<SiteUse>(), m.commColor = r.get<int32_t>();
   r.getAll(m.ranks);
   m.subset = r.get<bool>();
   r.getAll(m.splitColors);

@@ -13,8 +13,9 @@ namespace {
 static_assert(std::is_trivially_copyable_v<Message>);
 static_assert(std::is_trivially_copyable_v<PostedReceive>);
 static_assert(std::is_trivially_copyable_v<KeptBuffer>);
+static_assert(std::is_trivially_copyable_v<CommCreation>);
 
-constexpr uint64_t kMagic = 0x435a524543533031ull; // "CZRECS01"
+constexpr uint64_t kMagic = 0x435a524543533032ull; // "CZRECS02"
 
 } // namespace
 
@@ -29,6 +30,7 @@ void encode(const RankRecords &r, std::vector<char> &out) {
   putAll(out, r.sends);
   putAll(out, r.receives);
   putAll(out, r.kept);
+  putAll(out, r.created);
   put(out, uint64_t(r.collectives.size()));
   for (const auto &[name, n] : r.collectives) putText(out, name), put(out, n);
   putText(out, r.error);
@@ -47,6 +49,7 @@ bool decode(const std::vector<char> &in, RankRecords &r, std::string &why) {
   rd.getAll(r.sends);
   rd.getAll(r.receives);
   rd.getAll(r.kept);
+  rd.getAll(r.created);
   uint64_t names = rd.get<uint64_t>();
   for (uint64_t k = 0; rd.ok && k < names; k++) {
     std::string name = rd.text();

@@ -65,6 +65,27 @@ std::vector<std::vector<char>> gatherBytes(MPI_Comm comm, const std::vector<char
 
 // Process 0's header: every rank's counts and errors (kept buffers went
 // to the windows), assembled as the serial table's, without messages.
+// The groups every window's table starts from, named by where they were
+// made: each process's creation records go to every process (a few per
+// communicator), in rank order as the serial mode reads them, and their
+// return-address sites are resolved as the messages' are.
+MessageTable tableOfCreations(MPI_Comm comm, const trace::Trace &trace,
+                              const std::string &traceDir,
+                              const std::vector<RankRecords> &summaries, SiteLocations &where) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  std::vector<CommCreation> mine, toAll;
+  for (const RankRecords &rr : summaries) mine.insert(mine.end(), rr.created.begin(), rr.created.end());
+  for (int q = 0; q < procs; q++) toAll.insert(toAll.end(), mine.begin(), mine.end());
+  std::vector<RankRecords> all(1);
+  all[0].created = exchangeCounted(comm, toAll, std::vector<size_t>(size_t(procs), mine.size()));
+  std::stable_sort(all[0].created.begin(), all[0].created.end(),
+                   [](const CommCreation &a, const CommCreation &b) { return a.rank < b.rank; });
+  MessageTable t = assembleTable(trace, std::move(all), {}, {});
+  symbolizeReturnAddresses(traceDir, t, where); // its problems are the messages' ones
+  return t;
+}
+
 MessageTable headerAtRoot(MPI_Comm comm, const trace::Trace &trace,
                           std::vector<RankRecords> &summaries, QueueCounts unmatched,
                           uint64_t matched) {
@@ -351,7 +372,7 @@ std::optional<WindowedFindings> analyseWindows(MPI_Comm comm, const trace::Trace
   for (size_t j = 0; j < n; j++) byWindow[j] = uint32_t(j);
   std::stable_sort(byWindow.begin(), byWindow.end(),
                    [&](uint32_t a, uint32_t b) { return windowOfSend[a] < windowOfSend[b]; });
-  const MessageTable base = assembleTable(trace, {}, {}, {});
+  const MessageTable base = tableOfCreations(comm, trace, traceDir, match.summaries, out.sites);
   DetectOptions quiet = options;
   quiet.onPhase = nullptr;
   quiet.onWindow = nullptr;

@@ -110,6 +110,7 @@ std::string formatEvent(const Trace &trace, const Event &e) {
     if (*e.newComm == kCommNull) body += " new_comm=null";
     else body += fmt(" new_comm=%u", *e.newComm);
   }
+  if (e.color) body += fmt(" color=%d", *e.color);
   while (!body.empty() && body[0] == ' ') body.erase(0, 1);
   if (!body.empty()) s += "  " + body;
   return s;

@@ -34,7 +34,7 @@ bool Event::operator==(const Event &o) const {
          collectiveOp == o.collectiveOp && region == o.region && crc32 == o.crc32 &&
          address == o.address && prefix == o.prefix && site == o.site &&
          siteKind == o.siteKind && count == o.count && datatype == o.datatype &&
-         kept == o.kept && newComm == o.newComm;
+         kept == o.kept && newComm == o.newComm && color == o.color;
 }
 
 std::optional<uint32_t> Definitions::worldRank(uint32_t comm, uint32_t commRank, int rank) const {

@@ -87,6 +87,11 @@ struct Match {
   double coverage = 1.0;          // members that took part / group size
   uint32_t comm = 0;              // communicator of the messages
   std::string commName;
+  // Where the communicator was made (commCreated): the creating call's site
+  // and, when every member passed the same one, MPI_Comm_split's color.
+  bool commCreated = false, commHasColor = false;
+  SiteUse commSite;
+  int32_t commColor = 0;
   std::vector<uint32_t> ranks;    // the group, world ranks in group order
   bool subset = false;            // a part of comm (see splitColors)
   std::vector<int> splitColors;   // subset: color per comm rank (-1: none)

@@ -52,9 +52,23 @@ struct KeptBuffer {
 };
 
 // A communicator as the trace defines it.
+// A communicator's creation as one member recorded it (the Leave of
+// MPI_Comm_split & co.): the call's site and, for a split, the color.
+struct CommCreation {
+  uint32_t comm = 0, rank = 0; // the new communicator, the recording world rank
+  uint64_t site = 0;
+  uint8_t siteKind = 1; // 0 instrumenter id, 1 return address
+  bool hasColor = false;
+  int32_t color = 0;
+};
+
 struct Group {
   uint32_t comm = 0;
   std::string name;
+  // Where it was made (when createdKnown): the lowest recording member's
+  // record; colorAgreed when every member that recorded it passed that color.
+  CommCreation created;
+  bool createdKnown = false, colorAgreed = false;
   std::vector<uint32_t> members; // world ranks in communicator rank order
   // Communicator rank of each world rank (-1: not a member), when built
   // (indexMembers; the analyses ask it for every message).
@@ -101,6 +115,7 @@ struct RankRecords {
   std::vector<Message> sends;
   std::vector<PostedReceive> receives;
   std::vector<KeptBuffer> kept;
+  std::vector<CommCreation> created;
   uint64_t events = 0, sendCalls = 0, receiveCalls = 0, unhashedSends = 0, noPeer = 0;
   std::map<std::string, uint64_t> collectives;
   std::string error; // the rank could not be read (its records are what came before)

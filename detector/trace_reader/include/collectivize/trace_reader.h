@@ -102,6 +102,7 @@ struct Event {
   std::optional<uint32_t> datatype;
   std::optional<uint8_t> kept;
   std::optional<uint32_t> newComm;
+  std::optional<int32_t> color; // MPI_Comm_split's color, on its Leave
 
   bool operator==(const Event &o) const;
   bool operator!=(const Event &o) const { return !(*this == o); }
