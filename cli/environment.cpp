@@ -96,6 +96,9 @@ const EnvVar kEnvironment[] = {
     {"COLLECTIVIZE_IN_WRAPPER", "wrappers", "unset",
      "internal: set by a wrapper for the compiler it runs, so a real compiler that "
      "calls the wrapper again is an error, not a loop"},
+    {"COLLECTIVIZE_DOC_PREFIX", "help texts", "own prefix, else sources",
+     "install prefix whose share/doc/collectivize the help texts cite (the man pages' "
+     "build sets the configured one)"},
     // The test suite (scripts/run).
     {"COLLECTIVIZE_REQUIRE_BROWSER", "browser test", "0",
      "1: a missing browser fails the report's browser test instead of skipping it"},
