@@ -45,8 +45,9 @@ const EnvVar kEnvironment[] = {
      "how shm ranks wait for each other: yield, sleep[:N] (sleep after N yields) or "
      "auto[:N] (sleep only when oversubscribed and moving little)"},
     // The tracer (libcollectivize_trace).
-    {"COLLECTIVIZE_TRACE_DIR", "tracer, run", "./collectivize-trace-<date>-<time>",
-     "where the trace goes; must be new or empty (`collectivize run --trace-dir` sets it)"},
+    {"COLLECTIVIZE_TRACE_DIR", "tracer, run", "a new one",
+     "where the trace goes; must be new or empty (default: "
+     "./collectivize-trace-<date>-<time>; `collectivize run --trace-dir` sets it)"},
     {"COLLECTIVIZE_TRACE_BLOCK_BYTES", "tracer", "0 (off)",
      "n: also record the CRC of every n-byte block of sends of at least 2n bytes "
      "(`collectivize run --block-bytes`)"},
@@ -71,11 +72,11 @@ const EnvVar kEnvironment[] = {
      "directory for the patched region's output hashes (`collectivize verify` sets it "
      "for its traced runs)"},
     // The command line and the compiler wrappers.
-    {"COLLECTIVIZE_TRACE_LIB", "run, verify, wrappers", "<bindir>/../lib, else build tree",
+    {"COLLECTIVIZE_TRACE_LIB", "run, verify, wrappers", "installed, else build",
      "the tracer library (libcollectivize_trace.so) to preload or link"},
-    {"COLLECTIVIZE_MPIRUN", "run, bench, tune", "the MPI's own mpiexec",
+    {"COLLECTIVIZE_MPIRUN", "run, bench, tune", "the MPI's mpiexec",
      "the launcher for `run -np N`, bench and tune"},
-    {"COLLECTIVIZE_BENCH_WORKER", "bench, tune", "<bindir>/../lib, else build tree",
+    {"COLLECTIVIZE_BENCH_WORKER", "bench, tune", "installed, else build",
      "the benchmark worker program (collectivize_bench_worker)"},
     {"COLLECTIVIZE_HUGE_PAGES", "detect", "1",
      "0: the detector does not ask for transparent huge pages (less peak memory, more "
@@ -86,17 +87,20 @@ const EnvVar kEnvironment[] = {
      "the real C++ compiler behind collectivize-c++ (and verify's builds)"},
     {"COLLECTIVIZE_FC", "wrappers", "the MPI's mpif90",
      "the real Fortran compiler behind collectivize-fc"},
-    {"COLLECTIVIZE_SITES", "wrappers, plugin", "./collectivize-sites.json",
-     "the site database to merge call sites into (give an absolute path for a project "
-     "built in several directories)"},
-    {"COLLECTIVIZE_ROOT", "wrappers, plugin", "git checkout, else source's dir",
-     "project root: only files below it are instrumented; site ids are relative to it"},
+    {"COLLECTIVIZE_SITES", "wrappers, plugin", "see meaning",
+     "the site database to merge call sites into (default: ./collectivize-sites.json "
+     "in the compiler's directory; give an absolute path for a project built in "
+     "several directories)"},
+    {"COLLECTIVIZE_ROOT", "wrappers, plugin", "see meaning",
+     "project root: only files below it are instrumented; site ids are relative to it "
+     "(default: the nearest directory above the source holding .git, else the source's "
+     "own)"},
     {"COLLECTIVIZE_NO_TRACER", "wrappers", "unset",
      "set: do not link the tracer (preload it instead)"},
     {"COLLECTIVIZE_IN_WRAPPER", "wrappers", "unset",
      "internal: set by a wrapper for the compiler it runs, so a real compiler that "
      "calls the wrapper again is an error, not a loop"},
-    {"COLLECTIVIZE_DOC_PREFIX", "help texts", "own prefix, else sources",
+    {"COLLECTIVIZE_DOC_PREFIX", "help texts", "own, else sources",
      "install prefix whose share/doc/collectivize the help texts cite (the man pages' "
      "build sets the configured one)"},
     // The test suite (scripts/run).

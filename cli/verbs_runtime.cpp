@@ -41,11 +41,12 @@ bool parseBytes(const char *text, long long &out) {
 const char kTableUsageText[] =
     "usage: collectivize table check FILE\n"
     "       collectivize table which COLLECTIVE NPROCS BYTES\n\n"
-    "check: parse a decision table and report the first problem (the format:\n"
-    "       {doc:runtime/data/decision-table.txt}, the built-in table).\n"
+    "check: parse a decision table and report the first problem.\n"
     "which: the algorithm cz_<COLLECTIVE> picks for NPROCS processes and BYTES\n"
     "       (per block for alltoall/allgather, whole message for bcast),\n"
-    "       honouring COLLECTIVIZE_TUNING and COLLECTIVIZE_<COLL>_ALGORITHM.\n";
+    "       honouring COLLECTIVIZE_TUNING and COLLECTIVIZE_<COLL>_ALGORITHM.\n\n"
+    "The format of a table is described in the built-in one,\n"
+    "{doc:runtime/data/decision-table.txt}.\n";
 
 // The text with the documents it cites where this installation has them.
 const char *tableUsage() {

@@ -35,7 +35,7 @@ const char kTuneUsageText[] =
     "each call (dirty), and its makespan (first rank's start to last rank's return)\n"
     "is at most 1 + margin times mpi's. The margin is the noise allowance: set it to\n"
     "the spread of the same code timed twice on your machine. The format of a\n"
-    "table: {doc:runtime/data/decision-table.txt} (the built-in one).\n\n"
+    "table is described in the built-in one, {doc:runtime/data/decision-table.txt}.\n\n"
     "  -o, --output FILE   the table to write (required); unless --from is given the\n"
     "                      measurements also go to FILE's stem + \"-bench/\"\n"
     "  --from CSV          use an existing bench.csv instead of measuring; give it\n"
