@@ -98,14 +98,16 @@ def options(exe, verb, sub=None):
 def main():
     what, exe = sys.argv[1], sys.argv[2]
     if what == "verbs":
-        print("\n".join(verbs(exe)))
+        for v in verbs(exe):
+            print(v)
     elif what == "commands":
         for v in verbs(exe):
             print(v)
             for s in subverbs(exe, v):
                 print(v, s)
     elif what == "options":
-        print("\n".join(options(exe, *sys.argv[3:5])))
+        for o in options(exe, *sys.argv[3:5]):
+            print(o)
     elif what == "cited":
         helps = [("collectivize", run(exe, "--help")), ("env", run(exe, "help", "env"))]
         helps += [(v, run(exe, v, "--help")) for v in verbs(exe)]
