@@ -60,7 +60,8 @@ def main():
     if len(listed) < 10:
         print(f"{listing_path}: only {len(listed)} variables listed; is it --list-env output?")
         return 1
-    files = sorted(source_files(root))
+    # Code before prose, so a problem names the line that reads the variable.
+    files = sorted(source_files(root), key=lambda p: (p.endswith((".md", ".txt")), p))
     excluded = not_environment(files)
     seen = {}  # name -> first file:line outside the table
     for path in files:
