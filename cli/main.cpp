@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/cli.h"
+#include "environment.h"
 #include "verbs.h"
 
 namespace {
@@ -74,13 +75,14 @@ const Verb kVerbs[] = {
 void printHelp(FILE *out) {
   std::fprintf(out,
                "usage: collectivize <verb> [options]\n"
-               "       collectivize --help | --version\n\n"
+               "       collectivize --help | --version | --list-env\n\n"
                "Collectivize finds hand-made MPI collectives and replaces them "
                "with real ones.\n\nverbs:\n");
   for (const Verb &v : kVerbs)
     std::fprintf(out, "  %-12s %s\n", v.name, v.summary);
   std::fprintf(out, "\n`collectivize <verb> --help` (or `collectivize help <verb>`) describes a "
-                    "verb.\nExit status: 0 done, 1 the work failed (an input that cannot be "
+                    "verb.\n`collectivize --list-env` (or `collectivize help env`) lists the COLLECTIVIZE_*\n"
+                    "environment variables.\nExit status: 0 done, 1 the work failed (an input that cannot be "
                     "read, a failed run),\n2 bad usage.\n");
 }
 
@@ -92,6 +94,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string first = argv[1];
+  if (first == "help" && argc == 3 && std::strcmp(argv[2], "env") == 0) {
+    cz::cli::printEnvironmentHelp(stdout);
+    return 0;
+  }
   if (first == "help" && argc > 2) { // `collectivize help VERB [SUB]`: that verb's help
     std::vector<char *> args;
     for (int i = 3; i < argc; i++) args.push_back(argv[i]);
@@ -105,6 +111,10 @@ int main(int argc, char **argv) {
   }
   if (first == "--help" || first == "-h" || first == "help") {
     printHelp(stdout);
+    return 0;
+  }
+  if (first == "--list-env") {
+    cz::cli::printEnvironment(stdout);
     return 0;
   }
   if (first == "--version") {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "collectivize/detect.h"
+#include "collectivize/doc_path.h"
 #include "collectivize/heap.h"
 #include "collectivize/json.h"
 #include "collectivize/messages.h"
@@ -31,7 +32,7 @@
 namespace cz::cli {
 namespace {
 
-const char kUsage[] =
+const char kUsageText[] =
     "usage: collectivize detect TRACE_DIR [TRACE_DIR...] [--sites SITES.json | --no-sites]\n"
     "                           [-o REPORT.json]\n"
     "                           [--min-group N] [--window-messages N] [--progress]\n"
@@ -39,8 +40,9 @@ const char kUsage[] =
     "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
-    "(format: detector/REPORT_FORMAT.md). --sites: the instrumenter's site\n"
-    "database, to name call sites by file:line (default: the one the traced\n"
+    "(format: {doc:detector/REPORT_FORMAT.md}).\n"
+    "--sites: the instrumenter's site database ({doc:clang-plugin/SITE_DATABASE.md}),\n"
+    "to name call sites by file:line (default: the one the traced\n"
     "program named, when it was built by collectivize-cc/c++ or from `collectivize\n"
     "instrument` copies: the trace's manifest records it; --no-sites: not that one\n"
     "either). --min-group: smallest group reported\n"
@@ -66,6 +68,12 @@ const char kUsage[] =
     "gathering) alone; with several, window w is analysed on process w mod N\n"
     "and process 0 merges the findings. The report is the serial mode's with\n"
     "the same --window-messages. --progress names each process's phases.\n";
+
+// The text with the documents it cites where this installation has them.
+const char *usage() {
+  static const std::string text = cz::docs::withCitedPaths(kUsageText);
+  return text.c_str();
+}
 
 bool gProgress = false; // --progress, or stderr is a terminal
 
@@ -322,7 +330,7 @@ int detectVerb(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage(), stdout);
       return 0;
     }
     if (a == "--progress") {
@@ -343,7 +351,7 @@ int detectVerb(int argc, char **argv) {
     }
     if (a == "-o" || a == "--min-group" || a == "--sites" || a == "--window-messages") {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), kUsage);
+        std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), usage());
         return 2;
       }
       std::string v = argv[++i];
@@ -379,13 +387,13 @@ int detectVerb(int argc, char **argv) {
       continue;
     }
     if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize detect: unknown option '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "collectivize detect: unknown option '%s'\n%s", a.c_str(), usage());
       return 2;
     }
     dirs.push_back(a);
   }
   if (dirs.empty()) {
-    std::fprintf(stderr, "collectivize detect: no trace directory\n%s", kUsage);
+    std::fprintf(stderr, "collectivize detect: no trace directory\n%s", usage());
     return 2;
   }
   // Parallel: every process reads the definitions and its ranks; only

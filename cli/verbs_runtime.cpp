@@ -8,6 +8,7 @@
 #include <string>
 
 #include "collectivize.h"
+#include "collectivize/doc_path.h"
 #include "verbs.h"
 
 namespace cz::cli {
@@ -37,13 +38,21 @@ bool parseBytes(const char *text, long long &out) {
   return true;
 }
 
-const char kTableUsage[] =
+const char kTableUsageText[] =
     "usage: collectivize table check FILE\n"
     "       collectivize table which COLLECTIVE NPROCS BYTES\n\n"
     "check: parse a decision table and report the first problem.\n"
     "which: the algorithm cz_<COLLECTIVE> picks for NPROCS processes and BYTES\n"
     "       (per block for alltoall/allgather, whole message for bcast),\n"
-    "       honouring COLLECTIVIZE_TUNING and COLLECTIVIZE_<COLL>_ALGORITHM.\n";
+    "       honouring COLLECTIVIZE_TUNING and COLLECTIVIZE_<COLL>_ALGORITHM.\n\n"
+    "The format of a table is described in the built-in one,\n"
+    "{doc:runtime/data/decision-table.txt}.\n";
+
+// The text with the documents it cites where this installation has them.
+const char *tableUsage() {
+  static const std::string text = cz::docs::withCitedPaths(kTableUsageText);
+  return text.c_str();
+}
 
 } // namespace
 
@@ -80,11 +89,11 @@ int algorithmsVerb(int argc, char **argv) {
 int tableVerb(int argc, char **argv) {
   for (int i = 0; i < argc; i++)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::fputs(kTableUsage, stdout);
+      std::fputs(tableUsage(), stdout);
       return 0;
     }
   if (argc == 0) {
-    std::fputs(kTableUsage, stderr);
+    std::fputs(tableUsage(), stderr);
     return 2;
   }
   std::string sub = argv[0];
@@ -128,7 +137,7 @@ int tableVerb(int argc, char **argv) {
     std::printf("%s\n", name);
     return 0;
   }
-  std::fputs(kTableUsage, stderr);
+  std::fputs(tableUsage(), stderr);
   return 2;
 }
 

@@ -8,13 +8,14 @@
 #include <cstring>
 #include <string>
 
+#include "collectivize/doc_path.h"
 #include "collectivize/verify/verify.h"
 #include "verbs.h"
 
 namespace cz::cli {
 namespace {
 
-const char kUsage[] =
+const char kUsageText[] =
     "usage: collectivize verify PATCH [options] [--run 'CMD']... [-- COMMAND [ARGS...]]\n\n"
     "Proves a patch from `collectivize rewrite` on scratch copies of the project\n"
     "(the project itself is never modified): builds an unpatched and a patched\n"
@@ -29,7 +30,7 @@ const char kUsage[] =
     "output differs, effect differs, exit status differs, does not apply, does\n"
     "not build, manual messages remain, collective missing, error) with its\n"
     "evidence and the speedup, and writes NN-KIND.verify.json beside the diff\n"
-    "(rewriter/PATCH_FORMAT.md).\n"
+    "({doc:rewriter/PATCH_FORMAT.md}).\n"
     "Exit status 0 only when every patch is verified.\n\n"
     "PATCH: a patch directory (every patch with a diff, one result each), one\n"
     "NN-KIND.diff or all.diff in it, or any -p1 diff with --root.\n\n"
@@ -62,6 +63,12 @@ const char kUsage[] =
     "  --keep           keep the work directory\n"
     "COLLECTIVIZE_TRACE_LIB picks the tracer library.\n";
 
+// The text with the documents it cites where this installation has them.
+const char *usage() {
+  static const std::string text = cz::docs::withCitedPaths(kUsageText);
+  return text.c_str();
+}
+
 bool number(const char *text, double lo, double hi, double &out) {
   char *end = nullptr;
   errno = 0;
@@ -83,7 +90,7 @@ int verifyVerb(int argc, char **argv) {
       break;
     }
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage(), stdout);
       return 0;
     }
     if (a == "--keep") o.keep = true;
@@ -120,7 +127,7 @@ int verifyVerb(int argc, char **argv) {
         o.timeoutSeconds = n;
       }
     } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize verify: unknown option '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "collectivize verify: unknown option '%s'\n%s", a.c_str(), usage());
       return 2;
     } else if (o.patch.empty()) {
       o.patch = a;
@@ -131,7 +138,7 @@ int verifyVerb(int argc, char **argv) {
     }
   }
   if (o.patch.empty()) {
-    std::fprintf(stderr, "collectivize verify: no patch given\n%s", kUsage);
+    std::fprintf(stderr, "collectivize verify: no patch given\n%s", usage());
     return 2;
   }
   o.command.assign(argv + i, argv + argc);

@@ -21,11 +21,12 @@
 #include "bench/runner.h"
 #include "bench/tune_rules.h"
 #include "collectivize.h"
+#include "collectivize/doc_path.h"
 
 namespace cz::bench {
 namespace {
 
-const char kTuneUsage[] =
+const char kTuneUsageText[] =
     "usage: collectivize tune -o FILE [--from bench.csv ...] [--margin M] [bench options]\n\n"
     "Writes a decision table (COLLECTIVIZE_TUNING=FILE) choosing, per collective,\n"
     "process count and size, the fastest measured algorithm, preferring a native\n"
@@ -33,7 +34,8 @@ const char kTuneUsage[] =
     "the same send data every call (clean) and with the send buffer rewritten before\n"
     "each call (dirty), and its makespan (first rank's start to last rank's return)\n"
     "is at most 1 + margin times mpi's. The margin is the noise allowance: set it to\n"
-    "the spread of the same code timed twice on your machine.\n\n"
+    "the spread of the same code timed twice on your machine. The format of a\n"
+    "table is described in the built-in one, {doc:runtime/data/decision-table.txt}.\n\n"
     "  -o, --output FILE   the table to write (required); unless --from is given the\n"
     "                      measurements also go to FILE's stem + \"-bench/\"\n"
     "  --from CSV          use an existing bench.csv instead of measuring; give it\n"
@@ -51,6 +53,12 @@ const char kTuneUsage[] =
     "largest above). alltoallv (bytes must be '*') gets one algorithm per P: a native\n"
     "one only if it beats mpi by the margin in the geometric mean over sizes and is\n"
     "never slower than mpi at any size. Every collective ends with '* * mpi'.\n";
+
+// The text with the documents it cites where this installation has them.
+const char *tuneUsage() {
+  static const std::string text = cz::docs::withCitedPaths(kTuneUsageText);
+  return text.c_str();
+}
 
 struct TuneFlags {
   double margin = 0.10;
@@ -156,7 +164,7 @@ int tuneVerb(int argc, char **argv) {
   std::string err;
   int rc = parseBenchFlags(argc, argv, opt, err, tuneFlag, &tf);
   if (rc == 1) {
-    std::fputs(kTuneUsage, stdout);
+    std::fputs(tuneUsage(), stdout);
     return 0;
   }
   if (rc == 0 && opt.outDir.empty()) err = "-o FILE is required (the decision table to write)", rc = 2;

@@ -41,6 +41,8 @@ config.substitutions.append(("%python", config.cz_python))
 config.substitutions.append(("%cz-trace-libdir", os.path.dirname(config.cz_trace_lib)))
 config.substitutions.append(("%cz-trace-lib", config.cz_trace_lib))
 config.substitutions.append(("%cz-src", config.cz_src_root))
+# The build directory (`cmake --install %cz-build --prefix DIR`).
+config.substitutions.append(("%cz-build", config.cz_obj_root))
 # The rewriter's hermetic tests: a small mpi.h (compile flag) and a report
 # written by hand around a real site database.
 config.substitutions.append(("%mock-mpi", "-I" + os.path.join(

@@ -20,17 +20,19 @@
 #include "collectivize/clang/Files.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
+#include "collectivize/doc_path.h"
 #include "collectivize/instrument/Instrument.h"
 
 namespace cz::instrument {
 namespace {
 
-const char kUsage[] =
+const char kUsageText[] =
     "usage: collectivize instrument -p BUILD_DIR [options] [FILE...]\n"
     "       collectivize instrument [options] FILE... -- [COMPILER] FLAGS...\n\n"
     "Finds every MPI call site of the files (default: all files of\n"
     "BUILD_DIR/compile_commands.json), writes instrumented copies that report\n"
-    "each site's id to the tracer, and a site database. Originals are not touched.\n\n"
+    "each site's id to the tracer, and a site database\n"
+    "({doc:clang-plugin/SITE_DATABASE.md}). Originals are not touched.\n\n"
     "options:\n"
     "  -p DIR        build directory holding compile_commands.json\n"
     "  -o DIR        output directory (default: BUILD_DIR/collectivize-instrumented,\n"
@@ -41,6 +43,12 @@ const char kUsage[] =
     "                ids use paths relative to it (default: the deepest directory\n"
     "                holding every file of the compile database)\n"
     "  -q            print nothing but errors\n";
+
+// The text with the documents it cites where this installation has them.
+const char *usage() {
+  static const std::string text = cz::docs::withCitedPaths(kUsageText);
+  return text.c_str();
+}
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);
@@ -91,14 +99,14 @@ int instrumentVerb(int argc, char **argv) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize instrument: %s needs a value\n%s", a.c_str(), kUsage);
+        std::fprintf(stderr, "collectivize instrument: %s needs a value\n%s", a.c_str(), usage());
         return false;
       }
       out = argv[++i];
       return true;
     };
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage(), stdout);
       return 0;
     } else if (a == "-p") {
       if (!value(buildDir)) return 2;
@@ -115,7 +123,7 @@ int instrumentVerb(int argc, char **argv) {
       flags.assign(argv + i + 1, argv + argc);
       break;
     } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "collectivize instrument: unknown option '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "collectivize instrument: unknown option '%s'\n%s", a.c_str(), usage());
       return 2;
     } else {
       files.push_back(a);
@@ -124,7 +132,7 @@ int instrumentVerb(int argc, char **argv) {
   if (buildDir.empty() && !haveFlags) {
     std::fprintf(stderr, "collectivize instrument: give a build directory (-p BUILD_DIR "
                          "with compile_commands.json) or compile flags after --\n%s",
-                 kUsage);
+                 usage());
     return 2;
   }
 

@@ -10,18 +10,19 @@
 #include "llvm/Support/Path.h"
 
 #include "collectivize/clang/ProjectRoot.h" // relativeToRoot
+#include "collectivize/doc_path.h"
 #include "collectivize/rewrite/PatchFiles.h"
 #include "collectivize/rewrite/Rewrite.h"
 
 namespace cz::rewrite {
 namespace {
 
-const char kUsage[] =
+const char kUsageText[] =
     "usage: collectivize rewrite REPORT.json [options] [-- COMPILE_FLAGS...]\n\n"
     "Turns each confirmed manual collective of a detection report into a patch\n"
     "that replaces the hand-made code with the collective call: a unified diff,\n"
     "clang-apply-replacements YAML and a rationale per match, all.diff, and\n"
-    "patches.json (rewriter/PATCH_FORMAT.md). Your files are not touched unless\n"
+    "patches.json ({doc:rewriter/PATCH_FORMAT.md}). Your files are not touched unless\n"
     "--apply is given.\n\n"
     "options:\n"
     "  -o DIR           patch directory (default: collectivize-patches)\n"
@@ -47,6 +48,12 @@ const char kUsage[] =
     "its code's shape), 1 when a match failed because of its inputs (a malformed\n"
     "report entry, a stale site database, a file that does not parse) or a\n"
     "--match got no patch, 2 for wrong options.\n";
+
+// The text with the documents it cites where this installation has them.
+const char *usage() {
+  static const std::string text = cz::docs::withCitedPaths(kUsageText);
+  return text.c_str();
+}
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);
@@ -95,14 +102,14 @@ int rewriteVerb(int argc, char **argv) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize rewrite: %s needs a value\n%s", a.c_str(), kUsage);
+        std::fprintf(stderr, "collectivize rewrite: %s needs a value\n%s", a.c_str(), usage());
         return false;
       }
       out = argv[++i];
       return true;
     };
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage(), stdout);
       return 0;
     } else if (a == "-o") {
       if (!value(outDir)) return 2;
@@ -139,19 +146,19 @@ int rewriteVerb(int argc, char **argv) {
       flags.assign(argv + i + 1, argv + argc);
       break;
     } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "collectivize rewrite: unknown option '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "collectivize rewrite: unknown option '%s'\n%s", a.c_str(), usage());
       return 2;
     } else if (reportPath.empty()) {
       reportPath = a;
     } else {
       std::fprintf(stderr, "collectivize rewrite: one report only ('%s' and '%s')\n%s", reportPath.c_str(),
-                   a.c_str(), kUsage);
+                   a.c_str(), usage());
       return 2;
     }
   }
   if (reportPath.empty()) {
     std::fprintf(stderr, "collectivize rewrite: give the detection report (collectivize detect TRACE -o REPORT.json)\n%s",
-                 kUsage);
+                 usage());
     return 2;
   }
   DetectionReport report;
