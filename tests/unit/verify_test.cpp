@@ -341,6 +341,25 @@ TEST(VerifyRetrace, TracerGoesThroughMpirunOrTheEnvironment) {
   EXPECT_EQ(t.env.size(), 2u);
 }
 
+// With effect probes, uninitialised heap memory reads the same in both
+// copies (MALLOC_PERTURB_), unless the user chose a fill already.
+TEST(VerifyRetrace, EffectRunsFillTheHeapAlike) {
+  unsetenv("MALLOC_PERTURB_");
+  auto t = tracedCommand({"mpirun", "-np", "2", "./app"}, "/l/tr.so", "/w/t", "/w/e");
+  EXPECT_EQ(t.argv, (std::vector<std::string>{"mpirun", "-x", "MALLOC_PERTURB_=165", "-x",
+                                              "COLLECTIVIZE_VERIFY_EFFECTS=/w/e", "-x",
+                                              "LD_PRELOAD=/l/tr.so", "-x",
+                                              "COLLECTIVIZE_TRACE_DIR=/w/t", "-np", "2", "./app"}));
+  t = tracedCommand({"./app"}, "/l/tr.so", "/w/t", "/w/e");
+  ASSERT_EQ(t.env.size(), 4u);
+  EXPECT_EQ(t.env[3], (std::pair<std::string, std::string>{"MALLOC_PERTURB_", "165"}));
+  setenv("MALLOC_PERTURB_", "7", 1);
+  EXPECT_TRUE(sameHeapFill().empty());
+  t = tracedCommand({"./app"}, "/l/tr.so", "/w/t", "/w/e");
+  EXPECT_EQ(t.env.size(), 3u);
+  unsetenv("MALLOC_PERTURB_");
+}
+
 TEST(VerifyRetrace, ReadsMatchesAndCollectiveCounts) {
   TempDir d;
   d.write("r.json", R"({"format": "collectivize-detection", "version": 1, "ranks": 4,

@@ -2,6 +2,7 @@
 #include "retrace.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "collectivize/json.h"
@@ -86,19 +87,29 @@ std::vector<std::string> acceptedCollectives(const std::string &kind) {
   return {base, base + "v"}; // the v form gives the same result
 }
 
+std::vector<std::pair<std::string, std::string>> sameHeapFill() {
+  const char *user = std::getenv("MALLOC_PERTURB_");
+  if (user && *user) return {};
+  return {{"MALLOC_PERTURB_", "165"}};
+}
+
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
                             const std::string &traceDir, const std::string &effectsDir) {
   TracedCommand t;
   t.argv = command;
   std::string launcher = command.empty() ? "" : std::filesystem::path(command[0]).filename();
+  std::vector<std::pair<std::string, std::string>> fill;
+  if (!effectsDir.empty()) fill = sameHeapFill();
   if (launcher == "mpirun" || launcher == "mpiexec" || launcher == "orterun") {
     t.argv.insert(t.argv.begin() + 1, {"-x", "LD_PRELOAD=" + tracer, "-x",
                                        "COLLECTIVIZE_TRACE_DIR=" + traceDir});
     if (!effectsDir.empty())
       t.argv.insert(t.argv.begin() + 1, {"-x", "COLLECTIVIZE_VERIFY_EFFECTS=" + effectsDir});
+    for (const auto &[k, v] : fill) t.argv.insert(t.argv.begin() + 1, {"-x", k + "=" + v});
   } else {
     t.env = {{"LD_PRELOAD", tracer}, {"COLLECTIVIZE_TRACE_DIR", traceDir}};
     if (!effectsDir.empty()) t.env.push_back({"COLLECTIVIZE_VERIFY_EFFECTS", effectsDir});
+    t.env.insert(t.env.end(), fill.begin(), fill.end());
   }
   return t;
 }

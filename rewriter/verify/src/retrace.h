@@ -51,8 +51,18 @@ struct TracedCommand {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
 };
-// effectsDir: where the effect probes write (COLLECTIVIZE_VERIFY_EFFECTS), "" for none.
+// effectsDir: where the effect probes write (COLLECTIVIZE_VERIFY_EFFECTS), "" for none;
+// with it, the heap fill below goes to the ranks too.
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
                             const std::string &traceDir, const std::string &effectsDir = "");
+
+// Both copies' runs see the same bytes in memory the program never
+// initialises: glibc fills fresh malloc'd memory with one byte
+// (MALLOC_PERTURB_). Without it a buffer broadcast uninitialised (a
+// tutorial timing broadcasts of malloc'd memory) held whatever the heap
+// held, which differs between the original and the patched program, and
+// the effect check reported a difference no patch caused. Empty when the
+// user's environment sets MALLOC_PERTURB_ already.
+std::vector<std::pair<std::string, std::string>> sameHeapFill();
 
 } // namespace cz::verify

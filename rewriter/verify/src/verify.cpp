@@ -192,6 +192,7 @@ Run Verifier::runOnce(const Copy &copy, size_t command, const std::string &tag, 
   // A program built with the tracer would write here: runTracedBuild
   // looks, since such runs are slower and print more than the program.
   spec.env = {{"COLLECTIVIZE_TRACE_DIR", work_ + "/runs/" + tag + ".trace"}};
+  for (const auto &kv : sameHeapFill()) spec.env.push_back(kv);
   spec.stdoutPath = work_ + "/runs/" + tag + ".out";
   spec.stderrPath = work_ + "/runs/" + tag + ".err";
   spec.timeoutSeconds = timeout;
