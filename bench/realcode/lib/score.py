@@ -119,6 +119,11 @@ def score_report(report_path, labels, case_labels, np, build_dir, verdicts):
                      "replacement": p.get("replacement") or "", "match_class": mm.get("class"),
                      "flags": literal_flags(pdir, p) if p["status"] != "none" else []}
             for v in verdicts:
+                # A verdict on one replacement (e.g. a root frozen to 0) says
+                # nothing of a later, different one at the same sites.
+                if v.get("replacement_matches") and not re.search(v["replacement_matches"],
+                                                                 entry["replacement"]):
+                    continue
                 if sorted(v["sites"]) == mm.get("sites") and p["status"] != "none":
                     entry["verdict"] = v["verdict"]
             if p["status"] == "proposed" and mm.get("class") not in ("TP", "ACCEPTABLE"):

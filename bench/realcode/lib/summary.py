@@ -11,7 +11,7 @@ KEYS = ["expected", "found_confirmed", "found_partial", "fp_confirmed", "fp_part
 
 def commits():
     out = {}
-    for line in open(os.path.join(REALCODE, "src", "SOURCES.tsv")).read().splitlines()[1:]:
+    for line in open(os.path.join(REALCODE, "SOURCES.tsv")).read().splitlines()[1:]:
         name, repo, commit, _ = line.split("\t")
         out[repo] = commit
     return out
