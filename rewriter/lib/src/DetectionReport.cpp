@@ -189,7 +189,18 @@ void readMatch(const json::Object &m, DetectedMatch &d) {
   if (m.get("roots")) d.roots = f.ints("roots", 0);
   d.root = int(f.integer("root", 0, groupEnd, -1, rooted && d.roots.empty()));
   d.rootWorld = int(f.integer("root_world", 0, kMaxInt, -1));
-  if (const json::Object *c = f.object("communicator")) d.commName = Fields(*c, problem, "communicator: ").string("name");
+  if (const json::Object *c = f.object("communicator")) {
+    Fields cf(*c, problem, "communicator: ");
+    d.commName = cf.string("name");
+    // Where the program made it (REPORT_FORMAT 1.7), for the rationale.
+    if (const json::Object *at = cf.object("created_at")) {
+      Fields af(*at, problem, "communicator: created_at: ");
+      std::string file = af.string("file");
+      long long line = af.integer("line", 0, kMaxInt, 0);
+      if (!file.empty() && line > 0) d.commCreatedAt = file + ":" + std::to_string(line);
+    }
+    d.commColor = cf.integer("color", -kMaxInt, kMaxInt, DetectedMatch::kNoColor);
+  }
   d.subset = f.boolean("subset");
   if (const json::Object *s = f.object("split")) d.splitColors = Fields(*s, problem, "split: ").ints("colors", -1);
   d.instances = f.integer("instances", 0, kMaxCount, 0);

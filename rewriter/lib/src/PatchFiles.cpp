@@ -91,6 +91,8 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
   r << "The trace shows " << m.kind << " semantics on ranks [";
   for (size_t i = 0; i < m.ranks.size(); i++) r << (i ? ", " : "") << m.ranks[i];
   r << "] of " << (m.commName.empty() ? "the communicator" : m.commName);
+  if (!m.commCreatedAt.empty()) r << " at " << m.commCreatedAt;
+  if (m.commColor != DetectedMatch::kNoColor) r << ", color " << m.commColor;
   if (m.root >= 0) r << ", root " << m.root;
   r << ": " << m.instances << " instance" << (m.instances == 1 ? "" : "s") << ", " << m.messages
     << " messages, " << m.bytesMoved << " bytes, " << seconds(m.secondsInMessages)

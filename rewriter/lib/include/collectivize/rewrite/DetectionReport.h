@@ -30,6 +30,9 @@ struct DetectedMatch {
   std::vector<int> roots; // a root that changes from instance to instance: every one
   int rootWorld = -1;
   std::string commName;
+  std::string commCreatedAt;           // "file:line" of the call that made it, if known
+  static constexpr long long kNoColor = -(1ll << 40);
+  long long commColor = kNoColor;      // MPI_Comm_split's color, if known
   std::vector<int> ranks;
   bool subset = false;
   std::vector<int> splitColors; // empty: no split given
