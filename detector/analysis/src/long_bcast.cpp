@@ -18,8 +18,10 @@
 // sent it in the roll, every piece is R's data, and the roll gave every
 // piece to every member: every member ends with R's buffer, a bcast from R
 // (count: all the pieces).
-// Members outside the roll that received the whole buffer (one message,
-// the combine of all pieces) belong to it too. Constant fills prove no
+// Members outside the roll that received the whole buffer from R (one
+// message, the combine of all pieces) belong to it too; a rank outside
+// the roll that handed R the whole buffer just before is the root (R a
+// helper spreading what it received). Constant fills prove no
 // path (the rolls' items are then unproven and never taken here), and an
 // empty piece (fewer elements than members) makes no item: those stay
 // what the other rules made of them (scattered_first).
@@ -317,11 +319,12 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   for (uint32_t i : roll.messages)
     if (t.messages[i].dst == R) rootTo = std::min(rootTo, t.messages[i].recvPos);
   if (rootTo == UINT32_MAX) return false;
-  uint32_t rootFrom = 0;
+  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
   const std::vector<Receipt> &got = activity.receipts(R);
   for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
     if (t.messages[got[j].msg].comm == roll.comm) {
       rootFrom = got[j].pos + 1;
+      before = got[j].msg;
       break;
     }
   auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to) {
@@ -345,6 +348,23 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   out.comm = roll.comm;
   out.rootWorld = R;
   out.participants = roll.members;
+  // A root outside the roll that handed R the whole buffer just before (R
+  // spreads what it received in one message: the whole, the pieces' CRCs
+  // combined in ring order from R).
+  uint32_t whole = pieces[0].crc;
+  uint64_t total = 0;
+  for (size_t s = 0; s < n; s++) {
+    total += pieces[s].bytes;
+    if (s) whole = uint32_t(crc32_combine64(whole, pieces[s].crc, z_off64_t(pieces[s].bytes)));
+  }
+  bool handed = false;
+  if (before != kNone) {
+    const Message &h = t.messages[before];
+    handed = !claimed[before] && h.hashed && h.bytes == total && h.crc == whole &&
+             rankIn(*g, h.src) >= 0 &&
+             !std::binary_search(roll.members.begin(), roll.members.end(), h.src);
+    if (handed) out.rootWorld = h.src, out.participants.push_back(h.src);
+  }
   for (uint32_t w : chain.wholeTo)
     if (rankIn(*g, w) >= 0) out.participants.push_back(w);
   std::sort(out.participants.begin(), out.participants.end());
@@ -353,13 +373,12 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   // The first piece's message first: its datatype is the call's.
   const Message &first = t.messages[roll.pieces[bySlot[0].second].firstMessage];
   bool typed = true; // every piece sent as elements of one predefined type
-  out.itemCrc = pieces[0].crc;
+  out.itemCrc = whole;
+  out.bytes = total;
   for (size_t s = 0; s < n; s++) {
     const Message &m = t.messages[roll.pieces[bySlot[s].second].firstMessage];
     typed = typed && m.sendType != CZ_TRACE_TYPE_DERIVED && m.sendType == first.sendType;
     out.count += m.sendCount;
-    out.bytes += pieces[s].bytes;
-    if (s) out.itemCrc = uint32_t(crc32_combine64(out.itemCrc, pieces[s].crc, z_off64_t(pieces[s].bytes)));
   }
   if (!typed) { // pieces of a derived type (HPL's panels): the count in bytes
     out.blockBytesAsType = true;
@@ -369,13 +388,17 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   std::set_union(roll.messages.begin(), roll.messages.end(), chain.used.begin(), chain.used.end(),
                  std::back_inserter(out.messages));
   out.messages.erase(std::find(out.messages.begin() + 1, out.messages.end(), out.messages[0]));
-  for (uint32_t i : out.messages) out.oneTag = out.oneTag && t.messages[i].tag == first.tag;
+  if (handed) out.messages.push_back(before);
+  // The spread and the roll may use tags of their own: the CRCs relate
+  // their messages, not equal payloads that might be unrelated.
+  out.oneTag = true;
   out.note = "a long broadcast: the root's buffer spread in runs of its " + std::to_string(n) +
              " pieces (each message's CRC the pieces' CRCs combined), then the pieces rolled "
              "around the ring";
   if (!chain.wholeTo.empty())
     out.note += "; the whole buffer first sent to " + std::to_string(chain.wholeTo.size()) +
                 " more rank" + (chain.wholeTo.size() > 1 ? "s" : "");
+  if (handed) out.note += "; the root handed the whole buffer to the spread's first rank";
   return true;
 }
 
@@ -387,6 +410,44 @@ std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in
     span.second = std::max(span.second, t.messages[i].recvTime);
   }
   return span;
+}
+
+// A cluster of more instances than members holds several rolls whose
+// members never heard from the program in between: cut it where they
+// follow each other. Every piece of a roll starts before any piece of the
+// next one (the next root heard every piece before it sends), so in start
+// order a roll ends where the next instance's first sender had every piece
+// of the instances before it.
+std::vector<std::vector<size_t>> consecutiveRolls(const MessageTable &t,
+                                                  const std::vector<Instance> &all,
+                                                  std::vector<size_t> group) {
+  std::sort(group.begin(), group.end(), [&](size_t a, size_t b) {
+    return timeSpan(t, all[a]).first < timeSpan(t, all[b]).first;
+  });
+  auto firstSendBy = [&](const Instance &in, uint32_t rank) {
+    uint32_t pos = UINT32_MAX;
+    for (uint32_t i : in.messages)
+      if (t.messages[i].src == rank) pos = std::min(pos, t.messages[i].sendPos);
+    return pos;
+  };
+  auto had = [&](const Instance &in, uint32_t rank, uint32_t before) {
+    for (uint32_t i : in.messages) {
+      const Message &m = t.messages[i];
+      if ((m.src == rank && m.sendPos < before) || (m.dst == rank && m.recvPos < before)) return true;
+    }
+    return false;
+  };
+  std::vector<std::vector<size_t>> out(1);
+  for (size_t k : group) {
+    const Instance &next = all[k];
+    uint32_t pos = firstSendBy(next, next.rootWorld);
+    bool cut = !out.back().empty() && pos != UINT32_MAX;
+    for (size_t j : out.back())
+      if (cut && !had(all[j], next.rootWorld, pos)) cut = false;
+    if (cut) out.emplace_back();
+    out.back().push_back(k);
+  }
+  return out;
 }
 
 } // namespace
@@ -416,7 +477,14 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   for (auto &[key, idx] : byGroup) {
     const std::vector<uint32_t> &members = key.second;
     if (members.size() < 3) continue;
-    for (std::vector<size_t> group : rolls(t, activity, instances, idx)) {
+    std::vector<std::vector<size_t>> groups;
+    for (std::vector<size_t> &group : rolls(t, activity, instances, idx)) {
+      if (group.size() <= members.size()) groups.push_back(std::move(group));
+      else
+        for (std::vector<size_t> &part : consecutiveRolls(t, instances, std::move(group)))
+          groups.push_back(std::move(part));
+    }
+    for (std::vector<size_t> group : groups) {
       if (group.size() > members.size()) continue;
       if (group.size() < members.size()) {
         // Pieces seen in parts: instances on a part of these members
