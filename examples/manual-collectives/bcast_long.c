@@ -7,9 +7,11 @@
  * steps, each rank first sending its own piece). Every rank updates its
  * data with the panel before the next one.
  *
- *   bcast_long [neighbour] [zeros]
+ *   bcast_long [neighbour | helper] [zeros]
  * neighbour: HPL's BCAST 5: the root first sends the whole panel to the
  *   next rank, and the others spread and roll it without that rank.
+ * helper: the root sends the whole panel to the next rank, which spreads
+ *   it among the other ranks and rolls it with them.
  * zeros: every panel all zeros (a fill proves no path: not confirmed). */
 #include <mpi.h>
 #include <stdio.h>
@@ -57,9 +59,10 @@ static void spread_and_roll(double *buf, int n, const int *members, int m, int m
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int me, p, neighbour = 0, zeros = 0;
+  int me, p, neighbour = 0, helper = 0, zeros = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "neighbour")) neighbour = 1;
+    else if (!strcmp(argv[i], "helper")) helper = 1;
     else if (!strcmp(argv[i], "zeros")) zeros = 1;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -76,14 +79,14 @@ int main(int argc, char **argv) {
     if (me == root)
       for (int i = 0; i < N; i++) panel[i] = zeros ? 0.0 : a[i] * (k + 1) + 0.5; /* factorise */
     int m = 0, my = -1;
-    for (int d = 0; d < p; d++) {
+    for (int d = helper ? 1 : 0; d < p; d++) {
       if (neighbour && d == 1) continue; /* it gets the whole panel instead */
       if ((root + d) % p == me) my = m;
       members[m++] = (root + d) % p;
     }
-    if (neighbour && me == root)
+    if ((neighbour || helper) && me == root)
       MPI_Send(panel, N, MPI_DOUBLE, (root + 1) % p, TAG, MPI_COMM_WORLD);
-    if (neighbour && me == (root + 1) % p)
+    if ((neighbour || helper) && me == (root + 1) % p)
       MPI_Recv(panel, N, MPI_DOUBLE, root, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (my >= 0) spread_and_roll(panel, N, members, m, my, MPI_COMM_WORLD);
     for (int i = 0; i < N; i++) a[i] += 0.001 * panel[(i + k) % N]; /* update */
