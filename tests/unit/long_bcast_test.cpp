@@ -113,11 +113,14 @@ TEST(LongBcast, WrongOrderAndEarlyForwardsProveNothing) {
 // what the roll carries. One bcast from rank 0 of the whole buffer; with
 // a run whose CRC is not the pieces' combined (a repacked or unrelated
 // message) the roll stays an unproven allgather.
-cz::detect::Report spreadThenRoll(bool combined, const std::string &name) {
+// handed: a fifth rank hands rank 0 the whole buffer first (then the
+// broadcast is that rank's).
+cz::detect::Report spreadThenRoll(bool combined, const std::string &name, bool handed = false) {
   Buffer b;
   const int p = 4;
   const uint64_t base = 0x10000;
-  cz_test::Script s(p);
+  cz_test::Script s(handed ? p + 1 : p);
+  if (handed) s.message(p, 0, b.size(0, 4), b.crc(0, 4), 0x90000, base);
   s.message(0, 2, b.size(2, 4), combined ? b.crc(2, 4) : 0x5eed, base + b.start[2], base + b.start[2]);
   s.message(0, 1, b.size(1, 2), b.crc(1, 2), base + b.start[1], base + b.start[1]);
   s.message(2, 3, b.size(3, 4), b.crc(3, 4), base + b.start[3], base + b.start[3]);
@@ -145,6 +148,12 @@ TEST(LongBcast, SpreadThenRollIsOneBcastFromTheRoot) {
   EXPECT_EQ(m.rootWorld, 0u);
   EXPECT_EQ(m.bytesPerInstance, 168u);
   EXPECT_EQ(m.messages, 15u);
+  auto handed = spreadThenRoll(true, "long-bcast-handed", true);
+  ASSERT_EQ(handed.matches.size(), 1u);
+  EXPECT_TRUE(handed.matches[0].confirmed);
+  EXPECT_EQ(handed.matches[0].rootWorld, 4u);
+  EXPECT_EQ(handed.matches[0].ranks.size(), 5u);
+  EXPECT_EQ(handed.matches[0].messages, 16u);
   auto unproven = spreadThenRoll(false, "long-bcast-unproven");
   for (const auto &u : unproven.matches) EXPECT_FALSE(u.kind == cz::detect::Kind::Bcast && u.confirmed && u.bytesPerInstance == 168u);
 }
