@@ -502,6 +502,23 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
                             in.participants.end()))
             group.push_back(k);
         }
+        // Only pieces whose parts reach every member (a part of a piece of
+        // the next roll may overlap this one in time).
+        std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> reach;
+        for (size_t k : group) {
+          std::vector<uint32_t> &r = reach[{instances[k].itemCrc, instances[k].bytes}];
+          r.insert(r.end(), instances[k].participants.begin(), instances[k].participants.end());
+        }
+        for (auto &[item, r] : reach) {
+          std::sort(r.begin(), r.end());
+          r.erase(std::unique(r.begin(), r.end()), r.end());
+        }
+        group.erase(std::remove_if(group.begin(), group.end(),
+                                   [&](size_t k) {
+                                     return reach[{instances[k].itemCrc, instances[k].bytes}] !=
+                                            members;
+                                   }),
+                    group.end());
       }
       Roll roll;
       if (!readRoll(t, instances, group, roll) || roll.members != members) continue;
