@@ -314,10 +314,13 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   detail::findReductions(t, o, activity, claimed, instances);
   clock.done("reductions");
   detail::findSpreads(t, o, activity, claimed, instances);
-  mergeSegments(instances);
-  clock.done("spreads");
   for (const Instance &in : instances) // spreads do not mark what they take
     for (uint32_t i : in.messages) claimed[i] = 1;
+  // Before pieces sent from adjacent addresses are joined as a pipeline:
+  // a long broadcast's root sends its pieces so too.
+  detail::findLongBcasts(t, activity, claimed, instances);
+  mergeSegments(instances);
+  clock.done("spreads");
   if (provenance.joinable()) provenance.join();
   else if (!o.provenance) pv = detail::traceProvenance(t);
   detail::findGatherings(t, pv, o, claimed, instances);

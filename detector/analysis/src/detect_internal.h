@@ -148,6 +148,12 @@ void findReductions(const MessageTable &t, const DetectOptions &o, const RankAct
 void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
+// Long broadcasts (long_bcast.cpp): a roll of one piece per member whose
+// pieces a spread from one root delivered, as runs whose CRCs combine
+// theirs: the roll's instances replaced by one bcast from that root.
+void findLongBcasts(const MessageTable &t, const RankActivity &activity,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &instances);
+
 // Allgathers whose members each received, just before contributing, a
 // message no collective explains: maybe a scatter then an allgather, one
 // bcast (scattered_first).

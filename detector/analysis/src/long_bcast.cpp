@@ -1,0 +1,546 @@
+// long_bcast.cpp: van de Geijn's long broadcast, proven.
+//
+// Pattern (HPL's BCAST 4, HPL_blong; MPICH's scatter + allgather bcast):
+// the root splits its buffer into one piece per member (piece k for the
+// member at ring distance k), spreads them with a binary exchange (the
+// root sends a run of consecutive pieces to a partner, which forwards
+// parts of it), then every member rolls the pieces around the ring. BCAST
+// 5 (HPL_blonM) first sends the whole buffer to the root's neighbour, and
+// the other members spread and roll without it.
+//
+// The spreads analysis sees each piece as an item of its own (rooted at
+// its member, or where it was first sent whole); the runs the spread sent
+// never travel as items. Proof: with the roll's pieces (CRC, length) in
+// ring order from a candidate root R, a message whose CRC is the
+// crc32_combine of a run of consecutive pieces carries that run; R may
+// send any run, any other rank only a run inside one it had received
+// before. If every member's own piece reached it that way before it first
+// sent it in the roll, every piece is R's data, and the roll gave every
+// piece to every member: every member ends with R's buffer, a bcast from R
+// (count: all the pieces).
+// Members outside the roll that received the whole buffer from R (one
+// message, the combine of all pieces) belong to it too; a rank outside
+// the roll that handed R the whole buffer just before is the root (R a
+// helper spreading what it received). Constant fills prove no
+// path (the rolls' items are then unproven and never taken here), and an
+// empty piece (fewer elements than members) makes no item: those stay
+// what the other rules made of them (scattered_first).
+#include "long_bcast.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <numeric>
+
+#include "collectivize_trace_format.h"
+#include "detect_internal.h"
+#include "payload_strength.h"
+#include "rank_activity.h"
+
+namespace cz::detect::detail {
+
+namespace {
+
+// CRCs and lengths of runs of pieces, indices taken mod the piece count.
+class Runs {
+public:
+  explicit Runs(const std::vector<Piece> &pieces) : p_(pieces) {}
+  size_t size() const { return p_.size(); }
+  // The run starting at `start` of exactly `bytes` bytes and at most
+  // `most` pieces: its length in pieces, or 0.
+  size_t lengthOf(size_t start, uint64_t bytes, size_t most) const {
+    uint64_t sum = 0;
+    for (size_t len = 1; len <= most; len++) {
+      sum += p_[(start + len - 1) % p_.size()].bytes;
+      if (sum == bytes) return len;
+      if (sum > bytes) return 0;
+    }
+    return 0;
+  }
+  uint32_t crc(size_t start, size_t len) {
+    auto [it, fresh] = cache_.try_emplace({start, len}, 0);
+    if (fresh) {
+      uint32_t c = p_[start % p_.size()].crc;
+      for (size_t i = 1; i < len; i++) {
+        const Piece &next = p_[(start + i) % p_.size()];
+        c = uint32_t(crc32_combine64(c, next.crc, z_off64_t(next.bytes)));
+      }
+      it->second = c;
+    }
+    return it->second;
+  }
+
+private:
+  const std::vector<Piece> &p_;
+  std::map<std::pair<size_t, size_t>, uint32_t> cache_;
+};
+
+struct Holding {
+  uint32_t rank;
+  size_t start, len; // the run of pieces
+  uint32_t from;     // position from which the rank had it
+};
+
+} // namespace
+
+SpreadChain followSpread(const MessageTable &t, const std::vector<uint32_t> &slotRank,
+                         const std::vector<Piece> &pieces, uint32_t rootFrom, uint32_t rootTo,
+                         const std::vector<uint32_t> &forwardTo, const SendsBetween &sendsBetween) {
+  const size_t n = pieces.size();
+  SpreadChain out;
+  out.ownAt.assign(n, kNone);
+  if (n == 0 || slotRank.size() != n || forwardTo.size() != n) return out;
+  auto slotOf = [&](uint32_t w) -> int {
+    for (size_t k = 0; k < n; k++)
+      if (slotRank[k] == w) return int(k);
+    return -1;
+  };
+  Runs runs(pieces);
+  std::vector<Holding> work{{slotRank[0], 0, n, rootFrom}};
+  std::vector<uint32_t> used;
+  for (size_t w = 0; w < work.size(); w++) {
+    const Holding h = work[w];
+    const bool root = h.rank == slotRank[0];
+    int slot = slotOf(h.rank);
+    uint32_t to = root ? rootTo : forwardTo[size_t(slot)];
+    for (uint32_t i : sendsBetween(h.rank, root ? rootFrom : h.from + 1, to)) {
+      if (std::find(used.begin(), used.end(), i) != used.end()) continue;
+      const Message &m = t.messages[i];
+      if (m.bytes == 0 || !m.hashed || m.dst == slotRank[0]) continue;
+      // Runs inside what the sender holds (the root: any run, wrapping too).
+      size_t carried = 0, first = 0;
+      for (size_t a = 0; a < h.len && !carried; a++) {
+        size_t start = (h.start + a) % n;
+        size_t len = runs.lengthOf(start, m.bytes, root ? n : h.len - a);
+        if (len && runs.crc(start, len) == m.crc) carried = len, first = start;
+      }
+      if (!carried) continue;
+      used.push_back(i);
+      int dst = slotOf(m.dst);
+      if (dst < 0) {
+        if (carried == n && std::find(out.wholeTo.begin(), out.wholeTo.end(), m.dst) ==
+                                out.wholeTo.end())
+          out.wholeTo.push_back(m.dst);
+        continue;
+      }
+      work.push_back({m.dst, first, carried, m.recvPos});
+      size_t own = (size_t(dst) + n - first) % n; // dst's piece, relative to the run
+      if (own < carried && m.recvPos < out.ownAt[size_t(dst)]) out.ownAt[size_t(dst)] = m.recvPos;
+    }
+  }
+  std::sort(used.begin(), used.end());
+  out.used = std::move(used);
+  return out;
+}
+
+namespace {
+
+// Where a member takes part in an instance: its first and last event.
+struct Span {
+  uint32_t lo = UINT32_MAX, hi = 0;
+};
+
+Span spanOf(const MessageTable &t, const Instance &in, uint32_t rank) {
+  Span s;
+  for (uint32_t i : in.messages) {
+    const Message &m = t.messages[i];
+    if (m.src == rank) s.lo = std::min(s.lo, m.sendPos), s.hi = std::max(s.hi, m.sendPos);
+    if (m.dst == rank) s.lo = std::min(s.lo, m.recvPos), s.hi = std::max(s.hi, m.recvPos);
+  }
+  return s;
+}
+
+// Position order of sends: the table is ordered by (sender, send position).
+std::vector<Message>::const_iterator firstSendAt(const MessageTable &t, uint32_t rank, uint32_t pos) {
+  return std::lower_bound(t.messages.begin(), t.messages.end(), std::make_pair(rank, pos),
+                          [](const Message &m, const std::pair<uint32_t, uint32_t> &k) {
+                            return std::make_pair(m.src, m.sendPos) < k;
+                          });
+}
+
+// Instances of one roll: at every member their events follow each other
+// with no other message of the communicator between them (consecutive
+// broadcasts are parted at each member by the next one's spread, or by
+// whatever the program does between them).
+std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity &activity,
+                                       const std::vector<Instance> &all,
+                                       const std::vector<size_t> &idx) {
+  const uint32_t comm = all[idx[0]].comm;
+  std::vector<uint32_t> theirs, members;
+  for (size_t k : idx) {
+    theirs.insert(theirs.end(), all[k].messages.begin(), all[k].messages.end());
+    members.insert(members.end(), all[k].participants.begin(), all[k].participants.end());
+  }
+  std::sort(theirs.begin(), theirs.end());
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  auto foreign = [&](uint32_t i) {
+    return t.messages[i].comm == comm && !std::binary_search(theirs.begin(), theirs.end(), i);
+  };
+  // A message of `rank` on the communicator, none of these instances',
+  // between positions `after` and `before`.
+  auto foreignBetween = [&](uint32_t rank, uint32_t after, uint32_t before) {
+    const std::vector<Receipt> &got = activity.receipts(rank);
+    for (size_t j = activity.firstReceiptAfter(rank, after); j < got.size() && got[j].pos < before; j++)
+      if (foreign(got[j].msg)) return true;
+    for (auto it = firstSendAt(t, rank, after + 1);
+         it != t.messages.end() && it->src == rank && it->sendPos < before; ++it)
+      if (foreign(uint32_t(it - t.messages.begin()))) return true;
+    return false;
+  };
+  std::vector<size_t> parent(idx.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (uint32_t q : members) {
+    std::vector<std::tuple<uint32_t, uint32_t, size_t>> spans;
+    for (size_t k = 0; k < idx.size(); k++) {
+      Span s = spanOf(t, all[idx[k]], q);
+      if (s.lo != UINT32_MAX) spans.emplace_back(s.lo, s.hi, k);
+    }
+    std::sort(spans.begin(), spans.end());
+    uint32_t hi = 0;
+    size_t head = SIZE_MAX;
+    for (auto &[lo, h, k] : spans) {
+      if (head != SIZE_MAX && (lo <= hi || !foreignBetween(q, hi, lo))) parent[find(k)] = find(head);
+      else head = k, hi = 0;
+      hi = std::max(hi, h);
+    }
+  }
+  std::map<size_t, std::vector<size_t>> groups;
+  for (size_t k = 0; k < idx.size(); k++) groups[find(k)].push_back(idx[k]);
+  std::vector<std::vector<size_t>> out;
+  for (auto &[root, members] : groups) out.push_back(std::move(members));
+  return out;
+}
+
+// A roll read from its instances: the pieces (an item the spreads analysis
+// may have split into several instances, one per rank it seemed to start
+// at), each reaching every member; each member's own piece.
+//
+// In a roll every member sends n - 1 pieces, its own first; what it sent
+// before were runs of the spread it passed on. The instances may leave out
+// a roll's last hops (to the rank a piece seemed to start at), so each
+// member's sends are read from the table: from its first event in the roll
+// on, as long as they carry one of the pieces. A wrong guess of the owners
+// only makes the proof fail: the CRCs decide.
+struct RollPiece {
+  Piece item;
+  uint32_t owner = kNone, ownerFirstSend = UINT32_MAX;
+  uint32_t firstMessage = 0; // one of its messages (its datatype and count)
+};
+struct Roll {
+  uint32_t comm = 0;
+  std::vector<uint32_t> members;  // sorted
+  std::vector<RollPiece> pieces;
+  std::vector<uint32_t> messages; // the pieces' messages, sorted
+  std::map<uint32_t, Span> spans; // per member, its events in the roll
+};
+
+bool readRoll(const MessageTable &t, const std::vector<Instance> &all,
+              const std::vector<size_t> &idx, Roll &r) {
+  r = Roll{};
+  r.comm = all[idx[0]].comm;
+  std::map<std::pair<uint32_t, uint64_t>, size_t> pieceOf; // (crc, bytes) -> piece
+  std::vector<std::vector<uint32_t>> reached;
+  for (size_t k : idx) {
+    const Instance &in = all[k];
+    auto [it, fresh] = pieceOf.try_emplace({in.itemCrc, in.bytes}, r.pieces.size());
+    if (fresh) {
+      r.pieces.push_back({{in.itemCrc, in.bytes}, kNone, UINT32_MAX, in.messages[0]});
+      reached.emplace_back();
+    }
+    reached[it->second].insert(reached[it->second].end(), in.participants.begin(), in.participants.end());
+    r.members.insert(r.members.end(), in.participants.begin(), in.participants.end());
+    r.messages.insert(r.messages.end(), in.messages.begin(), in.messages.end());
+  }
+  std::sort(r.members.begin(), r.members.end());
+  r.members.erase(std::unique(r.members.begin(), r.members.end()), r.members.end());
+  const size_t n = r.members.size();
+  if (n < 3 || r.pieces.size() != n) return false;
+  for (std::vector<uint32_t> &got : reached) { // every piece reached every member
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    if (got != r.members) return false;
+  }
+  for (uint32_t q : r.members) {
+    Span &span = r.spans[q];
+    for (size_t k : idx) {
+      Span s = spanOf(t, all[k], q);
+      span.lo = std::min(span.lo, s.lo), span.hi = std::max(span.hi, s.hi);
+    }
+    std::vector<std::pair<uint32_t, size_t>> sent; // (send position, piece)
+    for (auto it = firstSendAt(t, q, span.lo); it != t.messages.end() && it->src == q; ++it) {
+      if (it->comm != r.comm) continue;
+      auto p = pieceOf.find({it->crc, it->bytes});
+      if (p == pieceOf.end() || !it->hashed || sent.size() == 4 * n) break;
+      sent.push_back({it->sendPos, p->second});
+      r.messages.push_back(uint32_t(it - t.messages.begin()));
+      span.hi = std::max(span.hi, it->sendPos);
+    }
+    if (sent.size() < n - 1) return false;
+    const auto &[pos, own] = sent[sent.size() - (n - 1)];
+    if (r.pieces[own].owner != kNone) return false; // two owners of one piece
+    r.pieces[own].owner = q, r.pieces[own].ownerFirstSend = pos;
+  }
+  std::sort(r.messages.begin(), r.messages.end());
+  r.messages.erase(std::unique(r.messages.begin(), r.messages.end()), r.messages.end());
+  return true;
+}
+
+// The roll as a bcast from R when the spread proves it (see the file's
+// comment).
+bool proveFrom(const MessageTable &t, const RankActivity &activity,
+               const std::vector<uint8_t> &claimed, const Roll &roll, uint32_t R, Instance &out) {
+  const Group *g = t.group(roll.comm);
+  const int size = int(g->members.size()), rootPos = rankIn(*g, R);
+  // Slots in ring order from R; slot s holds its member's own piece.
+  std::vector<std::pair<int, size_t>> bySlot;
+  for (size_t k = 0; k < roll.pieces.size(); k++)
+    bySlot.push_back({(rankIn(*g, roll.pieces[k].owner) - rootPos + size) % size, k});
+  std::sort(bySlot.begin(), bySlot.end());
+  const size_t n = bySlot.size();
+  std::vector<uint32_t> slotRank(n), forwardTo(n), ownFirstSend(n);
+  std::vector<Piece> pieces(n);
+  for (size_t s = 0; s < n; s++) {
+    const RollPiece &p = roll.pieces[bySlot[s].second];
+    slotRank[s] = p.owner;
+    pieces[s] = p.item;
+    ownFirstSend[s] = p.ownerFirstSend;
+    forwardTo[s] = roll.spans.at(p.owner).hi + 1;
+  }
+  // R sends the spread before it hears anything of the roll, and after its
+  // last receive on the communicator before it (the previous broadcast).
+  uint32_t rootTo = UINT32_MAX, rootFirst = roll.spans.at(R).lo;
+  for (uint32_t i : roll.messages)
+    if (t.messages[i].dst == R) rootTo = std::min(rootTo, t.messages[i].recvPos);
+  if (rootTo == UINT32_MAX) return false;
+  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
+  const std::vector<Receipt> &got = activity.receipts(R);
+  for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
+    if (t.messages[got[j].msg].comm == roll.comm) {
+      rootFrom = got[j].pos + 1;
+      before = got[j].msg;
+      break;
+    }
+  auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to) {
+    std::vector<uint32_t> sends;
+    for (auto it = firstSendAt(t, rank, from);
+         it != t.messages.end() && it->src == rank && it->sendPos < to; ++it) {
+      uint32_t i = uint32_t(it - t.messages.begin());
+      // Unexplained, or a piece's own message (a run of one piece is one).
+      if (it->comm == roll.comm &&
+          (!claimed[i] || std::binary_search(roll.messages.begin(), roll.messages.end(), i)))
+        sends.push_back(i);
+    }
+    return sends;
+  };
+  SpreadChain chain = followSpread(t, slotRank, pieces, rootFrom, rootTo, forwardTo, sendsBetween);
+  for (size_t s = 1; s < n; s++)
+    if (chain.ownAt[s] == kNone || chain.ownAt[s] >= ownFirstSend[s]) return false;
+
+  out = Instance{};
+  out.kind = Kind::Bcast;
+  out.comm = roll.comm;
+  out.rootWorld = R;
+  out.participants = roll.members;
+  // A root outside the roll that handed R the whole buffer just before (R
+  // spreads what it received in one message: the whole, the pieces' CRCs
+  // combined in ring order from R).
+  uint32_t whole = pieces[0].crc;
+  uint64_t total = 0;
+  for (size_t s = 0; s < n; s++) {
+    total += pieces[s].bytes;
+    if (s) whole = uint32_t(crc32_combine64(whole, pieces[s].crc, z_off64_t(pieces[s].bytes)));
+  }
+  bool handed = false;
+  if (before != kNone) {
+    const Message &h = t.messages[before];
+    handed = !claimed[before] && h.hashed && h.bytes == total && h.crc == whole &&
+             rankIn(*g, h.src) >= 0 &&
+             !std::binary_search(roll.members.begin(), roll.members.end(), h.src);
+    if (handed) out.rootWorld = h.src, out.participants.push_back(h.src);
+  }
+  for (uint32_t w : chain.wholeTo)
+    if (rankIn(*g, w) >= 0) out.participants.push_back(w);
+  std::sort(out.participants.begin(), out.participants.end());
+  out.participants.erase(std::unique(out.participants.begin(), out.participants.end()),
+                         out.participants.end());
+  // The first piece's message first: its datatype is the call's.
+  const Message &first = t.messages[roll.pieces[bySlot[0].second].firstMessage];
+  bool typed = true; // every piece sent as elements of one predefined type
+  out.itemCrc = whole;
+  out.bytes = total;
+  for (size_t s = 0; s < n; s++) {
+    const Message &m = t.messages[roll.pieces[bySlot[s].second].firstMessage];
+    typed = typed && m.sendType != CZ_TRACE_TYPE_DERIVED && m.sendType == first.sendType;
+    out.count += m.sendCount;
+  }
+  if (!typed) { // pieces of a derived type (HPL's panels): the count in bytes
+    out.blockBytesAsType = true;
+    out.count = out.bytes;
+  }
+  out.messages.push_back(roll.pieces[bySlot[0].second].firstMessage);
+  std::set_union(roll.messages.begin(), roll.messages.end(), chain.used.begin(), chain.used.end(),
+                 std::back_inserter(out.messages));
+  out.messages.erase(std::find(out.messages.begin() + 1, out.messages.end(), out.messages[0]));
+  if (handed) out.messages.push_back(before);
+  // The spread and the roll may use tags of their own: the CRCs relate
+  // their messages, not equal payloads that might be unrelated.
+  out.oneTag = true;
+  out.note = "a long broadcast: the root's buffer spread in runs of its " + std::to_string(n) +
+             " pieces (each message's CRC the pieces' CRCs combined), then the pieces rolled "
+             "around the ring";
+  if (!chain.wholeTo.empty())
+    out.note += "; the whole buffer first sent to " + std::to_string(chain.wholeTo.size()) +
+                " more rank" + (chain.wholeTo.size() > 1 ? "s" : "");
+  if (handed) out.note += "; the root handed the whole buffer to the spread's first rank";
+  return true;
+}
+
+// The first send and last receive time of an instance's messages.
+std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in) {
+  std::pair<uint64_t, uint64_t> span{UINT64_MAX, 0};
+  for (uint32_t i : in.messages) {
+    span.first = std::min(span.first, t.messages[i].sendTime);
+    span.second = std::max(span.second, t.messages[i].recvTime);
+  }
+  return span;
+}
+
+// A cluster of more instances than members holds several rolls whose
+// members never heard from the program in between: cut it where they
+// follow each other. Every piece of a roll starts before any piece of the
+// next one (the next root heard every piece before it sends), so in start
+// order a roll ends where the next instance's first sender had every piece
+// of the instances before it.
+std::vector<std::vector<size_t>> consecutiveRolls(const MessageTable &t,
+                                                  const std::vector<Instance> &all,
+                                                  std::vector<size_t> group) {
+  std::sort(group.begin(), group.end(), [&](size_t a, size_t b) {
+    return timeSpan(t, all[a]).first < timeSpan(t, all[b]).first;
+  });
+  auto firstSendBy = [&](const Instance &in, uint32_t rank) {
+    uint32_t pos = UINT32_MAX;
+    for (uint32_t i : in.messages)
+      if (t.messages[i].src == rank) pos = std::min(pos, t.messages[i].sendPos);
+    return pos;
+  };
+  auto had = [&](const Instance &in, uint32_t rank, uint32_t before) {
+    for (uint32_t i : in.messages) {
+      const Message &m = t.messages[i];
+      if ((m.src == rank && m.sendPos < before) || (m.dst == rank && m.recvPos < before)) return true;
+    }
+    return false;
+  };
+  std::vector<std::vector<size_t>> out(1);
+  for (size_t k : group) {
+    const Instance &next = all[k];
+    uint32_t pos = firstSendBy(next, next.rootWorld);
+    bool cut = !out.back().empty() && pos != UINT32_MAX;
+    for (size_t j : out.back())
+      if (cut && !had(all[j], next.rootWorld, pos)) cut = false;
+    if (cut) out.emplace_back();
+    out.back().push_back(k);
+  }
+  return out;
+}
+
+} // namespace
+
+void findLongBcasts(const MessageTable &t, const RankActivity &activity,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &instances) {
+  // The pieces: bcast items with distinct payloads, proven on their own;
+  // grouped by the members they reached (a piece the spreads analysis saw
+  // start at two ranks reaches a part of them in each instance).
+  std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> byGroup;
+  std::map<uint32_t, std::vector<size_t>> parts; // per communicator, the smaller ones
+  PayloadStrength strength;
+  for (size_t k = 0; k < instances.size(); k++) {
+    const Instance &in = instances[k];
+    if (in.kind != Kind::Bcast || in.participants.size() < 2 || in.unproven || in.shapeOnly ||
+        in.repeats != 1 || in.segments != 1 || in.bytes == 0 || in.messages.empty())
+      continue;
+    const Group *g = t.group(in.comm);
+    if (!g || g->members.empty() ||
+        strength.of(t.messages[in.messages[0]]) != Strength::Distinct)
+      continue;
+    byGroup[{in.comm, in.participants}].push_back(k);
+    parts[in.comm].push_back(k);
+  }
+  std::vector<uint8_t> gone(instances.size(), 0);
+  std::vector<Instance> found;
+  for (auto &[key, idx] : byGroup) {
+    const std::vector<uint32_t> &members = key.second;
+    if (members.size() < 3) continue;
+    std::vector<std::vector<size_t>> groups;
+    for (std::vector<size_t> &group : rolls(t, activity, instances, idx)) {
+      if (group.size() <= members.size()) groups.push_back(std::move(group));
+      else
+        for (std::vector<size_t> &part : consecutiveRolls(t, instances, std::move(group)))
+          groups.push_back(std::move(part));
+    }
+    for (std::vector<size_t> group : groups) {
+      if (group.size() > members.size()) continue;
+      if (group.size() < members.size()) {
+        // Pieces seen in parts: instances on a part of these members
+        // during the roll.
+        uint64_t from = UINT64_MAX, to = 0;
+        for (size_t k : group) {
+          auto [a, b] = timeSpan(t, instances[k]);
+          from = std::min(from, a), to = std::max(to, b);
+        }
+        for (size_t k : parts[key.first]) {
+          const Instance &in = instances[k];
+          auto [start, end] = timeSpan(t, in);
+          if (!gone[k] && in.participants.size() < members.size() && start <= to && end >= from &&
+              std::includes(members.begin(), members.end(), in.participants.begin(),
+                            in.participants.end()))
+            group.push_back(k);
+        }
+        // Only pieces whose parts reach every member (a part of a piece of
+        // the next roll may overlap this one in time).
+        std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> reach;
+        for (size_t k : group) {
+          std::vector<uint32_t> &r = reach[{instances[k].itemCrc, instances[k].bytes}];
+          r.insert(r.end(), instances[k].participants.begin(), instances[k].participants.end());
+        }
+        for (auto &[item, r] : reach) {
+          std::sort(r.begin(), r.end());
+          r.erase(std::unique(r.begin(), r.end()), r.end());
+        }
+        group.erase(std::remove_if(group.begin(), group.end(),
+                                   [&](size_t k) {
+                                     return reach[{instances[k].itemCrc, instances[k].bytes}] !=
+                                            members;
+                                   }),
+                    group.end());
+      }
+      Roll roll;
+      if (!readRoll(t, instances, group, roll) || roll.members != members) continue;
+      Instance bcast;
+      bool proven = false;
+      for (uint32_t R : roll.members)
+        if ((proven = proveFrom(t, activity, claimed, roll, R, bcast))) break;
+      if (!proven) continue;
+      for (size_t k : group) gone[k] = 1;
+      for (uint32_t i : bcast.messages) claimed[i] = 1;
+      found.push_back(std::move(bcast));
+    }
+  }
+  if (found.empty()) return;
+  size_t w = 0;
+  for (size_t k = 0; k < instances.size(); k++)
+    if (!gone[k]) {
+      if (w != k) instances[w] = std::move(instances[k]);
+      w++;
+    }
+  instances.resize(w);
+  for (Instance &in : found) instances.push_back(std::move(in));
+}
+
+} // namespace cz::detect::detail
