@@ -52,7 +52,9 @@ struct ByteReader {
       return;
     }
     v.resize(n);
-    std::memcpy(v.data(), data + at, n * sizeof(T));
+    // An empty vector's data() may be null, which memcpy must not get
+    // even for zero bytes.
+    if (n) std::memcpy(v.data(), data + at, n * sizeof(T));
     at += n * sizeof(T);
   }
   std::string text() {

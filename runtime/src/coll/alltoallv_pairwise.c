@@ -15,9 +15,9 @@ int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS) {
   (void)params;
 
   CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  CZI_TRY(czi_copy_local((const char *)sendbuf + sdispls[me] * st.extent,
+  CZI_TRY(czi_copy_local(czi_at(sendbuf, sdispls[me] * st.extent),
                          sendcounts[me], &st,
-                         (char *)recvbuf + rdispls[me] * rt.extent,
+                         czi_at(recvbuf, rdispls[me] * rt.extent),
                          recvcounts[me], &rt));
 
   const int pow2 = (p & (p - 1)) == 0;
@@ -26,8 +26,8 @@ int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS) {
     const int from = pow2 ? me ^ k : czi_mod(me - k, p);
     const int sends = (size_t)sendcounts[to] * st.size != 0;
     const int recvs = (size_t)recvcounts[from] * rt.size != 0;
-    const void *sbuf = (const char *)sendbuf + sdispls[to] * st.extent;
-    void *rbuf = (char *)recvbuf + rdispls[from] * rt.extent;
+    const void *sbuf = czi_at(sendbuf, sdispls[to] * st.extent);
+    void *rbuf = czi_at(recvbuf, rdispls[from] * rt.extent);
     if (sends && recvs)
       CZI_MPI(PMPI_Sendrecv(sbuf, sendcounts[to], sendtype, to,
                             CZI_TAG_ALLTOALLV, rbuf, recvcounts[from], recvtype,

@@ -20,9 +20,9 @@ int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS) {
   (void)params;
 
   CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  CZI_TRY(czi_copy_local((const char *)sendbuf + sdispls[me] * st.extent,
+  CZI_TRY(czi_copy_local(czi_at(sendbuf, sdispls[me] * st.extent),
                          sendcounts[me], &st,
-                         (char *)recvbuf + rdispls[me] * rt.extent,
+                         czi_at(recvbuf, rdispls[me] * rt.extent),
                          recvcounts[me], &rt));
   if (p == 1) return MPI_SUCCESS;
 
@@ -30,14 +30,14 @@ int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS) {
   for (int i = 1; i < p; ++i) {
     const int from = czi_mod(me - i, p);
     if ((size_t)recvcounts[from] * rt.size == 0) continue;
-    CZI_MPI(PMPI_Irecv((char *)recvbuf + rdispls[from] * rt.extent,
+    CZI_MPI(PMPI_Irecv(czi_at(recvbuf, rdispls[from] * rt.extent),
                        recvcounts[from], recvtype, from, CZI_TAG_ALLTOALLV,
                        comm, &reqs[nreq++]));
   }
   for (int i = 1; i < p; ++i) {
     const int to = (me + i) % p;
     if ((size_t)sendcounts[to] * st.size == 0) continue;
-    CZI_MPI(PMPI_Isend((const char *)sendbuf + sdispls[to] * st.extent,
+    CZI_MPI(PMPI_Isend(czi_at(sendbuf, sdispls[to] * st.extent),
                        sendcounts[to], sendtype, to, CZI_TAG_ALLTOALLV, comm,
                        &reqs[nreq++]));
   }

@@ -29,9 +29,9 @@ int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS) {
   (void)params;
 
   CZI_TRY(czi_block_setup(comm, sendtype, recvtype, &me, &p, &st, &rt));
-  CZI_TRY(czi_copy_local((const char *)sendbuf + sdispls[me] * st.extent,
+  CZI_TRY(czi_copy_local(czi_at(sendbuf, sdispls[me] * st.extent),
                          sendcounts[me], &st,
-                         (char *)recvbuf + rdispls[me] * rt.extent,
+                         czi_at(recvbuf, rdispls[me] * rt.extent),
                          recvcounts[me], &rt));
   if (p == 1) return MPI_SUCCESS;
 
@@ -54,8 +54,8 @@ int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS) {
   total = 0;
   for (int i = 1; i < p; i++) {
     const int to = (me + i) % p;
-    ptr[i] = bufs[nbufs] + total;
-    CZI_TRY(czi_pack((const char *)sendbuf + sdispls[to] * st.extent,
+    ptr[i] = czi_at(bufs[nbufs], (MPI_Aint)total);
+    CZI_TRY(czi_pack(czi_at(sendbuf, sdispls[to] * st.extent),
                      sendcounts[to], &st, ptr[i]));
     total += (size_t)len[i];
   }
@@ -111,7 +111,7 @@ int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS) {
                     from, len[i], from, want);
       goto fn_fail;
     }
-    CZI_TRY(czi_unpack(ptr[i], (char *)recvbuf + rdispls[from] * rt.extent,
+    CZI_TRY(czi_unpack(ptr[i], czi_at(recvbuf, rdispls[from] * rt.extent),
                        recvcounts[from], &rt));
   }
 fn_fail:

@@ -47,7 +47,7 @@ int czi_bcast_scatter_allgather(CZI_BCAST_ARGS) {
 
   /* Dense data is used in place; anything else travels packed. */
   if (t.dense) {
-    bytes = (char *)buffer + t.true_lb;
+    bytes = czi_at(buffer, t.true_lb);
   } else {
     CZI_SCRATCH(scratch, CZI_SCRATCH_ALGORITHM, n);
     bytes = scratch;

@@ -113,7 +113,7 @@ int czi_bcast_shm(CZI_BCAST_ARGS) {
       (v.nnodes > 1 && n > INT_MAX))
     return czi_bcast_mpi(buffer, count, datatype, root, comm, params);
 
-  char *bytes = (char *)buffer + t.true_lb;
+  char *bytes = czi_at(buffer, t.true_lb);
   if (!t.dense) {
     CZI_SCRATCH(packed, CZI_SCRATCH_ALGORITHM, n);
     if (me == root) CZI_TRY(czi_pack(buffer, count, &t, packed));

@@ -196,10 +196,16 @@ int czi_type_get(MPI_Datatype type, czi_type *info);
 int czi_block_setup(MPI_Comm comm, MPI_Datatype sendtype,
                     MPI_Datatype recvtype, int *me, int *p, czi_type *st,
                     czi_type *rt);
+/* buf + offset bytes. A call without data may pass NULL buffers, and
+ * NULL + 0 is undefined in C (UBSan stops there): a zero offset returns buf
+ * itself. */
+static inline char *czi_at(const void *buf, MPI_Aint offset) {
+  return offset ? (char *)buf + offset : (char *)buf;
+}
 /* Address of element index*count of buf (block `index` of `count` elements). */
 static inline char *czi_block(const void *buf, MPI_Aint index, int count,
                               const czi_type *t) {
-  return (char *)buf + index * (MPI_Aint)count * t->extent;
+  return czi_at(buf, index * (MPI_Aint)count * t->extent);
 }
 /* count elements at buf -> count*size packed bytes at dst, and back. */
 int czi_pack(const void *buf, int count, const czi_type *t, void *dst);

@@ -400,7 +400,7 @@ void czi_plan_destroy(cz_alltoallv_plan_t plan) {
 }
 
 static char *half_base(const czi_node_ctx *ctx) {
-  return ctx->seg + (ctx->execs & 1) * (ctx->seg_size / 2);
+  return czi_at(ctx->seg, (ctx->execs & 1) * (MPI_Aint)(ctx->seg_size / 2));
 }
 
 int czi_plan_pack(cz_alltoallv_plan_t plan, const void *sendbuf) {
@@ -408,8 +408,8 @@ int czi_plan_pack(cz_alltoallv_plan_t plan, const void *sendbuf) {
   char *base = half_base(plan->ctx);
   for (int i = 0; i < plan->npack; i++) {
     const czi_seg_block *b = &plan->pack[i];
-    CZI_TRY(czi_pack((const char *)sendbuf + b->buf_off, b->count, &plan->st,
-                     base + b->seg_off));
+    CZI_TRY(czi_pack(czi_at(sendbuf, b->buf_off), b->count, &plan->st,
+                     czi_at(base, b->seg_off)));
   }
 fn_fail:
   return rc;
@@ -422,20 +422,20 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
   char *base = half_base(ctx);
   const int *a = plan->args, p = plan->p, me = plan->me;
   for (int i = 0; i < plan->nrecv; i++)
-    CZI_MPI(PMPI_Irecv(base + plan->recvs[i].seg_off, plan->recvs[i].bytes,
+    CZI_MPI(PMPI_Irecv(czi_at(base, plan->recvs[i].seg_off), plan->recvs[i].bytes,
                        MPI_BYTE, plan->recvs[i].peer, CZI_TAG_ALLTOALLV_PLAN,
                        ctx->priv, &plan->reqs[nreq++]));
   /* The other ranks' packing must be visible before their data leaves
    * (the cached path's vote was that barrier already). */
   if (node_barrier_first) czi_node_barrier(ctx, 0);
   for (int i = 0; i < plan->nsend; i++)
-    CZI_MPI(PMPI_Isend(base + plan->sends[i].seg_off, plan->sends[i].bytes,
+    CZI_MPI(PMPI_Isend(czi_at(base, plan->sends[i].seg_off), plan->sends[i].bytes,
                        MPI_BYTE, plan->sends[i].peer, CZI_TAG_ALLTOALLV_PLAN,
                        ctx->priv, &plan->reqs[nreq++]));
   /* My own block meanwhile. */
-  CZI_TRY(czi_copy_local((const char *)sendbuf + (MPI_Aint)a[p + me] * plan->st.extent,
+  CZI_TRY(czi_copy_local(czi_at(sendbuf, (MPI_Aint)a[p + me] * plan->st.extent),
                          a[me], &plan->st,
-                         (char *)recvbuf + (MPI_Aint)a[3 * p + me] * plan->rt.extent,
+                         czi_at(recvbuf, (MPI_Aint)a[3 * p + me] * plan->rt.extent),
                          a[2 * p + me], &plan->rt));
   CZI_MPI(PMPI_Waitall(nreq, plan->reqs, MPI_STATUSES_IGNORE));
   nreq = 0;
@@ -443,7 +443,7 @@ int czi_plan_exchange(cz_alltoallv_plan_t plan, const void *sendbuf,
   czi_node_barrier(ctx, 0);
   for (int i = 0; i < plan->nunpack; i++) {
     const czi_seg_block *b = &plan->unpack[i];
-    CZI_TRY(czi_unpack(base + b->seg_off, (char *)recvbuf + b->buf_off,
+    CZI_TRY(czi_unpack(czi_at(base, b->seg_off), czi_at(recvbuf, b->buf_off),
                        b->count, &plan->rt));
   }
   ctx->execs++;

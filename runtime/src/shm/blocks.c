@@ -14,7 +14,7 @@ int czi_shm_blocks_open(const void *sendbuf, int sendcount, const czi_type *st,
   b->m = m;
   CZI_SCRATCH(scratch, CZI_SCRATCH_ALGORITHM, sbytes + rbytes);
   if (st->dense) {
-    b->send = (const char *)sendbuf + st->true_lb;
+    b->send = czi_at(sendbuf, st->true_lb);
   } else {
     for (int j = 0; j < nsend; j++)
       if (j != send_skip)
@@ -23,7 +23,7 @@ int czi_shm_blocks_open(const void *sendbuf, int sendcount, const czi_type *st,
     b->send = scratch;
   }
   b->unpack_recv = !rt->dense;
-  b->recv = rt->dense ? (char *)recvbuf + rt->true_lb : scratch + sbytes;
+  b->recv = rt->dense ? czi_at(recvbuf, rt->true_lb) : scratch + sbytes;
   (void)recvcount, (void)recvbuf;
 fn_fail:
   return rc;

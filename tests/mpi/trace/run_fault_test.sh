@@ -32,7 +32,7 @@ unshare -m bash -euo pipefail -c '
     mount -t tmpfs -o size=1m tmpfs "$work/fs" || { echo "skipped: cannot mount a tmpfs"; exit 77; }
     dd if=/dev/zero of="$work/fs/filler" bs=4k 2>/dev/null || true
     code=0
-    timeout 120 "$cli" run -np "$np" --trace-dir "$trace" -- "$prog" "$n" finish \
+    timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "$cli" run -np "$np" --trace-dir "$trace" -- "$prog" "$n" finish \
       >"$work/out.txt" 2>"$work/err.txt" || code=$?
     [ "$code" = 1 ] || fail "expected exit 1 (nothing traced), got $code" "$work/out.txt" "$work/err.txt"
     [ "$(grep -c "reached the end" "$work/out.txt")" = "$np" ] || fail "the program must finish" "$work/out.txt"
@@ -46,7 +46,7 @@ unshare -m bash -euo pipefail -c '
   finalize)
     mount -t tmpfs -o size=24m tmpfs "$work/fs" || { echo "skipped: cannot mount a tmpfs"; exit 77; }
     code=0
-    timeout 120 "$cli" run -np "$np" --trace-dir "$trace" -- "$prog" "$n" fill "$work/fs/filler" \
+    timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "$cli" run -np "$np" --trace-dir "$trace" -- "$prog" "$n" fill "$work/fs/filler" \
       >"$work/out.txt" 2>"$work/err.txt" || code=$?
     [ "$code" = 1 ] || fail "expected exit 1 (no readable trace yet), got $code" "$work/out.txt" "$work/err.txt"
     [ "$(grep -c "reached the end" "$work/out.txt")" = "$np" ] || fail "the program must finish" "$work/out.txt"

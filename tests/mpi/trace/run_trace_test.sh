@@ -40,7 +40,7 @@ if [ "${CZ_MPI_FAMILY:-OpenMPI}" = MPICH ]; then pass_env() { echo -genv "$1" "$
 else pass_env() { echo -x "$1=$2"; }; fi
 mkdir "$work/expect"
 export COLLECTIVIZE_TRACE_DIR="$work/trace"
-run() { timeout 120 "${mpirun[@]}" "$@" >"$work/out.txt" 2>"$work/err.txt" || {
+run() { timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "${mpirun[@]}" "$@" >"$work/out.txt" 2>"$work/err.txt" || {
   echo "mpirun failed"; cat "$work/out.txt" "$work/err.txt"; exit 1; }; }
 case $mode in
   linked)
@@ -54,7 +54,7 @@ case $mode in
     python3 "$checker" "$work/trace" "$work/expect" "$np"
     python3 "$(dirname "$checker")/check_blocks.py" "$work/trace" "$np" 4 ;;
   run_verb)
-    COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
+    COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) \
       "$cli" run -np "$np" --trace-dir "$work/trace" -- "$prog" "$work/expect" \
       >"$work/out.txt" 2>"$work/err.txt" || {
         echo "collectivize run failed"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
@@ -62,7 +62,7 @@ case $mode in
     grep -q "$work/trace" "$work/out.txt" "$work/err.txt"
     python3 "$checker" "$work/trace" "$work/expect" "$np"
     "$cli" trace dump "$work/trace" >"$work/dump.txt"
-    timeout 60 otf2-print "$work/trace/traces.otf2" >"$work/print.txt" 2>/dev/null
+    timeout $((60 * ${CZ_TIMEOUT_SCALE:-1})) otf2-print "$work/trace/traces.otf2" >"$work/print.txt" 2>/dev/null
     for kind in MPI_SEND MPI_RECV MPI_ISEND MPI_IRECV; do
       want=$(grep -c "^$kind " "$work/print.txt" || true)
       word=$(echo "$kind" | tr 'A-Z' 'a-z' | sed 's/^mpi_//')
@@ -73,7 +73,7 @@ case $mode in
   aborted)
     all_ranks=$(seq -s ' ' 0 $((np - 1)))
     # More events per rank (80,005) than one segment of the event log holds.
-    if timeout 120 "${mpirun[@]}" "$prog" 40000 abort >"$work/out.txt" 2>"$work/err.txt"; then
+    if timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "${mpirun[@]}" "$prog" 40000 abort >"$work/out.txt" 2>"$work/err.txt"; then
       echo "mpirun should have failed (MPI_Abort)"; exit 1; fi
     [ "$(grep -c 'reached the end' "$work/out.txt")" = "$np" ] || {
       echo "not every rank reached MPI_Abort:"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
@@ -96,7 +96,7 @@ case $mode in
       cat "$work/again.txt"; exit 1; }
     # SIGKILL, through `collectivize run`, which repairs by itself.
     code=0
-    COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout 120 \
+    COLLECTIVIZE_TRACE_LIB="$tracer" COLLECTIVIZE_MPIRUN="$mpiexec" timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) \
       "$cli" run -np "$np" --trace-dir "$work/killed" -- "$prog" 3000 kill \
       >"$work/out.txt" 2>"$work/err.txt" || code=$?
     # Open MPI's mpirun exits 128 + the signal, MPICH's Hydra the signal.
@@ -118,7 +118,7 @@ case $mode in
       mount -t tmpfs -o size=12m tmpfs "$work/fs" || { echo "skipped: cannot mount tmpfs"; exit 77; }
       export COLLECTIVIZE_TRACE_DIR="$work/fs/trace"
       read -r -a flags <<< "${CZ_MPIRUN_FLAGS:-}"
-      timeout 120 "$mpiexec" "${flags[@]}" -n "$np" "$prog" 60000 finish >"$work/out.txt" 2>"$work/err.txt" || {
+      timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "$mpiexec" "${flags[@]}" -n "$np" "$prog" 60000 finish >"$work/out.txt" 2>"$work/err.txt" || {
           echo "the program must finish despite the full disk"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
       [ "$(grep -c "reached the end" "$work/out.txt")" = "$np" ]
       grep -q "No space left on device" "$work/err.txt" || { cat "$work/err.txt"; exit 1; }
