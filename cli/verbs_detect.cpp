@@ -70,10 +70,7 @@ const char kUsageText[] =
     "the same --window-messages. --progress names each process's phases.\n";
 
 // The text with the documents it cites where this installation has them.
-const char *usage() {
-  static const std::string text = cz::docs::withCitedPaths(kUsageText);
-  return text.c_str();
-}
+const char *usage() { return cz::docs::helpText(kUsageText); }
 
 bool gProgress = false; // --progress, or stderr is a terminal
 

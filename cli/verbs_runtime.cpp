@@ -49,10 +49,7 @@ const char kTableUsageText[] =
     "{doc:runtime/data/decision-table.txt}.\n";
 
 // The text with the documents it cites where this installation has them.
-const char *tableUsage() {
-  static const std::string text = cz::docs::withCitedPaths(kTableUsageText);
-  return text.c_str();
-}
+const char *tableUsage() { return cz::docs::helpText(kTableUsageText); }
 
 } // namespace
 

@@ -66,10 +66,7 @@ const char kUsageText[] =
     "COLLECTIVIZE_TRACE_LIB picks the tracer library.\n";
 
 // The text with the documents it cites where this installation has them.
-const char *usage() {
-  static const std::string text = cz::docs::withCitedPaths(kUsageText);
-  return text.c_str();
-}
+const char *usage() { return cz::docs::helpText(kUsageText); }
 
 bool number(const char *text, double lo, double hi, double &out) {
   char *end = nullptr;

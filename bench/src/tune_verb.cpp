@@ -55,10 +55,7 @@ const char kTuneUsageText[] =
     "never slower than mpi at any size. Every collective ends with '* * mpi'.\n";
 
 // The text with the documents it cites where this installation has them.
-const char *tuneUsage() {
-  static const std::string text = cz::docs::withCitedPaths(kTuneUsageText);
-  return text.c_str();
-}
+const char *tuneUsage() { return cz::docs::helpText(kTuneUsageText); }
 
 struct TuneFlags {
   double margin = 0.10;

@@ -45,10 +45,7 @@ const char kUsageText[] =
     "  -q            print nothing but errors\n";
 
 // The text with the documents it cites where this installation has them.
-const char *usage() {
-  static const std::string text = cz::docs::withCitedPaths(kUsageText);
-  return text.c_str();
-}
+const char *usage() { return cz::docs::helpText(kUsageText); }
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);

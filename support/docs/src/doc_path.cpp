@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace cz::docs {
 namespace {
@@ -58,6 +60,15 @@ std::string withCitedPaths(const char *text) {
     at = close + 1;
   }
   return out + at;
+}
+
+const char *helpText(const char *text) {
+  static std::mutex lock;
+  static std::map<const char *, std::string> made; // keyed by the text's address
+  std::lock_guard<std::mutex> hold(lock);
+  auto it = made.find(text);
+  if (it == made.end()) it = made.emplace(text, withCitedPaths(text)).first;
+  return it->second.c_str();
 }
 
 } // namespace cz::docs

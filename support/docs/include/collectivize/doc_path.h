@@ -27,5 +27,8 @@ std::string citedPath(const char *sourcePath, InstalledIn where = InstalledIn::D
 // (InstalledIn::Data for files under runtime/data/, which the runtime's
 // install puts beside its data).
 std::string withCitedPaths(const char *text);
+// The same for a help text that lives as long as the program (a verb's
+// usage): made once per text, kept, so every verb need not cache its own.
+const char *helpText(const char *text);
 
 } // namespace cz::docs
