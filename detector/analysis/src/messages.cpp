@@ -172,18 +172,21 @@ struct AllRecords {
 // Each group's creation: the record of its lowest recording member (ranks
 // come in order), and whether every member recorded the same color.
 void nameCreations(MessageTable &t, const std::vector<CommCreation> &created) {
-  for (const CommCreation &c : created)
-    for (Group &g : t.groups) {
-      if (g.comm != c.comm) continue;
-      if (!g.createdKnown) {
-        g.created = c;
-        g.createdKnown = true;
-        g.colorAgreed = c.hasColor;
-      } else if (g.colorAgreed && (!c.hasColor || c.color != g.created.color)) {
-        g.colorAgreed = false;
-      }
-      break;
+  // (a program that makes a communicator per iteration has many of both)
+  std::unordered_map<uint32_t, Group *> byComm;
+  for (Group &g : t.groups) byComm.emplace(g.comm, &g);
+  for (const CommCreation &c : created) {
+    auto it = byComm.find(c.comm);
+    if (it == byComm.end()) continue;
+    Group &g = *it->second;
+    if (!g.createdKnown) {
+      g.created = c;
+      g.createdKnown = true;
+      g.colorAgreed = c.hasColor;
+    } else if (g.colorAgreed && (!c.hasColor || c.color != g.created.color)) {
+      g.colorAgreed = false;
     }
+  }
 }
 
 // The table without its messages: groups, counts, kept buffers, and the
