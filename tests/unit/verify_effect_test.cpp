@@ -169,3 +169,26 @@ TEST(VerifyEffect, ComparesEachRanksProbeLines) {
   failed.failed = "the original copy does not build with the probe";
   EXPECT_FALSE(judgeEffects(regions, "", failed, inserted, a.path, b.path).check.checked);
 }
+
+TEST(VerifyEffect, CommandsCombineToTheFirstDifferenceElseTheirSum) {
+  EffectJudgement same1, same2, differs, unchecked = effectNotChecked("the probes never ran");
+  same1.check.checked = same2.check.checked = differs.check.checked = true;
+  same1.check.calls = 4, same1.check.ranks = 4;
+  same2.check.calls = 8, same2.check.ranks = 8;
+  differs.check.calls = 8, differs.check.ranks = 8;
+  differs.check.differs = EffectDifference{};
+  differs.check.differs->rank = 5;
+  differs.text = "effect: rank 5 ...";
+  EffectJudgement sum = combineEffects(same1, same2);
+  EXPECT_TRUE(sum.check.checked);
+  EXPECT_EQ(sum.check.calls, 12u);
+  EXPECT_EQ(sum.check.ranks, 8);
+  EXPECT_FALSE(sum.check.differs);
+  EffectJudgement d = combineEffects(same1, differs);
+  ASSERT_TRUE(d.check.differs);
+  EXPECT_EQ(d.check.differs->rank, 5);
+  EXPECT_EQ(d.text, "effect: rank 5 ...");
+  EXPECT_EQ(combineEffects(unchecked, same2).check.calls, 8u);
+  EXPECT_EQ(combineEffects(same1, unchecked).check.calls, 4u);
+  EXPECT_FALSE(combineEffects(unchecked, unchecked).check.checked);
+}

@@ -464,14 +464,19 @@ TEST(VerifyResult, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(j.find("patched")->num("median"), 1);
   EXPECT_TRUE(j.find("commands")->items().empty());
   // Every run command's runs, in order.
-  r.commands.push_back({r.command, r.original, r.patched});
+  r.commands.push_back({r.command, r.original, r.patched, std::nullopt});
+  EffectCheck secondEffect;
+  secondEffect.checked = true, secondEffect.calls = 6, secondEffect.ranks = 2;
   r.commands.push_back({{"/bin/sh", "-c", "mpirun -np 2 ./app"}, ProgramRuns{0, summarizeTimes({4})},
-                        ProgramRuns{0, summarizeTimes({1})}});
+                        ProgramRuns{0, summarizeTimes({1})}, secondEffect});
   ASSERT_TRUE(parseJson(resultJson(r), j, err)) << err << resultJson(r);
   ASSERT_EQ(j.find("commands")->items().size(), 2u);
   const Json &second = j.find("commands")->items()[1];
   EXPECT_EQ(second.find("command")->items()[2].text(), "mpirun -np 2 ./app");
   EXPECT_DOUBLE_EQ(second.num("speedup"), 4);
+  // Each run command's own effect check.
+  EXPECT_TRUE(j.find("commands")->items()[0].find("effect")->isNull());
+  EXPECT_DOUBLE_EQ(second.find("effect")->num("calls"), 6);
   VerifyResult failed;
   failed.verdict = "does not apply";
   ASSERT_TRUE(parseJson(resultJson(failed), j, err)) << err;

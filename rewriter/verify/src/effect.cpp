@@ -228,6 +228,26 @@ EffectJudgement effectNotChecked(const std::string &why) {
   return j;
 }
 
+bool probesInBoth(const std::vector<PatchRegion> &regions, const ProbeEdit &original, const ProbeEdit &patched) {
+  if (!original.failed.empty() || !patched.failed.empty()) return false;
+  for (const PatchRegion &r : regions)
+    for (const EffectSpec &e : r.effects)
+      if (original.probes.count(e.probe) && patched.probes.count(e.probe)) return true;
+  return false;
+}
+
+EffectJudgement combineEffects(const EffectJudgement &a, const EffectJudgement &b) {
+  if (a.check.differs) return a;
+  if (b.check.differs) return b;
+  if (!b.check.checked) return a;
+  if (!a.check.checked) return b;
+  EffectJudgement j = a;
+  j.check.calls += b.check.calls;
+  j.check.ranks = std::max(a.check.ranks, b.check.ranks);
+  j.text = "effect: " + std::to_string(j.check.calls) + " probe calls, identical";
+  return j;
+}
+
 EffectJudgement judgeEffects(const std::vector<PatchRegion> &regions, const std::string &noEffect,
                              const ProbeEdit &original, const ProbeEdit &patched,
                              const std::string &originalDir, const std::string &patchedDir) {

@@ -70,6 +70,13 @@ EffectJudgement judgeEffects(const std::vector<PatchRegion> &regions, const std:
                              const ProbeEdit &original, const ProbeEdit &patched,
                              const std::string &originalDir, const std::string &patchedDir);
 
+// Some effect's probe went into both copies and both built with it.
+bool probesInBoth(const std::vector<PatchRegion> &regions, const ProbeEdit &original, const ProbeEdit &patched);
+
+// Two run commands' judgements as one: the first difference, else the
+// calls added up (checked when either was).
+EffectJudgement combineEffects(const EffectJudgement &a, const EffectJudgement &b);
+
 // "effect: not checked (why)" as a judgement.
 EffectJudgement effectNotChecked(const std::string &why);
 

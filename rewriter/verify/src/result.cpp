@@ -73,7 +73,8 @@ std::string resultJson(const VerifyResult &r) {
     for (size_t i = 0; i < cr.command.size(); i++) s += (i ? ", " : "") + jsonQuote(cr.command[i]);
     double csp = cr.original && cr.patched ? speedup(cr.original->times, cr.patched->times) : 0;
     s += "], \"original\": " + runsJson(cr.original) + ", \"patched\": " + runsJson(cr.patched) +
-         ", \"speedup\": " + (csp > 0 ? jsonNumber(csp) : std::string("null")) + "}";
+         ", \"speedup\": " + (csp > 0 ? jsonNumber(csp) : std::string("null")) +
+         ", \"effect\": " + effectJson(cr.effect) + "}";
   }
   s += r.commands.empty() ? "],\n" : "\n  ],\n";
   if (r.retrace) {

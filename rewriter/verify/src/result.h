@@ -48,6 +48,7 @@ struct EffectCheck {
 struct CommandResult {
   std::vector<std::string> command;
   std::optional<ProgramRuns> original, patched;
+  std::optional<EffectCheck> effect; // null: no traced run of this command
 };
 
 struct VerifyResult {

@@ -95,6 +95,13 @@ private:
   Run runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout);
   Judgement timedRuns(const Copy &patched, const VerifyJob &job, size_t command, CommandResult &out);
   RetraceOutcome retrace(const Copy &copy);
+  std::string tracedRun(const Copy &copy, size_t command, const std::string &traceDir,
+                        const std::string &effectsDir);
+  std::string effectsDir(const Copy &copy, size_t command) const;
+  std::string commandLabel(size_t command) const {
+    return commands_.size() > 1 ? "[" + joinCommand(commands_[command]) + "] " : "";
+  }
+  EffectJudgement effectOfCommand(const Copy &patched, const VerifyJob &job, size_t command);
   VerifyResult verifyJob(const VerifyJob &job);
   void report(const VerifyJob &job, const VerifyResult &r);
 
@@ -110,6 +117,7 @@ private:
   int originalBuilt_ = 0; // 0 not yet, 1 built, -1 failed
   std::string originalBuildError_;
   std::optional<RetraceOutcome> originalTrace_;
+  std::map<size_t, std::string> originalEffectRuns_; // command -> "" traced, else the error
 };
 
 bool Verifier::makeCopy(const std::string &name, Copy &copy, std::string &error) {
@@ -202,26 +210,57 @@ Run Verifier::runOnce(const Copy &copy, size_t command, const std::string &tag, 
   return run;
 }
 
-RetraceOutcome Verifier::retrace(const Copy &copy) {
-  RetraceOutcome o;
-  std::string traceDir = work_ + "/" + copy.name + ".trace";
-  std::string reportPath = work_ + "/" + copy.name + ".report.json";
-  progress("%s: traced run", copy.name.c_str());
-  TracedCommand traced = tracedCommand(copy.commands[0], opt_.tracer, traceDir, work_ + "/" + copy.name + ".effects");
+// Where a copy's probes write for one run command (the first keeps the
+// name it always had).
+std::string Verifier::effectsDir(const Copy &copy, size_t command) const {
+  return work_ + "/" + copy.name + ".effects" + (command ? "-" + std::to_string(command + 1) : "");
+}
+
+// One traced run of a copy with run command `command`: "" when it wrote
+// its trace, else what went wrong.
+std::string Verifier::tracedRun(const Copy &copy, size_t command, const std::string &traceDir,
+                                const std::string &effects) {
+  std::string tag = copy.name + (command ? "-" + std::to_string(command + 1) : "");
+  progress("%s: traced run%s", copy.name.c_str(),
+           command ? (" of run command " + std::to_string(command + 1)).c_str() : "");
+  TracedCommand traced = tracedCommand(copy.commands[command], opt_.tracer, traceDir, effects);
   ProcessSpec spec;
   spec.argv = traced.argv;
   spec.env = traced.env;
   spec.cwd = copy.cwd;
-  spec.stdoutPath = work_ + "/runs/" + copy.name + ".traced.out";
-  spec.stderrPath = work_ + "/runs/" + copy.name + ".traced.err";
+  spec.stdoutPath = work_ + "/runs/" + tag + ".traced.out";
+  spec.stderrPath = work_ + "/runs/" + tag + ".traced.err";
   spec.timeoutSeconds = opt_.timeoutSeconds;
   ProcessResult run = runProcess(spec);
-  if (!run.started || !fs::exists(traceDir)) {
-    o.error = "the traced run of the " + copy.name + " copy wrote no trace (" +
-              (run.started ? "exit " + std::to_string(run.exitCode) : run.error) +
-              "; its output: " + spec.stderrPath + ")";
-    return o;
-  }
+  if (!run.started || !fs::exists(traceDir))
+    return "the traced run of the " + copy.name + " copy wrote no trace (" +
+           (run.started ? "exit " + std::to_string(run.exitCode) : run.error) + "; its output: " +
+           spec.stderrPath + ")";
+  return "";
+}
+
+// The effect probes of one more run command (not the first, whose traced
+// run also gives the retrace): a traced run of each copy, no detection.
+EffectJudgement Verifier::effectOfCommand(const Copy &patched, const VerifyJob &job, size_t command) {
+  std::string suffix = "-" + std::to_string(command + 1);
+  auto [known, inserted] = originalEffectRuns_.try_emplace(command);
+  if (inserted)
+    known->second = tracedRun(original_, command, work_ + "/" + original_.name + ".trace" + suffix,
+                              effectsDir(original_, command));
+  if (!known->second.empty()) return effectNotChecked(known->second);
+  std::string error = tracedRun(patched, command, work_ + "/" + patched.name + ".trace" + suffix,
+                                effectsDir(patched, command));
+  if (!error.empty()) return effectNotChecked(error);
+  return judgeEffects(job.regions, job.noEffect, original_.probes, patched.probes,
+                      effectsDir(original_, command), effectsDir(patched, command));
+}
+
+RetraceOutcome Verifier::retrace(const Copy &copy) {
+  RetraceOutcome o;
+  std::string traceDir = work_ + "/" + copy.name + ".trace";
+  std::string reportPath = work_ + "/" + copy.name + ".report.json";
+  o.error = tracedRun(copy, 0, traceDir, effectsDir(copy, 0));
+  if (!o.error.empty()) return o;
   ProcessSpec detect;
   detect.argv = {opt_.collectivize, "detect", traceDir, "-o", reportPath};
   detect.stdoutPath = detect.stderrPath = work_ + "/" + copy.name + ".detect.log";
@@ -295,7 +334,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     CommandResult cr;
     Judgement runs = timedRuns(patched, job, c, cr);
     r.commands.push_back(cr);
-    std::string label = original_.commands.size() > 1 ? "[" + joinCommand(commands_[c]) + "] " : "";
+    std::string label = commandLabel(c);
     if (!runs.verdict.empty()) {
       r.verdict = runs.verdict;
       r.evidence = label + runs.text;
@@ -331,11 +370,23 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
   RetraceInputs in{job.targets, set_.reportRanks, set_.reportCommand, set_.target == "runtime", job.expected};
   Judgement traced = judgeRetrace(in, originalTrace_->findings, after.findings, rt);
   r.retrace = rt;
-  // The output buffers at the region's end, before the retrace's verdicts.
+  // The output buffers at the region's end, before the retrace's verdicts:
+  // for every run command (another process count or input size can give
+  // other data where the first agrees).
   EffectJudgement effect = judgeEffects(job.regions, job.noEffect, original_.probes, patched.probes,
-                                        work_ + "/original.effects", work_ + "/" + patched.name + ".effects");
+                                        effectsDir(original_, 0), effectsDir(patched, 0));
+  r.commands[0].effect = effect.check;
+  std::string effects = effect.text;
+  bool probed = probesInBoth(job.regions, original_.probes, patched.probes);
+  for (size_t c = 1; c < original_.commands.size() && probed && !effect.check.differs; c++) {
+    if (c == 1) effects = commandLabel(0) + effects;
+    EffectJudgement more = effectOfCommand(patched, job, c);
+    r.commands[c].effect = more.check;
+    effects += "\n" + commandLabel(c) + more.text;
+    effect = combineEffects(effect, more);
+  }
   r.effect = effect.check;
-  outputs += "\n" + effect.text;
+  outputs += "\n" + effects;
   // An incomplete retrace stays an error; otherwise the effect comes first.
   if (effect.check.differs && traced.verdict != "error") traced.verdict = "effect differs";
   r.verdict = traced.verdict.empty() ? "verified" : traced.verdict;
