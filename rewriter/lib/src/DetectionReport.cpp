@@ -9,6 +9,7 @@
 #include "collectivize/rewrite/DetectionReport.h"
 
 #include <cstdlib>
+#include <vector>
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -19,6 +20,26 @@ namespace cz::rewrite {
 namespace {
 
 namespace json = llvm::json;
+
+// The kinds a detection report may name, and which have a root: the one
+// table of collective kinds (support/kinds), so a new kind is read here
+// without a change (the planner then says whether it has a patch shape).
+const std::vector<const char *> &knownKinds() {
+  static const std::vector<const char *> kinds = {
+#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction) name,
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+  };
+  return kinds;
+}
+
+bool rootedKind(const std::string &kind) {
+#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction) \
+  if (kind == name) return rooted;
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+  return false;
+}
 
 std::string shown(const json::Value &v) {
   std::string s;
@@ -47,7 +68,7 @@ public:
     return "";
   }
   // One of `allowed` (absent or null: "").
-  std::string oneOf(llvm::StringRef key, std::initializer_list<const char *> allowed, bool required) {
+  std::string oneOf(llvm::StringRef key, const std::vector<const char *> &allowed, bool required) {
     std::string s = string(key, required);
     if (s.empty() && !required) return s;
     for (const char *a : allowed)
@@ -173,17 +194,14 @@ void readSite(const json::Object &o, size_t index, MatchSite &s, std::string &pr
 void readMatch(const json::Object &m, DetectedMatch &d) {
   std::string &problem = d.malformed;
   Fields f(m, problem);
-  d.kind = f.oneOf("kind", {"bcast", "scatter", "gather", "reduce", "allreduce", "allgather", "alltoall",
-                            "barrier", "gatherv", "scatterv"},
-                   true);
+  d.kind = f.oneOf("kind", knownKinds(), true);
   d.status = f.oneOf("status", {"confirmed", "ambiguous", "partial"}, true);
   d.confirmed = d.status == "confirmed";
   if (m.get("unproven"))
     for (const json::Value &v : *f.array("unproven"))
       if (auto u = v.getAsString()) d.unproven.push_back(u->str());
   d.ranks = f.ints("ranks", 0);
-  bool rooted = d.kind == "bcast" || d.kind == "scatter" || d.kind == "gather" ||
-                d.kind == "reduce" || d.kind == "gatherv" || d.kind == "scatterv";
+  bool rooted = rootedKind(d.kind);
   long long groupEnd = d.ranks.empty() ? kMaxInt : (long long)d.ranks.size() - 1;
   // A root that varies from instance to instance: no one root, every one.
   if (m.get("roots")) d.roots = f.ints("roots", 0);

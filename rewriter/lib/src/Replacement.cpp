@@ -8,6 +8,7 @@
 // checks them. What no expression gives means no patch.
 #include "collectivize/rewrite/Replacement.h"
 
+#include <set>
 #include <algorithm>
 #include <functional>
 
@@ -53,6 +54,17 @@ public:
     CallPlan plan;
     const std::string &k = match.kind;
     bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
+    // The kinds with a call shape below; the v forms need a count and a
+    // displacement per rank, as arrays the source holds, which nothing
+    // here derives yet (a count seen in the trace never becomes a literal).
+    static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",   "reduce",
+                                                 "allreduce", "allgather", "alltoall", "barrier"};
+    if (!shaped.count(k))
+      return fail(plan, "no patch shape for " + k + " yet" +
+                            (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
+                                               "which the rewriter does not derive from the source; "
+                                               "replace it by hand (the report gives each rank's count)"
+                                             : ""));
     if (sends.empty() && recvs.empty()) return fail(plan, "no send or receive arguments at the sites");
     if (match.subset)
       return fail(plan, "the collective runs on a part of its communicator (ranks " + rankList() +
