@@ -16,6 +16,7 @@
 #include "detect_internal.h"
 #include "rank_activity.h"
 #include "root_families.h"
+#include "rules.h"
 
 namespace cz::detect {
 
@@ -239,45 +240,6 @@ void setGroup(const MessageTable &t, Match &m, const std::vector<uint32_t> &part
     if (m.ranks[i] == m.rootWorld) m.root = int(i);
 }
 
-// Pipelined broadcasts: consecutive spread instances with one group and
-// root whose root buffers are adjacent pieces of one buffer (the root sent
-// them one after the other) are one broadcast of the whole buffer.
-void mergeSegments(std::vector<Instance> &instances) {
-  std::map<std::tuple<uint32_t, std::vector<uint32_t>, uint32_t>, std::vector<size_t>> byRoot;
-  for (size_t i = 0; i < instances.size(); i++)
-    if (instances[i].kind == Kind::Bcast && instances[i].rootAddress)
-      byRoot[{instances[i].comm, instances[i].participants, instances[i].rootWorld}].push_back(i);
-  std::vector<uint8_t> gone(instances.size(), 0);
-  for (auto &[key, idx] : byRoot) {
-    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
-      return instances[a].rootFirstSend < instances[b].rootFirstSend;
-    });
-    for (size_t i = 0; i < idx.size();) {
-      Instance &head = instances[idx[i]];
-      uint64_t end = head.rootAddress + head.bytes;
-      size_t j = i + 1;
-      for (; j < idx.size() && instances[idx[j]].rootAddress == end; j++) {
-        Instance &piece = instances[idx[j]];
-        end += piece.bytes;
-        head.bytes += piece.bytes;
-        head.count += piece.count;
-        head.segments++;
-        head.messages.insert(head.messages.end(), piece.messages.begin(), piece.messages.end());
-        head.oneTag = head.oneTag && piece.oneTag;
-        gone[idx[j]] = 1;
-      }
-      i = j;
-    }
-  }
-  size_t w = 0;
-  for (size_t i = 0; i < instances.size(); i++)
-    if (!gone[i]) {
-      if (w != i) instances[w] = std::move(instances[i]);
-      w++;
-    }
-  instances.resize(w);
-}
-
 } // namespace
 
 std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o) {
@@ -288,6 +250,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   // message, claimed or not): with concurrentProvenance it runs on a
   // second thread beside tiling, barriers, reductions and spreads.
   detail::Provenance pv;
+  bool provenanceMade = false; // pv holds the replay's result
   std::thread provenance;
   if (o.provenance) pv = std::move(*o.provenance);
   else if (o.concurrentProvenance)
@@ -298,35 +261,19 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
       if (thread.joinable()) thread.join();
     }
   } joiner{provenance};
-  detail::findTilings(t, o, claimed, instances);
-  detail::findVaryingTilings(t, o, claimed, instances);
-  clock.done("tiling");
-  detail::findBarriers(t, o, claimed, instances);
-  clock.done("barriers");
-  // Before reductions: Bruck's alltoall is also an exchange in which
-  // everyone hears from everyone, and its data changes at every hop.
-  detail::findBlockAlltoalls(t, o, claimed, instances);
-  detail::findBruckShapes(t, o, claimed, instances);
-  clock.done("block flows");
-  // Before spreads: combined values often become equal (a max reached),
-  // which would look like data flowing.
-  const detail::RankActivity activity(t);
-  detail::findReductions(t, o, activity, claimed, instances);
-  clock.done("reductions");
-  detail::findSpreads(t, o, activity, claimed, instances);
-  for (const Instance &in : instances) // spreads do not mark what they take
-    for (uint32_t i : in.messages) claimed[i] = 1;
-  // Before pieces sent from adjacent addresses are joined as a pipeline:
-  // a long broadcast's root sends its pieces so too.
-  detail::findLongBcasts(t, activity, claimed, instances);
-  mergeSegments(instances);
-  clock.done("spreads");
-  if (provenance.joinable()) provenance.join();
-  else if (!o.provenance) pv = detail::traceProvenance(t);
-  detail::findGatherings(t, pv, o, claimed, instances);
-  detail::weighScatteredFirst(t, activity, claimed, instances);
+  {
+    detail::RuleInputs inputs(t, o, claimed, instances, [&]() -> const detail::Provenance & {
+      if (provenance.joinable()) provenance.join();
+      else if (!o.provenance && !provenanceMade) pv = detail::traceProvenance(t);
+      provenanceMade = true;
+      return pv;
+    });
+    for (const detail::DetectionRule &rule : detail::detectionRules()) {
+      rule.run(inputs);
+      if (*rule.phase) clock.done(rule.phase);
+    }
+  }
   pv = {};
-  clock.done("provenance and gathering");
 
   std::map<AggKey, Finding> agg;
   for (const Instance &in : instances) {

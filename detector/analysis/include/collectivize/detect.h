@@ -37,6 +37,17 @@ enum class Kind {
 const char *kindName(Kind k); // "bcast", as the report writes it
 const char *mpiCallOf(Kind k); // "MPI_Bcast"
 
+// The detection rules in the order they run (the registry in
+// detector/analysis/src/rules.cpp), as `detect --list-rules` prints them.
+struct RuleDescription {
+  std::string name;
+  std::vector<Kind> finds;
+  std::string proves, order;
+};
+std::vector<RuleDescription> detectionRuleList();
+// The list as text: one paragraph per rule.
+std::string detectionRuleText();
+
 // What a match's post-conditions rest on that the trace does not prove.
 // A match with any of these is "ambiguous", never "confirmed"; the report
 // names each (unprovenName) and says what would settle it.

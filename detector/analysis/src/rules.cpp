@@ -1,0 +1,148 @@
+// rules.cpp: see rules.h. The entries' texts are what --list-rules prints:
+// they say what a confirmed instance of each rule means.
+#include "rules.h"
+
+#include "rank_activity.h"
+
+namespace cz::detect::detail {
+
+RuleInputs::RuleInputs(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                       std::vector<Instance> &instances, std::function<const Provenance &()> provenance)
+    : t(t), o(o), claimed(claimed), instances(instances), provenance_(std::move(provenance)) {}
+
+RuleInputs::~RuleInputs() = default;
+
+const RankActivity &RuleInputs::activity() {
+  if (!activity_) activity_ = std::make_unique<RankActivity>(t);
+  return *activity_;
+}
+
+namespace {
+
+void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
+void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
+void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
+void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
+void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
+void reductions(RuleInputs &in) { findReductions(in.t, in.o, in.activity(), in.claimed, in.instances); }
+void spreads(RuleInputs &in) {
+  findSpreads(in.t, in.o, in.activity(), in.claimed, in.instances);
+  for (const Instance &i : in.instances) // spreads do not mark what they take
+    for (uint32_t m : i.messages) in.claimed[m] = 1;
+}
+void longBcasts(RuleInputs &in) { findLongBcasts(in.t, in.activity(), in.claimed, in.instances); }
+void segments(RuleInputs &in) { mergeSegments(in.instances); }
+void gatherings(RuleInputs &in) { findGatherings(in.t, in.provenance(), in.o, in.claimed, in.instances); }
+void scatteredFirst(RuleInputs &in) { weighScatteredFirst(in.t, in.activity(), in.claimed, in.instances); }
+
+} // namespace
+
+const std::vector<DetectionRule> &detectionRules() {
+  static const std::vector<DetectionRule> rules = {
+      {"tiling",
+       {Kind::Scatter, Kind::Gather, Kind::Allgather, Kind::Alltoall},
+       "every member's block lands at its rank's offset of one buffer (the root's, or every "
+       "member's), each block sent once, the root's own block present or declared kept",
+       "first: tiled sends and receives are the strongest shape evidence",
+       "",
+       tiling},
+      {"varying-tiling",
+       {Kind::Gatherv, Kind::Scatterv, Kind::Alltoallv, Kind::Gather, Kind::Scatter},
+       "one block of its own length per member, tiling one buffer in rank order",
+       "after tiling: blocks of equal length are a gather or scatter",
+       "tiling",
+       varyingTiling},
+      {"barrier",
+       {Kind::Barrier, Kind::Allreduce},
+       "every member hears from every member through empty messages, or values the program "
+       "never reads",
+       "",
+       "barriers",
+       barriers},
+      {"block-flows",
+       {Kind::Alltoall},
+       "each member's distinct blocks (per-block CRCs, --block-bytes) reach their destinations "
+       "through packed messages",
+       "before reductions: in Bruck's alltoall everyone hears from everyone and the data "
+       "changes at every hop",
+       "",
+       blockFlows},
+      {"bruck-shape",
+       {Kind::Alltoall},
+       "nothing: a Bruck-shaped exchange the message CRCs cannot prove stays partial, with the "
+       "block size to trace with",
+       "with block-flows",
+       "block flows",
+       bruckShapes},
+      {"reduction",
+       {Kind::Reduce, Kind::Allreduce, Kind::Alltoall},
+       "who hears from whom is a reduction tree or exchange, and the traced values pin one "
+       "operation",
+       "before spreads: combined values often become equal (a maximum reached), which looks "
+       "like data flowing",
+       "reductions",
+       reductions},
+      {"spread",
+       {Kind::Bcast},
+       "one distinctive item reaches every member from one root, each member receiving it "
+       "before passing it on",
+       "",
+       "",
+       spreads},
+      {"long-bcast",
+       {Kind::Bcast},
+       "every member's piece of a root's buffer reached it through runs whose CRCs combine the "
+       "pieces' (scatter then allgather of one buffer)",
+       "before pipelined pieces are joined: a long broadcast's root also sends its pieces from "
+       "adjacent addresses",
+       "",
+       longBcasts},
+      {"pipeline-segments",
+       {Kind::Bcast},
+       "consecutive spreads of one root from adjacent pieces of one buffer are one broadcast "
+       "of the whole buffer",
+       "after every spread is known",
+       "spreads",
+       segments},
+      {"gathering",
+       {Kind::Allgather, Kind::Gather, Kind::Scatter},
+       "the provenance of every byte: each member's block reached every member (or the root) "
+       "at its rank's offset",
+       "after the shape rules: it explains what they left",
+       "",
+       gatherings},
+      {"scattered-first",
+       {Kind::Allgather, Kind::Bcast},
+       "nothing by itself: an allgather whose members each received an unexplained message "
+       "just before contributing is weighed as a scatter then an allgather, one bcast",
+       "last: it weighs the allgathers found",
+       "provenance and gathering",
+       scatteredFirst},
+  };
+  return rules;
+}
+
+} // namespace cz::detect::detail
+
+namespace cz::detect {
+
+std::vector<RuleDescription> detectionRuleList() {
+  std::vector<RuleDescription> out;
+  for (const detail::DetectionRule &r : detail::detectionRules())
+    out.push_back({r.name, r.finds, r.proves, r.order});
+  return out;
+}
+
+std::string detectionRuleText() {
+  std::string s;
+  int n = 0;
+  for (const RuleDescription &r : detectionRuleList()) {
+    s += std::to_string(++n) + ". " + r.name + " (";
+    for (size_t k = 0; k < r.finds.size(); k++) s += std::string(k ? ", " : "") + kindName(r.finds[k]);
+    s += ")\n   proves: " + r.proves + "\n";
+    if (!r.order.empty()) s += "   runs here: " + r.order + "\n";
+  }
+  return s;
+}
+
+} // namespace cz::detect
