@@ -18,15 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t stamp(void) {
-#if defined(__x86_64__)
-  return __builtin_ia32_rdtsc();
-#else
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-#endif
-}
+#include "bench_tick.h"
 
 static int by_value(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -72,10 +64,10 @@ int main(int argc, char **argv) {
   for (long i = 0; i < n; i++) {
     sched_yield();
     unsigned char *r = ring + (size_t)(i % (long)records) * 80;
-    uint64_t t = stamp();
+    uint64_t t = bench_tick();
     memset(r, (int)i, 79);
     __atomic_store_n(&r[79], 1, __ATOMIC_RELEASE);
-    took[i] = (uint32_t)(stamp() - t);
+    took[i] = (uint32_t)(bench_tick() - t);
     sum += took[i];
     slow += took[i] > 5000;
   }

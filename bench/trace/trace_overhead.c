@@ -26,6 +26,7 @@
 #include <zlib.h>
 #endif
 
+#include "bench_tick.h"
 #include "collectivize.h"
 
 typedef struct {
@@ -37,16 +38,6 @@ _Static_assert(sizeof(floor_record) == 80, "the tracer's record size");
 enum { FLOOR_RECORDS = 1 << 16 }; /* 5 MiB, the tracer's ring */
 static floor_record *floor_ring;
 static unsigned floor_next;
-
-static uint64_t floor_stamp(void) {
-#if defined(__x86_64__)
-  return __builtin_ia32_rdtsc();
-#else
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-#endif
-}
 
 static uint32_t floor_crc(const void *buf, int n) {
 #ifdef CZ_BENCH_HAVE_ISAL
@@ -60,7 +51,7 @@ static uint32_t floor_crc(const void *buf, int n) {
  * takes a receive's hash from its matched send). */
 static void floor_record_message(const void *buf, int n, int peer, int hash) {
   floor_record *e = &floor_ring[floor_next++ % FLOOR_RECORDS];
-  e->t = floor_stamp();
+  e->t = bench_tick();
   e->bytes = (uint64_t)n;
   e->address = (uint64_t)(uintptr_t)buf;
   e->crc = hash ? floor_crc(buf, n) : 0;
