@@ -21,6 +21,12 @@ for f in bin/collectivize include/collectivize.h lib/libcollectivize.so \
   [ -e "$work/prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 
+step "libcollectivize exports its cz_* API only (internal czi_* symbols hidden)"
+exported=$(nm -D --defined-only "$work/prefix/lib/libcollectivize.so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}')
+echo "$exported" | grep -q '^cz_alltoall$' || { echo "libcollectivize does not export cz_alltoall"; exit 1; }
+others=$(echo "$exported" | grep -v '^cz_' || true)
+[ -z "$others" ] || { echo "libcollectivize exports symbols outside its API:"; echo "$others" | head; exit 1; }
+
 step "installed CLI"
 "$work/prefix/bin/collectivize" --version | grep -E '^collectivize [0-9]+\.[0-9]+\.[0-9]+$'
 "$work/prefix/bin/collectivize" --help | grep -q 'usage: collectivize'
