@@ -91,8 +91,6 @@ int czi_select(cz_collective coll, int nprocs, long long bytes,
  * alltoallv rule matching both; a forced algorithm is not consulted here. */
 int czi_select_alltoallv_plan(int nprocs, long long mean_block,
                               czi_choice *choice);
-/* Forget the configuration read from the environment (tests). */
-void czi_config_reset(void);
 
 #ifdef __cplusplus
 }

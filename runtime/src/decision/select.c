@@ -57,15 +57,6 @@ static void load_config(void) {
 
 static void ensure_loaded(void) { pthread_once(&cfg_once, load_config); }
 
-/* Tests only: not safe while other threads select. */
-void czi_config_reset(void) {
-  ensure_loaded();
-  czi_table_free(&cfg.table);
-  memset(&cfg, 0, sizeof cfg);
-  load_config();
-  czi_comm_forget_all(); /* memos hold the old configuration's choices */
-}
-
 int czi_select(cz_collective coll, int nprocs, long long bytes,
                czi_choice *choice) {
   ensure_loaded();
