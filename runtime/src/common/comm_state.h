@@ -82,9 +82,6 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
   return NULL;
 }
 
-/* Ignore every remembered record and memo (the configuration changed). */
-void czi_comm_forget_all(void);
-
 /* Remember the table's answer (the caller has checked every argument). */
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
