@@ -63,13 +63,13 @@ bool algorithmsFor(const std::vector<std::string> &collectives,
                    std::map<std::string, std::vector<std::string>> &out, std::string &err) {
   std::set<std::string> used;
   for (const std::string &coll : collectives) {
-    // Registered names, e.g. "bruck[:R] spread_out pairwise mpi".
-    std::vector<std::string> names = split(cz_algorithm_names(cz_collective(collIndex(coll))), ' ');
+    // The registered algorithms, those taking a parameter (NAME:P) apart.
+    std::vector<std::string> names;
     std::set<std::string> plain, param;
-    for (const std::string &n : names) {
-      if (n.empty()) continue;
-      size_t b = n.find("[:");
-      (b == std::string::npos ? plain : param).insert(n.substr(0, b));
+    cz_algorithm_desc a;
+    for (int i = 0; cz_algorithm_info(cz_collective(collIndex(coll)), i, &a) == MPI_SUCCESS; i++) {
+      names.push_back(a.name);
+      (a.param_name ? param : plain).insert(a.name);
     }
     std::vector<std::string> list{"mpi"};
     auto add = [&](const std::string &name) {
@@ -77,11 +77,9 @@ bool algorithmsFor(const std::vector<std::string> &collectives,
     };
     if (wanted.empty()) {
       for (const std::string &n : names) {
-        size_t b = n.find("[:");
-        if (n.empty()) continue;
-        add(n.substr(0, b));
+        add(n);
         // Radix 4 is the usual sweet spot of Bruck's latency/volume trade.
-        if (b != std::string::npos && coll == "alltoall") add(n.substr(0, b) + ":4");
+        if (param.count(n) && coll == "alltoall") add(n + ":4");
       }
     } else {
       for (const std::string &w : wanted) {

@@ -255,8 +255,23 @@ typedef enum {
 int cz_selected_algorithm(cz_collective coll, int nprocs, long long bytes,
                           char *name, int len);
 
-/* Space-separated list of the algorithm names of one collective. */
+/* Space-separated list of the algorithm names of one collective, for
+ * people ("bruck[:R] spread_out ..."; [:R]: takes a parameter). Programs
+ * enumerate with cz_algorithm_info. */
 const char *cz_algorithm_names(cz_collective coll);
+
+/* One registered algorithm, as cz_algorithm_info describes it. */
+typedef struct cz_algorithm_desc {
+  const char *name;       /* "bruck": the NAME of cz_<coll>_algorithm and tables */
+  const char *param_name; /* "radix", or NULL: takes no parameter (NAME:P) */
+  int param_default, param_min, param_max;
+  const char *summary;    /* one line */
+} cz_algorithm_desc;
+
+/* The index-th algorithm of coll, in registry order (0, 1, ...):
+ * MPI_SUCCESS, or MPI_ERR_ARG past the last (or for an unknown coll).
+ * Local; usable before MPI_Init. */
+int cz_algorithm_info(cz_collective coll, int index, cz_algorithm_desc *out);
 
 /* Parses a decision-table file (format: share/collectivize/
  * decision-table.txt). Returns MPI_SUCCESS, or an error code with

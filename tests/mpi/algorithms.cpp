@@ -1,6 +1,5 @@
 #include "algorithms.h"
 
-#include <sstream>
 
 namespace cztest {
 
@@ -8,19 +7,13 @@ const char kDispatch[] = "dispatch";
 
 std::vector<std::string> algorithmsOf(cz_collective coll) {
   std::vector<std::string> names;
-  std::istringstream words(cz_algorithm_names(coll));
-  for (std::string word; words >> word;) {
-    const std::string radixSuffix = "[:R]";
-    if (word.size() > radixSuffix.size() &&
-        word.compare(word.size() - radixSuffix.size(), radixSuffix.size(),
-                     radixSuffix) == 0) {
-      std::string base = word.substr(0, word.size() - radixSuffix.size());
-      names.push_back(base);
-      names.push_back(base + ":3");
-      names.push_back(base + ":4");
-    } else {
-      names.push_back(word);
-    }
+  cz_algorithm_desc a;
+  for (int i = 0; cz_algorithm_info(coll, i, &a) == MPI_SUCCESS; i++) {
+    names.push_back(a.name);
+    if (!a.param_name) continue;
+    // Two more parameters inside the range (a radix: 3 and 4).
+    for (int v = a.param_default + 1; v <= a.param_default + 2 && v <= a.param_max; v++)
+      names.push_back(std::string(a.name) + ":" + std::to_string(v));
   }
   names.push_back(kDispatch);
   return names;

@@ -75,6 +75,33 @@ TEST(Registry, AlgorithmNamesListTheRegistry) {
   EXPECT_STREQ(cz_algorithm_names(CZ_COLL_COUNT), "");
 }
 
+TEST(Registry, AlgorithmInfoEnumeratesTheRegistryInOrder) {
+  for (int c = 0; c < CZ_COLL_COUNT; c++) {
+    auto coll = static_cast<cz_collective>(c);
+    int i = 0;
+    cz_algorithm_desc d;
+    for (const czi_algorithm *a = czi_algorithms; a->name; a++) {
+      if (a->coll != coll) continue;
+      ASSERT_EQ(cz_algorithm_info(coll, i, &d), MPI_SUCCESS) << a->name;
+      EXPECT_STREQ(d.name, a->name);
+      EXPECT_EQ(d.param_name == nullptr, a->param_name == nullptr) << a->name;
+      EXPECT_EQ(d.param_default, a->param_default);
+      EXPECT_EQ(d.param_min, a->param_min);
+      EXPECT_EQ(d.param_max, a->param_max);
+      EXPECT_STREQ(d.summary, a->summary);
+      i++;
+    }
+    EXPECT_EQ(cz_algorithm_info(coll, i, &d), MPI_ERR_ARG) << "past the last of " << c;
+  }
+  cz_algorithm_desc d;
+  ASSERT_EQ(cz_algorithm_info(CZ_COLL_ALLTOALL, 0, &d), MPI_SUCCESS);
+  EXPECT_STREQ(d.name, "bruck");
+  EXPECT_STREQ(d.param_name, "radix");
+  EXPECT_EQ(cz_algorithm_info(CZ_COLL_COUNT, 0, &d), MPI_ERR_ARG);
+  EXPECT_EQ(cz_algorithm_info(CZ_COLL_ALLTOALL, -1, &d), MPI_ERR_ARG);
+  EXPECT_EQ(cz_algorithm_info(CZ_COLL_ALLTOALL, 0, nullptr), MPI_ERR_ARG);
+}
+
 TEST(AlgorithmParse, PlainNameTakesTheDefaultParameter) {
   Parsed p = parse(CZ_COLL_ALLTOALL, "bruck");
   ASSERT_EQ(p.rc, MPI_SUCCESS) << p.error;

@@ -106,6 +106,21 @@ const char *cz_algorithm_names(cz_collective coll) {
   return names[coll];
 }
 
+int cz_algorithm_info(cz_collective coll, int index, cz_algorithm_desc *out) {
+  if ((unsigned)coll >= CZ_COLL_COUNT || index < 0 || !out) return MPI_ERR_ARG;
+  for (const czi_algorithm *a = czi_algorithms; a->name; a++) {
+    if (a->coll != coll || index-- > 0) continue;
+    out->name = a->name;
+    out->param_name = a->param_name;
+    out->param_default = a->param_default;
+    out->param_min = a->param_min;
+    out->param_max = a->param_max;
+    out->summary = a->summary;
+    return MPI_SUCCESS;
+  }
+  return MPI_ERR_ARG;
+}
+
 const czi_algorithm *czi_algorithm_find(cz_collective coll, const char *name,
                                         size_t len) {
   for (const czi_algorithm *a = czi_algorithms; a->name; a++)
