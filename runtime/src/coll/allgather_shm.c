@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "node.h"
 #include "shm.h"
 
 /* Several nodes: my block into my region; barrier; the leader collects its

@@ -38,7 +38,7 @@
  */
 #include <string.h>
 
-#include "plan.h"
+#include "node.h"
 #include "shm.h"
 
 /* A reader is done with slot s. Only the slot's last reader can release a

@@ -1,49 +1,17 @@
-/* plan.h: the planned (node-aware) alltoallv: per-communicator node context
- * (node map, shared segment, plan cache) and plans. Used by
+/* plan.h: the planned (node-aware) alltoallv: plans, made on a
+ * communicator's node context (node/node.h). Used by
  * coll/alltoallv_planned.c (the cached path) and api/alltoallv_plan.c (the
  * explicit plan API). See plan.c for the layout and the execution protocol. */
 #ifndef CZ_PLAN_H
 #define CZ_PLAN_H
 
 #include "cz_internal.h"
+#include "node.h"
 #include "registry.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct czi_plan_entry czi_plan_entry;
-
-/* One per private communicator (an attribute on it, so it goes when the
- * user's communicator is freed, and at MPI_Finalize). */
-typedef struct czi_node_ctx {
-  int refs;      /* the attribute + every plan that points here */
-  int alive;     /* MPI resources (node comm, window) still valid */
-  MPI_Comm priv; /* the private communicator this context belongs to */
-  MPI_Comm node; /* ranks of my (simulated) node, ordered by rank in priv */
-  int p, me, nnodes, my_node, node_rank, node_size, max_node_size;
-  int node_cores; /* CPUs the node's ranks may run on, together */
-  int *node_of;      /* [p] node index of every rank */
-  int *node_start;   /* [nnodes+1] CSR offsets into node_members */
-  int *node_members; /* [p] ranks of each node, ascending */
-  MPI_Comm leaders; /* node_rank 0 of every node (MPI_COMM_NULL elsewhere) */
-  MPI_Win ctl_win;  /* small shared control block: barrier, votes */
-  struct czi_node_ctl *ctl;
-  MPI_Win win;
-  char *seg;        /* node segment: two halves (double buffering) */
-  MPI_Aint seg_size;
-  unsigned long long execs; /* node-path executions: picks the half */
-  int next_plan_id;         /* plans created on this communicator */
-  int next_buffer_id;       /* cz_buffer_alloc buffers made on it */
-  /* cache of cz_alltoallv calls (cache.c) */
-  czi_plan_entry *entries;
-  int nentries, capacity;
-  unsigned long long stamp;
-  unsigned long long *seen; /* hashes of recent keys without a plan */
-  int nseen, seen_next;
-  struct czi_node_ctx *next_live, *prev_live;
-  struct czi_shm *shm; /* single-node collectives' window (shm/), or NULL */
-} czi_node_ctx;
 
 typedef struct czi_seg_block {
   MPI_Aint buf_off; /* displacement * extent in the user's buffer */
@@ -86,19 +54,6 @@ typedef struct czi_plan_how {
   const czi_algorithm *direct; /* forced direct algorithm, or NULL */
   int direct_param;
 } czi_plan_how;
-
-/* Barrier of the ranks of one node through shared memory (yields while it
- * waits: with more ranks than cores, spinning would starve the others;
- * sleeps after a few yields if `sleeps`, common/node_wait.h). */
-void czi_node_barrier(czi_node_ctx *ctx, int sleeps);
-/* Every rank of the communicator gets the element-wise minimum of v[0..2]
- * over all ranks: votes combined in shared memory per node, then an
- * allreduce among node leaders only. Also a barrier of the node. */
-int czi_vote_min3(czi_node_ctx *ctx, int v[3]);
-
-/* Context of a private communicator (created collectively on first use). */
-int czi_node_ctx_get(MPI_Comm priv, czi_node_ctx **ctx);
-void czi_node_ctx_release(czi_node_ctx *ctx);
 
 /* Collective over priv. Arguments already checked locally except what
  * needs other ranks; errors are agreed: every rank returns the same code. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "node.h"
 #include "shm.h"
 
 typedef struct czi_buffer {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "node_wait.h"
-#include "plan.h"
+#include "node.h"
 #include "shm.h"
 
 #define CZI_SHM_DEFAULT_BYTES (64LL << 20)

@@ -1,4 +1,4 @@
-/* context.c: what planned alltoallv keeps per communicator: which ranks share
+/* context.c: a private communicator's node context (node.h): which ranks share
  * a node, the node's shared segment (one MPI-3 shared window per node, reused
  * by every plan, grown when a plan needs more), and the plan cache. It is an
  * attribute of the private duplicate, so freeing the user's communicator
@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "node.h"
 #include "node_wait.h"
-#include "plan.h"
-#include "shm.h"
+#include "plan.h" /* the plan cache, freed with the context */
+#include "shm.h"  /* the shm window, freed with the context */
 
 /* CPUs the ranks of a node may run on together: the union of their
  * affinity masks. A rank's own mask says nothing about its peers: under
