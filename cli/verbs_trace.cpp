@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/launch.h"
+#include "collectivize/beside_self.h"
 #include "collectivize_trace_format.h"
 #include "collectivize/trace_reader.h"
 #include "verbs.h"
@@ -209,7 +209,7 @@ std::string findTracer(std::string &err) {
     err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
     return "";
   }
-  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  std::string installed = cz::besideSelf(CZ_TRACE_LIB_RELATIVE);
   if (!installed.empty() && isFile(installed)) return installed;
   if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
   err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +

@@ -2,6 +2,7 @@
 // watchdog (an algorithm under development may crash or deadlock; the
 // benchmark must then name it and carry on, not hang).
 #include "bench/launch.h"
+#include "collectivize/beside_self.h"
 
 #include "collectivize/launcher.h"
 
@@ -82,14 +83,6 @@ std::string findMpirun(std::string &err) {
   return found;
 }
 
-std::string besideSelf(const std::string &relative) {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "";
-  std::string dir(self, size_t(n));
-  return dir.substr(0, dir.rfind('/')) + "/" + relative;
-}
-
 std::string findWorker(std::string &err) {
   const char *env = std::getenv("COLLECTIVIZE_BENCH_WORKER");
   if (env && *env) {
@@ -98,7 +91,7 @@ std::string findWorker(std::string &err) {
     return "";
   }
   // Installed: next to our own executable (relocatable prefix).
-  std::string installed = besideSelf(CZ_BENCH_WORKER_RELATIVE);
+  std::string installed = cz::besideSelf(CZ_BENCH_WORKER_RELATIVE);
   if (!installed.empty() && isExecutable(installed)) return installed;
   // Build tree: the path CMake compiled in.
   if (isExecutable(CZ_BENCH_WORKER_BUILD_PATH)) return CZ_BENCH_WORKER_BUILD_PATH;

@@ -11,9 +11,6 @@ namespace cz::bench {
 // COLLECTIVIZE_MPIRUN, else the mpiexec CMake found. Empty + err when it is
 // not an executable file.
 std::string findMpirun(std::string &err);
-// DIR/relative where DIR holds the running executable ("" if unknown): how
-// installed tools find their siblings in a relocatable prefix.
-std::string besideSelf(const std::string &relative);
 // COLLECTIVIZE_BENCH_WORKER, else <bindir>/../libexec/collectivize/..., else
 // the build tree's worker.
 std::string findWorker(std::string &err);

@@ -18,7 +18,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "bench/launch.h"
+#include "collectivize/beside_self.h"
 #include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
@@ -37,7 +37,7 @@ const char *env(const char *name) {
 // tree's library.
 std::string tracerLibrary() {
   if (const char *e = env("COLLECTIVIZE_TRACE_LIB")) return e;
-  std::string installed = cz::bench::besideSelf(CZ_TRACE_LIB_RELATIVE);
+  std::string installed = cz::besideSelf(CZ_TRACE_LIB_RELATIVE);
   if (!installed.empty() && llvm::sys::fs::exists(installed)) return installed;
 #ifdef CZ_TRACE_LIB_BUILD_PATH
   if (llvm::sys::fs::exists(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
