@@ -54,7 +54,7 @@ const char kRunUsage[] =
     "  --block-bytes N    also record the CRC of every N-byte block of larger sends\n"
     "                     (COLLECTIVIZE_TRACE_BLOCK_BYTES=N; what `collectivize\n"
     "                     detect` asks for to confirm a Bruck-style alltoall)\n"
-    "  -np N, -n N        the short form: N ranks of PROGRAM\n"
+    "  -np N, -n N        the short form: N ranks of PROGRAM (also --np N)\n"
     "  -np N,M,...        one traced run per process count, each trace in DIR/npN\n"
     "                     (DIR: --trace-dir or a fresh one), and the `collectivize\n"
     "                     detect` command that takes them together: a pattern that\n"

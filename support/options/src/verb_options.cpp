@@ -2,6 +2,7 @@
 // and its one way of saying what was wrong with a command line.
 #include "collectivize/verb_options.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +47,31 @@ std::string describe(const CLI::ParseError &e, const CLI::App &app) {
   return what;
 }
 
+// Whether text names option `name` as a word ("-o" in "-o DIR", not in "--out").
+bool mentions(const std::string &text, const std::string &name) {
+  auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    bool startsWord = at == 0 || !wordChar(text[at - 1]);
+    size_t end = at + name.size();
+    if (startsWord && (end == text.size() || !wordChar(text[end]))) return true;
+  }
+  return false;
+}
+
+// The spellings of app's options (and its subcommands') that `help` never
+// names: a verb's help text must describe every option its parser takes.
+void undescribed(const CLI::App &app, const std::string &help, std::vector<std::string> &out) {
+  for (const CLI::Option *o : app.get_options()) {
+    if (o == app.get_help_ptr()) continue;
+    for (const std::string &s : o->get_snames())
+      if (!mentions(help, "-" + s)) out.push_back("-" + s);
+    for (const std::string &l : o->get_lnames())
+      if (!mentions(help, "--" + l)) out.push_back("--" + l);
+  }
+  for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
+    undescribed(*sub, help, out);
+}
+
 } // namespace
 
 VerbParser::VerbParser(std::string command, std::string help)
@@ -61,7 +87,13 @@ std::optional<int> VerbParser::parse(const std::vector<std::string> &args, bool 
     app_.parse(reversed);
   } catch (const CLI::CallForHelp &) {
     std::fputs(help_.c_str(), stdout);
-    return 0;
+    // A developer's slip, caught by the tests that ask every verb for help.
+    std::vector<std::string> missing;
+    undescribed(app_, help_, missing);
+    for (const std::string &name : missing)
+      std::fprintf(stderr, "%s: internal error: the help text does not describe %s\n",
+                   command_.c_str(), name.c_str());
+    return missing.empty() ? 0 : 1;
   } catch (const CLI::ParseError &e) {
     return usageError(describe(e, app_));
   }

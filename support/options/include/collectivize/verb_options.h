@@ -26,7 +26,8 @@ public:
 
   // Parses the arguments after the verb. Returns nothing when the verb
   // should go on; otherwise its exit status: 0 after printing the help on
-  // stdout (-h or --help anywhere), 2 after printing a usage error.
+  // stdout (-h or --help anywhere; 1 if the help text fails to name one of
+  // the parser's options, said on stderr), 2 after printing a usage error.
   // Arguments CLI11 does not know are usage errors ("unknown option '-x'",
   // "unexpected argument 'y'") unless keepUnknown: then they are left in
   // unknown(), in order, for a verb that passes them on (`run`).
