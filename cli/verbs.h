@@ -21,6 +21,4 @@ int printSummary(const std::string &dir, const char *who, bool withDirectory);
 // `collectivize trace repair`: 0, or 1 when the trace cannot be repaired.
 int repairTrace(const std::string &dir, const char *who);
 int reportVerb(int argc, char **argv);
-// A whole decimal number in [0, max] (options' counts); false otherwise.
-bool parseCount(const char *text, long max, long &out);
 } // namespace cz::cli

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include "collectivize/site_evidence.h"
 #include "collectivize/symbolize.h"
 #include "collectivize/trace_reader.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 namespace cz::cli {
@@ -316,83 +318,56 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
   return 0;
 }
 
-} // namespace
-
-int detectVerb(int argc, char **argv) {
+// detect's command line (usage() describes it).
+struct DetectArgs {
   std::string out, sitesPath;
   std::vector<std::string> dirs;
   cz::detect::DetectOptions options;
   bool parallel = false, concurrent = false, noSites = false;
+};
+
+// Nothing when detect goes on; else the exit status (help, usage error).
+std::optional<int> parseDetectArgs(int argc, char **argv, DetectArgs &a) {
+  cz::options::VerbParser parser("collectivize detect", usage());
+  CLI::App &app = parser.app();
+  app.add_option("TRACE_DIR", a.dirs);
+  app.add_option("-o", a.out);
+  app.add_option("--sites", a.sitesPath);
+  app.add_flag("--no-sites", a.noSites);
+  app.add_flag("--progress", gProgress);
+  app.add_flag("--parallel", a.parallel);
+  app.add_flag("--concurrent", a.concurrent);
+  long long n = 0;
+  cz::options::addChecked(app, "--min-group",
+                          [&](const std::string &v) {
+                            return cz::options::parseWhole(v, 2, 1 << 24, n) &&
+                                   (a.options.minGroup = int(n), true);
+                          },
+                          "wants a number >= 2", "N");
+  cz::options::addChecked(app, "--window-messages",
+                          [&](const std::string &v) {
+                            return cz::options::parseWhole(v, 0, LLONG_MAX, n) && n != 1 &&
+                                   (a.options.windowMessages = uint64_t(n), true);
+                          },
+                          "wants 0 or a number >= 2", "N");
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return status;
+  if (a.dirs.empty()) return parser.usageError("no trace directory");
+  if (a.noSites && !a.sitesPath.empty()) return parser.usageError("--sites and --no-sites: give one");
+  if (a.dirs.size() > 1 && a.parallel)
+    return parser.usageError("--parallel takes one trace directory");
+  return std::nullopt;
+}
+
+} // namespace
+
+int detectVerb(int argc, char **argv) {
   gProgress = isatty(2);
-  for (int i = 0; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage(), stdout);
-      return 0;
-    }
-    if (a == "--progress") {
-      gProgress = true;
-      continue;
-    }
-    if (a == "--parallel") {
-      parallel = true;
-      continue;
-    }
-    if (a == "--concurrent") {
-      concurrent = true;
-      continue;
-    }
-    if (a == "--no-sites") {
-      noSites = true;
-      continue;
-    }
-    if (a == "-o" || a == "--min-group" || a == "--sites" || a == "--window-messages") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize detect: %s needs a value\n%s", a.c_str(), usage());
-        return 2;
-      }
-      std::string v = argv[++i];
-      if ((a == "-o" && !out.empty()) || (a == "--sites" && !sitesPath.empty())) {
-        std::fprintf(stderr, "collectivize detect: %s given twice ('%s' and '%s'): give it once\n",
-                     a.c_str(), (a == "-o" ? out : sitesPath).c_str(), v.c_str());
-        return 2;
-      }
-      if (a == "-o") {
-        out = v;
-      } else if (a == "--sites") {
-        sitesPath = v;
-      } else if (a == "--window-messages") {
-        char *end = nullptr;
-        unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-        if (end == v.c_str() || *end || v[0] == '-' || (n > 0 && n < 2)) {
-          std::fprintf(stderr,
-                       "collectivize detect: --window-messages wants 0 or a number >= 2 (got '%s')\n",
-                       v.c_str());
-          return 2;
-        }
-        options.windowMessages = n;
-      } else {
-        char *end = nullptr;
-        long n = std::strtol(v.c_str(), &end, 10);
-        if (end == v.c_str() || *end || n < 2 || n > 1 << 24) {
-          std::fprintf(stderr, "collectivize detect: --min-group wants a number >= 2 (got '%s')\n",
-                       v.c_str());
-          return 2;
-        }
-        options.minGroup = int(n);
-      }
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize detect: unknown option '%s'\n%s", a.c_str(), usage());
-      return 2;
-    }
-    dirs.push_back(a);
-  }
-  if (dirs.empty()) {
-    std::fprintf(stderr, "collectivize detect: no trace directory\n%s", usage());
-    return 2;
-  }
+  DetectArgs args;
+  if (auto status = parseDetectArgs(argc, argv, args)) return *status;
+  std::string &out = args.out, &sitesPath = args.sitesPath;
+  const std::vector<std::string> &dirs = args.dirs;
+  const cz::detect::DetectOptions &options = args.options;
+  const bool parallel = args.parallel, concurrent = args.concurrent, noSites = args.noSites;
   // Parallel: every process reads the definitions and its ranks; only
   // process 0 speaks and writes.
   std::optional<cz::detect::parallel::Session> session;
@@ -401,10 +376,6 @@ int detectVerb(int argc, char **argv) {
   if (!speaks) gProgress = false;
   // No --sites: the site database the instrumented program named in the
   // first trace's manifest, said so.
-  if (noSites && !sitesPath.empty()) {
-    std::fprintf(stderr, "collectivize detect: --sites and --no-sites: give one\n");
-    return 2;
-  }
   if (sitesPath.empty() && !noSites) {
     auto manifest = cz::trace::readTraceManifest(dirs[0]);
     if (manifest && !manifest.value().sitesDatabases.empty()) {
@@ -432,10 +403,6 @@ int detectVerb(int argc, char **argv) {
       return 1;
     }
     sites = std::move(db.value());
-  }
-  if (dirs.size() > 1 && session) {
-    std::fprintf(stderr, "collectivize detect: --parallel takes one trace directory\n");
-    return 2;
   }
   std::vector<TraceRun> runs(dirs.size());
   for (size_t k = 0; k < dirs.size(); k++) {

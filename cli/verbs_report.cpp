@@ -5,9 +5,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "collectivize/html_report.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 namespace cz::cli {
@@ -41,64 +43,44 @@ const char kUsage[] =
     "could not be used (missing or malformed: the page is written all the same and\n"
     "says which); 2 bad usage.\n";
 
+// report's command line (kUsage describes it).
+std::optional<int> parseReportArgs(int argc, char **argv, cz::report::ReportOptions &o,
+                                   std::string &out) {
+  cz::options::VerbParser parser("collectivize report", kUsage);
+  CLI::App &app = parser.app();
+  std::vector<std::string> detection;
+  app.add_option("REPORT.json", detection);
+  app.add_option("-o", out);
+  app.add_option("--patches", o.patchDir);
+  app.add_option("--trace", o.traceDir);
+  app.add_option("--sites", o.sitesPath);
+  app.add_option("--root", o.projectRoot);
+  app.add_option("--bench", o.benchCsv);
+  app.add_option("--model", o.hockneyCsv);
+  app.add_option("--table", o.decisionTable);
+  app.add_flag("--no-trace", [&](int64_t) { o.readTrace = false; });
+  long long n = 0;
+  cz::options::addChecked(app, "--max-messages",
+                          [&](const std::string &v) {
+                            return cz::options::parseWhole(v, 1, 100000, n) &&
+                                   (o.timelineMessages = int(n), true);
+                          },
+                          "wants 1..100000", "N");
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return status;
+  if (detection.size() > 1)
+    return parser.usageError("one detection report at a time ('" + detection[0] + "' and '" +
+                             detection[1] + "')");
+  if (!detection.empty()) o.detection = detection[0];
+  if (out.empty()) return parser.usageError("where to write the page? (-o REPORT.html)");
+  return std::nullopt;
+}
+
 } // namespace
 
 int reportVerb(int argc, char **argv) {
   cz::report::ReportOptions o;
   std::string out;
-  for (int i = 0; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--no-trace") {
-      o.readTrace = false;
-      continue;
-    }
-    if (a == "-o" || a == "--patches" || a == "--trace" || a == "--sites" || a == "--root" ||
-        a == "--bench" || a == "--model" || a == "--table" || a == "--max-messages") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize report: %s needs a value\n%s", a.c_str(), kUsage);
-        return 2;
-      }
-      std::string v = argv[++i];
-      if (a == "-o") out = v;
-      else if (a == "--patches") o.patchDir = v;
-      else if (a == "--trace") o.traceDir = v;
-      else if (a == "--sites") o.sitesPath = v;
-      else if (a == "--root") o.projectRoot = v;
-      else if (a == "--bench") o.benchCsv = v;
-      else if (a == "--model") o.hockneyCsv = v;
-      else if (a == "--table") o.decisionTable = v;
-      else {
-        char *end = nullptr;
-        long n = std::strtol(v.c_str(), &end, 10);
-        if (end == v.c_str() || *end || n < 1 || n > 100000) {
-          std::fprintf(stderr, "collectivize report: --max-messages wants 1..100000 (got '%s')\n",
-                       v.c_str());
-          return 2;
-        }
-        o.timelineMessages = int(n);
-      }
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize report: unknown option '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
-    if (!o.detection.empty()) {
-      std::fprintf(stderr, "collectivize report: one detection report at a time ('%s' and '%s')\n",
-                   o.detection.c_str(), a.c_str());
-      return 2;
-    }
-    o.detection = a;
-  }
-  if (out.empty()) {
-    std::fprintf(stderr, "collectivize report: where to write the page? (-o REPORT.html)\n%s",
-                 kUsage);
-    return 2;
-  }
+  if (auto status = parseReportArgs(argc, argv, o, out)) return *status;
   // The page must never replace one of its own inputs (`-o x.json` once
   // overwrote the detection report with HTML).
   for (const std::string *in : {&o.detection, &o.benchCsv, &o.hockneyCsv, &o.decisionTable,

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "collectivize/launcher.h"
 #include "collectivize/program_check.h"
 #include "collectivize_trace_format.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 extern char **environ;
@@ -52,7 +54,7 @@ const char kRunUsage[] =
     "  --block-bytes N    also record the CRC of every N-byte block of larger sends\n"
     "                     (COLLECTIVIZE_TRACE_BLOCK_BYTES=N; what `collectivize\n"
     "                     detect` asks for to confirm a Bruck-style alltoall)\n"
-    "  -np N, -n N        the short form: N ranks of PROGRAM\n"
+    "  -np N, -n N        the short form: N ranks of PROGRAM (also --np N)\n"
     "  -np N,M,...        one traced run per process count, each trace in DIR/npN\n"
     "                     (DIR: --trace-dir or a fresh one), and the `collectivize\n"
     "                     detect` command that takes them together: a pattern that\n"
@@ -267,85 +269,84 @@ int traceOnce(const std::vector<std::string> &command, const std::string &traceD
 
 
 // "4" or "4,8,16": process counts >= 1, each once.
-bool parseCounts(const char *text, std::vector<long> &out) {
+bool parseCounts(const std::string &all, std::vector<long> &out) {
   out.clear();
-  std::string all = text;
   size_t start = 0;
   for (;;) {
     size_t comma = all.find(',', start);
     std::string one = all.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    long n = 0;
-    if (!parseCount(one.c_str(), 1 << 20, n) || n < 1) return false;
+    long long n = 0;
+    if (!cz::options::parseWhole(one, 1, 1 << 20, n)) return false;
     for (long seen : out)
       if (seen == n) return false;
-    out.push_back(n);
+    out.push_back(long(n));
     if (comma == std::string::npos) return true;
     start = comma + 1;
   }
 }
 
+// Open MPI's spelling "-np N" is --np to CLI11 (a one-dash name is one
+// letter there): rewritten among run's own options, never in the command.
+void spellNpAsLong(std::vector<std::string> &args, const CLI::App &app) {
+  for (size_t k = 0; k < args.size(); k++) {
+    std::string &a = args[k];
+    if (a == "--" || a.size() < 2 || a[0] != '-') return; // the command starts here
+    if (a == "-np") a = "--np";
+    const CLI::Option *o = app.get_option_no_throw(a);
+    if (o && o->get_items_expected_max() > 0) k++; // its value, whatever it looks like
+  }
+}
+
+// run's command line (kRunUsage describes it): options, then the command
+// (after `--`, or from the first operand on).
+struct RunArgs {
+  std::vector<long> counts; // -np N or N,M,...
+  long long blockBytes = 0;
+  std::string traceDir;
+  std::vector<std::string> command;
+};
+
+std::optional<int> parseRunArgs(int argc, char **argv, RunArgs &r) {
+  cz::options::VerbParser parser("collectivize run", kRunUsage);
+  CLI::App &app = parser.app();
+  app.prefix_command(); // the first operand and what follows are the command
+  cz::options::addChecked(app, "-n,--np",
+                          [&](const std::string &v) { return parseCounts(v, r.counts); },
+                          "wants a process count >= 1, or several apart (4,8)", "N", "-np");
+  cz::options::addChecked(app, "--block-bytes",
+                          [&](const std::string &v) {
+                            return cz::options::parseWhole(v, 1, 0xffffffffLL, r.blockBytes);
+                          },
+                          "wants a byte count >= 1", "N");
+  app.add_option("--trace-dir", r.traceDir)->type_name("DIR");
+  std::vector<std::string> args = cz::options::argsOf(argc, argv);
+  spellNpAsLong(args, app);
+  if (auto status = parser.parse(args, true)) return status;
+  r.command = parser.unknown();
+  if (!r.command.empty() && r.command[0] == "--") {
+    r.command.erase(r.command.begin());
+  } else if (!r.command.empty() && r.command[0].size() > 1 && r.command[0][0] == '-') {
+    const std::string &a = r.command[0];
+    return parser.usageError("unknown option '" + a + "' (launcher options go after `--`, with "
+                             "the launcher: collectivize run -- mpirun " + a + " ...)");
+  }
+  if (app.count("--trace-dir") && r.traceDir.empty())
+    return parser.usageError("--trace-dir needs a directory");
+  if (r.command.empty()) return parser.usageError("no program to run");
+  return std::nullopt;
+}
+
 } // namespace
 
 int runVerb(int argc, char **argv) {
-  long np = 0, blockBytes = 0;
-  std::vector<long> counts;
-  std::string traceDir;
+  RunArgs args;
+  if (auto status = parseRunArgs(argc, argv, args)) return *status;
+  const std::vector<long> &counts = args.counts;
+  const long np = counts.empty() ? 0 : counts[0];
+  const long blockBytes = long(args.blockBytes);
+  std::string &traceDir = args.traceDir;
   const char *traceDirFrom = "--trace-dir";
-  int i = 0;
-  for (; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      std::fputs(kRunUsage, stdout);
-      return 0;
-    }
-    if (a == "-np" || a == "-n" || a == "--np") {
-      if (i + 1 >= argc || !parseCounts(argv[i + 1], counts)) {
-        std::fprintf(stderr,
-                     "collectivize run: %s wants a process count >= 1, or several apart "
-                     "(4,8)%s%s%s\n",
-                     a.c_str(),
-                     i + 1 < argc ? " (got '" : "", i + 1 < argc ? argv[i + 1] : "",
-                     i + 1 < argc ? "')" : "");
-        return 2;
-      }
-      np = counts[0];
-      i++;
-      continue;
-    }
-    if (a == "--block-bytes") {
-      if (i + 1 >= argc || !parseCount(argv[i + 1], 0xffffffffL, blockBytes) || blockBytes < 1) {
-        std::fprintf(stderr, "collectivize run: --block-bytes wants a byte count >= 1\n");
-        return 2;
-      }
-      i++;
-      continue;
-    }
-    if (a == "--trace-dir") {
-      if (i + 1 >= argc || !*argv[i + 1]) {
-        std::fprintf(stderr, "collectivize run: --trace-dir needs a directory\n");
-        return 2;
-      }
-      traceDir = argv[++i];
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr,
-                   "collectivize run: unknown option '%s' (launcher options go after `--`, with "
-                   "the launcher: collectivize run -- mpirun %s ...)\n%s",
-                   a.c_str(), a.c_str(), kRunUsage);
-      return 2;
-    }
-    break; // the command starts here
-  }
-  if (i >= argc) {
-    std::fprintf(stderr, "collectivize run: no program to run\n%s", kRunUsage);
-    return 2;
-  }
-  std::vector<std::string> command(argv + i, argv + argc);
+  std::vector<std::string> &command = args.command;
   std::string err;
   if (np > 0 && (launch::kindFromName(command[0]) != launch::Kind::Unknown ||
                  launch::looksLikeMpiLauncher(command[0]))) {

@@ -6,13 +6,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "collectivize.h"
 #include "collectivize/doc_path.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 namespace cz::cli {
 namespace {
+
+const char kCollectives[] = "alltoall allgather bcast alltoallv allreduce";
 
 bool parseCollective(const char *text, cz_collective &out) {
   for (int c = 0; c < CZ_COLL_COUNT; c++)
@@ -62,19 +66,15 @@ const char kAlgorithmsUsage[] =
     "size (`collectivize table which ...`); `mpi` is the MPI library's own.\n";
 
 int algorithmsVerb(int argc, char **argv) {
-  bool help = argc > 0 && (std::strcmp(argv[0], "--help") == 0 || std::strcmp(argv[0], "-h") == 0);
-  if (help || argc > 1) {
-    std::fputs(kAlgorithmsUsage, help ? stdout : stderr);
-    return help ? 0 : 2;
-  }
+  cz::options::VerbParser parser("collectivize algorithms", kAlgorithmsUsage);
+  std::vector<std::string> named;
+  parser.app().add_option("COLLECTIVE", named);
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return *status;
+  if (named.size() > 1) return parser.usageError("one collective at a time (got '" + named[0] +
+                                                 "' and '" + named[1] + "')");
   cz_collective only = CZ_COLL_COUNT;
-  if (argc == 1 && !parseCollective(argv[0], only)) {
-    std::fprintf(stderr,
-                 "collectivize algorithms: unknown collective '%s' (valid: "
-                 "alltoall allgather bcast alltoallv allreduce)\n",
-                 argv[0]);
-    return 2;
-  }
+  if (named.size() == 1 && !parseCollective(named[0].c_str(), only))
+    return parser.usageError("unknown collective '" + named[0] + "' (valid: " + kCollectives + ")");
   for (int c = 0; c < CZ_COLL_COUNT; c++) {
     if (only != CZ_COLL_COUNT && c != only) continue;
     auto coll = static_cast<cz_collective>(c);
@@ -84,58 +84,51 @@ int algorithmsVerb(int argc, char **argv) {
 }
 
 int tableVerb(int argc, char **argv) {
-  for (int i = 0; i < argc; i++)
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::fputs(tableUsage(), stdout);
-      return 0;
-    }
-  if (argc == 0) {
+  if (argc == 0) { // what there is to do, as for `collectivize` alone
     std::fputs(tableUsage(), stderr);
     return 2;
   }
-  std::string sub = argv[0];
-  if (sub == "check" && argc == 2) {
+  cz::options::VerbParser parser("collectivize table", tableUsage());
+  CLI::App &app = parser.app();
+  std::vector<std::string> files, query;
+  CLI::App *check = app.add_subcommand("check");
+  check->add_option("FILE", files);
+  CLI::App *which = app.add_subcommand("which");
+  which->add_option("COLLECTIVE NPROCS BYTES", query);
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv), true)) return *status;
+  const std::vector<std::string> &rest = parser.unknown();
+  if (app.get_subcommands().empty()) {
+    if (rest.empty() || rest[0][0] == '-') return rest.empty() ? parser.usageError("check or which?")
+                                                               : parser.unknownError();
+    return parser.usageError("unknown subcommand '" + rest[0] + "'");
+  }
+  if (!rest.empty()) return parser.unknownError();
+  if (app.got_subcommand(check)) {
+    if (files.size() != 1) return parser.usageError("check takes one FILE");
     char message[1024] = "";
-    if (cz_decision_table_check(argv[1], message, sizeof message) != MPI_SUCCESS) {
+    if (cz_decision_table_check(files[0].c_str(), message, sizeof message) != MPI_SUCCESS) {
       std::fprintf(stderr, "collectivize table: %s\n", message);
       return 1;
     }
-    std::printf("%s: ok\n", argv[1]);
+    std::printf("%s: ok\n", files[0].c_str());
     return 0;
   }
-  if (sub == "which" && argc == 4) {
-    cz_collective coll;
-    if (!parseCollective(argv[1], coll)) {
-      std::fprintf(stderr,
-                   "collectivize table: unknown collective '%s' (valid: "
-                   "alltoall allgather bcast alltoallv allreduce)\n",
-                   argv[1]);
-      return 2;
-    }
-    char *end = nullptr;
-    long nprocs = std::strtol(argv[2], &end, 10);
-    long long bytes = 0;
-    if (*end || nprocs < 1 || nprocs > INT_MAX) {
-      std::fprintf(stderr, "collectivize table: NPROCS must be a whole number >= 1 (got '%s')\n",
-                   argv[2]);
-      return 2;
-    }
-    if (!parseBytes(argv[3], bytes)) {
-      std::fprintf(stderr, "collectivize table: BYTES must be like 64, 4K or 1M (got '%s')\n",
-                   argv[3]);
-      return 2;
-    }
-    char name[128];
-    if (cz_selected_algorithm(coll, static_cast<int>(nprocs), bytes, name,
-                              sizeof name) != MPI_SUCCESS) {
-      std::fprintf(stderr, "collectivize table: %s\n", cz_last_error());
-      return 1;
-    }
-    std::printf("%s\n", name);
-    return 0;
+  if (query.size() != 3) return parser.usageError("which takes COLLECTIVE NPROCS BYTES");
+  cz_collective coll;
+  if (!parseCollective(query[0].c_str(), coll))
+    return parser.usageError("unknown collective '" + query[0] + "' (valid: " + kCollectives + ")");
+  long long nprocs = 0, bytes = 0;
+  if (!cz::options::parseWhole(query[1], 1, INT_MAX, nprocs))
+    return parser.usageError("NPROCS must be a whole number >= 1 (got '" + query[1] + "')");
+  if (!parseBytes(query[2].c_str(), bytes))
+    return parser.usageError("BYTES must be like 64, 4K or 1M (got '" + query[2] + "')");
+  char name[128];
+  if (cz_selected_algorithm(coll, static_cast<int>(nprocs), bytes, name, sizeof name) != MPI_SUCCESS) {
+    std::fprintf(stderr, "collectivize table: %s\n", cz_last_error());
+    return 1;
   }
-  std::fputs(tableUsage(), stderr);
-  return 2;
+  std::printf("%s\n", name);
+  return 0;
 }
 
 } // namespace cz::cli

@@ -11,11 +11,13 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectivize/beside_self.h"
 #include "collectivize_trace_format.h"
 #include "collectivize/trace_reader.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 #ifndef CZ_TRACE_LIB_RELATIVE
@@ -45,44 +47,14 @@ void printProblems(const cz::trace::Trace &trace) {
     std::fprintf(stderr, "collectivize trace: warning: %s\n", p.message.c_str());
 }
 
-int traceDump(int argc, char **argv) {
-  std::string dir;
-  long rank = -1, limit = 0;
-  for (int i = 0; i < argc; i++) {
-    std::string a = argv[i];
-    if ((a == "--rank" || a == "--limit") && i + 1 < argc) {
-      long v;
-      if (!parseCount(argv[++i], INT_MAX, v)) {
-        std::fprintf(stderr, "collectivize trace: %s wants a whole number >= 0 (got '%s')\n",
-                     a.c_str(), argv[i]);
-        return 2;
-      }
-      (a == "--rank" ? rank : limit) = v;
-    } else if (a == "--rank" || a == "--limit") {
-      std::fprintf(stderr, "collectivize trace: %s needs a value\n", a.c_str());
-      return 2;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize trace: unknown option '%s'\n%s", a.c_str(), kTraceUsage);
-      return 2;
-    } else if (dir.empty()) {
-      dir = a;
-    } else {
-      std::fprintf(stderr, "collectivize trace: one trace directory at a time (got '%s' and '%s')\n",
-                   dir.c_str(), a.c_str());
-      return 2;
-    }
-  }
-  if (dir.empty()) {
-    std::fprintf(stderr, "collectivize trace: dump needs a trace directory\n%s", kTraceUsage);
-    return 2;
-  }
+int traceDump(const std::string &dir, long long rank, long long limit) {
   auto trace = cz::trace::Trace::open(dir);
   if (!trace) {
     std::fprintf(stderr, "collectivize trace: %s\n", trace.error().message().c_str());
     return 1;
   }
   if (rank >= trace->rankCount()) {
-    std::fprintf(stderr, "collectivize trace: no rank %ld in %s (ranks 0..%d)\n", rank,
+    std::fprintf(stderr, "collectivize trace: no rank %lld in %s (ranks 0..%d)\n", rank,
                  dir.c_str(), trace->rankCount() - 1);
     return 2;
   }
@@ -220,48 +192,45 @@ std::string findTracer(std::string &err) {
 }
 
 int traceVerb(int argc, char **argv) {
-  if (argc == 0) {
+  if (argc == 0) { // what there is to do, as for `collectivize` alone
     std::fputs(kTraceUsage, stderr);
     return 2;
   }
-  std::string sub = argv[0];
-  if (sub == "--help" || sub == "-h") {
-    std::fputs(kTraceUsage, stdout);
-    return 0;
+  cz::options::VerbParser parser("collectivize trace", kTraceUsage);
+  CLI::App &app = parser.app();
+  std::vector<std::string> dumpDirs, summaryDirs, repairDirs;
+  long long rank = -1, limit = 0;
+  CLI::App *dump = app.add_subcommand("dump");
+  dump->add_option("DIR", dumpDirs);
+  for (auto [name, value] : {std::pair{"--rank", &rank}, {"--limit", &limit}})
+    cz::options::addChecked(*dump, name,
+                            [value = value](const std::string &v) {
+                              return cz::options::parseWhole(v, 0, INT_MAX, *value);
+                            },
+                            "wants a whole number >= 0", "N");
+  CLI::App *summary = app.add_subcommand("summary");
+  summary->add_option("DIR", summaryDirs);
+  CLI::App *repair = app.add_subcommand("repair");
+  repair->add_option("DIR", repairDirs);
+  app.require_subcommand(0, 1);
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv), true)) return *status;
+  const std::vector<std::string> &rest = parser.unknown();
+  if (app.get_subcommands().empty()) {
+    if (rest.empty()) return parser.usageError("dump, summary or repair?");
+    if (rest[0][0] == '-') return parser.unknownError();
+    return parser.usageError("unknown subcommand '" + rest[0] + "'");
   }
-  // `trace SUB --help` (or -h anywhere after SUB): the usage, exit 0.
-  for (int i = 1; i < argc; i++)
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::fputs(kTraceUsage, stdout);
-      return 0;
-    }
-  if (sub == "dump") return traceDump(argc - 1, argv + 1);
-  if (sub == "summary") {
-    if (argc != 2 || argv[1][0] == '-') {
-      std::fputs(kTraceUsage, stderr);
-      return 2;
-    }
-    return printSummary(argv[1], "collectivize trace", true);
-  }
-  if (sub == "repair") {
-    if (argc != 2 || argv[1][0] == '-') {
-      std::fputs(kTraceUsage, stderr);
-      return 2;
-    }
-    int rc = repairTrace(argv[1], "collectivize trace");
-    return rc ? rc : printSummary(argv[1], "collectivize trace", true);
-  }
-  std::fprintf(stderr, "collectivize trace: unknown subcommand '%s'\n%s", sub.c_str(), kTraceUsage);
-  return 2;
-}
-
-bool parseCount(const char *text, long max, long &out) {
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(text, &end, 10);
-  if (end == text || *end || errno || v < 0 || v > max) return false;
-  out = v;
-  return true;
+  if (!rest.empty()) return parser.unknownError();
+  CLI::App *sub = app.get_subcommands()[0];
+  const std::vector<std::string> &dirs = sub == dump ? dumpDirs : sub == summary ? summaryDirs : repairDirs;
+  if (dirs.empty()) return parser.usageError(sub->get_name() + " needs a trace directory");
+  if (dirs.size() > 1)
+    return parser.usageError("one trace directory at a time (got '" + dirs[0] + "' and '" +
+                             dirs[1] + "')");
+  if (sub == dump) return traceDump(dirs[0], rank, limit);
+  if (sub == summary) return printSummary(dirs[0], "collectivize trace", true);
+  int rc = repairTrace(dirs[0], "collectivize trace");
+  return rc ? rc : printSummary(dirs[0], "collectivize trace", true);
 }
 
 } // namespace cz::cli

@@ -2,14 +2,15 @@
 // options; the work is rewriter/verify's.
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "collectivize/doc_path.h"
 #include "collectivize/verify/verify.h"
+#include "collectivize/verb_options.h"
 #include "verbs.h"
 
 namespace cz::cli {
@@ -33,7 +34,8 @@ const char kUsageText[] =
     "manual messages remain, collective missing, error) with its evidence and\n"
     "the speedup, and writes NN-KIND.verify.json beside the diff\n"
     "({doc:rewriter/PATCH_FORMAT.md}).\n"
-    "Exit status 0 only when every patch is verified.\n\n"
+    "Exit status 0 only when every patch is verified; 1 when one is not, or an\n"
+    "input named cannot be used (missing, unreadable, malformed); 2 bad usage.\n\n"
     "PATCH: a patch directory (every patch with a diff, one result each), one\n"
     "NN-KIND.diff or all.diff in it, or any -p1 diff with --root.\n\n"
     "options:\n"
@@ -68,85 +70,58 @@ const char kUsageText[] =
 // The text with the documents it cites where this installation has them.
 const char *usage() { return cz::docs::helpText(kUsageText); }
 
-bool number(const char *text, double lo, double hi, double &out) {
-  char *end = nullptr;
-  errno = 0;
-  double v = std::strtod(text, &end);
-  if (end == text || *end || errno || !(v >= lo && v <= hi)) return false;
-  out = v;
-  return true;
+// verify's command line (usage() describes it): the options, then after
+// `--` the command that runs the program.
+std::optional<int> parseVerifyArgs(int argc, char **argv, cz::verify::VerifyOptions &o) {
+  cz::options::VerbParser parser("collectivize verify", usage());
+  CLI::App &app = parser.app();
+  std::vector<std::string> args = cz::options::argsOf(argc, argv), patches;
+  cz::options::splitAtDoubleDash(args, o.command);
+  app.add_option("PATCH", patches);
+  app.add_option("--run", o.runScripts);
+  app.add_option("--build", o.build);
+  app.add_option("-C,--build-dir", o.buildDir);
+  app.add_option("--ignore", o.ignore);
+  app.add_option("--root", o.root);
+  app.add_option("-o", o.output);
+  app.add_option("--work", o.workDir);
+  app.add_flag("--keep", o.keep);
+  app.add_flag("--ignore-stderr", [&](int64_t) { o.compareStderr = false; });
+  app.add_flag("--ordered", o.ordered);
+  app.add_flag("--no-retrace", [&](int64_t) { o.retrace = false; });
+  long long runs = 0;
+  cz::options::addChecked(app, "--runs",
+                          [&](const std::string &v) {
+                            return cz::options::parseWhole(v, 1, 1000, runs) &&
+                                   (o.runs = int(runs), true);
+                          },
+                          "wants a whole number from 1 to 1000", "N");
+  cz::options::addChecked(app, "--timeout",
+                          [&](const std::string &v) {
+                            return cz::options::parseReal(v, 0.1, 86400, o.timeoutSeconds);
+                          },
+                          "wants seconds from 0.1 to 86400", "S");
+  if (auto status = parser.parse(args)) return status;
+  // An empty value names nothing: said here, not as a missing file later.
+  for (auto [name, value] : {std::pair{"--build", &o.build}, {"--build-dir", &o.buildDir},
+                             {"--root", &o.root}, {"-o", &o.output}, {"--work", &o.workDir}})
+    if (app.count(name) && value->empty()) return parser.usageError(std::string(name) + " needs a value");
+  if (patches.empty()) return parser.usageError("no patch given");
+  if (patches.size() > 1)
+    return parser.usageError("one PATCH at a time ('" + patches[0] + "' and '" + patches[1] +
+                             "'); the run command goes after `--`");
+  o.patch = patches[0];
+  if (o.command.empty() && o.runScripts.empty())
+    return parser.usageError("no run command: put it after `--`, e.g. `collectivize verify " +
+                             o.patch + " -- mpirun -np 4 ./app`, or give --run 'CMD'");
+  return std::nullopt;
 }
 
 } // namespace
 
 int verifyVerb(int argc, char **argv) {
   cz::verify::VerifyOptions o;
-  int i = 0;
-  for (; i < argc; i++) {
-    std::string a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage(), stdout);
-      return 0;
-    }
-    if (a == "--keep") o.keep = true;
-    else if (a == "--ignore-stderr") o.compareStderr = false;
-    else if (a == "--ordered") o.ordered = true;
-    else if (a == "--no-retrace") o.retrace = false;
-    else if (a == "--build" || a == "--runs" || a == "--ignore" || a == "--timeout" ||
-             a == "--root" || a == "-o" || a == "--work" || a == "--run" || a == "-C" || a == "--build-dir") {
-      if (i + 1 >= argc || !*argv[i + 1]) {
-        std::fprintf(stderr, "collectivize verify: %s needs a value\n", a.c_str());
-        return 2;
-      }
-      std::string v = argv[++i];
-      double n = 0;
-      if (a == "--build") o.build = v;
-      else if (a == "--run") o.runScripts.push_back(v);
-      else if (a == "-C" || a == "--build-dir") o.buildDir = v;
-      else if (a == "--ignore") o.ignore.push_back(v);
-      else if (a == "--root") o.root = v;
-      else if (a == "-o") o.output = v;
-      else if (a == "--work") o.workDir = v;
-      else if (a == "--runs") {
-        if (!number(v.c_str(), 1, 1000, n) || n != int(n)) {
-          std::fprintf(stderr, "collectivize verify: --runs wants a whole number from 1 to 1000 "
-                               "(got '%s')\n", v.c_str());
-          return 2;
-        }
-        o.runs = int(n);
-      } else if (!number(v.c_str(), 0.1, 86400, n)) {
-        std::fprintf(stderr, "collectivize verify: --timeout wants seconds from 0.1 to 86400 "
-                             "(got '%s')\n", v.c_str());
-        return 2;
-      } else {
-        o.timeoutSeconds = n;
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "collectivize verify: unknown option '%s'\n%s", a.c_str(), usage());
-      return 2;
-    } else if (o.patch.empty()) {
-      o.patch = a;
-    } else {
-      std::fprintf(stderr, "collectivize verify: one PATCH at a time ('%s' and '%s'); the "
-                           "run command goes after `--`\n", o.patch.c_str(), a.c_str());
-      return 2;
-    }
-  }
-  if (o.patch.empty()) {
-    std::fprintf(stderr, "collectivize verify: no patch given\n%s", usage());
-    return 2;
-  }
-  o.command.assign(argv + i, argv + argc);
-  if (o.command.empty() && o.runScripts.empty()) {
-    std::fprintf(stderr, "collectivize verify: no run command: put it after `--`, e.g. "
-                         "`collectivize verify %s -- mpirun -np 4 ./app`, or give --run 'CMD'\n",
-                 o.patch.c_str());
-    return 2;
-  }
+  if (auto status = parseVerifyArgs(argc, argv, o)) return *status;
   // `detect` runs as a process of this same executable.
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

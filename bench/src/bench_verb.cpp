@@ -7,6 +7,7 @@
 #include "bench/report.h"
 #include "bench/results.h"
 #include "bench/runner.h"
+#include "collectivize/verb_options.h"
 
 namespace cz::bench {
 
@@ -44,19 +45,16 @@ const char kBenchUsage[] =
 
 int benchVerb(int argc, char **argv) {
   BenchOptions opt;
+  cz::options::VerbParser parser("collectivize bench", kBenchUsage);
+  addBenchOptions(parser.app(), opt);
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return *status;
+  finishBenchOptions(opt);
+  if (opt.outDir.empty())
+    return parser.usageError("-o DIR is required (where bench.csv and the plots go)");
   std::string err;
-  int rc = parseBenchFlags(argc, argv, opt, err);
-  if (rc == 1) {
-    std::fputs(kBenchUsage, stdout);
-    return 0;
-  }
-  if (rc == 0 && opt.outDir.empty()) err = "-o DIR is required (where bench.csv and the plots go)", rc = 2;
   RunSpec spec;
-  if (rc == 0 && !algorithmsFor(opt.collectives, opt.algorithms, spec.algorithms, err)) rc = 2;
-  if (rc != 0) {
-    std::fprintf(stderr, "collectivize bench: %s\n(see collectivize bench --help)\n", err.c_str());
-    return 2;
-  }
+  if (!algorithmsFor(opt.collectives, opt.algorithms, spec.algorithms, err))
+    return parser.usageError(err);
   if (!makeDirs(opt.outDir, err)) {
     std::fprintf(stderr, "collectivize bench: %s\n", err.c_str());
     return 1;

@@ -1,6 +1,8 @@
 // options.cpp: flag and value parsing shared by `bench` and `tune`.
 #include "bench/options.h"
 
+#include "collectivize/verb_options.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -157,83 +159,45 @@ int itersForSize(long long bytes, bool quick) {
   return quick ? iters / 10 : iters;
 }
 
-int parseBenchFlags(int argc, char **argv, BenchOptions &opt, std::string &err,
-                    ExtraFlag extra, void *ctx) {
-  bool sizesGiven = false;
-  for (int i = 0; i < argc; i++) {
-    std::string a = argv[i];
-    // --flag=value is accepted as well as --flag value.
-    std::string value;
-    bool inlineValue = false;
-    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
-      value = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-      inlineValue = true;
-    }
-    auto need = [&](std::string &v) {
-      if (inlineValue) { v = value; return true; }
-      if (i + 1 >= argc) { err = a + " needs a value"; return false; }
-      v = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "-h" || a == "--help") return 1;
-    if (a == "--quick") { opt.quick = true; continue; }
-    if (a == "--procs" || a == "-n") {
-      if (!need(v) || !parseProcs(v, opt.procs, err)) return 2;
-    } else if (a == "--sizes") {
-      if (!need(v) || !parseSizes(v, opt.sizes, err)) return 2;
-      sizesGiven = true;
-    } else if (a == "--collective" || a == "-c") {
-      if (!need(v) || !parseCollectives(v, opt.collectives, err)) return 2;
-    } else if (a == "--algorithms") {
-      if (!need(v)) return 2;
-      opt.algorithms = splitOn(v, ',');
-      for (const std::string &s : opt.algorithms)
-        if (s.empty()) { err = "--algorithms: empty name in '" + v + "'"; return 2; }
-    } else if (a == "--reps") {
-      if (!need(v)) return 2;
-      char *end = nullptr;
-      long r = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || r < 1 || r > 64) {
-        err = "--reps wants 1..64 (got '" + v + "')";
-        return 2;
-      }
-      opt.reps = static_cast<int>(r);
-    } else if (a == "--max-batch") {
-      if (!need(v)) return 2;
-      char *end = nullptr;
-      double s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(s > 0)) {
-        err = "--max-batch wants seconds > 0 (got '" + v + "')";
-        return 2;
-      }
-      opt.maxBatchSeconds = s;
-    } else if (a == "--timeout") {
-      if (!need(v)) return 2;
-      char *end = nullptr;
-      long s = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || s < 1) {
-        err = "--timeout wants whole seconds >= 1 (got '" + v + "')";
-        return 2;
-      }
-      opt.timeoutSeconds = static_cast<int>(s);
-    } else if (a == "-o" || a == "--output") {
-      if (!need(v)) return 2;
-      opt.outDir = v;
-    } else {
-      int used = extra ? extra(argc, argv, i, ctx, err) : 0;
-      if (used < 0) return 2;
-      if (used == 0) {
-        err = "unknown option '" + std::string(argv[i]) + "'";
-        return 2;
-      }
-      i += used - 1;
-    }
-  }
-  if (!sizesGiven) parseSizes("8:1M", opt.sizes, err);
+void addBenchOptions(CLI::App &app, BenchOptions &opt) {
+  using cz::options::addParsed;
+  app.add_flag("--quick", opt.quick);
+  addParsed(app, "-n,--procs", [&opt](const std::string &v, std::string &err) {
+    return parseProcs(v, opt.procs, err);
+  }, "LIST");
+  addParsed(app, "--sizes", [&opt](const std::string &v, std::string &err) {
+    return parseSizes(v, opt.sizes, err);
+  }, "S");
+  addParsed(app, "-c,--collective", [&opt](const std::string &v, std::string &err) {
+    return parseCollectives(v, opt.collectives, err);
+  }, "C");
+  addParsed(app, "--algorithms", [&opt](const std::string &v, std::string &err) {
+    opt.algorithms = splitOn(v, ',');
+    for (const std::string &s : opt.algorithms)
+      if (s.empty()) return err = "--algorithms: empty name in '" + v + "'", false;
+    return true;
+  }, "LIST");
+  // (The checks run while the verb parses: they keep no reference to
+  // this function's locals.)
+  cz::options::addChecked(app, "--reps", [&opt](const std::string &v) {
+    long long n = 0;
+    return cz::options::parseWhole(v, 1, 64, n) && (opt.reps = int(n), true);
+  }, "wants 1..64", "N");
+  cz::options::addChecked(app, "--max-batch", [&opt](const std::string &v) {
+    double s = 0;
+    return cz::options::parseReal(v, 0, 1e9, s) && s > 0 && (opt.maxBatchSeconds = s, true);
+  }, "wants seconds > 0", "SEC");
+  cz::options::addChecked(app, "--timeout", [&opt](const std::string &v) {
+    long long n = 0;
+    return cz::options::parseWhole(v, 1, 1 << 30, n) && (opt.timeoutSeconds = int(n), true);
+  }, "wants whole seconds >= 1", "SEC");
+  app.add_option("-o,--output", opt.outDir);
+}
+
+void finishBenchOptions(BenchOptions &opt) {
+  std::string err;
+  if (opt.sizes.empty()) parseSizes("8:1M", opt.sizes, err);
   if (opt.reps == 0) opt.reps = opt.quick ? 1 : 3;
-  return 0;
 }
 
 }  // namespace cz::bench

@@ -22,6 +22,7 @@
 #include "bench/tune_rules.h"
 #include "collectivize.h"
 #include "collectivize/doc_path.h"
+#include "collectivize/verb_options.h"
 
 namespace cz::bench {
 namespace {
@@ -45,8 +46,9 @@ const char kTuneUsageText[] =
     "  --margin M          required advantage over mpi, 0..0.9 (default 0.10 = 10%)\n"
     "  --verify            after writing, time cz_<coll> with the table beside mpi\n"
     "                      (default unless --from); --no-verify skips it\n"
-    "  bench options       --collective (default all), --procs, --sizes, --quick,\n"
-    "                      --reps, --algorithms, --max-batch, --timeout: as for bench\n\n"
+    "  bench options       --collective (-c; default all), --procs (-n), --sizes,\n"
+    "                      --quick, --reps, --algorithms, --max-batch, --timeout:\n"
+    "                      as for bench\n\n"
     "Rules: a measured size's choice holds from that size up to just below the next\n"
     "measured size (the smallest also below it, the largest above it); a measured P's\n"
     "rules hold up to just below the next measured P (the smallest also below, the\n"
@@ -61,31 +63,16 @@ struct TuneFlags {
   double margin = 0.10;
   std::vector<std::string> from;  // one bench.csv per independent run
   int verify = -1;  // -1: default (on unless --from)
-  bool collectiveGiven = false;
 };
 
-int tuneFlag(int argc, char **argv, int i, void *ctx, std::string &err) {
-  TuneFlags &t = *static_cast<TuneFlags *>(ctx);
-  std::string a = argv[i], value;
-  bool inl = false;
-  if (a.find('=') != std::string::npos) value = a.substr(a.find('=') + 1), a = a.substr(0, a.find('=')), inl = true;
-  if (a == "--verify") return t.verify = 1, 1;
-  if (a == "--no-verify") return t.verify = 0, 1;
-  if (a != "--margin" && a != "--from") return 0;
-  if (!inl) {
-    if (i + 1 >= argc) { err = a + " needs a value"; return -1; }
-    value = argv[i + 1];
-  }
-  if (a == "--from") t.from.push_back(value);
-  else {
-    char *end = nullptr;
-    t.margin = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end || !(t.margin >= 0 && t.margin <= 0.9)) {
-      err = "--margin wants a fraction 0..0.9, e.g. 0.10 for 10% (got '" + value + "')";
-      return -1;
-    }
-  }
-  return inl ? 1 : 2;
+// tune's own options, beside bench's.
+void addTuneOptions(CLI::App &app, TuneFlags &t) {
+  app.add_flag("--verify", [&t](int64_t) { t.verify = 1; });
+  app.add_flag("--no-verify", [&t](int64_t) { t.verify = 0; });
+  app.add_option("--from", t.from)->type_name("CSV");
+  cz::options::addChecked(app, "--margin", [&t](const std::string &v) {
+    return cz::options::parseReal(v, 0, 0.9, t.margin);
+  }, "wants a fraction 0..0.9, e.g. 0.10 for 10%", "M");
 }
 
 std::string nowText() {
@@ -158,21 +145,16 @@ int tuneVerb(int argc, char **argv) {
   BenchOptions opt;
   opt.collectives = allCollectives();  // a table covers every collective
   TuneFlags tf;
+  cz::options::VerbParser parser("collectivize tune", tuneUsage());
+  addBenchOptions(parser.app(), opt);
+  addTuneOptions(parser.app(), tf);
+  if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return *status;
+  finishBenchOptions(opt);
+  if (opt.outDir.empty()) return parser.usageError("-o FILE is required (the decision table to write)");
   std::string err;
-  int rc = parseBenchFlags(argc, argv, opt, err, tuneFlag, &tf);
-  if (rc == 1) {
-    std::fputs(tuneUsage(), stdout);
-    return 0;
-  }
-  if (rc == 0 && opt.outDir.empty()) err = "-o FILE is required (the decision table to write)", rc = 2;
   RunSpec spec;
-  if (rc == 0 && tf.from.empty() &&
-      !algorithmsFor(opt.collectives, opt.algorithms, spec.algorithms, err))
-    rc = 2;
-  if (rc != 0) {
-    std::fprintf(stderr, "collectivize tune: %s\n(see collectivize tune --help)\n", err.c_str());
-    return 2;
-  }
+  if (tf.from.empty() && !algorithmsFor(opt.collectives, opt.algorithms, spec.algorithms, err))
+    return parser.usageError(err);
   const std::string file = opt.outDir;
   std::string stem = file.size() > 4 && file.compare(file.size() - 4, 4, ".txt") == 0
                          ? file.substr(0, file.size() - 4) : file;

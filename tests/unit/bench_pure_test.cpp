@@ -10,6 +10,7 @@
 
 #include "bench/hockney_fit.h"
 #include "bench/options.h"
+#include "collectivize/verb_options.h"
 #include "bench/results.h"
 #include "bench/svg_plot.h"
 #include "bench/tune_rules.h"
@@ -71,17 +72,32 @@ TEST(Options, BytesAndIters) {
   EXPECT_EQ(itersForSize(8, true), 100);
 }
 
+// bench's options through the verbs' parser (collectivize/verb_options.h).
+std::optional<int> parseBench(const std::vector<std::string> &args, BenchOptions &opt) {
+  cz::options::VerbParser parser("collectivize bench", "usage: collectivize bench\n");
+  addBenchOptions(parser.app(), opt);
+  auto status = parser.parse(args);
+  if (!status) finishBenchOptions(opt);
+  return status;
+}
+
 TEST(Options, FlagErrorsAreUsageErrors) {
   BenchOptions opt;
-  std::string err;
-  const char *argv[] = {"--procs", "2,4", "--sizes=8:64", "--quick", "-o", "d"};
-  ASSERT_EQ(parseBenchFlags(6, const_cast<char **>(argv), opt, err), 0) << err;
+  EXPECT_EQ(parseBench({"--procs", "2,4", "--sizes=8:64", "--quick", "-o", "d"}, opt), std::nullopt);
+  EXPECT_EQ(opt.procs, (std::vector<int>{2, 4}));
   EXPECT_EQ(opt.sizes.size(), 4u);
   EXPECT_EQ(opt.reps, 1);
-  const char *bad[] = {"--frobnicate"};
-  BenchOptions o2;
-  EXPECT_EQ(parseBenchFlags(1, const_cast<char **>(bad), o2, err), 2);
-  EXPECT_NE(err.find("--frobnicate"), std::string::npos);
+  EXPECT_EQ(opt.outDir, "d");
+  BenchOptions defaults;
+  EXPECT_EQ(parseBench({"-o", "d"}, defaults), std::nullopt);
+  EXPECT_EQ(defaults.sizes.size(), 18u); // 8:1M
+  EXPECT_EQ(defaults.reps, 3);
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--frobnicate"},
+                                       {"--procs", "0"}, {"--reps"}, {"--reps", "65"},
+                                       {"-o", "a", "--output", "b"}, {"--sizes", "7:1K"}}) {
+    BenchOptions o;
+    EXPECT_EQ(parseBench(bad, o), 2) << bad[0];
+  }
 }
 
 TEST(Hockney, RecoversAlphaBeta) {

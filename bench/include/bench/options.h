@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace cz::bench {
 
 // The collectives the benchmark knows, in output order.
@@ -46,14 +50,12 @@ struct BenchOptions {
   std::string outDir;
 };
 
-// Parses bench-style flags from argv. Unknown flags are an error unless
-// `extra` accepts them (returns how many argv entries it consumed, 0 = not
-// mine, -1 = error already reported in err). Returns 0 ok, 2 usage error
-// (err says why), 1 when --help was given (caller prints usage).
-using ExtraFlag = int (*)(int argc, char **argv, int i, void *ctx,
-                          std::string &err);
-int parseBenchFlags(int argc, char **argv, BenchOptions &opt,
-                    std::string &err, ExtraFlag extra = nullptr,
-                    void *ctx = nullptr);
+// Adds the options of `collectivize bench` (which tune shares) to a verb's
+// parser (collectivize/verb_options.h); each value is checked as it is
+// read, with the parsers above.
+void addBenchOptions(CLI::App &app, BenchOptions &opt);
+// After parsing: the defaults that depend on what was given (sizes 8:1M;
+// 3 reps, 1 with --quick).
+void finishBenchOptions(BenchOptions &opt);
 
 }  // namespace cz::bench

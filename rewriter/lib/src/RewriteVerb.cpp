@@ -1,6 +1,5 @@
 // RewriteVerb.cpp: `collectivize rewrite`: options, the plan, the files.
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
@@ -10,47 +9,12 @@
 #include "llvm/Support/Path.h"
 
 #include "collectivize/clang/ProjectRoot.h" // relativeToRoot
-#include "collectivize/doc_path.h"
 #include "collectivize/rewrite/PatchFiles.h"
 #include "collectivize/rewrite/Rewrite.h"
+#include "RewriteOptions.h"
 
 namespace cz::rewrite {
 namespace {
-
-const char kUsageText[] =
-    "usage: collectivize rewrite REPORT.json [options] [-- COMPILE_FLAGS...]\n\n"
-    "Turns each confirmed manual collective of a detection report into a patch\n"
-    "that replaces the hand-made code with the collective call: a unified diff,\n"
-    "clang-apply-replacements YAML and a rationale per match, all.diff, and\n"
-    "patches.json ({doc:rewriter/PATCH_FORMAT.md}). Your files are not touched unless\n"
-    "--apply is given.\n\n"
-    "options:\n"
-    "  -o DIR           patch directory (default: collectivize-patches)\n"
-    "  -p BUILD_DIR     where compile_commands.json is (else: mpicc's include\n"
-    "                   directories, the file's directory, and the flags after --)\n"
-    "  --sites FILE     the site database (default: the one the report was made with)\n"
-    "  --root DIR       project root the database's paths are relative to\n"
-    "                   (default: from the database's absolute paths)\n"
-    "  --target mpi|runtime\n"
-    "                   MPI collectives (default) or Collectivize's cz_* where it has them\n"
-    "  --match N        rewrite only match N (1-based, as in the file names NN-KIND;\n"
-    "                   repeatable); a requested match without a patch exits 1\n"
-    "  --apply          also write the proposed patches into the sources, keeping\n"
-    "                   each original as FILE.collectivize-orig; only files below\n"
-    "                   the project root (--root, else the git checkout holding the\n"
-    "                   current directory, else the current directory)\n"
-    "  --allow-outside-root\n"
-    "                   let --apply write files outside that root\n"
-    "  -q               no progress\n\n"
-    "A non-empty -o directory is refused unless it holds only the files of an\n"
-    "earlier rewrite (patches.json, NN-KIND.*, all.diff), which are removed.\n"
-    "Exit status: 0 when every match was planned (a match may get no patch for\n"
-    "its code's shape), 1 when a match failed because of its inputs (a malformed\n"
-    "report entry, a stale site database, a file that does not parse) or a\n"
-    "--match got no patch, 2 for wrong options.\n";
-
-// The text with the documents it cites where this installation has them.
-const char *usage() { return cz::docs::helpText(kUsageText); }
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);
@@ -91,73 +55,13 @@ std::string collectiveLine(const std::string &code) {
 } // namespace
 
 int rewriteVerb(int argc, char **argv) {
-  std::string reportPath, outDir = "collectivize-patches", buildDir, sitesPath, root, target = "mpi";
-  std::vector<std::string> flags;
-  std::set<size_t> only;
-  bool apply = false, quiet = false, outsideRoot = false;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize rewrite: %s needs a value\n%s", a.c_str(), usage());
-        return false;
-      }
-      out = argv[++i];
-      return true;
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage(), stdout);
-      return 0;
-    } else if (a == "-o") {
-      if (!value(outDir)) return 2;
-    } else if (a == "-p") {
-      if (!value(buildDir)) return 2;
-    } else if (a == "--sites") {
-      if (!value(sitesPath)) return 2;
-    } else if (a == "--root") {
-      if (!value(root)) return 2;
-    } else if (a == "--target") {
-      if (!value(target)) return 2;
-      if (target != "mpi" && target != "runtime") {
-        std::fprintf(stderr, "collectivize rewrite: --target is 'mpi' or 'runtime', not '%s'\n", target.c_str());
-        return 2;
-      }
-    } else if (a == "--match") {
-      std::string n;
-      if (!value(n)) return 2;
-      char *end = nullptr;
-      unsigned long long v = std::strtoull(n.c_str(), &end, 10);
-      if (n.empty() || *end || v == 0 || n[0] == '-') {
-        std::fprintf(stderr, "collectivize rewrite: --match takes a match number from 1 (NN of NN-KIND), not '%s'\n",
-                     n.c_str());
-        return 2;
-      }
-      only.insert(size_t(v));
-    } else if (a == "--apply") {
-      apply = true;
-    } else if (a == "--allow-outside-root") {
-      outsideRoot = true;
-    } else if (a == "-q") {
-      quiet = true;
-    } else if (a == "--") {
-      flags.assign(argv + i + 1, argv + argc);
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "collectivize rewrite: unknown option '%s'\n%s", a.c_str(), usage());
-      return 2;
-    } else if (reportPath.empty()) {
-      reportPath = a;
-    } else {
-      std::fprintf(stderr, "collectivize rewrite: one report only ('%s' and '%s')\n%s", reportPath.c_str(),
-                   a.c_str(), usage());
-      return 2;
-    }
-  }
-  if (reportPath.empty()) {
-    std::fprintf(stderr, "collectivize rewrite: give the detection report (collectivize detect TRACE -o REPORT.json)\n%s",
-                 usage());
-    return 2;
-  }
+  RewriteArgs args;
+  if (auto status = parseRewriteArgs(argc, argv, args)) return *status;
+  const std::string &reportPath = args.reportPath, &outDir = args.outDir, &target = args.target;
+  std::string &buildDir = args.buildDir, &sitesPath = args.sitesPath, &root = args.root;
+  const std::vector<std::string> &flags = args.flags;
+  const std::set<size_t> &only = args.only;
+  const bool apply = args.apply, quiet = args.quiet, outsideRoot = args.outsideRoot;
   DetectionReport report;
   std::string err;
   if (!readDetectionReport(reportPath, report, err)) {

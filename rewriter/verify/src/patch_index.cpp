@@ -180,6 +180,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
       error = "-o names one result file, and " + arg + " has " +
               std::to_string(set.jobs.size()) + " patches: leave -o out (each result goes "
               "beside its diff) or verify one .diff";
+      set.usageProblem = true;
       return false;
     }
     if (!outputOption.empty()) set.jobs[0].resultPath = absolutePath(outputOption, cwd());
@@ -223,6 +224,7 @@ bool resolvePatchSet(const std::string &patchArg, const std::string &rootOption,
   if (set.projectRoot.empty()) {
     error = patchArg + " is not in a patch directory (no patches.json beside it): give the "
                        "project root it applies to with --root DIR";
+    set.usageProblem = true;
     return false;
   }
   if (!isDir(set.projectRoot)) {

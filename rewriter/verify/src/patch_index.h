@@ -35,6 +35,10 @@ struct PatchSet {
   std::vector<VerifyJob> jobs;
   std::vector<PatchRegion> regions; // every job's, once: the original copy's probes
   std::vector<std::string> notes; // patches without a diff, skipped
+  // Set when resolvePatchSet fails because of the options (-o with several
+  // patches, a loose diff without --root): a usage error, exit status 2.
+  // Otherwise a failure is the inputs' (missing, unreadable, malformed): 1.
+  bool usageProblem = false;
 };
 
 // False with a message for people.

@@ -490,7 +490,7 @@ int Verifier::run() {
   userCwd_ = fs::current_path().string();
   if (!resolvePatchSet(opt_.patch, opt_.root, opt_.output, set_, error)) {
     std::fprintf(stderr, "collectivize verify: %s\n", error.c_str());
-    return 2;
+    return set_.usageProblem ? 2 : 1; // else the patch named cannot be read or used
   }
   for (const std::string &n : set_.notes) std::printf("%s\n", n.c_str());
   if (!opt_.buildDir.empty()) {
@@ -500,7 +500,7 @@ int Verifier::run() {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
       std::fprintf(stderr, "collectivize verify: --build-dir %s is not a directory\n", dir.c_str());
-      return 2;
+      return 1;
     }
     if (inCopy.empty() && dir != set_.projectRoot) {
       std::fprintf(stderr, "collectivize verify: --build-dir %s is not inside the project %s: the copies "
@@ -516,7 +516,7 @@ int Verifier::run() {
     if (fs::exists(work_) && !fs::is_empty(work_, ec)) {
       std::fprintf(stderr, "collectivize verify: --work %s is not empty: give a new or empty "
                            "directory\n", work_.c_str());
-      return 2;
+      return 1; // like `run` with a trace directory that is not empty
     }
     fs::create_directories(work_, ec);
     if (ec) {

@@ -37,7 +37,9 @@ struct VerifyOptions {
 };
 
 // Runs the verification and prints it; returns the exit status: 0 when
-// every patch is verified, 1 when one is not, 2 for a usage problem.
+// every patch is verified, 1 when one is not or an input named cannot be
+// used (missing, unreadable, malformed, a --work that is not empty), 2 for
+// a usage problem (the command line itself is wrong).
 int verify(const VerifyOptions &options);
 
 } // namespace cz::verify
