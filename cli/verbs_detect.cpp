@@ -39,7 +39,8 @@ const char kUsageText[] =
     "                           [-o REPORT.json]\n"
     "                           [--min-group N] [--window-messages N] [--progress]\n"
     "                           [--concurrent]\n"
-    "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n\n"
+    "       mpirun -np N collectivize detect --parallel TRACE_DIR [options]\n"
+    "       collectivize detect --list-rules\n\n"
     "Finds hand-made collectives in a trace by what its messages carried:\n"
     "prints a summary and, with -o, writes the JSON report the rewriter reads\n"
     "(format: {doc:detector/REPORT_FORMAT.md}).\n"
@@ -69,7 +70,9 @@ const char kUsageText[] =
     "other analyses (tiling, barriers, block flows, reductions, spreads,\n"
     "gathering) alone; with several, window w is analysed on process w mod N\n"
     "and process 0 merges the findings. The report is the serial mode's with\n"
-    "the same --window-messages. --progress names each process's phases.\n";
+    "the same --window-messages. --progress names each process's phases.\n"
+    "--list-rules: print the detection rules in the order they run, with the\n"
+    "kinds each finds and what a confirmed instance of it proves.\n";
 
 // The text with the documents it cites where this installation has them.
 const char *usage() { return cz::docs::helpText(kUsageText); }
@@ -323,7 +326,7 @@ struct DetectArgs {
   std::string out, sitesPath;
   std::vector<std::string> dirs;
   cz::detect::DetectOptions options;
-  bool parallel = false, concurrent = false, noSites = false;
+  bool parallel = false, concurrent = false, noSites = false, listRules = false;
 };
 
 // Nothing when detect goes on; else the exit status (help, usage error).
@@ -337,6 +340,7 @@ std::optional<int> parseDetectArgs(int argc, char **argv, DetectArgs &a) {
   app.add_flag("--progress", gProgress);
   app.add_flag("--parallel", a.parallel);
   app.add_flag("--concurrent", a.concurrent);
+  app.add_flag("--list-rules", a.listRules);
   long long n = 0;
   cz::options::addChecked(app, "--min-group",
                           [&](const std::string &v) {
@@ -351,6 +355,11 @@ std::optional<int> parseDetectArgs(int argc, char **argv, DetectArgs &a) {
                           },
                           "wants 0 or a number >= 2", "N");
   if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return status;
+  if (a.listRules) {
+    if (!a.dirs.empty()) return parser.usageError("--list-rules takes no trace directory");
+    std::fputs(cz::detect::detectionRuleText().c_str(), stdout);
+    return 0;
+  }
   if (a.dirs.empty()) return parser.usageError("no trace directory");
   if (a.noSites && !a.sitesPath.empty()) return parser.usageError("--sites and --no-sites: give one");
   if (a.dirs.size() > 1 && a.parallel)
