@@ -310,6 +310,11 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   clock.done("block flows");
   // Before spreads: combined values often become equal (a max reached),
   // which would look like data flowing.
+  // Before reductions: a prefix reduction's messages are combined values
+  // too; before spreads: forwarded values would look like broadcasts.
+  detail::findPrefixReductions(t, o, claimed, instances);
+  detail::findForwardedPrefixes(t, o, claimed, instances);
+  clock.done("prefix reductions");
   const detail::RankActivity activity(t);
   detail::findReductions(t, o, activity, claimed, instances);
   clock.done("reductions");
