@@ -173,8 +173,12 @@ void readSite(const json::Object &o, size_t index, MatchSite &s, std::string &pr
 void readMatch(const json::Object &m, DetectedMatch &d) {
   std::string &problem = d.malformed;
   Fields f(m, problem);
-  d.kind = f.oneOf("kind", {"bcast", "scatter", "gather", "reduce", "allreduce", "allgather", "alltoall",
-                            "barrier", "gatherv", "scatterv"},
+  d.kind = f.oneOf("kind",
+                   {
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) name,
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+                   },
                    true);
   d.status = f.oneOf("status", {"confirmed", "ambiguous", "partial"}, true);
   d.confirmed = d.status == "confirmed";
@@ -182,8 +186,11 @@ void readMatch(const json::Object &m, DetectedMatch &d) {
     for (const json::Value &v : *f.array("unproven"))
       if (auto u = v.getAsString()) d.unproven.push_back(u->str());
   d.ranks = f.ints("ranks", 0);
-  bool rooted = d.kind == "bcast" || d.kind == "scatter" || d.kind == "gather" ||
-                d.kind == "reduce" || d.kind == "gatherv" || d.kind == "scatterv";
+  bool rooted = false;
+#define COLLECTIVE_KIND(Enum, name, call, isRooted, counts, reduction) \
+  if (d.kind == name) rooted = isRooted;
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
   long long groupEnd = d.ranks.empty() ? kMaxInt : (long long)d.ranks.size() - 1;
   // A root that varies from instance to instance: no one root, every one.
   if (m.get("roots")) d.roots = f.ints("roots", 0);
