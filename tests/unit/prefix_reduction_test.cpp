@@ -122,8 +122,9 @@ TEST(PrefixReduction, ChainOfRunningSumsIsNoConfirmedScan) {
 }
 
 // Each rank sends its own value to r+1 and forwards every value from below
-// unchanged (the receivers combine them).
-IntScript forwarding(int p, bool sameValue) {
+// unchanged (the receivers combine them). rankOrder: the last rank receives
+// the value of rank q at slot q of one buffer (a gather along the chain).
+IntScript forwarding(int p, bool sameValue, bool rankOrder = false) {
   IntScript t(p);
   auto value = [&](int r) { return sameValue ? Pair{5, 5} : own(r); };
   for (int r = 0; r + 1 < p; r++) {
@@ -133,7 +134,11 @@ IntScript forwarding(int p, bool sameValue) {
       t.send(r, r + 1, value(q));
     }
   }
-  for (int q = 0; q < p - 1; q++) t.recv(p - 1, p - 2);
+  // Rank p-2 sent its own value, then those of p-3 down to 0.
+  for (int k = 0; k < p - 1; k++) {
+    t.recv(p - 1, p - 2);
+    if (rankOrder) t.s.spec.events[size_t(p - 1)].back().address = 0x9000 + 8 * uint64_t(p - 2 - k);
+  }
   return t;
 }
 
@@ -144,6 +149,13 @@ TEST(ForwardedPrefix, ForwardedValuesAreAnAmbiguousScan) {
   EXPECT_FALSE(rep.matches[0].confirmed);
   EXPECT_TRUE(rep.matches[0].unproven & cz::detect::kReductionOp);
   EXPECT_EQ(rep.matches[0].messages, 10u);
+}
+
+// The same messages received at the last rank into one buffer in rank
+// order: a gather along the chain, not taken for a scan.
+TEST(ForwardedPrefix, ChainGatherIntoRankOrderIsNoScan) {
+  auto rep = forwarding(5, false, true).detect("scan-forwarded-gather");
+  for (const auto &m : rep.matches) EXPECT_NE(m.kind, Kind::Scan);
 }
 
 // One value passed along by every rank is no prefix of anything.

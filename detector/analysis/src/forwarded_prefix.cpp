@@ -9,7 +9,10 @@
 // messages (the pair q -> q+1 carries I*(q+1) for I instances, cut in
 // order). Data: what q sends is what it received from q-1 (each forward
 // after its receipt) plus exactly one value of its own. The values do not
-// all match (equal data passed along a chain is a broadcast's pipeline).
+// all match (equal data passed along a chain is a broadcast's pipeline),
+// and the last member does not receive them into one buffer in rank order
+// (a gather along the chain, whose members only pass data on: the same
+// messages, left to the gathering rule).
 //
 // The operation is applied where no message shows it, and whether a member
 // adds its own value (MPI_Scan) or not (MPI_Exscan) is local as well: the
@@ -29,10 +32,14 @@ Item itemOf(const Message &m) { return {m.crc, m.bytes}; }
 
 // Member q's sends of one instance against what it received from q-1:
 // every receipt forwarded after it arrived, and one value of its own.
+// origins: the member each received value started at (in), then each
+// sent one's (out; q for its own).
 bool forwardsAllPlusOwn(const MessageTable &t, const std::vector<uint32_t> &received,
-                        const std::vector<uint32_t> &sent) {
+                        const std::vector<uint32_t> &sent, uint32_t q,
+                        std::vector<uint32_t> &origins) {
   if (sent.size() != received.size() + 1) return false;
   std::vector<uint8_t> used(received.size(), 0);
+  std::vector<uint32_t> sentOrigins;
   bool own = false;
   for (uint32_t s : sent) { // ascending: in send order
     const Message &x = t.messages[s];
@@ -43,11 +50,32 @@ bool forwardsAllPlusOwn(const MessageTable &t, const std::vector<uint32_t> &rece
           (pick == received.size() || r.recvPos < t.messages[received[pick]].recvPos))
         pick = k;
     }
-    if (pick < received.size()) used[pick] = 1;
-    else if (own) return false;
-    else own = true;
+    if (pick < received.size()) {
+      used[pick] = 1;
+      sentOrigins.push_back(origins[pick]);
+    } else if (own) {
+      return false;
+    } else {
+      own = true;
+      sentOrigins.push_back(q);
+    }
   }
+  origins = std::move(sentOrigins);
   return own;
+}
+
+// The last member received every value into one buffer in rank order
+// (origin q's at base + q * bytes): a gather along the chain, whose
+// members only pass data on; left to the gathering rule.
+bool gatherLayout(const MessageTable &t, const std::vector<uint32_t> &received,
+                  const std::vector<uint32_t> &origins) {
+  const Message &m0 = t.messages[received[0]];
+  uint64_t base = m0.recvAddress - origins[0] * m0.bytes;
+  for (size_t k = 0; k < received.size(); k++) {
+    const Message &m = t.messages[received[k]];
+    if (m.recvAddress != base + origins[k] * m.bytes) return false;
+  }
+  return true;
 }
 
 void analyzeKey(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs,
@@ -72,13 +100,15 @@ void analyzeKey(const MessageTable &t, const Group &g, const std::vector<uint32_
     Instance in;
     bool varied = false;
     uint32_t firstCrc = t.messages[onPair[0][i]].crc;
+    std::vector<uint32_t> origins{0}; // member 0 sends its own value only
     for (size_t q = 0; q + 1 < p; q++) {
       std::vector<uint32_t> sent = slice(q);
-      if (q > 0 && !forwardsAllPlusOwn(t, slice(q - 1), sent)) return;
+      if (q > 0 && !forwardsAllPlusOwn(t, slice(q - 1), sent, uint32_t(q), origins)) return;
       for (uint32_t m : sent) varied |= t.messages[m].crc != firstCrc;
       in.messages.insert(in.messages.end(), sent.begin(), sent.end());
     }
     if (!varied) return; // one value passed along: a pipeline's broadcast
+    if (gatherLayout(t, slice(p - 2), origins)) return;
     const Message &first = t.messages[onPair[0][i]];
     in.kind = Kind::Scan;
     in.unproven |= kReductionOp;
