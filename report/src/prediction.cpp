@@ -52,6 +52,10 @@ double textbookMicros(const std::string &kind, double p, double m, double a, dou
   if (kind == "reduce" || kind == "allreduce")
     return pick(L * (a + b * m), kind == "reduce" ? "binomial tree: L(α+βm)" : "recursive doubling: L(α+βm)",
                 2 * L * a + 2 * (p - 1) / p * b * m, "Rabenseifner: 2Lα + 2(P-1)/P·βm");
+  if (kind == "scan" || kind == "exscan") {
+    which = "recursive doubling: L(α+βm)";
+    return L * (a + b * m);
+  }
   if (kind == "barrier") {
     which = "dissemination: Lα";
     return L * a;

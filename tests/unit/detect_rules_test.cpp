@@ -35,7 +35,7 @@ TEST(DetectionRules, PhasesInTheirOrderAndTheLastRuleClosesOne) {
   std::vector<std::string> phases;
   for (const detail::DetectionRule &r : detail::detectionRules())
     if (*r.phase) phases.push_back(r.phase);
-  EXPECT_EQ(phases, (std::vector<std::string>{"tiling", "barriers", "block flows", "reductions", "spreads",
+  EXPECT_EQ(phases, (std::vector<std::string>{"tiling", "barriers", "block flows", "prefix reductions", "reductions", "spreads",
                                               "provenance and gathering"}));
   ASSERT_FALSE(detail::detectionRules().empty());
   EXPECT_STRNE(detail::detectionRules().back().phase, "");

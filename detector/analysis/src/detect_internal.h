@@ -143,6 +143,18 @@ void findBruckShapes(const MessageTable &t, const DetectOptions &o,
 void findReductions(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
+// Scan and exscan whose messages carry partial results (recursive
+// doubling, a chain after a shift), proven by their values
+// (prefix_reduction.cpp).
+void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
+// A prefix reduction combined at the receivers: each member forwards
+// along the chain its own value and every value from below
+// (forwarded_prefix.cpp); always ambiguous.
+void findForwardedPrefixes(const MessageTable &t, const DetectOptions &o,
+                           std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
 // Allgather and gather of any shape, from the provenance of every byte.
 // pv: traceProvenance(t).
 void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOptions &o,

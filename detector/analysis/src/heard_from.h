@@ -44,6 +44,11 @@ public:
     return true;
   }
 
+  // Member r has heard from member q.
+  bool heard(size_t r, size_t q) const {
+    return (heard_[r * words_ + q / 64] >> (q % 64)) & 1;
+  }
+
 private:
   uint64_t *row(size_t r) { return heard_.data() + r * words_; }
   size_t slot(uint32_t msg) const {

@@ -151,6 +151,10 @@ std::string equivalentCall(const Match &m) {
            comm + ")";
   case Kind::Allreduce:
     return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
+  case Kind::Scan:
+    return "MPI_Scan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
+  case Kind::Exscan:
+    return "MPI_Exscan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
   case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
   case Kind::Gatherv:
     return "MPI_Gatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +

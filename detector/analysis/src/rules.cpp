@@ -24,6 +24,8 @@ void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, 
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
+void prefixReductions(RuleInputs &in) { findPrefixReductions(in.t, in.o, in.claimed, in.instances); }
+void forwardedPrefixes(RuleInputs &in) { findForwardedPrefixes(in.t, in.o, in.claimed, in.instances); }
 void reductions(RuleInputs &in) { findReductions(in.t, in.o, in.activity(), in.claimed, in.instances); }
 void spreads(RuleInputs &in) {
   findSpreads(in.t, in.o, in.activity(), in.claimed, in.instances);
@@ -74,6 +76,22 @@ const std::vector<DetectionRule> &detectionRules() {
        "with block-flows",
        "block flows",
        bruckShapes},
+      {"prefix-reduction",
+       {Kind::Scan, Kind::Exscan},
+       "every rank heard from exactly the ranks below it, sent its own value first, and each "
+       "later send is the operation of its own value and what it received (scan) or of what it "
+       "received (exscan), one kind and operation fitting",
+       "before reductions: a prefix reduction's messages are combined values too; before "
+       "spreads: forwarded values would look like broadcasts",
+       "",
+       prefixReductions},
+      {"forwarded-prefix",
+       {Kind::Scan},
+       "nothing: a chain that forwards every value from below unchanged combines at the "
+       "receivers, which no message shows; it stays ambiguous",
+       "with prefix-reduction",
+       "prefix reductions",
+       forwardedPrefixes},
       {"reduction",
        {Kind::Reduce, Kind::Allreduce, Kind::Alltoall},
        "who hears from whom is a reduction tree or exchange, and the traced values pin one "

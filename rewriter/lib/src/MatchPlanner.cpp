@@ -140,7 +140,7 @@ public:
       if (region.between.count(int(g))) parts.push_back(region.between.at(int(g)));
       calls.push_back(call.code);
       for (const char *name : {"MPI_Bcast", "MPI_Scatter", "MPI_Gather", "MPI_Reduce", "MPI_Allreduce",
-                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier"})
+                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier", "MPI_Scan"})
         if (call.code.find(std::string(name) + "(") != std::string::npos &&
             std::find(p.collectives.begin(), p.collectives.end(), name) == p.collectives.end())
           p.collectives.push_back(name);
@@ -210,7 +210,7 @@ private:
         req.group[s.call] = int(g);
       }
       const std::string &k = members[g].match->kind;
-      if (k == "reduce" || k == "allreduce") {
+      if (k == "reduce" || k == "allreduce" || k == "scan") {
         std::set<const VarDecl *> acc = reductionAccumulators(members[g].sites);
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }

@@ -57,8 +57,8 @@ public:
     // The kinds with a call shape below; the v forms need a count and a
     // displacement per rank, as arrays the source holds, which nothing
     // here derives yet (a count seen in the trace never becomes a literal).
-    static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",   "reduce",
-                                                 "allreduce", "allgather", "alltoall", "barrier"};
+    static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",  "reduce", "allreduce",
+                                                 "allgather", "alltoall",  "barrier", "scan",   "exscan"};
     if (!shaped.count(k))
       return fail(plan, "no patch shape for " + k + " yet" +
                             (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
@@ -236,6 +236,34 @@ public:
         call = "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
       leaves(plan, acc, k == "reduce" ? root : "", false);
       plan.notes.push_back("the result is left in " + acc + ", where the hand-made reduction accumulated it");
+    } else if (k == "scan" || k == "exscan") {
+      // A prefix reduction: every rank's result depends on its rank, and
+      // the hand-made code may keep it where no message shows. An
+      // inclusive scan left in the buffer the ranks send from is the one
+      // shape the reduction machinery can name, and only for review.
+      std::string op = match.op, fromSource = sourceOp();
+      if (!fromSource.empty()) op = fromSource;
+      if (op.empty())
+        return fail(plan, "the prefix reduction's operation is known neither from the values nor from the "
+                          "source's combine step");
+      if (!match.op.empty() && op != match.op)
+        return fail(plan, "the source combines with " + op + " but the traced values fit " + match.op + " only");
+      if (k == "exscan")
+        return fail(plan, "an exclusive prefix reduction (MPI_Exscan): each rank's result is what it "
+                          "received and its own value is sent separately; the region analysis cannot pair "
+                          "the two buffers, replace it by hand with MPI_Exscan(sendbuf, recvbuf, " + count +
+                          ", " + type + ", " + op + ", " + comm + ")");
+      if (sends.empty()) return fail(plan, "no send site of the prefix reduction");
+      std::string acc = usable(sends[0].buffer, false);
+      if (acc.empty())
+        return fail(plan, "the buffer the ranks send their partial results from is named by variables of the "
+                          "loop only: replace it by hand with MPI_Scan(sendbuf, recvbuf, " + count + ", " +
+                          type + ", " + op + ", " + comm + ")");
+      call = "MPI_Scan(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
+      plan.review.push_back("a prefix reduction: check that " + acc + " holds the rank's own value where the "
+                            "region starts and its partial result where it ends (the hand-made code may keep "
+                            "the result elsewhere)");
+      plan.effectWhyNot = "no effect check for a prefix reduction";
     } else {
       return fail(plan, "no rewrite for kind '" + k + "'");
     }

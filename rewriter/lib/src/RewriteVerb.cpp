@@ -38,7 +38,7 @@ std::string currentCheckout() {
 // The line of the new code that calls the collective.
 std::string collectiveLine(const std::string &code) {
   static const char *const kNames[] = {"MPI_Bcast(", "MPI_Scatter(", "MPI_Gather(", "MPI_Reduce(",
-                                       "MPI_Allreduce(", "MPI_Allgather(", "MPI_Alltoall(", "MPI_Barrier(",
+                                       "MPI_Allreduce(", "MPI_Allgather(", "MPI_Alltoall(", "MPI_Barrier(", "MPI_Scan(",
                                        "cz_bcast(", "cz_allgather(", "cz_alltoall("};
   size_t start = 0;
   while (start < code.size()) {

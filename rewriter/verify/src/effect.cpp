@@ -93,7 +93,8 @@ std::string describeSpec(const EffectSpec *e) {
 bool floatingReduction(const PatchRegion *r, const EffectSpec *e) {
   if (!r || !e) return false;
   bool reduces = std::count(r->collectives.begin(), r->collectives.end(), "MPI_Reduce") ||
-                 std::count(r->collectives.begin(), r->collectives.end(), "MPI_Allreduce");
+                 std::count(r->collectives.begin(), r->collectives.end(), "MPI_Allreduce") ||
+                 std::count(r->collectives.begin(), r->collectives.end(), "MPI_Scan");
   for (const char *t : {"MPI_FLOAT", "MPI_DOUBLE", "MPI_LONG_DOUBLE", "MPI_REAL", "MPI_DOUBLE_PRECISION"})
     if (e->datatype == t) return reduces;
   return false;

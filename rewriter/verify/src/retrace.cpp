@@ -82,7 +82,8 @@ std::string mpiCollectiveFor(const std::string &kind) {
 
 std::vector<std::string> acceptedCollectives(const std::string &kind) {
   std::string base = mpiCollectiveFor(kind);
-  if (kind == "bcast" || kind == "barrier" || kind == "reduce" || kind == "allreduce")
+  if (kind == "bcast" || kind == "barrier" || kind == "reduce" || kind == "allreduce" || kind == "scan" ||
+      kind == "exscan")
     return {base};
   return {base, base + "v"}; // the v form gives the same result
 }

@@ -22,7 +22,7 @@ struct MatchSite {
 
 struct DetectedMatch {
   size_t index = 0; // position in the report's matches
-  std::string kind; // bcast, ..., barrier, gatherv, scatterv (support/kinds/collective_kinds.def)
+  std::string kind; // a kind of support/kinds/collective_kinds.def
   bool confirmed = false;
   std::string status;                // "confirmed", "ambiguous", "partial"
   std::vector<std::string> unproven; // ambiguous: what the trace does not prove
