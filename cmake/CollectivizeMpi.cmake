@@ -64,6 +64,15 @@ if(NOT MPI_C_COMPILER)
   message(FATAL_ERROR "Collectivize: FindMPI found MPI without its compiler wrapper; "
                       "name it with -DMPI_C_COMPILER=/path/to/mpicc")
 endif()
+# A bare name (-DMPI_C_COMPILER=mpicc.mpich given again to a configured
+# tree leaves it so in the cache): its path, or the Fortran wrapper beside
+# it is never found and the Fortran tests go unsupported.
+if(NOT IS_ABSOLUTE "${MPI_C_COMPILER}")
+  find_program(cz_mpicc_path NAMES "${MPI_C_COMPILER}" NO_CACHE)
+  if(cz_mpicc_path)
+    set(MPI_C_COMPILER "${cz_mpicc_path}")
+  endif()
+endif()
 cz_pinned_wrapper("${MPI_C_COMPILER}" CZ_MPI_C_COMPILER)
 if(MPI_CXX_COMPILER)
   find_program(cz_cxx_wrapper "${MPI_CXX_COMPILER}" NO_CACHE)

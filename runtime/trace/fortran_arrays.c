@@ -1,17 +1,17 @@
 /* fortran_arrays.c: request and status arrays of the Fortran array calls
  * (Waitall, Startall, ...) converted for the C wrappers and back (Open MPI,
- * see fortran.h). */
+ * and MPICH's mpi_f08: see fortran.h). */
 #include <stdlib.h>
 
 #include "fortran.h"
 
-#ifdef CZT_F_CONVERT
+#ifdef CZT_F_CONVERTS
 int czt_f_arrays_in(czt_f_arrays *a, int n, const MPI_Fint *freq, const MPI_Fint *fst) {
   size_t count = n > 0 ? (size_t)n : 0;
   a->req = a->req_local;
   a->st = MPI_STATUSES_IGNORE;
   if (count > CZT_F_LOCAL && !(a->req = malloc(count * sizeof *a->req))) return MPI_ERR_NO_MEM;
-  if (fst && fst != MPI_F_STATUSES_IGNORE) {
+  if (fst && fst != CZT_F_STATUSES_IGNORE) {
     a->st = count > CZT_F_LOCAL ? malloc(count * sizeof *a->st) : a->st_local;
     if (!a->st) {
       czt_f_arrays_free(a);

@@ -8,7 +8,7 @@
 
 #include "fortran.h"
 
-#ifdef CZT_F_CONVERT
+#ifdef CZT_F_CONVERTS
 #define TYPE(h) PMPI_Type_f2c(*(h))
 #define COMM(h) PMPI_Comm_f2c(*(h))
 #define OP(h) PMPI_Op_f2c(*(h))
@@ -36,6 +36,9 @@
 typedef MPI_Fint F; /* keeps the parameter lists readable */
 
 CZT_F_NAMES(mpi_barrier, MPI_BARRIER, (F *comm, F *ierr)) { CALL(MPI_Barrier(COMM(comm))); }
+
+/* With a choice buffer: Open MPI only (MPICH's are forwarded). */
+#ifdef CZT_F_CONVERT
 
 CZT_F_NAMES(mpi_bcast, MPI_BCAST, (void *buf, F *count, F *type, F *root, F *comm, F *ierr)) {
   CALL(MPI_Bcast(BUF(buf), *count, TYPE(type), *root, COMM(comm)));
@@ -133,10 +136,14 @@ CZT_F_NAMES(mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,
   CALL(MPI_Reduce_scatter_block(BUF(sbuf), BUF(rbuf), *rcount, TYPE(type), OP(op), COMM(comm)));
 }
 
+#endif /* CZT_F_CONVERT */
+
 /* ---- nonblocking collectives ---- */
 CZT_F_NAMES(mpi_ibarrier, MPI_IBARRIER, (F *comm, F *request, F *ierr)) {
   ICALL(MPI_Ibarrier(COMM(comm), &r_));
 }
+
+#ifdef CZT_F_CONVERT
 
 CZT_F_NAMES(mpi_ibcast, MPI_IBCAST,
             (void *buf, F *count, F *type, F *root, F *comm, F *request, F *ierr)) {
@@ -178,4 +185,5 @@ CZT_F_NAMES(mpi_ialltoallv, MPI_IALLTOALLV,
   ICALL(MPI_Ialltoallv(BUF(sbuf), scounts, sdispls, TYPE(stype), BUF(rbuf), rcounts, rdispls,
                        TYPE(rtype), COMM(comm), &r_));
 }
+#endif /* CZT_F_CONVERT */
 #endif

@@ -1,4 +1,4 @@
-/* wrappers_fortran_comm.c: on Open MPI (see fortran.h), the Fortran calls
+/* wrappers_fortran_comm.c: on Open MPI and MPICH's mpi_f08 (see fortran.h), the Fortran calls
  * that start and end tracing (MPI_Init, MPI_Init_thread, MPI_Finalize;
  * Open MPI's own Fortran MPI_Init is PMPI_Init with no arguments, so
  * calling the C wrapper the same way changes nothing), MPI_Abort and
@@ -8,7 +8,7 @@
 
 #include "fortran.h"
 
-#ifdef CZT_F_CONVERT
+#ifdef CZT_F_CONVERTS
 typedef MPI_Fint F;
 
 CZT_F_NAMES(mpi_init, MPI_INIT, (F *ierr)) {
@@ -38,46 +38,50 @@ CZT_F_NAMES(mpi_type_free, MPI_TYPE_FREE, (F *type, F *ierr)) {
   czt_f_ierr(ierr, rc);
 }
 
-/* The new communicator back to Fortran. */
-static void new_comm(int rc, MPI_Comm c, F *newcomm, F *ierr) {
-  if (rc == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
-  czt_f_ierr(ierr, rc);
-}
+/* The creating call, with the program's return address as the site the
+ * C wrapper records (the communicator is named by it: "MPI_Cart_create at
+ * ring.f90:38", not at this file), then the new communicator back to
+ * Fortran. c is the C call's output. */
+#define NEW_COMM(expr)                                       \
+  do {                                                       \
+    CZT_F_CALLER_SITE();                                     \
+    int rc_ = (expr);                                        \
+    czt_drop_site();                                         \
+    if (rc_ == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);     \
+    czt_f_ierr(ierr, rc_);                                   \
+  } while (0)
 
 CZT_F_NAMES(mpi_comm_dup, MPI_COMM_DUP, (F *comm, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_dup(PMPI_Comm_f2c(*comm), &c), c, newcomm, ierr);
+  NEW_COMM(MPI_Comm_dup(PMPI_Comm_f2c(*comm), &c));
 }
 
 CZT_F_NAMES(mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO,
             (F *comm, F *info, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_dup_with_info(PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &c), c, newcomm,
-           ierr);
+  NEW_COMM(MPI_Comm_dup_with_info(PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &c));
 }
 
 CZT_F_NAMES(mpi_comm_split, MPI_COMM_SPLIT, (F *comm, F *color, F *key, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_split(PMPI_Comm_f2c(*comm), *color, *key, &c), c, newcomm, ierr);
+  NEW_COMM(MPI_Comm_split(PMPI_Comm_f2c(*comm), *color, *key, &c));
 }
 
 CZT_F_NAMES(mpi_comm_split_type, MPI_COMM_SPLIT_TYPE,
             (F *comm, F *split_type, F *key, F *info, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_split_type(PMPI_Comm_f2c(*comm), *split_type, *key, PMPI_Info_f2c(*info), &c),
-           c, newcomm, ierr);
+  NEW_COMM(MPI_Comm_split_type(PMPI_Comm_f2c(*comm), *split_type, *key, PMPI_Info_f2c(*info), &c));
 }
 
 CZT_F_NAMES(mpi_comm_create, MPI_COMM_CREATE, (F *comm, F *group, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), &c), c, newcomm, ierr);
+  NEW_COMM(MPI_Comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), &c));
 }
 
 CZT_F_NAMES(mpi_comm_create_group, MPI_COMM_CREATE_GROUP,
             (F *comm, F *group, F *tag, F *newcomm, F *ierr)) {
   MPI_Comm c;
-  new_comm(MPI_Comm_create_group(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), *tag, &c), c,
-           newcomm, ierr);
+  NEW_COMM(MPI_Comm_create_group(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group), *tag, &c));
 }
 
 /* periods and reorder are LOGICALs: any non-zero value is .TRUE. */
@@ -91,8 +95,7 @@ CZT_F_NAMES(mpi_cart_create, MPI_CART_CREATE,
   }
   for (int i = 0; i < n; i++) p[i] = periods[i] != 0;
   MPI_Comm c;
-  new_comm(MPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, p, *reorder != 0, &c), c, newcomm,
-           ierr);
+  NEW_COMM(MPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, p, *reorder != 0, &c));
   free(p);
 }
 

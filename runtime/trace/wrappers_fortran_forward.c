@@ -5,8 +5,9 @@
  * and calls the C MPI_* entry point, that is the C wrapper. Every argument
  * of these calls is passed by reference, so a forwarder needs only their
  * number. Entry points that take no site (MPI_Init, MPI_Wait, ...) reach
- * the C wrappers through MPICH unchanged. The mpi_f08 procedures call
- * PMPI_* directly (fortran.h). */
+ * the C wrappers through MPICH unchanged. The mpi_f08 procedures with a
+ * choice buffer are forwarded too; those without one call PMPI_* directly
+ * and are defined by the converting wrappers (fortran.h). */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -66,14 +67,19 @@ static void *next_definition(void *volatile *cache, const char *name) {
     czt_drop_site();                                                  \
   }
 
-/* Every name of one call: mpif.h / `use mpi` in four manglings. The
- * mpi_f08 procedure (lo_f08ts_ with a choice buffer, lo_f08_ without)
- * calls PMPI_* itself: a site named before it would never be taken. */
+/* Every name of one call: mpif.h / `use mpi` in four manglings, and the
+ * mpi_f08 procedure with a choice buffer (lo_f08ts_, same arguments, the
+ * buffer a descriptor), which calls the C MPI_* entry point. One without
+ * a buffer (lo_f08_) calls PMPI_* itself: the tracer defines it
+ * (CZT_F08_CONVERT in fortran.h). */
+#define FORWARD_F08_f08ts(lo, n) FORWARD(lo##_f08ts_, n)
+#define FORWARD_F08_f08(lo, n)
 #define FORWARD_ALL(lo, UP, f08, n) \
   FORWARD(lo##_, n)                 \
   FORWARD(lo##__, n)                \
   FORWARD(lo, n)                    \
-  FORWARD(UP, n)
+  FORWARD(UP, n)                    \
+  FORWARD_F08_##f08(lo, n)
 
 /* Point to point (argument counts include ierror). */
 FORWARD_ALL(mpi_send, MPI_SEND, f08ts, 7)
@@ -95,6 +101,16 @@ FORWARD_ALL(mpi_bsend_init, MPI_BSEND_INIT, f08ts, 8)
 FORWARD_ALL(mpi_ssend_init, MPI_SSEND_INIT, f08ts, 8)
 FORWARD_ALL(mpi_rsend_init, MPI_RSEND_INIT, f08ts, 8)
 FORWARD_ALL(mpi_recv_init, MPI_RECV_INIT, f08ts, 8)
+
+/* Communicator creation (the communicator is named by its creating
+ * call's site). */
+FORWARD_ALL(mpi_comm_dup, MPI_COMM_DUP, f08, 3)
+FORWARD_ALL(mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO, f08, 4)
+FORWARD_ALL(mpi_comm_split, MPI_COMM_SPLIT, f08, 5)
+FORWARD_ALL(mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, f08, 6)
+FORWARD_ALL(mpi_comm_create, MPI_COMM_CREATE, f08, 4)
+FORWARD_ALL(mpi_comm_create_group, MPI_COMM_CREATE_GROUP, f08, 5)
+FORWARD_ALL(mpi_cart_create, MPI_CART_CREATE, f08, 7)
 
 /* Collectives. */
 FORWARD_ALL(mpi_barrier, MPI_BARRIER, f08, 2)

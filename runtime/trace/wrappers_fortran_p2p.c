@@ -1,9 +1,11 @@
 /* wrappers_fortran_p2p.c: the Fortran point-to-point entry points on Open
- * MPI (see fortran.h): sends, receives, Sendrecv, matched probes and
+ * MPI, and those without a buffer on MPICH's mpi_f08 (see fortran.h): sends, receives, Sendrecv, matched probes and
  * persistent requests, each converted and handed to its C wrapper with the
  * program's return address as the site. */
 #include "fortran.h"
 
+#ifdef CZT_F_CONVERTS
+/* With a choice buffer: Open MPI only (MPICH's are forwarded). */
 #ifdef CZT_F_CONVERT
 #define SEND_PARAMS                                                          \
   (void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, \
@@ -96,6 +98,8 @@ CZT_F_HOT_NAMES(mpi_sendrecv_replace, MPI_SENDRECV_REPLACE,
   czt_f_ierr(ierr, rc);
 }
 
+#endif /* CZT_F_CONVERT */
+
 /* Matched probes: the probes record no event but remember the message's
  * communicator for the receive (wrappers_mprobe.c). */
 CZT_F_NAMES(mpi_mprobe, MPI_MPROBE,
@@ -124,6 +128,7 @@ CZT_F_NAMES(mpi_improbe, MPI_IMPROBE,
   czt_f_ierr(ierr, rc);
 }
 
+#ifdef CZT_F_CONVERT
 CZT_F_NAMES(mpi_mrecv, MPI_MRECV,
             (void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *status,
              MPI_Fint *ierr)) {
@@ -153,6 +158,8 @@ CZT_F_NAMES(mpi_imrecv, MPI_IMRECV,
   }
   czt_f_ierr(ierr, rc);
 }
+
+#endif /* CZT_F_CONVERT */
 
 /* Persistent requests: started, freed, cancelled (requests.c). */
 CZT_F_NAMES(mpi_start, MPI_START, (MPI_Fint *request, MPI_Fint *ierr)) {

@@ -1,9 +1,9 @@
 /* wrappers_fortran_wait.c: the Fortran Wait and Test families on Open MPI
- * (see fortran.h), through the C wrappers, which record the completions of
+ * and MPICH's mpi_f08 (see fortran.h), through the C wrappers, which record the completions of
  * traced requests. Indices are 1-based in Fortran. */
 #include "fortran.h"
 
-#ifdef CZT_F_CONVERT
+#ifdef CZT_F_CONVERTS
 CZT_F_HOT_NAMES(mpi_wait, MPI_WAIT, (MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)) {
   MPI_Request r = PMPI_Request_f2c(*request);
   MPI_Status st;

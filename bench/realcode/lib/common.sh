@@ -31,6 +31,7 @@ cz_setup() {
   CZ=$PREFIX/bin/collectivize
   CZ_CC=$PREFIX/bin/collectivize-cc
   CZ_CXX=$PREFIX/bin/collectivize-c++
+  CZ_FC=$PREFIX/bin/collectivize-fc
   FINGERPRINT=$(prefix_fingerprint "$PREFIX")
   REWRITE_ARGS=()
   mkdir -p "$P_OUT"
@@ -54,7 +55,7 @@ cz_build() {
   ( cd "$BUILD" && export COLLECTIVIZE_SITES=$SITES COLLECTIVIZE_ROOT=$BUILD && build_program ) \
       > "$P_OUT/build.log" 2>&1 || rc=$?
   # Anything the wrappers said about themselves (instrumenting problems).
-  grep -i 'collectivize' "$P_OUT/build.log" | grep -v "^$CZ_CC \|^$CZ_CXX \|bin/collectivize-c" \
+  grep -i 'collectivize' "$P_OUT/build.log" | grep -v "^$CZ_CC \|^$CZ_CXX \|^$CZ_FC \|bin/collectivize-[cf]" \
       > "$P_OUT/build-wrapper-messages.txt" || true
   if [ $rc -ne 0 ]; then log "BUILD FAILED (rc $rc), see $P_OUT/build.log"; return 1; fi
   echo "$FINGERPRINT" > "$stamp"

@@ -78,13 +78,6 @@ std::string whyNotTraced(const std::string &program, const ProgramFile &file,
   if (!file.dynamic)
     return program + " is statically linked: LD_PRELOAD cannot put the tracer in front of its "
                      "MPI library (link it with -lcollectivize_trace before -lmpi instead)";
-  // Asked only when no trace was written: MPICH's mpif.h and `use mpi`
-  // bindings reach the tracer, its mpi_f08 ones call PMPI_* directly.
-  for (const std::string &n : file.needed)
-    if (startsWith(n, "libmpichfort"))
-      return program + " is a Fortran program on MPICH: if it uses mpi_f08, MPICH's mpi_f08 "
-                       "bindings call PMPI_Init and the other PMPI_* entry points directly, which "
-                       "the tracer does not follow yet (mpif.h and `use mpi` programs are traced)";
   std::string mpi = mpiLibraryOf(file.needed);
   if (mpi.empty())
     return program + " does not link an MPI library itself (no libmpi or libmpich among the "

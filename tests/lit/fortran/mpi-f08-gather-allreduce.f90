@@ -4,9 +4,9 @@
 ! array (MPI_Irecv, then MPI_Waitall with statuses); then recursive
 ! doubling finds the maximum of two integers per rank (MPI_Sendrecv, the
 ! larger values kept).
-! Open MPI only: MPICH's mpi_f08 bindings are not followed yet
-! (mpich-f08-untraced.test).
-! REQUIRES: mpifort, openmpi
+! Open MPI and MPICH (whose mpi_f08 procedures without a buffer, e.g.
+! mpi_waitall_f08_, call PMPI_*: the tracer defines them, fortran.h).
+! REQUIRES: mpifort
 ! RUN: rm -rf %t && mkdir -p %t && cd %t && %mpifort -g %s -o %t/prog
 ! RUN: %collectivize run -np 4 --trace-dir %t/trace -- %t/prog | FileCheck --check-prefix=OUT %s
 ! RUN: %collectivize detect %t/trace -o %t/report.json | FileCheck %s
