@@ -65,6 +65,30 @@ TEST(Spread, ChainIsABroadcastFromItsStart) {
   EXPECT_TRUE(rep.matches[0].otherRoots.empty());
 }
 
+// A 2x2 halo exchange of a symmetric field (CloverLeaf at 4 ranks): rank
+// 0's strip goes right and down, and rank 1 then sends rank 3 an equal
+// strip of its own, from its interior, not from where rank 0's arrived. Equal data, no relay: ambiguous (relay_copied), never a
+// confirmed bcast. The same chain relayed from the receive buffer stays
+// confirmed.
+TEST(Spread, EqualDataSentFromOtherBuffersIsNoProvenRelay) {
+  for (bool inPlace : {false, true}) {
+    Script s(4);
+    s.message(0, 1, 424, 0x5ca1ab1e, 0x1000, 0x2000);
+    s.message(0, 2, 424, 0x5ca1ab1e, 0x1000, 0x2000);
+    s.message(1, 3, 424, 0x5ca1ab1e, inPlace ? 0x2000 : 0x3000, 0x2000);
+    auto rep = cz::detect::detect(s.table(inPlace ? "relay-in-place" : "relay-copied"));
+    ASSERT_FALSE(rep.matches.empty()) << inPlace;
+    size_t confirmed = 0, copied = 0;
+    for (const auto &m : rep.matches) {
+      EXPECT_EQ(m.kind, cz::detect::Kind::Bcast);
+      confirmed += m.confirmed;
+      copied += (m.unproven & cz::detect::kRelayCopied) != 0;
+    }
+    EXPECT_EQ(confirmed, inPlace ? 1u : 0u) << inPlace;
+    EXPECT_EQ(copied, inPlace ? 0u : rep.matches.size()) << inPlace;
+  }
+}
+
 TEST(Spread, MissingRankMakesItPartial) {
   Script s(4); // rank 3 never gets it: 3 of 4 ranks
   s.message(0, 1, 64, 0xbeef, 0x1000, 0x1000);

@@ -60,6 +60,7 @@ const char *unprovenName(uint32_t bit) {
   case kSmallValue: return "small_value";
   case kTwoRanks: return "two_ranks";
   case kScatteredFirst: return "scattered_first";
+  case kRelayCopied: return "relay_copied";
   }
   return "?";
 }
@@ -91,6 +92,11 @@ const char *unprovenSettle(uint32_t bit) {
     return "another run of the program (another process count or input) shows no such "
            "collective at these call sites: a pattern that is a collective at one process count "
            "and not at another is not a collective";
+  case kRelayCopied:
+    return "ranks that received the data sent the same data on from other buffers than they "
+           "received it in: a relay that copies, or data each rank computed alike (a halo "
+           "exchange of symmetric fields looks the same): trace a run whose data differs from "
+           "rank to rank, or detect traces of other process counts together";
   case kScatteredFirst:
     return "each member may have received its block just before, from the group (a scatter "
            "then an allgather is one bcast): trace with per-block CRCs (collectivize run "

@@ -204,6 +204,12 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
     if (ops[k] && opEvidence) pinned++, which = k;
   // The values contradict every operation: data forwarded, not combined.
   bool noOp = opEvidence && pinned == 0;
+  // MIN and MAX select one operand: when the payload holds more than the
+  // traced prefix, the first element fitting is what copying either
+  // operand also does (a halo strip that starts with a corner cell it
+  // received), not proof that the whole vector was combined.
+  bool selectionOnly = pinned == 1 && (which == kMin || which == kMax) && key.bytes > 8;
+  bool opProven = pinned == 1 && !selectionOnly;
   if (full.size() == p && centre >= 0) {
     std::vector<uint32_t> reducePart;
     if (releaseIsElsewhere(t, activity, g.members[size_t(centre)], steps, reducePart)) {
@@ -229,7 +235,14 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
               "went where (blocks are repacked at every hop)";
   } else if (full.size() == p && (oneBuffer || pinned == 1)) {
     in.kind = Kind::Allreduce;
-    if (pinned != 1) {
+    if (selectionOnly) {
+      in.unproven |= kReductionOp;
+      in.note = std::string("every member heard from every member; the traced first element of "
+                            "each ") + std::to_string(key.bytes) + "-byte message fits " +
+                kOpNames[which] + " only, which copying either operand also gives: the rest "
+                "of the payload is not traced (traces at other process counts, detected "
+                "together, settle it)";
+    } else if (pinned != 1) {
       in.unproven |= kReductionOp;
       in.note = "every member heard from every member through messages of one size, sent from "
                 "one buffer; no observed value pins down an operation (a store-and-forward "
@@ -238,7 +251,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   } else if (full.size() == 1 && sc.sends[full[0]] == 0 && inTree(sc.sends, full[0]) && !noOp) {
     in.kind = Kind::Reduce;
     in.rootWorld = g.members[full[0]];
-    if (pinned != 1 && inner && !branchesAndCombines(sc.children, inner)) {
+    if (!opProven && inner && !branchesAndCombines(sc.children, inner)) {
       in.unproven |= kReductionOp;
       in.note = "a chain of equal messages ending at the root, each sent after the previous one "
                 "arrived: a reduce, or a pipeline (a wavefront) that computes each message from "
@@ -249,7 +262,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   }
   if (in.kind != Kind::Alltoall) {
     in.op = pinned == 1 ? kOpNames[which] : "";
-    in.shapeOnly = !(inner || pinned == 1);
+    in.shapeOnly = !(inner || opProven);
   }
   if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, activity, msgs, in.rootWorld))
     return; // a master answering requests (task farm), not a reduce

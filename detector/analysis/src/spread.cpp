@@ -216,6 +216,12 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     in.unproven |= kSmallValue;
     in.note = "a " + std::to_string(first.bytes) + "-byte value passed on from other buffers "
               "than it arrived in";
+  } else if (!relayedInPlace(t, msgs, msgsEnd, in.rootWorld)) {
+    // Equal data leaving a rank from another buffer than it arrived in
+    // proves no path: a 2x2 halo exchange of a symmetric field sends each
+    // neighbour a strip equal to the one it received, from its interior.
+    in.unproven |= kRelayCopied;
+    in.note = "relays sent the data on from other buffers than they received it in";
   }
   in.participants = std::move(participants);
   in.messages.assign(msgs, msgsEnd);

@@ -33,7 +33,8 @@ using namespace clang;
 // source before it proposes anything: the root's own block (the blocks at
 // base + rank * count, the root's copy of its block: PatternChecks), a
 // barrier's values (read after the region: no patch), blocks combined as
-// they arrive (the ring's combine step: Replacement's ringAllreduce). Any
+// they arrive (the ring's combine step: Replacement's ringAllreduce, which
+// also finds the forward `pass = got` that makes its relays copy). Any
 // other doubt (constant payloads, a neighbour exchange, runs that disagree,
 // an unknown operation) the source cannot settle.
 bool settledBySource(const DetectedMatch &m) {
@@ -41,7 +42,9 @@ bool settledBySource(const DetectedMatch &m) {
   for (const std::string &u : m.unproven) {
     bool ok = (u == "root_block" && (m.kind == "gather" || m.kind == "scatter")) ||
               (u == "values_read" && m.kind == "barrier") ||
-              (u == "combined" && m.kind == "allreduce");
+              (u == "combined" && m.kind == "allreduce") ||
+              (u == "relay_copied" && m.kind == "allreduce" &&
+               std::count(m.unproven.begin(), m.unproven.end(), "combined"));
     if (!ok) return false;
   }
   return true;

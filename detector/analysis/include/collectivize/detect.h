@@ -62,8 +62,9 @@ enum Unproven : uint32_t {
   kSmallValue = 1u << 7,    // a value of a few bytes passed on from another buffer: equal by chance?
   kTwoRanks = 1u << 8,      // a group of two: any exchange between them has a collective's shape
   kScatteredFirst = 1u << 9, // an allgather whose blocks may have been scattered just before
+  kRelayCopied = 1u << 10,   // the same data left relays from other buffers than it arrived in
 };
-constexpr uint32_t kUnprovenBits = 10;
+constexpr uint32_t kUnprovenBits = 11;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
