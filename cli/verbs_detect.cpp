@@ -166,7 +166,7 @@ void warnAboutCallsWithoutIds(const std::string &sitesPath,
   }
   std::set<std::string> files;
   for (const auto &[address, where] : resolved)
-    if (!where.file.empty()) files.insert(where.file);
+    if (!where.file.empty() && !where.wrapperSite) files.insert(where.file); // not callers of wrappers
   if (!files.empty()) {
     std::string names;
     for (const std::string &f : files) names += (names.empty() ? "" : ", ") + f;
@@ -290,6 +290,9 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
       }
     }
   }
+  // The instrumenter ids of sites reached through their callers.
+  for (const auto &[id, where] : resolved)
+    if (where.wrapperSite) instrumenterSites.insert(where.wrapperSite);
   if (!sitesPath.empty()) {
     cz::detect::weighSiteEvidence(report, sites);
     std::set<uint64_t> missing;

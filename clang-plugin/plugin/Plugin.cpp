@@ -33,7 +33,10 @@ public:
                                        main->tryGetRealPathName().str())
                                  : root_;
     std::vector<cz::clangtools::Site> sites;
-    for (auto &f : cz::clangtools::findSites(ctx, options)) sites.push_back(std::move(f.site));
+    for (auto &f : cz::clangtools::findSites(ctx, options)) {
+      f.site.callPath.clear(); // nothing rewritten: no call reports its caller
+      sites.push_back(std::move(f.site));
+    }
     std::string err;
     if (!sites.empty() && !cz::clangtools::mergeIntoSiteDatabase(sites_, sites, err)) {
       clang::DiagnosticsEngine &d = ctx.getDiagnostics();

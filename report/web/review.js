@@ -17,7 +17,8 @@
     out.ranks = Array.isArray(m.ranks) ? m.ranks.filter(function (r) { return typeof r === "number"; }) : [];
     out.sites = Array.isArray(m.sites) ? m.sites.filter(function (x) { return x && typeof x === "object"; }).map(function (x) {
       return { id: String(x.id), kind: x.kind, role: String(x.role || "?"), file: typeof x.file === "string" ? x.file : null,
-               line: num(x.line), callee: typeof x.callee === "string" ? x.callee : null, "function": typeof x["function"] === "string" ? x["function"] : null };
+               line: num(x.line), callee: typeof x.callee === "string" ? x.callee : null, "function": typeof x["function"] === "string" ? x["function"] : null,
+               caller: x.caller && typeof x.caller === "object" && typeof x.caller.file === "string" ? x.caller : null };
     }) : [];
     ["instances", "messages", "bytes_moved", "bytes_per_instance", "seconds_in_messages", "count", "coverage", "root", "root_world"].forEach(function (k) { out[k] = num(m[k]); });
     out.communicator = m.communicator && typeof m.communicator === "object" ? m.communicator : {};
@@ -159,7 +160,8 @@
     if (m.op) add("Operation", m.op);
     if (m.note) add("Note", m.note);
     var sites = (m.sites || []).map(function (s) {
-      return (s.file ? s.file + ":" + s.line : "site " + s.id) + " (" + s.role + (s.callee ? ", " + s.callee : "") + (s.function ? " in " + s.function : "") + ")";
+      return (s.file ? s.file + ":" + s.line : "site " + s.id) + " (" + s.role + (s.callee ? ", " + s.callee : "") + (s.function ? " in " + s.function : "") + ")" +
+             (s.caller ? " called from " + s.caller.file + ":" + s.caller.line + (typeof s.caller["function"] === "string" ? " in " + s.caller["function"] : "") : "");
     });
     add("Call sites", sites.length ? sites.join("; ") : "none recorded");
     return dl;

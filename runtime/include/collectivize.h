@@ -296,6 +296,9 @@ void cz_trace_resume(void);
 /* Call-site id for this thread's next MPI call (set by instrumented code;
  * otherwise the tracer records the call's return address). */
 void cz_trace_site(unsigned long long site_id);
+/* The same for a call inside the program's own wrapper of an MPI call:
+ * caller is the wrapper's return address (where the program called it). */
+void cz_trace_site_at(unsigned long long site_id, void *caller);
 /* The site database the calling code's ids are in (called by instrumented
  * code before main): the trace's manifest names it, and `collectivize
  * detect` uses it when not given --sites. */

@@ -175,6 +175,14 @@
  * (UINT32 rather than INT32: the reader's direct decoding knows the types
  * the tracer writes.) */
 #define CZ_TRACE_ATTR_COLOR "collectivize::color"
+/* UINT64, on point-to-point records whose site (CZ_TRACE_ATTR_SITE) is in
+ * a function of the program that wraps the MPI call (the site database's
+ * "call_path": "caller"): the return address of that function, i.e. where
+ * the program called its wrapper (an address in the rank's process:
+ * rank-N.objects maps it to a file and line). Absent otherwise. Added
+ * without changing CZ_TRACE_FORMAT_VERSION: readers that do not know it
+ * see the wrapper's site alone. */
+#define CZ_TRACE_ATTR_CALLER "collectivize::caller"
 
 /* Predefined datatypes in CZ_TRACE_ATTR_DATATYPE. Stable numbers: append
  * only. */

@@ -5,8 +5,9 @@
 #include "tracer.h"
 
 /* Site set by cz_trace_site() (kind 0) or a Fortran wrapper (kind 1, its
- * caller's return address) for this thread's next MPI call. */
-static _Thread_local uint64_t pending_site;
+ * caller's return address) for this thread's next MPI call, and the return
+ * address of the function holding the call when cz_trace_site_at() set it. */
+static _Thread_local uint64_t pending_site, pending_caller;
 static _Thread_local uint8_t pending_kind;
 static _Thread_local int pending;
 
@@ -16,9 +17,11 @@ CZT_HOT czt_site czt_take_site(void *ra) {
     pending = 0;
     s.id = pending_site;
     s.kind = pending_kind;
+    s.caller = pending_caller;
   } else {
     s.id = (uint64_t)(uintptr_t)ra;
     s.kind = 1;
+    s.caller = 0;
   }
   return s;
 }
@@ -27,6 +30,20 @@ CZT_EXPORT void cz_trace_site(unsigned long long site_id) {
   if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
     atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = site_id;
+  pending_caller = 0;
+  pending_kind = 0;
+  pending = 1;
+}
+
+/* A site in the program's own wrapper of an MPI call: caller is the
+ * wrapper's return address (the instrumenter keeps such wrappers out of
+ * line), so messages sent through one wrapper from different places stay
+ * apart. One more store than cz_trace_site. */
+CZT_EXPORT void cz_trace_site_at(unsigned long long site_id, void *caller) {
+  if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
+    atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
+  pending_site = site_id;
+  pending_caller = (uint64_t)(uintptr_t)caller;
   pending_kind = 0;
   pending = 1;
 }
@@ -54,6 +71,7 @@ CZT_HOT void czt_set_caller_site(void *ra) {
   if (!atomic_load_explicit(&czt.sites, memory_order_relaxed))
     atomic_store_explicit(&czt.sites, 1, memory_order_relaxed);
   pending_site = (uint64_t)(uintptr_t)ra;
+  pending_caller = 0;
   pending_kind = 1;
   pending = 1;
 }

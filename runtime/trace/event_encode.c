@@ -32,6 +32,9 @@ static void msg_attrs(OTF2_AttributeList *a, const czt_record *r) {
   OTF2_AttributeList_AddUint64(a, CZT_ATTR_ADDRESS, r->address);
   if (hashed) OTF2_AttributeList_AddUint64(a, CZT_ATTR_PREFIX, r->prefix);
   site_attrs(a, r);
+  /* Only sites in the program's own wrappers have one: traces of programs
+   * without them do not grow. */
+  if (r->caller) OTF2_AttributeList_AddUint64(a, CZT_ATTR_CALLER, r->caller);
   OTF2_AttributeList_AddUint32(a, CZT_ATTR_COUNT, r->count);
   OTF2_AttributeList_AddUint32(a, CZT_ATTR_DATATYPE, r->dtype);
   /* On MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already. */

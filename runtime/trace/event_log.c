@@ -30,7 +30,7 @@
 
 #define HALF CZT_RING_HALF_RECORDS
 #define RING_BYTES ((size_t)CZT_RING_HEADER_BYTES + 2 * (size_t)HALF * sizeof(czt_record))
-_Static_assert(sizeof(czt_record) == 80, "records are 80 bytes");
+_Static_assert(sizeof(czt_record) == 88, "records are 88 bytes");
 _Static_assert(sizeof(czt_log_header) == sizeof(czt_record), "the log header is record-sized");
 /* O_DIRECT wants file offsets, lengths and buffers aligned to the logical
  * block size (at most a page): halves start on pages in both files. */

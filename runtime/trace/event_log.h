@@ -44,8 +44,8 @@ extern "C" {
 #endif
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
-#define CZT_LOG_VERSION 2u /* 2: the log header is a 4 KiB block */
-#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.5 MiB of 80-byte records */
+#define CZT_LOG_VERSION 3u /* 2: the log header is a 4 KiB block; 3: caller */
+#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records */
 #define CZT_RING_HEADER_BYTES 4096u
 #define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
 #define CZT_RING_EMPTY UINT64_MAX
@@ -82,14 +82,15 @@ enum {
 
 /* One event. Fields by kind:
  *   messages: peer (rank in comm), ref (comm), tag, bytes, crc, prefix,
- *             address, site, count, dtype, peer_world; req for ISEND/IRECV
+ *             address, site, count, dtype, peer_world; req for ISEND/IRECV;
+ *             caller (0: none) when the site came with one (cz_trace_site_at)
  *   requests: req
  *   COLL_END: count = OTF2 collective op, ref, peer = root, peer_world =
  *             root's world rank, bytes = sent, req = received, site
  *   ENTER/LEAVE: tag = region; LEAVE: peer = new comm ref, ref = comm,
  *             site, count = color (CZT_REC_HAS_COLOR) */
 typedef struct czt_record {
-  uint64_t t, bytes, prefix, site, address, req;
+  uint64_t t, bytes, prefix, site, address, req, caller;
   uint32_t peer, ref, tag, crc, count, dtype, peer_world;
   uint8_t flags, unused[2];
   uint8_t kind; /* stored last */
@@ -105,7 +106,7 @@ typedef struct czt_log_header {
   uint64_t magic;
   uint32_t version, record_bytes;
   uint32_t clock, unused0;
-  uint8_t unused[56];
+  uint8_t unused[64];
 } czt_log_header;
 
 /* A TSC reading and CLOCK_MONOTONIC ns taken together. */

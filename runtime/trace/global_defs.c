@@ -34,6 +34,8 @@ static const struct {
     {CZ_TRACE_ATTR_COMM, "communicator argument of the call", OTF2_TYPE_COMM},
     {CZ_TRACE_ATTR_COLOR, "color argument of MPI_Comm_split (an int)",
      OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_CALLER, "return address of the program's function holding the call",
+     OTF2_TYPE_UINT64},
 };
 
 typedef struct writer {

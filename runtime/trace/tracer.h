@@ -101,6 +101,7 @@ void czt_write_objects(const char *dir);
 /* ---- call sites (api.c) ------------------------------------------------ */
 typedef struct czt_site {
   uint64_t id;
+  uint64_t caller; /* cz_trace_site_at: the wrapper's return address, else 0 */
   uint8_t kind; /* 0 instrumenter id, 1 return address */
 } czt_site;
 /* "sites PATH" manifest lines for the site databases instrumented code

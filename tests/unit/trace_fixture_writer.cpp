@@ -24,7 +24,7 @@ const OTF2_FlushCallbacks kFlush = {preFlush, postFlush};
 // Attribute refs in the fixture's definitions.
 enum : uint32_t {
   A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_RETURN_ADDRESS, A_COUNT, A_DATATYPE,
-  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COLOR, A_COUNT_,
+  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COLOR, A_CALLER, A_COUNT_,
   A_FOREIGN = A_COUNT_ // another tool's attribute (FixtureSpec::foreignAttribute)
 };
 struct AttrSpec {
@@ -37,7 +37,7 @@ const AttrSpec kAttrs[A_COUNT_] = {
     {CZ_TRACE_ATTR_RETURN_ADDRESS, OTF2_TYPE_UINT64}, {CZ_TRACE_ATTR_COUNT, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_DATATYPE, OTF2_TYPE_UINT32}, {CZ_TRACE_ATTR_PEER_WORLD, OTF2_TYPE_UINT32},
     {CZ_TRACE_ATTR_KEPT, OTF2_TYPE_UINT8},      {CZ_TRACE_ATTR_NEW_COMM, OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_COLOR, OTF2_TYPE_UINT32},
+    {CZ_TRACE_ATTR_COLOR, OTF2_TYPE_UINT32},    {CZ_TRACE_ATTR_CALLER, OTF2_TYPE_UINT64},
 };
 
 void fillAttributes(OTF2_AttributeList *list, const Event &e) {
@@ -54,6 +54,7 @@ void fillAttributes(OTF2_AttributeList *list, const Event &e) {
   if (e.kept) OTF2_AttributeList_AddUint8(list, A_KEPT, *e.kept);
   if (e.newComm) OTF2_AttributeList_AddUint32(list, A_NEW_COMM, *e.newComm);
   if (e.color) OTF2_AttributeList_AddUint32(list, A_COLOR, uint32_t(*e.color));
+  if (e.caller) OTF2_AttributeList_AddUint64(list, A_CALLER, *e.caller);
 }
 
 OTF2_ErrorCode writeEvent(OTF2_EvtWriter *w, OTF2_AttributeList *a, const Event &e,
@@ -128,7 +129,9 @@ FixtureSpec standardSpec() {
     e.peer = 1, e.peerWorld = 1, e.comm = 0, e.tag = 9, e.bytes = 8;
     e.crc32 = 0x12345678, e.address = 0x7ffd3000, e.prefix = 0xffull, e.site = 43;
     e.siteKind = 0, e.count = 1, e.datatype = 14 /*DOUBLE*/;
+    e.caller = 0x401a2b; // a site in the program's own receive wrapper
     v.push_back(e);
+    e.caller.reset();
     v.push_back(ev(EventKind::CollectiveBegin, t0 + 40000));
     e = ev(EventKind::CollectiveEnd, t0 + 41000);
     e.collectiveOp = OTF2_COLLECTIVE_OP_BCAST, e.comm = 0, e.peer = 0, e.peerWorld = 0;

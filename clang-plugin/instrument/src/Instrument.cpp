@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -174,13 +175,33 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
     std::string text;
   };
   std::vector<Insert> inserts;
+  std::set<unsigned> outOfLine; // wrappers' definitions, marked once each
   for (const FoundSite &f : sites) {
     if (!f.site.instrumented || f.wrapPath != originalPath || f.end <= f.begin ||
         f.end > original.size())
       continue;
+    std::string id = std::to_string(f.site.id) + "ULL";
+    // A site in the program's own wrapper reports where the wrapper was
+    // called from; kept out of line, its return address is its caller's.
+    bool viaCaller = f.site.callPath == "caller" && f.functionBegin < f.begin &&
+                     f.end <= f.functionEnd && f.functionEnd <= original.size();
     inserts.push_back({f.begin, 1,
-                       "(cz_instrument_site_(" + std::to_string(f.site.id) + "ULL), "});
+                       viaCaller ? "(cz_instrument_site_at_(" + id + ", __builtin_return_address(0)), "
+                                 : "(cz_instrument_site_(" + id + "), "});
     inserts.push_back({f.end, 0, ")"});
+    // GCC warns about noinline on a function declared inline (a static
+    // inline wrapper in a header): the instrumented copy stays quiet.
+    // (C++ takes no pragma between `template <...>` and the function, nor
+    // in a class: there the attribute alone.)
+    if (viaCaller && outOfLine.insert(f.functionBegin).second) {
+      if (f.quiet) {
+        inserts.push_back({f.functionOuter, 2,
+                           "_Pragma(\"GCC diagnostic push\") "
+                           "_Pragma(\"GCC diagnostic ignored \\\"-Wattributes\\\"\") "});
+        inserts.push_back({f.functionEnd, 2, " _Pragma(\"GCC diagnostic pop\")"});
+      }
+      inserts.push_back({f.functionBegin, 3, "__attribute__((noinline)) "});
+    }
   }
   std::stable_sort(inserts.begin(), inserts.end(), [](const Insert &a, const Insert &b) {
     return a.offset != b.offset ? a.offset < b.offset : a.order < b.order;
@@ -215,6 +236,19 @@ std::string rewriteSource(llvm::StringRef original, llvm::StringRef originalPath
            quoteForLine(sitesDatabase) + "\");\n"
            "}\n";
   if (withPrelude || !inserts.empty()) out += "#endif\n";
+  if (!outOfLine.empty())
+    out += "#ifndef CZ_INSTRUMENT_PRELUDE_AT_\n"
+           "#define CZ_INSTRUMENT_PRELUDE_AT_\n"
+           "#ifdef __cplusplus\n"
+           "extern \"C\" void cz_trace_site_at(unsigned long long, void *) __attribute__((weak));\n"
+           "#else\n"
+           "void cz_trace_site_at(unsigned long long, void *) __attribute__((weak));\n"
+           "#endif\n"
+           "static __inline__ __attribute__((unused)) void cz_instrument_site_at_(unsigned long long id,\n"
+           "                                                                     void *caller) {\n"
+           "  if (cz_trace_site_at) cz_trace_site_at(id, caller);\n"
+           "}\n"
+           "#endif\n";
   out += "#line 1 \"" + quoteForLine(linePath.empty() ? originalPath : linePath) + "\"\n";
   out.reserve(out.size() + original.size() + inserts.size() * 32);
   unsigned at = 0;

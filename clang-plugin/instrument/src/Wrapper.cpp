@@ -254,6 +254,13 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
     for (const clangtools::FoundSite &f : r.sites) sites.push_back(f.site);
   }
   for (const auto &m : mirrors) out.args = mirrorIncludeDirs(out.args, cwd, m.first, m.second);
+  // A function that ends by calling the program's wrapper of an MPI call
+  // would jump into it, and the wrapper's return address (the caller the
+  // trace records, SITE_DATABASE.md "call_path") would then be its
+  // caller's caller. The wrappers may be defined in other files: no
+  // instrumented code makes sibling calls (a call and a return instead of
+  // a jump, where a tail call was made).
+  if (!out.copies.empty()) out.args.insert(out.args.begin(), "-fno-optimize-sibling-calls");
   if (!recordBuild(out.sitesPath, sites, notes, self)) {
     out.args = cmd.args;
     out.copies.clear();

@@ -103,6 +103,7 @@ void writeSite(json::OStream &o, const Site &s) {
       o.attributeArray("peers", [&] {
         for (const std::string &p : s.peers) o.value(p);
       });
+    if (!s.callPath.empty()) o.attribute("call_path", s.callPath);
   });
 }
 
@@ -159,6 +160,7 @@ struct Reader {
         !range(o.get("function_range"), s.functionRange, "function_range") ||
         !boolean(o, "in_template", s.inTemplate) || !str(o, "anchor", s.anchor) ||
         !boolean(o, "instrumented", s.instrumented) || !str(o, "note", s.note, false) ||
+        !str(o, "call_path", s.callPath, false) ||
         !str(o, "path", s.path) || !str(o, "file_hash", hash))
       return false;
     if (llvm::StringRef(hash).getAsInteger(16, s.fileHash))

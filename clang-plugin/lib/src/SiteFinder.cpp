@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "clang/AST/ASTContext.h"
@@ -72,6 +73,11 @@ public:
   }
 
   std::vector<FoundSite> take() {
+    // A function is the program's wrapper when every point-to-point call
+    // in it takes its peers from the caller.
+    for (auto &[f, ids] : wrapperSites_)
+      if (!notWrappers_.count(f))
+        for (uint64_t id : ids) byAnchor_.at(id).site.callPath = "caller";
     std::vector<FoundSite> out;
     for (auto &kv : byAnchor_) out.push_back(std::move(kv.second));
     std::sort(out.begin(), out.end(), [](const FoundSite &a, const FoundSite &b) {
@@ -349,6 +355,16 @@ private:
         site.note = std::string("the tracer takes no site id for ") + fn.name;
     }
 
+    unsigned functionBegin = 0, functionEnd = 0, functionOuter = 0;
+    bool quiet = false;
+    if (fn.kind == CallKind::PointToPoint && !functions_.empty()) {
+      const FunctionDecl *f = functions_.back();
+      if (site.instrumented && anchor == "call" && wrapperEntry(site, fid, functionBegin, functionEnd, functionOuter, quiet))
+        wrapperSites_[f].push_back(site.id);
+      else
+        notWrappers_.insert(f);
+    }
+
     auto it = byAnchor_.find(site.id);
     if (it != byAnchor_.end()) {
       // Same anchor seen again: another use of a #define, or a macro
@@ -357,8 +373,46 @@ private:
       return;
     }
     if (anchor == "macro-definition") addExpansion(site, site.macro.expansion);
-    FoundSite found{std::move(site), wrapBegin, wrapEnd, wrapPath};
+    FoundSite found{std::move(site), wrapBegin, wrapEnd,      wrapPath,
+                    functionBegin,   functionEnd, functionOuter, quiet};
     byAnchor_.emplace(found.site.id, std::move(found));
+  }
+
+  // Whether the site can be one of the program's own wrapper of an MPI
+  // call: in a function other than main whose caller passes every peer as
+  // such (class "parameter"), so one wrapper may carry every pattern of the
+  // program and only its callers tell them apart. A function with any other
+  // point-to-point call (a loop over ranks, a send to a computed rank, even
+  // beside a receive from a `root` parameter) holds its pattern and keeps
+  // its sites (take() decides per function). The function must be one that
+  // can be kept out of line in the instrumented copy: its definition written
+  // in the call's file, outside macros, not always_inline, the call not in a
+  // lambda. [begin, end): its definition (offsets in that file); outer:
+  // where it begins with its template parameter lists, when a pragma may
+  // stand there (quiet; not inside a class).
+  bool wrapperEntry(const Site &site, FileID fid, unsigned &begin, unsigned &end,
+                    unsigned &outer, bool &quiet) const {
+    if (functions_.empty() || site.peers.empty() ||
+        std::any_of(site.peers.begin(), site.peers.end(),
+                    [](const std::string &p) { return p != "parameter"; }))
+      return false;
+    for (const ContextEntry &c : site.context)
+      if (c.kind == "lambda") return false;
+    const FunctionDecl *f = functions_.back();
+    if (f->isMain() || !f->doesThisDeclarationHaveABody() || f->hasAttr<AlwaysInlineAttr>())
+      return false;
+    SourceLocation at = f->getInnerLocStart(), last = f->getEndLoc();
+    if (at.isInvalid() || at.isMacroID() || sm_.getFileID(at) != fid || last.isInvalid() ||
+        last.isMacroID() || sm_.getFileID(last) != fid)
+      return false;
+    begin = sm_.getFileOffset(at);
+    end = sm_.getFileOffset(Lexer::getLocForEndOfToken(last, 0, sm_, lo_));
+    SourceLocation o = f->getOuterLocStart();
+    if (const FunctionTemplateDecl *t = f->getDescribedFunctionTemplate()) o = t->getBeginLoc();
+    quiet = !f->getLexicalDeclContext()->isRecord() && o.isValid() && o.isFileID() &&
+            sm_.getFileID(o) == fid && sm_.getFileOffset(o) <= begin;
+    outer = quiet ? sm_.getFileOffset(o) : begin;
+    return end > begin;
   }
 
   static void addExpansion(Site &site, Position p) {
@@ -374,6 +428,8 @@ private:
   std::vector<const FunctionDecl *> functions_;
   std::map<FileID, FileInfo> files_;
   std::map<uint64_t, FoundSite> byAnchor_;
+  std::map<const FunctionDecl *, std::vector<uint64_t>> wrapperSites_;
+  std::set<const FunctionDecl *> notWrappers_;
   std::map<unsigned, unsigned> macroCalls_;
 };
 

@@ -86,6 +86,7 @@ std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
       m.sendType = e.datatype.value_or(0);
       m.sendSite = e.site.value_or(0);
       m.sendSiteKind = e.siteKind.value_or(1);
+      m.sendCaller = e.caller.value_or(0);
       m.sendPos = here;
       m.sendTime = e.timestamp;
       out.sends.push_back(m);
@@ -111,7 +112,7 @@ std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
       }
       out.receives.push_back({e.comm, *e.peerWorld, uint32_t(r), e.tag, post, here, e.timestamp,
                               e.address.value_or(0), e.site.value_or(0), e.count.value_or(0),
-                              e.datatype.value_or(0), e.siteKind.value_or(1)});
+                              e.datatype.value_or(0), e.siteKind.value_or(1), e.caller.value_or(0)});
       break;
     }
     case trace::EventKind::Leave:
@@ -318,6 +319,7 @@ QueueCounts matchQueues(int ranks, std::vector<Message> &sends,
       m.recvType = rv.type;
       m.recvSite = rv.site;
       m.recvSiteKind = rv.siteKind;
+      m.recvCaller = rv.caller;
       m.recvPos = rv.pos;
       m.recvTime = rv.time;
       matched[q.sends[i]] = 1;

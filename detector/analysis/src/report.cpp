@@ -49,9 +49,24 @@ std::string typeName(uint32_t code) {
   return n == "derived" ? "<derived datatype>" : "MPI_" + n;
 }
 
+// A site of kind 2: where the program called its wrapper, and the
+// wrapper's instrumenter id (null when the entry is missing).
+const SourceLocation *callerOf(const SiteUse &s, const SiteLocations *returnAddresses) {
+  if (s.siteKind != 2 || !returnAddresses) return nullptr;
+  auto it = returnAddresses->find(s.id);
+  return it == returnAddresses->end() || !it->second.wrapperSite ? nullptr : &it->second;
+}
+
+std::string placeText(const SourceLocation &at) {
+  return at.line ? at.file + ":" + std::to_string(at.line) : at.file;
+}
+
 std::string siteText(const SiteUse &s, const SiteLocations *sites,
                      const SiteLocations *returnAddresses) {
   char b[64];
+  if (const SourceLocation *caller = callerOf(s, returnAddresses))
+    return siteText({caller->wrapperSite, 0, s.send}, sites, nullptr) + " called from " +
+           placeText(*caller) + (caller->function.empty() ? "" : " in " + caller->function);
   if (s.siteKind == 1 && returnAddresses) {
     auto it = returnAddresses->find(s.id);
     if (it != returnAddresses->end())
@@ -238,7 +253,10 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "      \"equivalent\": " << quoted(equivalentCall(m)) << ",\n";
     out << "      \"sites\": [";
     for (size_t j = 0; j < m.sites.size(); j++) {
-      const SiteUse &su = m.sites[j];
+      // A wrapper's site reached from one caller: the wrapper's call (its
+      // instrumenter id and place), and the caller's place.
+      const SourceLocation *caller = callerOf(m.sites[j], ctx.returnAddresses);
+      const SiteUse su = caller ? SiteUse{caller->wrapperSite, 0, m.sites[j].send} : m.sites[j];
       out << (j ? ", " : "") << "{\"id\": \"" << su.id << "\", \"kind\": \""
           << (su.siteKind == 1 ? "return_address" : "instrumenter") << "\", \"role\": \""
           << (su.send ? "send" : "recv") << "\"";
@@ -252,6 +270,11 @@ void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
           if (!at.function.empty()) out << ", \"function\": " << quoted(at.function);
           if (!at.callee.empty()) out << ", \"callee\": " << quoted(at.callee);
         }
+      }
+      if (caller) {
+        out << ", \"caller\": {\"file\": " << quoted(caller->file) << ", \"line\": " << caller->line;
+        if (!caller->function.empty()) out << ", \"function\": " << quoted(caller->function);
+        out << "}";
       }
       out << "}";
     }

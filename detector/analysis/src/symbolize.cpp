@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -110,6 +111,10 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
   // finds the distinct ones (a map per message was a tenth of a second on
   // 3 M events), the map then holds only those.
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> canonical;
+  // The callers of sites in the program's own wrappers (rank, address):
+  // resolved like return addresses, but places of calls to a wrapper, not
+  // MPI calls of their own.
+  std::set<std::pair<uint32_t, uint64_t>> callers, siteKeys;
   {
     struct Key {
       uint32_t rank = 0;
@@ -121,11 +126,23 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
     };
     detail::FlatIndex<Key, Hash> seen;
     auto add = [&](uint32_t rank, uint64_t address) {
-      if (seen.insert({rank, address}, 0).second) canonical[{rank, address}] = address;
+      if (seen.insert({rank, address}, 0).second) {
+        canonical[{rank, address}] = address;
+        siteKeys.insert({rank, address});
+      }
+    };
+    detail::FlatIndex<Key, Hash> seenCallers;
+    auto addCaller = [&](uint32_t rank, uint64_t address) {
+      if (seenCallers.insert({rank, address}, 0).second) {
+        canonical[{rank, address}] = address;
+        callers.insert({rank, address});
+      }
     };
     for (const Message &m : t.messages) {
       if (m.sendSiteKind == 1) add(m.src, m.sendSite);
       if (m.recvSiteKind == 1) add(m.dst, m.recvSite);
+      if (m.sendCaller && m.sendSiteKind == 0) addCaller(m.src, m.sendCaller);
+      if (m.recvCaller && m.recvSiteKind == 0) addCaller(m.dst, m.recvCaller);
     }
     for (const Group &g : t.groups)
       if (g.createdKnown && g.created.siteKind == 1) add(g.created.rank, g.created.site);
@@ -167,6 +184,7 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
   }
   // One id per source line (or function + address without debug info).
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> idOf;
+  std::map<std::pair<uint32_t, uint64_t>, std::pair<std::string, SourceLocation>> callerAt;
   for (auto &[key, loc] : located) {
     auto a = answers.find(loc);
     if (a == answers.end()) continue;
@@ -185,10 +203,27 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
       sl.file = loc.first;
       text = loc.first + b + " " + fn;
     }
+    st.resolved++;
+    if (callers.count(key)) callerAt[key] = {text, sl};
+    if (!siteKeys.count(key)) continue; // a caller only
     uint64_t id = fnv1a(text) | 1; // never 0
     where[id] = sl;
     idOf[key] = id;
-    st.resolved++;
+  }
+  // (wrapper's site, caller's line) -> one site of kind 2: the wrapper's
+  // calls from one line are one site, from another line another.
+  auto viaCaller = [&](uint32_t rank, uint64_t &site, uint8_t &kind, uint64_t &caller) {
+    auto it = callerAt.find({rank, caller});
+    if (it == callerAt.end()) return; // unresolved: the wrapper's site alone
+    uint64_t id = fnv1a(std::to_string(site) + " via " + it->second.first) | 1;
+    SourceLocation &at = where[id];
+    at = it->second.second;
+    at.wrapperSite = site;
+    site = id, kind = 2, caller = 0;
+  };
+  for (Message &m : t.messages) {
+    if (m.sendCaller && m.sendSiteKind == 0) viaCaller(m.src, m.sendSite, m.sendSiteKind, m.sendCaller);
+    if (m.recvCaller && m.recvSiteKind == 0) viaCaller(m.dst, m.recvSite, m.recvSiteKind, m.recvCaller);
   }
   for (Message &m : t.messages) {
     if (m.sendSiteKind == 1) {

@@ -13,7 +13,7 @@ namespace {
 struct MatchAnswer {
   uint32_t slot = kNone; // in the receiver's owner's `received`; kNone: unmatched
   uint32_t recvPos = 0, recvCount = 0, recvType = 0;
-  uint64_t recvAddress = 0, recvTime = 0, recvSite = 0;
+  uint64_t recvAddress = 0, recvTime = 0, recvSite = 0, recvCaller = 0;
   uint8_t recvSiteKind = 0;
 };
 
@@ -79,7 +79,7 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
     if (!matched[i]) continue;
     const Message &m = incoming[i];
     answers[i] = {uint32_t(kept), m.recvPos, m.recvCount, m.recvType,
-                  m.recvAddress, m.recvTime, m.recvSite, m.recvSiteKind};
+                  m.recvAddress, m.recvTime, m.recvSite, m.recvCaller, m.recvSiteKind};
     incoming[kept++] = m;
   }
   incoming.resize(kept);
@@ -98,7 +98,7 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
     Message &m = outgoing[at];
     m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
     m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
-    m.recvSiteKind = a.recvSiteKind;
+    m.recvSiteKind = a.recvSiteKind, m.recvCaller = a.recvCaller;
   }
   out.matchedPerRank.assign(size_t(std::max(ranks, 0)), 0);
   std::vector<uint32_t> from(outgoing.size()); // k-th send in (src, sendPos) order: its routing place

@@ -12,7 +12,7 @@ namespace {
 static_assert(std::is_trivially_copyable_v<SiteUse>);
 static_assert(std::is_trivially_copyable_v<Arrival>);
 static_assert(std::is_trivially_copyable_v<Match::MemberCount>);
-constexpr uint64_t kMagic = 0x435a46494e443032ull; // "CZFIND02"
+constexpr uint64_t kMagic = 0x435a46494e443033ull; // "CZFIND03"
 
 void putMatch(std::vector<char> &o, const Match &m) {
   put(o, m.kind), put(o, m.confirmed), put(o, m.unproven), put(o, m.coverage), put(o, m.comm);
@@ -91,6 +91,7 @@ void encode(const ProcessFindings &f, std::vector<char> &o) {
     putText(o, s.file);
     put(o, s.line), put(o, s.column);
     putText(o, s.function), putText(o, s.callee);
+    put(o, s.wrapperSite);
   }
   putText(o, f.symbolizeProblem);
   putAll(o, f.instrumenterSites);
@@ -125,6 +126,7 @@ bool decode(const char *data, size_t size, ProcessFindings &f, std::string &why)
     s.file = r.text();
     s.line = r.get<int>(), s.column = r.get<int>();
     s.function = r.text(), s.callee = r.text();
+    s.wrapperSite = r.get<uint64_t>();
   }
   f.symbolizeProblem = r.text();
   r.getAll(f.instrumenterSites);

@@ -100,6 +100,7 @@ std::string formatEvent(const Trace &trace, const Event &e) {
     if (e.siteKind && *e.siteKind == 1) body += fmt(" site=ra:0x%" PRIx64, *e.site);
     else body += fmt(" site=%" PRIu64, *e.site);
   }
+  if (e.caller) body += fmt(" caller=0x%" PRIx64, *e.caller);
   if (e.count) body += fmt(" count=%u", *e.count);
   if (e.datatype) {
     if (*e.datatype < sizeof kTypes / sizeof *kTypes) body += std::string(" datatype=") + kTypes[*e.datatype];

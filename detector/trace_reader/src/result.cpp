@@ -33,7 +33,7 @@ bool Event::operator==(const Event &o) const {
          bytesReceived == o.bytesReceived && request == o.request &&
          collectiveOp == o.collectiveOp && region == o.region && crc32 == o.crc32 &&
          address == o.address && prefix == o.prefix && site == o.site &&
-         siteKind == o.siteKind && count == o.count && datatype == o.datatype &&
+         siteKind == o.siteKind && caller == o.caller && count == o.count && datatype == o.datatype &&
          kept == o.kept && newComm == o.newComm && color == o.color;
 }
 

@@ -84,13 +84,13 @@ bool exists(const std::string &p) {
 // The Collectivize attributes, in a fixed order.
 enum AttrKey {
   K_CRC32, K_ADDRESS, K_PREFIX, K_SITE, K_RETURN_ADDRESS, K_COUNT, K_DATATYPE, K_PEER_WORLD,
-  K_KEPT, K_NEW_COMM, K_COLOR, K_COUNT_, K_NONE = -1
+  K_KEPT, K_NEW_COMM, K_COLOR, K_CALLER, K_COUNT_, K_NONE = -1
 };
 const char *const kAttrNames[K_COUNT_] = {
     CZ_TRACE_ATTR_CRC32, CZ_TRACE_ATTR_ADDRESS,  CZ_TRACE_ATTR_PREFIX,
     CZ_TRACE_ATTR_SITE,  CZ_TRACE_ATTR_RETURN_ADDRESS, CZ_TRACE_ATTR_COUNT,
     CZ_TRACE_ATTR_DATATYPE, CZ_TRACE_ATTR_PEER_WORLD, CZ_TRACE_ATTR_KEPT,
-    CZ_TRACE_ATTR_NEW_COMM, CZ_TRACE_ATTR_COLOR};
+    CZ_TRACE_ATTR_NEW_COMM, CZ_TRACE_ATTR_COLOR, CZ_TRACE_ATTR_CALLER};
 
 struct Group {
   uint8_t type = 0;
@@ -606,6 +606,7 @@ void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref, uint64_t v)
   case K_KEPT: e.kept = uint8_t(v); break;
   case K_NEW_COMM: e.newComm = uint32_t(v); break;
   case K_COLOR: e.color = int32_t(uint32_t(v)); break;
+  case K_CALLER: e.caller = v; break;
   default: break;
   }
 }

@@ -189,6 +189,12 @@ void readSite(const json::Object &o, size_t index, MatchSite &s, std::string &pr
   s.column = int(f.integer("column", 1, kMaxInt, 0));
   s.function = f.string("function");
   s.callee = f.string("callee");
+  if (const json::Object *c = f.object("caller")) {
+    Fields cf(*c, problem, prefix + "\"caller\": ");
+    s.callerFile = cf.string("file", true);
+    s.callerLine = int(cf.integer("line", 0, kMaxInt, 0, true));
+    s.callerFunction = cf.string("function");
+  }
 }
 
 void readMatch(const json::Object &m, DetectedMatch &d) {

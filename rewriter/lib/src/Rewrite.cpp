@@ -50,6 +50,29 @@ bool settledBySource(const DetectedMatch &m) {
   return true;
 }
 
+// A match whose calls are made in the program's own wrappers of MPI calls
+// (sites with a caller): the pattern is at the callers, the wrapper serves
+// every pattern. The lines to patch, or "" when no site has a caller.
+std::string throughWrappers(const DetectedMatch &m) {
+  std::set<std::string> wrappers, callers;
+  for (const MatchSite &s : m.sites) {
+    if (s.callerFile.empty()) continue;
+    std::string at = s.file + (s.line ? ":" + std::to_string(s.line) : "");
+    wrappers.insert(s.function.empty() ? at : s.function + " (" + at + ")");
+    callers.insert(s.callerFile + (s.callerLine ? ":" + std::to_string(s.callerLine) : "") +
+                   (s.callerFunction.empty() ? "" : " in " + s.callerFunction));
+  }
+  if (callers.empty()) return "";
+  auto join = [](const std::set<std::string> &v) {
+    std::string out;
+    for (const std::string &x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  return "the calls go through the program's own wrapper" + std::string(wrappers.size() > 1 ? "s " : " ") +
+         join(wrappers) + ", which other code calls as well: patch at the callers: " + join(callers) +
+         " (not rewritten automatically)";
+}
+
 bool readFile(const std::string &path, std::string &text) {
   auto b = llvm::MemoryBuffer::getFile(path);
   if (!b) return false;
@@ -218,6 +241,10 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       } else {
         none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
       }
+      continue;
+    }
+    if (std::string why = throughWrappers(m); !why.empty()) {
+      none(why);
       continue;
     }
     Resolved r = resolve(m);

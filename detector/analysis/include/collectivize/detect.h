@@ -77,7 +77,7 @@ const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
 
 struct SiteUse {
   uint64_t id = 0;
-  uint8_t siteKind = 0; // 0 instrumenter id, 1 return address
+  uint8_t siteKind = 0; // 0 instrumenter id, 1 return address, 2 a wrapper's site by caller (symbolize.h)
   bool send = true;     // a send site (else a receive site)
   bool operator<(const SiteUse &o) const;
   bool operator==(const SiteUse &o) const;

@@ -31,13 +31,17 @@ struct Message {
   uint64_t sendTime = 0, recvTime = 0;
   uint32_t crc = 0;              // the sender's CRC-32 of the payload
   bool hashed = false;           // the send carried a CRC
-  uint8_t sendSiteKind = 0, recvSiteKind = 0; // 0 instrumenter id, 1 return address
+  uint8_t sendSiteKind = 0, recvSiteKind = 0; // 0 instrumenter id, 1 return address, 2 via caller
   uint64_t sendAddress = 0, recvAddress = 0;
   uint64_t prefix = 0;
   uint32_t sendCount = 0, sendType = 0, recvCount = 0, recvType = 0;
   uint64_t sendSite = 0, recvSite = 0;
+  // A site in the program's own wrapper of the call: the wrapper's return
+  // address in the sender's / receiver's process (0: none). Symbolization
+  // turns (site, caller) into one site of kind 2 (symbolize.h).
+  uint64_t sendCaller = 0, recvCaller = 0;
 };
-static_assert(sizeof(Message) == 112, "Message: keep it free of padding");
+static_assert(sizeof(Message) == 128, "Message: keep it free of padding");
 
 // Data a process declared it keeps (cz_send_to_self).
 struct KeptBuffer {
@@ -104,6 +108,7 @@ struct PostedReceive {
   uint64_t time = 0, address = 0, site = 0;
   uint32_t count = 0, type = 0;
   uint8_t siteKind = 0;
+  uint64_t caller = 0; // Message::recvCaller
 };
 
 // What matching needs from one rank's events: its sends (the send side of

@@ -21,6 +21,10 @@ struct SourceLocation {
   // How each peer argument is computed (site database "peers"): "loop",
   // "table", "rank", "call", "parameter", "constant", "any".
   std::vector<std::string> peers;
+  // A site of kind 2 (symbolize.h): this is the place that called the
+  // program's wrapper, and wrapperSite the instrumenter id of the MPI call
+  // inside the wrapper (0 for every other site).
+  uint64_t wrapperSite = 0;
 };
 using SiteLocations = std::map<uint64_t, SourceLocation>;
 

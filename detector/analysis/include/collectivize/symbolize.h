@@ -24,6 +24,14 @@ struct SymbolizeStats {
 // Rewrites the return-address sites of t's messages to one id per source
 // line (kind stays 1) and fills `where` with their locations. Sites that
 // cannot be resolved keep their address.
+//
+// An instrumenter site in the program's own wrapper of an MPI call comes
+// with its caller (Message::sendCaller, recvCaller): the pair (site, the
+// caller's source line) becomes one site of kind 2, whose `where` entry is
+// the caller's line with wrapperSite set to the instrumenter id. So one
+// wrapper used by two patterns gives each its own sites, and the messages
+// of one pattern share theirs. A caller that cannot be resolved leaves the
+// wrapper's site alone.
 SymbolizeStats symbolizeReturnAddresses(const std::string &traceDir, MessageTable &t,
                                         SiteLocations &where);
 

@@ -98,6 +98,9 @@ struct Event {
   std::optional<uint64_t> prefix;
   std::optional<uint64_t> site;
   std::optional<uint8_t> siteKind;
+  // Point-to-point records whose site is in the program's own wrapper of
+  // the MPI call: the wrapper's return address in the rank's process.
+  std::optional<uint64_t> caller;
   std::optional<uint32_t> count;
   std::optional<uint32_t> datatype;
   std::optional<uint8_t> kept;

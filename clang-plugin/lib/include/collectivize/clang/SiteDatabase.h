@@ -62,6 +62,11 @@ struct Site {
   std::string anchor;    // see SiteKey::anchor
   bool instrumented = false;
   std::string note;      // why not instrumented, or ""
+  // "caller": the site is in the program's own wrapper of the call (a
+  // function whose caller passes the peer), and the tracer records it with
+  // the wrapper's return address, so each place that calls the wrapper is
+  // told apart. "" otherwise (the JSON field is then absent).
+  std::string callPath;
 };
 
 // A source file the compiler wrappers compiled without instrumentation

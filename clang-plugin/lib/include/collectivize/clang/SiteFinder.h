@@ -28,6 +28,16 @@ struct FoundSite {
   // use, or its spelling in a #define: what to wrap.
   unsigned begin = 0, end = 0;
   std::string wrapPath;
+  // site.callPath "caller": where in wrapPath the enclosing function's
+  // definition begins (after any template parameter lists) and ends (just
+  // after its closing brace), to mark it noinline, so that its return
+  // address is its caller's.
+  unsigned functionBegin = 0, functionEnd = 0;
+  // Where the whole definition begins (before `template <...>`), for the
+  // pragmas around it; 0 with quiet false: none (a member defined in its
+  // class).
+  unsigned functionOuter = 0;
+  bool quiet = false;
 };
 
 // The project files (under root) other than the main file that the TU

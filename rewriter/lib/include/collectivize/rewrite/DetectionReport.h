@@ -18,6 +18,10 @@ struct MatchSite {
   std::string file;         // as reported (root-relative for instrumenter ids)
   int line = 0, column = 0;
   std::string function, callee;
+  // The call is in the program's own wrapper of it (report revision 1.8):
+  // where the wrapper was called from. callerFile empty: no caller.
+  std::string callerFile, callerFunction;
+  int callerLine = 0;
 };
 
 struct DetectedMatch {
