@@ -1,4 +1,4 @@
-/* ring_stalls.c: what storing one 80-byte record costs in a ring of a
+/* ring_stalls.c: what storing one 88-byte record (the tracer's) costs in a ring of a
  * given size, with a system call before each store as a waiting rank makes
  * (sched_yield), in a shared mapping of a file (as the tracer's ring) or in
  * anonymous memory. On the VM this was written on, stores into a file
@@ -20,6 +20,8 @@
 
 #include "bench_tick.h"
 
+enum { RECORD_BYTES = 88 }; /* the tracer's event_log.h record */
+
 static int by_value(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
@@ -35,7 +37,7 @@ int main(int argc, char **argv) {
   int file = strcmp(argv[2], "anon") != 0;
   int populate = strcmp(argv[2], "file-populated") == 0;
   long n = atol(argv[3]);
-  if (bytes < 80 || n <= 0) return 2;
+  if (bytes < RECORD_BYTES || n <= 0) return 2;
   char path[4096] = "";
   unsigned char *ring;
   if (file) {
@@ -58,12 +60,12 @@ int main(int argc, char **argv) {
   uint32_t *took = malloc(sizeof *took * (size_t)n);
   if (!took) return 1;
   memset(took, 0, sizeof *took * (size_t)n);
-  size_t records = bytes / 80;
+  size_t records = bytes / RECORD_BYTES;
   uint64_t sum = 0;
   long slow = 0;
   for (long i = 0; i < n; i++) {
     sched_yield();
-    unsigned char *r = ring + (size_t)(i % (long)records) * 80;
+    unsigned char *r = ring + (size_t)(i % (long)records) * RECORD_BYTES;
     uint64_t t = bench_tick();
     memset(r, (int)i, 79);
     __atomic_store_n(&r[79], 1, __ATOMIC_RELEASE);

@@ -5,7 +5,7 @@
 # launched untraced and traced in turn, LAUNCHES pairs (the machine's speed
 # drifts: compare pair by pair). A traced launch also times its loops with
 # tracing paused, in the same run. An untraced launch also times the floor:
-# the program hashing each payload and storing an 80-byte record itself,
+# the program hashing each payload and storing an 88-byte record itself,
 # the least any such tracer adds to 257 B-16 KiB messages (trace_overhead.c;
 # printed for those sizes only). Writes OUT_DIR/overhead.csv (every launch),
 # OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
@@ -79,7 +79,7 @@ for size in sorted({s for s, _ in by}):
               f"  {floor_med}")
 events, evt = int(sys.argv[3]), int(sys.argv[4])
 print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
-      f"while running: 80-byte records in a 5 MiB ring per rank plus the log")
+      f"while running: 88-byte records in a 5.5 MiB ring per rank plus the log")
 # Each launch printed "thread:process" ns per message (3 events).
 for k, who in ((0, "on the calling thread"), (1, "in the whole process (writer thread included)")):
     u = statistics.median(float(x.split(":")[k]) for x in sys.argv[5].split())

@@ -6,7 +6,7 @@
  * library in between, the least any tracer of every message and its
  * payload's CRC-32 must add: the sender hashes the payload (with the
  * tracer's CRC code: ISA-L when built with it, else zlib) and each side
- * stores one stamped 80-byte record per message into a ring whose pages
+ * stores one stamped 88-byte record per message into a ring whose pages
  * are touched in advance, as the tracer's are. Its ratio to the untraced
  * launch is the floor for the traced/untraced goal on this machine for
  * 257 B-16 KiB messages, which the tracer must hash and record between a
@@ -30,12 +30,12 @@
 #include "collectivize.h"
 
 typedef struct {
-  uint64_t t, bytes, address, site;
+  uint64_t t, bytes, address, site, caller;
   uint32_t crc, peer, tag, count;
   unsigned char rest[32];
 } floor_record;
-_Static_assert(sizeof(floor_record) == 80, "the tracer's record size");
-enum { FLOOR_RECORDS = 1 << 16 }; /* 5 MiB, the tracer's ring */
+_Static_assert(sizeof(floor_record) == 88, "the tracer's record size");
+enum { FLOOR_RECORDS = 1 << 16 }; /* 5.5 MiB, the tracer's ring */
 static floor_record *floor_ring;
 static unsigned floor_next;
 
