@@ -134,13 +134,7 @@ bool forwardsBlocks(const MessageTable &t, const Group &g, const std::vector<uin
 
 void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
+  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
   // Any size: the steps of one instance move different numbers of blocks.
   for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
          return RoundKey{m.comm, byTag ? m.tag : 0, 0, m.sendType};

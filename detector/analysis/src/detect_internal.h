@@ -75,6 +75,12 @@ struct Round {
   std::vector<uint32_t> messages; // in table order
 };
 using RoundKeyOf = std::function<RoundKey(const Message &)>;
+// Messages the value-reading rules start from: not claimed yet, hashed,
+// not empty, not to the sender itself, on a communicator of at least
+// --min-group members (table order).
+std::vector<uint32_t> hashedCandidates(const MessageTable &t, const DetectOptions &o,
+                                       const std::vector<uint8_t> &claimed);
+
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
 // Fetches the messages of the round after `current` (a round's messages

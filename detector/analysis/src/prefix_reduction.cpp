@@ -187,15 +187,9 @@ void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector
 
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
                           std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    // Every message, downward ones included: a round with any is no
-    // prefix pattern (an allreduce's upward half alone looks like one).
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
+  // Every message, downward ones included: a round with any is no
+  // prefix pattern (an allreduce's upward half alone looks like one).
+  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
   if (candidates.empty()) return;
   Scratch sc;
   prefixPass(t, o, candidates, false, sc, claimed, out);

@@ -293,13 +293,7 @@ void reductionPass(const MessageTable &t, const RankActivity &activity,
 
 void findReductions(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < t.messages.size(); i++) {
-    const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
-  }
+  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
   reductionPass(t, activity, candidates, true, claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
   reductionPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);

@@ -115,4 +115,16 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
   return out;
 }
 
+std::vector<uint32_t> hashedCandidates(const MessageTable &t, const DetectOptions &o,
+                                       const std::vector<uint8_t> &claimed) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < t.messages.size(); i++) {
+    const Message &m = t.messages[i];
+    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    const Group *g = t.group(m.comm);
+    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+  }
+  return candidates;
+}
+
 } // namespace cz::detect::detail
