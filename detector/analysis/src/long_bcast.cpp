@@ -142,22 +142,42 @@ struct Span {
   uint32_t lo = UINT32_MAX, hi = 0;
 };
 
-Span spanOf(const MessageTable &t, const Instance &in, uint32_t rank) {
-  Span s;
-  for (uint32_t i : in.messages) {
-    const Message &m = t.messages[i];
-    if (m.src == rank) s.lo = std::min(s.lo, m.sendPos), s.hi = std::max(s.hi, m.sendPos);
-    if (m.dst == rank) s.lo = std::min(s.lo, m.recvPos), s.hi = std::max(s.hi, m.recvPos);
+// Each instance's span at each member (`members` sorted): out[q] lists
+// (span, k) for the instances idx[k] that member q takes part in, in idx
+// order. One pass over the messages (a pass per member was the detector's
+// slowest step on traces of thousands of broadcasts).
+std::vector<std::vector<std::pair<Span, size_t>>> spansByMember(const MessageTable &t,
+                                                                 const std::vector<Instance> &all,
+                                                                 const std::vector<size_t> &idx,
+                                                                 const std::vector<uint32_t> &members) {
+  std::vector<std::vector<std::pair<Span, size_t>>> out(members.size());
+  std::vector<Span> now(members.size());
+  std::vector<size_t> touched;
+  auto note = [&](uint32_t rank, uint32_t pos) {
+    auto it = std::lower_bound(members.begin(), members.end(), rank);
+    if (it == members.end() || *it != rank) return;
+    Span &s = now[size_t(it - members.begin())];
+    if (s.lo == UINT32_MAX) touched.push_back(size_t(it - members.begin()));
+    s.lo = std::min(s.lo, pos), s.hi = std::max(s.hi, pos);
+  };
+  for (size_t k = 0; k < idx.size(); k++) {
+    for (uint32_t i : all[idx[k]].messages) {
+      const Message &m = t.messages[i];
+      note(m.src, m.sendPos);
+      note(m.dst, m.recvPos);
+    }
+    for (size_t q : touched) out[q].push_back({now[q], k}), now[q] = Span{};
+    touched.clear();
   }
-  return s;
+  return out;
 }
 
-// Position order of sends: the table is ordered by (sender, send position).
-std::vector<Message>::const_iterator firstSendAt(const MessageTable &t, uint32_t rank, uint32_t pos) {
-  return std::lower_bound(t.messages.begin(), t.messages.end(), std::make_pair(rank, pos),
-                          [](const Message &m, const std::pair<uint32_t, uint32_t> &k) {
-                            return std::make_pair(m.src, m.sendPos) < k;
-                          });
+// The first send of `rank` at a position >= `pos` (the table is ordered by
+// sender, then send position; past the rank's sends: another sender's).
+std::vector<Message>::const_iterator firstSendAt(const MessageTable &t,
+                                                 const RankActivity &activity, uint32_t rank,
+                                                 uint32_t pos) {
+  return t.messages.begin() + activity.firstSendAt(rank, pos);
 }
 
 // Instances of one roll: at every member their events follow each other
@@ -168,26 +188,32 @@ std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity
                                        const std::vector<Instance> &all,
                                        const std::vector<size_t> &idx) {
   const uint32_t comm = all[idx[0]].comm;
-  std::vector<uint32_t> theirs, members;
+  std::vector<uint8_t> theirs(t.messages.size(), 0);
+  std::vector<uint32_t> members;
   for (size_t k : idx) {
-    theirs.insert(theirs.end(), all[k].messages.begin(), all[k].messages.end());
+    for (uint32_t i : all[k].messages) theirs[i] = 1;
     members.insert(members.end(), all[k].participants.begin(), all[k].participants.end());
   }
-  std::sort(theirs.begin(), theirs.end());
   std::sort(members.begin(), members.end());
   members.erase(std::unique(members.begin(), members.end()), members.end());
-  auto foreign = [&](uint32_t i) {
-    return t.messages[i].comm == comm && !std::binary_search(theirs.begin(), theirs.end(), i);
-  };
+  auto foreign = [&](uint32_t i) { return t.messages[i].comm == comm && !theirs[i]; };
   // A message of `rank` on the communicator, none of these instances',
-  // between positions `after` and `before`.
+  // between positions `after` and `before`. Asked with growing positions
+  // per rank: the receipts and sends are walked once, not searched for
+  // each gap.
+  size_t nextReceipt = 0, nextSend = 0;
   auto foreignBetween = [&](uint32_t rank, uint32_t after, uint32_t before) {
     const std::vector<Receipt> &got = activity.receipts(rank);
-    for (size_t j = activity.firstReceiptAfter(rank, after); j < got.size() && got[j].pos < before; j++)
+    while (nextReceipt < got.size() && got[nextReceipt].pos <= after) nextReceipt++;
+    for (size_t j = nextReceipt; j < got.size() && got[j].pos < before; j++)
       if (foreign(got[j].msg)) return true;
-    for (auto it = firstSendAt(t, rank, after + 1);
-         it != t.messages.end() && it->src == rank && it->sendPos < before; ++it)
-      if (foreign(uint32_t(it - t.messages.begin()))) return true;
+    while (nextSend < t.messages.size() && t.messages[nextSend].src == rank &&
+           t.messages[nextSend].sendPos <= after)
+      nextSend++;
+    for (size_t i = nextSend; i < t.messages.size() && t.messages[i].src == rank &&
+                              t.messages[i].sendPos < before;
+         i++)
+      if (foreign(uint32_t(i))) return true;
     return false;
   };
   std::vector<size_t> parent(idx.size());
@@ -196,13 +222,13 @@ std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  for (uint32_t q : members) {
+  std::vector<std::vector<std::pair<Span, size_t>>> spansAt = spansByMember(t, all, idx, members);
+  for (size_t qi = 0; qi < members.size(); qi++) {
+    const uint32_t q = members[qi];
     std::vector<std::tuple<uint32_t, uint32_t, size_t>> spans;
-    for (size_t k = 0; k < idx.size(); k++) {
-      Span s = spanOf(t, all[idx[k]], q);
-      if (s.lo != UINT32_MAX) spans.emplace_back(s.lo, s.hi, k);
-    }
+    for (const auto &[s, k] : spansAt[qi]) spans.emplace_back(s.lo, s.hi, k);
     std::sort(spans.begin(), spans.end());
+    nextReceipt = 0, nextSend = activity.firstSendAt(q, 0);
     uint32_t hi = 0;
     size_t head = SIZE_MAX;
     for (auto &[lo, h, k] : spans) {
@@ -241,7 +267,7 @@ struct Roll {
   std::map<uint32_t, Span> spans; // per member, its events in the roll
 };
 
-bool readRoll(const MessageTable &t, const std::vector<Instance> &all,
+bool readRoll(const MessageTable &t, const RankActivity &activity, const std::vector<Instance> &all,
               const std::vector<size_t> &idx, Roll &r) {
   r = Roll{};
   r.comm = all[idx[0]].comm;
@@ -267,14 +293,13 @@ bool readRoll(const MessageTable &t, const std::vector<Instance> &all,
     got.erase(std::unique(got.begin(), got.end()), got.end());
     if (got != r.members) return false;
   }
-  for (uint32_t q : r.members) {
+  std::vector<std::vector<std::pair<Span, size_t>>> spansAt = spansByMember(t, all, idx, r.members);
+  for (size_t qi = 0; qi < r.members.size(); qi++) {
+    const uint32_t q = r.members[qi];
     Span &span = r.spans[q];
-    for (size_t k : idx) {
-      Span s = spanOf(t, all[k], q);
-      span.lo = std::min(span.lo, s.lo), span.hi = std::max(span.hi, s.hi);
-    }
+    for (const auto &[s, k] : spansAt[qi]) span.lo = std::min(span.lo, s.lo), span.hi = std::max(span.hi, s.hi);
     std::vector<std::pair<uint32_t, size_t>> sent; // (send position, piece)
-    for (auto it = firstSendAt(t, q, span.lo); it != t.messages.end() && it->src == q; ++it) {
+    for (auto it = firstSendAt(t, activity, q, span.lo); it != t.messages.end() && it->src == q; ++it) {
       if (it->comm != r.comm) continue;
       auto p = pieceOf.find({it->crc, it->bytes});
       if (p == pieceOf.end() || !it->hashed || sent.size() == 4 * n) break;
@@ -296,6 +321,34 @@ bool readRoll(const MessageTable &t, const std::vector<Instance> &all,
 // comment).
 bool proveFrom(const MessageTable &t, const RankActivity &activity,
                const std::vector<uint8_t> &claimed, const Roll &roll, uint32_t R, Instance &out) {
+  // R sends the spread before it hears anything of the roll, and after its
+  // last receive on the communicator before it (the previous broadcast).
+  uint32_t rootTo = UINT32_MAX, rootFirst = roll.spans.at(R).lo;
+  for (uint32_t i : roll.messages)
+    if (t.messages[i].dst == R) rootTo = std::min(rootTo, t.messages[i].recvPos);
+  if (rootTo == UINT32_MAX) return false;
+  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
+  const std::vector<Receipt> &got = activity.receipts(R);
+  for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
+    if (t.messages[got[j].msg].comm == roll.comm) {
+      rootFrom = got[j].pos + 1;
+      before = got[j].msg;
+      break;
+    }
+  // Nothing but its own piece leaves R before the roll reaches it (a ring
+  // allgather: every member starts with its own): no member can have got
+  // its piece from R's spread. Checked first: it spares the chain's walk
+  // for each candidate root of every such roll.
+  const RollPiece *own = nullptr;
+  for (const RollPiece &p : roll.pieces)
+    if (p.owner == R) own = &p;
+  if (!own) return false;
+  bool spreadsMore = false;
+  for (auto it = firstSendAt(t, activity, R, rootFrom);
+       !spreadsMore && it != t.messages.end() && it->src == R && it->sendPos < rootTo; ++it)
+    spreadsMore = it->comm == roll.comm && it->bytes && it->hashed && it->dst != R &&
+                  !(it->crc == own->item.crc && it->bytes == own->item.bytes);
+  if (!spreadsMore) return false;
   const Group *g = t.group(roll.comm);
   const int size = int(g->members.size()), rootPos = rankIn(*g, R);
   // Slots in ring order from R; slot s holds its member's own piece.
@@ -313,23 +366,9 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
     ownFirstSend[s] = p.ownerFirstSend;
     forwardTo[s] = roll.spans.at(p.owner).hi + 1;
   }
-  // R sends the spread before it hears anything of the roll, and after its
-  // last receive on the communicator before it (the previous broadcast).
-  uint32_t rootTo = UINT32_MAX, rootFirst = roll.spans.at(R).lo;
-  for (uint32_t i : roll.messages)
-    if (t.messages[i].dst == R) rootTo = std::min(rootTo, t.messages[i].recvPos);
-  if (rootTo == UINT32_MAX) return false;
-  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
-  const std::vector<Receipt> &got = activity.receipts(R);
-  for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
-    if (t.messages[got[j].msg].comm == roll.comm) {
-      rootFrom = got[j].pos + 1;
-      before = got[j].msg;
-      break;
-    }
   auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to) {
     std::vector<uint32_t> sends;
-    for (auto it = firstSendAt(t, rank, from);
+    for (auto it = firstSendAt(t, activity, rank, from);
          it != t.messages.end() && it->src == rank && it->sendPos < to; ++it) {
       uint32_t i = uint32_t(it - t.messages.begin());
       // Unexplained, or a piece's own message (a run of one piece is one).
@@ -412,6 +451,39 @@ std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in
   return span;
 }
 
+// A communicator's instances by time, to find those that overlap a span
+// without looking at every one of them for each roll (a trace of
+// thousands of broadcasts made that quadratic).
+class PartsInTime {
+public:
+  void add(std::pair<uint64_t, uint64_t> span, size_t k) {
+    spans_.push_back({span.first, span.second, k});
+    longest_ = std::max(longest_, span.second >= span.first ? span.second - span.first : 0);
+  }
+  void sort() {
+    std::sort(spans_.begin(), spans_.end(),
+              [](const Entry &a, const Entry &b) { return a.start < b.start; });
+  }
+  // The instances whose span meets [from, to], in start order.
+  std::vector<size_t> overlapping(uint64_t from, uint64_t to) const {
+    uint64_t earliest = from > longest_ ? from - longest_ : 0;
+    auto it = std::lower_bound(spans_.begin(), spans_.end(), earliest,
+                               [](const Entry &e, uint64_t t) { return e.start < t; });
+    std::vector<size_t> out;
+    for (; it != spans_.end() && it->start <= to; ++it)
+      if (it->end >= from) out.push_back(it->k);
+    return out;
+  }
+
+private:
+  struct Entry {
+    uint64_t start, end;
+    size_t k;
+  };
+  std::vector<Entry> spans_;
+  uint64_t longest_ = 0;
+};
+
 // A cluster of more instances than members holds several rolls whose
 // members never heard from the program in between: cut it where they
 // follow each other. Every piece of a roll starts before any piece of the
@@ -458,7 +530,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   // grouped by the members they reached (a piece the spreads analysis saw
   // start at two ranks reaches a part of them in each instance).
   std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> byGroup;
-  std::map<uint32_t, std::vector<size_t>> parts; // per communicator, the smaller ones
+  std::map<uint32_t, PartsInTime> parts; // per communicator
   PayloadStrength strength;
   for (size_t k = 0; k < instances.size(); k++) {
     const Instance &in = instances[k];
@@ -470,8 +542,9 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
         strength.of(t.messages[in.messages[0]]) != Strength::Distinct)
       continue;
     byGroup[{in.comm, in.participants}].push_back(k);
-    parts[in.comm].push_back(k);
+    parts[in.comm].add(timeSpan(t, in), k);
   }
+  for (auto &[comm, p] : parts) p.sort();
   std::vector<uint8_t> gone(instances.size(), 0);
   std::vector<Instance> found;
   for (auto &[key, idx] : byGroup) {
@@ -494,14 +567,15 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
           auto [a, b] = timeSpan(t, instances[k]);
           from = std::min(from, a), to = std::max(to, b);
         }
-        for (size_t k : parts[key.first]) {
+        size_t before = group.size();
+        for (size_t k : parts[key.first].overlapping(from, to)) {
           const Instance &in = instances[k];
-          auto [start, end] = timeSpan(t, in);
-          if (!gone[k] && in.participants.size() < members.size() && start <= to && end >= from &&
+          if (!gone[k] && in.participants.size() < members.size() &&
               std::includes(members.begin(), members.end(), in.participants.begin(),
                             in.participants.end()))
             group.push_back(k);
         }
+        std::sort(group.begin() + ptrdiff_t(before), group.end()); // in instance order
         // Only pieces whose parts reach every member (a part of a piece of
         // the next roll may overlap this one in time).
         std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> reach;
@@ -521,7 +595,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
                     group.end());
       }
       Roll roll;
-      if (!readRoll(t, instances, group, roll) || roll.members != members) continue;
+      if (!readRoll(t, activity, instances, group, roll) || roll.members != members) continue;
       Instance bcast;
       bool proven = false;
       for (uint32_t R : roll.members)

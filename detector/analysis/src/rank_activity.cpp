@@ -17,7 +17,23 @@ void RankActivity::index() const {
     std::sort(v.begin(), v.end(), [](const Receipt &a, const Receipt &b) { return a.pos < b.pos; });
     for (size_t k = 0; k < v.size(); k++) slot_[v[k].msg] = uint32_t(k);
   }
+  // The table is ordered by sender: rank r's sends begin after those of
+  // the ranks below it.
+  sendPos_.resize(t_.messages.size());
+  sendsFrom_.assign(receipts_.size() + 1, 0);
+  for (uint32_t i = 0; i < t_.messages.size(); i++) {
+    sendPos_[i] = t_.messages[i].sendPos;
+    if (t_.messages[i].src < receipts_.size()) sendsFrom_[t_.messages[i].src + 1]++;
+  }
+  for (size_t r = 0; r < receipts_.size(); r++) sendsFrom_[r + 1] += sendsFrom_[r];
   indexed_ = true;
+}
+
+uint32_t RankActivity::firstSendAt(uint32_t rank, uint32_t pos) const {
+  index();
+  if (rank >= receipts_.size()) return uint32_t(t_.messages.size());
+  auto from = sendPos_.begin() + sendsFrom_[rank], to = sendPos_.begin() + sendsFrom_[rank + 1];
+  return uint32_t(std::lower_bound(from, to, pos) - sendPos_.begin());
 }
 
 const std::vector<Receipt> &RankActivity::receipts(uint32_t rank) const {
@@ -54,13 +70,8 @@ bool RankActivity::receivedBetween(uint32_t rank, uint32_t after, uint32_t befor
 }
 
 bool RankActivity::sentBetween(uint32_t rank, uint32_t after, uint32_t before) const {
-  // The table is ordered by (src, sendPos): the rank's first send after
-  // `after` is found by binary search.
-  auto it = std::lower_bound(t_.messages.begin(), t_.messages.end(), std::make_pair(rank, after + 1),
-                             [](const Message &m, const std::pair<uint32_t, uint32_t> &k) {
-                               return m.src != k.first ? m.src < k.first : m.sendPos < k.second;
-                             });
-  return it != t_.messages.end() && it->src == rank && it->sendPos < before;
+  uint32_t i = firstSendAt(rank, after + 1);
+  return i < t_.messages.size() && t_.messages[i].src == rank && t_.messages[i].sendPos < before;
 }
 
 } // namespace cz::detect::detail

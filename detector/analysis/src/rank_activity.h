@@ -39,12 +39,19 @@ public:
   size_t firstReceiptAfter(uint32_t rank, uint32_t pos) const;
   // Index of message i's receipt in receipts(i's receiver).
   size_t receiptOf(uint32_t message) const;
+  // Index in the table (ordered by sender, then send position) of the
+  // first send of `rank` at a position >= `pos`: the table's size, or a
+  // message of another sender, if there is none.
+  uint32_t firstSendAt(uint32_t rank, uint32_t pos) const;
 
 private:
   void index() const;
   const MessageTable &t_;
   mutable std::vector<std::vector<Receipt>> receipts_; // per rank
   mutable std::vector<uint32_t> slot_;                 // per message
+  // The send positions in table order (a binary search over 4-byte
+  // entries, not over the table's records) and where each rank's begin.
+  mutable std::vector<uint32_t> sendPos_, sendsFrom_;
   mutable bool indexed_ = false;
 };
 
