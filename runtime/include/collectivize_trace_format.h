@@ -162,10 +162,10 @@
  * receiver is the process's own rank, communicator MPI_COMM_WORLD (ref 0),
  * tag 0. */
 #define CZ_TRACE_ATTR_KEPT "collectivize::kept"
-/* UINT32: ref of the communicator a creation call made (MPI_COMM_NULL:
+/* COMM: ref of the communicator a creation call made (MPI_COMM_NULL:
  * 0xffffffff). */
 #define CZ_TRACE_ATTR_NEW_COMM "collectivize::new_comm"
-/* UINT32: ref of the communicator argument of a communicator call, on the
+/* COMM: ref of the communicator argument of a communicator call, on the
  * Leave of its region: the parent of a creation, the freed communicator of
  * MPI_Comm_free (whose NEW_COMM is 0xffffffff). */
 #define CZ_TRACE_ATTR_COMM "collectivize::comm"
@@ -183,6 +183,41 @@
  * without changing CZ_TRACE_FORMAT_VERSION: readers that do not know it
  * see the wrapper's site alone. */
 #define CZ_TRACE_ATTR_CALLER "collectivize::caller"
+
+/* Every attribute above, once, for all the code that declares, writes,
+ * reads, prints and compares them (the tracer's OTF2 definitions, the
+ * trace reader, `collectivize trace dump`, the tests' trace writer): a new
+ * attribute is its #define and comment above, one line here, the member of
+ * the reader's Event, and the tracer code that records it.
+ *   X(ID, TYPE, MEMBER, SHOWN, DESCRIPTION)
+ *   ID           the name is CZ_TRACE_ATTR_<ID>
+ *   TYPE         the OTF2 type written: OTF2_TYPE_<TYPE>
+ *   MEMBER       the reader's cz::trace::Event member that holds it
+ *                (SITE and RETURN_ADDRESS share `site`; `siteKind` says
+ *                which one the record had)
+ *   SHOWN        how `trace dump` prints it: HEX, HEX_FIXED (all digits
+ *                of TYPE), DECIMAL, SIGNED, DATATYPE (cz_trace_type name),
+ *                FLAG (its name when non-zero), COMM (a ref, or "null"),
+ *                SITE (an id, or "ra:" and the address), WITH_SITE and
+ *                WITH_PEER (printed with the site, with the peer)
+ *   DESCRIPTION  the description in the OTF2 attribute definition
+ * The list's order is the tracer's attribute refs and the dump's order;
+ * readers find attributes by name, so traces written with another order
+ * stay readable. */
+#define CZ_TRACE_ATTRIBUTES(X) \
+  X(CRC32, UINT32, crc32, HEX_FIXED, "zlib CRC-32 of the packed payload") \
+  X(ADDRESS, UINT64, address, HEX, "user buffer address") \
+  X(PREFIX, UINT64, prefix, HEX_FIXED, "first 8 packed payload bytes, little-endian") \
+  X(SITE, UINT64, site, SITE, "call-site id or return address") \
+  X(RETURN_ADDRESS, UINT64, site, WITH_SITE, "return address of the MPI call") \
+  X(CALLER, UINT64, caller, HEX, "return address of the program's function holding the call") \
+  X(COUNT, UINT32, count, DECIMAL, "element count") \
+  X(DATATYPE, UINT32, datatype, DATATYPE, "cz_trace_type code") \
+  X(PEER_WORLD, UINT32, peerWorld, WITH_PEER, "peer or root rank in MPI_COMM_WORLD") \
+  X(KEPT, UINT8, kept, FLAG, "data the process keeps (cz_send_to_self)") \
+  X(NEW_COMM, COMM, newComm, COMM, "communicator the call created") \
+  X(COMM, COMM, commArgument, COMM, "communicator argument of the call") \
+  X(COLOR, UINT32, color, SIGNED, "color argument of MPI_Comm_split (an int)")
 
 /* Predefined datatypes in CZ_TRACE_ATTR_DATATYPE. Stable numbers: append
  * only. */

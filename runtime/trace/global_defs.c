@@ -12,30 +12,16 @@ const char *const czt_region_names[CZT_REGION_COUNT] = {
     "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
     "MPI_Cart_create", "MPI_Comm_free"};
 
+/* Comm-typed attributes are mapped by OTF2 readers like the records'
+ * communicators. */
 static const struct {
   const char *name, *description;
   OTF2_Type type;
 } attr_defs[CZT_ATTR_COUNT_] = {
-    {CZ_TRACE_ATTR_CRC32, "zlib CRC-32 of the packed payload", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_ADDRESS, "user buffer address", OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_PREFIX, "first 8 packed payload bytes, little-endian",
-     OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_SITE, "call-site id or return address", OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_RETURN_ADDRESS, "return address of the MPI call",
-     OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_COUNT, "element count", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_DATATYPE, "cz_trace_type code", OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_PEER_WORLD, "peer or root rank in MPI_COMM_WORLD",
-     OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_KEPT, "data the process keeps (cz_send_to_self)",
-     OTF2_TYPE_UINT8},
-    /* Comm-typed: OTF2 readers map them like the records' communicators. */
-    {CZ_TRACE_ATTR_NEW_COMM, "communicator the call created", OTF2_TYPE_COMM},
-    {CZ_TRACE_ATTR_COMM, "communicator argument of the call", OTF2_TYPE_COMM},
-    {CZ_TRACE_ATTR_COLOR, "color argument of MPI_Comm_split (an int)",
-     OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_CALLER, "return address of the program's function holding the call",
-     OTF2_TYPE_UINT64},
+#define CZT_ATTR_DEF(id, type, member, shown, description) \
+  {CZ_TRACE_ATTR_##id, description, OTF2_TYPE_##type},
+    CZ_TRACE_ATTRIBUTES(CZT_ATTR_DEF)
+#undef CZT_ATTR_DEF
 };
 
 typedef struct writer {

@@ -11,25 +11,18 @@
 #include <stdint.h>
 #include <otf2/otf2.h>
 
+#include "collectivize_trace_format.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Attribute refs, in definition order (names in collectivize_trace_format.h). */
+/* Attribute refs: CZT_ATTR_<ID> in the order of CZ_TRACE_ATTRIBUTES
+ * (collectivize_trace_format.h). */
 enum {
-  CZT_ATTR_CRC32,
-  CZT_ATTR_ADDRESS,
-  CZT_ATTR_PREFIX,
-  CZT_ATTR_SITE,
-  CZT_ATTR_RETURN_ADDRESS,
-  CZT_ATTR_COUNT,
-  CZT_ATTR_DATATYPE,
-  CZT_ATTR_PEER_WORLD,
-  CZT_ATTR_KEPT,
-  CZT_ATTR_NEW_COMM,
-  CZT_ATTR_COMM,
-  CZT_ATTR_COLOR,
-  CZT_ATTR_CALLER,
+#define CZT_ATTR_ENUM(id, type, member, shown, description) CZT_ATTR_##id,
+  CZ_TRACE_ATTRIBUTES(CZT_ATTR_ENUM)
+#undef CZT_ATTR_ENUM
   CZT_ATTR_COUNT_
 };
 

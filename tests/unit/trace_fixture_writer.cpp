@@ -7,6 +7,7 @@
 #include <fstream>
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <otf2/otf2.h>
 
@@ -21,40 +22,47 @@ OTF2_FlushType preFlush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) {
 OTF2_TimeStamp postFlush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
 const OTF2_FlushCallbacks kFlush = {preFlush, postFlush};
 
-// Attribute refs in the fixture's definitions.
+// Attribute refs in the fixture's definitions: the tracer's
+// (CZ_TRACE_ATTRIBUTES), then another tool's.
 enum : uint32_t {
-  A_CRC32, A_ADDRESS, A_PREFIX, A_SITE, A_RETURN_ADDRESS, A_COUNT, A_DATATYPE,
-  A_PEER_WORLD, A_KEPT, A_NEW_COMM, A_COLOR, A_CALLER, A_COUNT_,
-  A_FOREIGN = A_COUNT_ // another tool's attribute (FixtureSpec::foreignAttribute)
+#define CZ_FIXTURE_REF(id, type, member, shown, description) A_##id,
+  CZ_TRACE_ATTRIBUTES(CZ_FIXTURE_REF)
+#undef CZ_FIXTURE_REF
+  A_COUNT_,
+  A_FOREIGN = A_COUNT_ // FixtureSpec::foreignAttribute
 };
 struct AttrSpec {
   const char *name;
   OTF2_Type type;
 };
 const AttrSpec kAttrs[A_COUNT_] = {
-    {CZ_TRACE_ATTR_CRC32, OTF2_TYPE_UINT32},    {CZ_TRACE_ATTR_ADDRESS, OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_PREFIX, OTF2_TYPE_UINT64},   {CZ_TRACE_ATTR_SITE, OTF2_TYPE_UINT64},
-    {CZ_TRACE_ATTR_RETURN_ADDRESS, OTF2_TYPE_UINT64}, {CZ_TRACE_ATTR_COUNT, OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_DATATYPE, OTF2_TYPE_UINT32}, {CZ_TRACE_ATTR_PEER_WORLD, OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_KEPT, OTF2_TYPE_UINT8},      {CZ_TRACE_ATTR_NEW_COMM, OTF2_TYPE_UINT32},
-    {CZ_TRACE_ATTR_COLOR, OTF2_TYPE_UINT32},    {CZ_TRACE_ATTR_CALLER, OTF2_TYPE_UINT64},
+#define CZ_FIXTURE_SPEC(id, type, member, shown, description) {CZ_TRACE_ATTR_##id, OTF2_TYPE_##type},
+    CZ_TRACE_ATTRIBUTES(CZ_FIXTURE_SPEC)
+#undef CZ_FIXTURE_SPEC
 };
 
+// One attribute in the OTF2 type the tracer writes it as.
+template <class T>
+void addAttribute(OTF2_AttributeList *list, uint32_t ref, const std::optional<T> &value) {
+  if (!value) return;
+  switch (kAttrs[ref].type) {
+  case OTF2_TYPE_UINT8: OTF2_AttributeList_AddUint8(list, ref, uint8_t(*value)); break;
+  case OTF2_TYPE_UINT32: OTF2_AttributeList_AddUint32(list, ref, uint32_t(*value)); break;
+  case OTF2_TYPE_UINT64: OTF2_AttributeList_AddUint64(list, ref, uint64_t(*value)); break;
+  case OTF2_TYPE_COMM: OTF2_AttributeList_AddCommRef(list, ref, uint32_t(*value)); break;
+  default: break; // a type the list does not use
+  }
+}
+
+// The event's attributes; its site as SITE or RETURN_ADDRESS by siteKind.
 void fillAttributes(OTF2_AttributeList *list, const Event &e) {
   OTF2_AttributeList_RemoveAllAttributes(list);
-  if (e.crc32) OTF2_AttributeList_AddUint32(list, A_CRC32, *e.crc32);
-  if (e.address) OTF2_AttributeList_AddUint64(list, A_ADDRESS, *e.address);
-  if (e.prefix) OTF2_AttributeList_AddUint64(list, A_PREFIX, *e.prefix);
-  if (e.site)
-    OTF2_AttributeList_AddUint64(list, e.siteKind.value_or(0) == 1 ? A_RETURN_ADDRESS : A_SITE,
-                                 *e.site);
-  if (e.count) OTF2_AttributeList_AddUint32(list, A_COUNT, *e.count);
-  if (e.datatype) OTF2_AttributeList_AddUint32(list, A_DATATYPE, *e.datatype);
-  if (e.peerWorld) OTF2_AttributeList_AddUint32(list, A_PEER_WORLD, *e.peerWorld);
-  if (e.kept) OTF2_AttributeList_AddUint8(list, A_KEPT, *e.kept);
-  if (e.newComm) OTF2_AttributeList_AddUint32(list, A_NEW_COMM, *e.newComm);
-  if (e.color) OTF2_AttributeList_AddUint32(list, A_COLOR, uint32_t(*e.color));
-  if (e.caller) OTF2_AttributeList_AddUint64(list, A_CALLER, *e.caller);
+  const bool returnAddress = e.siteKind.value_or(0) == 1;
+#define CZ_FIXTURE_ADD(id, type, member, shown, description)                                       \
+  if ((A_##id != A_SITE || !returnAddress) && (A_##id != A_RETURN_ADDRESS || returnAddress))       \
+    addAttribute(list, A_##id, e.member);
+  CZ_TRACE_ATTRIBUTES(CZ_FIXTURE_ADD)
+#undef CZ_FIXTURE_ADD
 }
 
 OTF2_ErrorCode writeEvent(OTF2_EvtWriter *w, OTF2_AttributeList *a, const Event &e,

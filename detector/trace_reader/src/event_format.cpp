@@ -2,6 +2,9 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+
+#include "collectivize_trace_format.h"
 
 #include "collectivize/trace_reader.h"
 
@@ -62,6 +65,44 @@ std::string commText(uint32_t comm) {
   return comm == kNoComm ? "comm -" : "comm " + std::to_string(comm);
 }
 
+// How an attribute is printed: CZ_TRACE_ATTRIBUTES' SHOWN column.
+enum class Shown { HEX, HEX_FIXED, DECIMAL, SIGNED, DATATYPE, FLAG, COMM, SITE, WITH_SITE, WITH_PEER };
+
+// " key=value" for an attribute the event carries, the key being its name
+// without the "collectivize::" prefix.
+template <class T>
+void showAttribute(std::string &body, const char *name, Shown how, const Event &e,
+                   const std::optional<T> &value) {
+  if (!value) return;
+  const char *colon = std::strrchr(name, ':');
+  const char *key = colon ? colon + 1 : name;
+  uint64_t u = uint64_t(*value);
+  switch (how) {
+  case Shown::HEX: body += fmt(" %s=0x%" PRIx64, key, u); break;
+  case Shown::HEX_FIXED: body += fmt(" %s=0x%0*" PRIx64, key, int(sizeof(T) * 2), u); break;
+  case Shown::DECIMAL: body += fmt(" %s=%" PRIu64, key, u); break;
+  case Shown::SIGNED: body += fmt(" %s=%" PRId64, key, int64_t(*value)); break;
+  case Shown::DATATYPE:
+    if (u < sizeof kTypes / sizeof *kTypes) body += fmt(" %s=%s", key, kTypes[u]);
+    else body += fmt(" %s=%" PRIu64, key, u);
+    break;
+  case Shown::FLAG:
+    if (u) body += fmt(" %s", key);
+    break;
+  case Shown::COMM:
+    if (u == kCommNull) body += fmt(" %s=null", key);
+    else body += fmt(" %s=%" PRIu64, key, u);
+    break;
+  case Shown::SITE:
+    if (e.siteKind && *e.siteKind == 1) body += fmt(" %s=ra:0x%" PRIx64, key, u);
+    else body += fmt(" %s=%" PRIu64, key, u);
+    break;
+  case Shown::WITH_SITE: // printed as the site
+  case Shown::WITH_PEER: // printed with the peer: "to 3 (world 5)"
+    break;
+  }
+}
+
 } // namespace
 
 std::string formatEvent(const Trace &trace, const Event &e) {
@@ -93,25 +134,10 @@ std::string formatEvent(const Trace &trace, const Event &e) {
     break;
   }
   if (e.request) body += (body.empty() ? "" : " ") + fmt("request %" PRIu64, *e.request);
-  if (e.crc32) body += fmt(" crc32=0x%08x", *e.crc32);
-  if (e.address) body += fmt(" address=0x%" PRIx64, *e.address);
-  if (e.prefix) body += fmt(" prefix=0x%016" PRIx64, *e.prefix);
-  if (e.site) {
-    if (e.siteKind && *e.siteKind == 1) body += fmt(" site=ra:0x%" PRIx64, *e.site);
-    else body += fmt(" site=%" PRIu64, *e.site);
-  }
-  if (e.caller) body += fmt(" caller=0x%" PRIx64, *e.caller);
-  if (e.count) body += fmt(" count=%u", *e.count);
-  if (e.datatype) {
-    if (*e.datatype < sizeof kTypes / sizeof *kTypes) body += std::string(" datatype=") + kTypes[*e.datatype];
-    else body += fmt(" datatype=%u", *e.datatype);
-  }
-  if (e.kept && *e.kept) body += " kept";
-  if (e.newComm) {
-    if (*e.newComm == kCommNull) body += " new_comm=null";
-    else body += fmt(" new_comm=%u", *e.newComm);
-  }
-  if (e.color) body += fmt(" color=%d", *e.color);
+#define CZ_SHOW_ATTRIBUTE(id, type, member, shown, description) \
+  showAttribute(body, CZ_TRACE_ATTR_##id, Shown::shown, e, e.member);
+  CZ_TRACE_ATTRIBUTES(CZ_SHOW_ATTRIBUTE)
+#undef CZ_SHOW_ATTRIBUTE
   while (!body.empty() && body[0] == ' ') body.erase(0, 1);
   if (!body.empty()) s += "  " + body;
   return s;

@@ -1,5 +1,6 @@
 // result.cpp: Error messages, event kind names, event comparison.
 #include "collectivize/trace_reader.h"
+#include "collectivize_trace_format.h"
 
 namespace cz::trace {
 
@@ -28,13 +29,14 @@ const char *eventKindName(EventKind kind) {
 }
 
 bool Event::operator==(const Event &o) const {
-  return kind == o.kind && rank == o.rank && timestamp == o.timestamp && peer == o.peer &&
-         peerWorld == o.peerWorld && comm == o.comm && tag == o.tag && bytes == o.bytes &&
-         bytesReceived == o.bytesReceived && request == o.request &&
-         collectiveOp == o.collectiveOp && region == o.region && crc32 == o.crc32 &&
-         address == o.address && prefix == o.prefix && site == o.site &&
-         siteKind == o.siteKind && caller == o.caller && count == o.count && datatype == o.datatype &&
-         kept == o.kept && newComm == o.newComm && color == o.color;
+  bool same = kind == o.kind && rank == o.rank && timestamp == o.timestamp && peer == o.peer &&
+              comm == o.comm && tag == o.tag && bytes == o.bytes &&
+              bytesReceived == o.bytesReceived && request == o.request &&
+              collectiveOp == o.collectiveOp && region == o.region && siteKind == o.siteKind;
+#define CZ_SAME_ATTRIBUTE(id, type, member, shown, description) same = same && member == o.member;
+  CZ_TRACE_ATTRIBUTES(CZ_SAME_ATTRIBUTE)
+#undef CZ_SAME_ATTRIBUTE
+  return same;
 }
 
 std::optional<uint32_t> Definitions::worldRank(uint32_t comm, uint32_t commRank, int rank) const {

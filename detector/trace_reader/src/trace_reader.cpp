@@ -81,16 +81,18 @@ bool exists(const std::string &p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-// The Collectivize attributes, in a fixed order.
+// The Collectivize attributes (CZ_TRACE_ATTRIBUTES), found by name.
 enum AttrKey {
-  K_CRC32, K_ADDRESS, K_PREFIX, K_SITE, K_RETURN_ADDRESS, K_COUNT, K_DATATYPE, K_PEER_WORLD,
-  K_KEPT, K_NEW_COMM, K_COLOR, K_CALLER, K_COUNT_, K_NONE = -1
+#define CZ_ATTR_KEY(id, type, member, shown, description) K_##id,
+  CZ_TRACE_ATTRIBUTES(CZ_ATTR_KEY)
+#undef CZ_ATTR_KEY
+  K_COUNT_, K_NONE = -1
 };
 const char *const kAttrNames[K_COUNT_] = {
-    CZ_TRACE_ATTR_CRC32, CZ_TRACE_ATTR_ADDRESS,  CZ_TRACE_ATTR_PREFIX,
-    CZ_TRACE_ATTR_SITE,  CZ_TRACE_ATTR_RETURN_ADDRESS, CZ_TRACE_ATTR_COUNT,
-    CZ_TRACE_ATTR_DATATYPE, CZ_TRACE_ATTR_PEER_WORLD, CZ_TRACE_ATTR_KEPT,
-    CZ_TRACE_ATTR_NEW_COMM, CZ_TRACE_ATTR_COLOR, CZ_TRACE_ATTR_CALLER};
+#define CZ_ATTR_NAME(id, type, member, shown, description) CZ_TRACE_ATTR_##id,
+    CZ_TRACE_ATTRIBUTES(CZ_ATTR_NAME)
+#undef CZ_ATTR_NAME
+};
 
 struct Group {
   uint8_t type = 0;
@@ -593,22 +595,24 @@ bool asUnsigned(OTF2_Type type, const OTF2_AttributeValue &v, uint64_t &out) {
   }
 }
 
+// The attribute's value in its Event member's type (COLOR, an int written
+// as UINT32, becomes negative again).
+template <class T>
+void assign(std::optional<T> &member, uint64_t v) {
+  member = T(v);
+}
+
 void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref, uint64_t v) {
-  switch (impl.attrKey(ref)) {
-  case K_CRC32: e.crc32 = uint32_t(v); break;
-  case K_ADDRESS: e.address = v; break;
-  case K_PREFIX: e.prefix = v; break;
-  case K_SITE: e.site = v, e.siteKind = 0; break;
-  case K_RETURN_ADDRESS: e.site = v, e.siteKind = 1; break;
-  case K_COUNT: e.count = uint32_t(v); break;
-  case K_DATATYPE: e.datatype = uint32_t(v); break;
-  case K_PEER_WORLD: e.peerWorld = uint32_t(v); break;
-  case K_KEPT: e.kept = uint8_t(v); break;
-  case K_NEW_COMM: e.newComm = uint32_t(v); break;
-  case K_COLOR: e.color = int32_t(uint32_t(v)); break;
-  case K_CALLER: e.caller = v; break;
-  default: break;
+  AttrKey key = impl.attrKey(ref);
+  switch (key) {
+#define CZ_APPLY_ATTRIBUTE(id, type, member, shown, description) \
+  case K_##id: assign(e.member, v); break;
+    CZ_TRACE_ATTRIBUTES(CZ_APPLY_ATTRIBUTE)
+#undef CZ_APPLY_ATTRIBUTE
+  default: return;
   }
+  if (key == K_SITE) e.siteKind = 0;
+  if (key == K_RETURN_ADDRESS) e.siteKind = 1;
 }
 
 // Hands an event whose record fields and attributes are set to the

@@ -32,7 +32,7 @@
 ! DUMP: isend_complete
 ! DUMP: collective_end  allreduce
 ! DUMP: enter  MPI_Comm_split
-! DUMP: leave  MPI_Comm_split site=ra:0x{{[0-9a-f]+}} new_comm={{[0-9]+}} color=
+! DUMP: leave  MPI_Comm_split site=ra:0x{{[0-9a-f]+}} new_comm={{[0-9]+}} comm={{[0-9]+}} color=
 ! DUMP: enter  MPI_Comm_free
 program semantics_mpif
   implicit none

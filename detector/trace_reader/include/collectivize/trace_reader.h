@@ -92,7 +92,8 @@ struct Event {
   std::optional<uint64_t> request;  // isend/isend_complete/irecv*/cancelled
   uint32_t collectiveOp = 0;        // OTF2_CollectiveOp, collective_end
   uint32_t region = 0;              // enter/leave: OTF2 region ref
-  // Collectivize attributes (absent when the record does not carry them).
+  // Collectivize attributes (absent when the record does not carry them):
+  // the members CZ_TRACE_ATTRIBUTES names (collectivize_trace_format.h).
   std::optional<uint32_t> crc32;
   std::optional<uint64_t> address;
   std::optional<uint64_t> prefix;
@@ -105,6 +106,9 @@ struct Event {
   std::optional<uint32_t> datatype;
   std::optional<uint8_t> kept;
   std::optional<uint32_t> newComm;
+  // The communicator argument of a communicator call, on its Leave: the
+  // parent of a creation, the communicator MPI_Comm_free freed.
+  std::optional<uint32_t> commArgument;
   std::optional<int32_t> color; // MPI_Comm_split's color, on its Leave
 
   bool operator==(const Event &o) const;
