@@ -35,6 +35,7 @@ Layout layoutOf(llvm::StringRef callee, bool sendSide) {
 } // namespace
 
 MessageArgs messageArgs(const clang::CallExpr *call, llvm::StringRef callee, bool sendSide) {
+  if (!call) return {};
   if (calleeName(call) != callee) {
     // A call of the program's own wrapper: its call's arguments as the
     // caller names them (invalid when one cannot be: wrapperProblem says why).
@@ -50,7 +51,7 @@ MessageArgs messageArgs(const clang::CallExpr *call, llvm::StringRef callee, boo
   }
   Layout l = layoutOf(callee, sendSide);
   MessageArgs out;
-  if (!call || l.buffer < 0 || int(call->getNumArgs()) <= l.comm) return out;
+  if (l.buffer < 0 || int(call->getNumArgs()) <= l.comm) return out;
   auto arg = [&](int i) { return call->getArg(unsigned(i)); };
   out.buffer = arg(l.buffer);
   out.count = arg(l.count);

@@ -127,7 +127,10 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     r.line = unsigned(ms.callerLine);
     r.column = 0;
     r.callee = s.callee;
-    r.wrapper = s.function;
+    // The database qualifies the name (ns::send_wrapper); the AST's callee
+    // name is the last part.
+    r.wrapper = llvm::StringRef(s.function).rsplit("::").second.str();
+    if (r.wrapper.empty()) r.wrapper = s.function;
     return true;
   };
   auto resolve = [&](const DetectedMatch &m) {

@@ -1,6 +1,8 @@
 // WrapperCalls.cpp: see WrapperCalls.h.
 #include "WrapperCalls.h"
 
+#include <set>
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -32,10 +34,12 @@ bool blocking(llvm::StringRef callee) {
       .Default(false);
 }
 
-// Declared inside the wrapper: its parameters and locals.
+// Declared inside the wrapper: its parameters and locals, and the members
+// of the object a method wrapper is called on.
 bool namesWrapperLocal(const Stmt *s) {
   bool local = false;
   forEachStmt(s, [&](const Stmt *x) {
+    if (isa<CXXThisExpr>(x)) local = true;
     if (const auto *d = dyn_cast<DeclRefExpr>(x))
       if (const auto *v = dyn_cast<VarDecl>(d->getDecl()); v && (!v->hasGlobalStorage() || v->isStaticLocal()))
         local = true;
@@ -81,6 +85,30 @@ bool quietLocals(const DeclStmt *ds) {
   return true;
 }
 
+// A name the function holding call declares itself (a parameter or a
+// local), which a wrapper's own expression names too: written at the
+// caller, it would read the caller's variable. "" when none.
+std::string shadowedName(ASTContext &ctx, const CallExpr *call, const Expr *e) {
+  const FunctionDecl *f = nullptr;
+  for (DynTypedNodeList ps = ctx.getParents(*call); !ps.empty() && !f;) {
+    f = ps[0].get<FunctionDecl>();
+    if (const auto *st = ps[0].get<Stmt>()) ps = ctx.getParents(*st);
+    else if (const auto *d = ps[0].get<Decl>()) ps = ctx.getParents(*d);
+    else break;
+  }
+  if (!f) return "";
+  std::set<const VarDecl *> own(f->param_begin(), f->param_end());
+  declaredIn(f->getBody(), own);
+  std::set<std::string> names;
+  for (const VarDecl *v : own) names.insert(v->getNameAsString());
+  std::string shadowed;
+  forEachStmt(e, [&](const Stmt *x) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && shadowed.empty() && names.count(d->getDecl()->getNameAsString()))
+      shadowed = d->getDecl()->getNameAsString();
+  });
+  return shadowed;
+}
+
 // The caller reads what the call returns (it is not a statement of its own).
 bool valueUsed(ASTContext &ctx, const CallExpr *call) {
   const Stmt *child = call;
@@ -108,6 +136,8 @@ bool valueUsed(ASTContext &ctx, const CallExpr *call) {
 } // namespace
 
 const CallExpr *wrappedCall(const CallExpr *call, llvm::StringRef callee) {
+  // An operator's arguments start with its object, not its first parameter.
+  if (isa_and_nonnull<CXXOperatorCallExpr>(call)) return nullptr;
   const FunctionDecl *f = wrapperOf(call);
   if (!f || !f->getBody()) return nullptr;
   const CallExpr *found = nullptr;
@@ -126,7 +156,11 @@ const Expr *atCaller(const CallExpr *call, const Expr *inWrapper) {
   if (const auto *d = dyn_cast<DeclRefExpr>(strip(inWrapper)))
     if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) {
       unsigned k = p->getFunctionScopeIndex();
-      return k < call->getNumArgs() ? call->getArg(k) : nullptr;
+      if (k >= call->getNumArgs()) return nullptr;
+      // A C++ default argument is written at the wrapper's declaration.
+      if (const auto *def = dyn_cast<CXXDefaultArgExpr>(call->getArg(k)))
+        return namesWrapperLocal(def->getExpr()) ? nullptr : def->getExpr();
+      return call->getArg(k);
     }
   return namesWrapperLocal(inWrapper) ? nullptr : inWrapper;
 }
@@ -169,10 +203,15 @@ std::string wrapperProblem(ASTContext &ctx, const CallExpr *call, llvm::StringRe
   MessageArgs m = messageArgs(mpi, callee, sendSide);
   const std::pair<const char *, const Expr *> fields[] = {
       {"buffer", m.buffer}, {"count", m.count}, {"datatype", m.datatype}, {"peer", m.peer}, {"communicator", m.comm}};
-  for (const auto &[what, e] : fields)
-    if (e && !atCaller(call, e))
+  for (const auto &[what, e] : fields) {
+    const Expr *there = atCaller(call, e);
+    if (e && !there)
       return who + " computes the " + what + " of its " + callee.str() + " itself, " + quote(sm, lo, e) +
              ", from its own variables: the caller cannot name it";
+    if (std::string name = there == e ? shadowedName(ctx, call, e) : ""; !name.empty())
+      return std::string("the ") + what + " of " + who + "'s " + callee.str() + " names `" + name +
+             "`, which the caller declares as a variable of its own: at the caller it would name that one";
+  }
   if (!f->getReturnType()->isVoidType() && valueUsed(ctx, call))
     return "the caller uses the value " + who + " returns, at " + where(sm, call->getBeginLoc());
   return "";
