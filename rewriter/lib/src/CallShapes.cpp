@@ -4,6 +4,9 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include "AstQueries.h"
+#include "WrapperCalls.h"
+
 namespace cz::rewrite {
 namespace {
 
@@ -32,6 +35,20 @@ Layout layoutOf(llvm::StringRef callee, bool sendSide) {
 } // namespace
 
 MessageArgs messageArgs(const clang::CallExpr *call, llvm::StringRef callee, bool sendSide) {
+  if (!call) return {};
+  if (calleeName(call) != callee) {
+    // A call of the program's own wrapper: its call's arguments as the
+    // caller names them (invalid when one cannot be: wrapperProblem says why).
+    MessageArgs in = messageArgs(wrappedCall(call, callee), callee, sendSide), out;
+    if (!in.valid()) return out;
+    out.buffer = atCaller(call, in.buffer);
+    out.count = atCaller(call, in.count);
+    out.datatype = atCaller(call, in.datatype);
+    out.peer = atCaller(call, in.peer);
+    out.comm = atCaller(call, in.comm);
+    if (in.peer && !out.peer) out.comm = nullptr;
+    return out;
+  }
   Layout l = layoutOf(callee, sendSide);
   MessageArgs out;
   if (l.buffer < 0 || int(call->getNumArgs()) <= l.comm) return out;
@@ -61,6 +78,22 @@ bool isPointToPoint(llvm::StringRef callee) {
   return layoutOf(callee, true).buffer >= 0 || layoutOf(callee, false).buffer >= 0 ||
          callee == "MPI_Probe" || callee == "MPI_Iprobe" || callee == "MPI_Mprobe" ||
          callee == "MPI_Improbe" || callee == "MPI_Mrecv" || callee == "MPI_Imrecv";
+}
+
+std::string pointToPointCallee(const clang::CallExpr *call) {
+  std::string name = calleeName(call);
+  if (isPointToPoint(name)) return name;
+  const clang::FunctionDecl *f = call->getDirectCallee();
+  if (f) f = f->getDefinition();
+  if (!f || !f->getBody()) return "";
+  // One level down only: the program's own thin wrappers.
+  std::string inner;
+  for (const clang::Stmt *s : f->getBody()->children())
+    forEachStmt(s, [&](const clang::Stmt *x) {
+      if (const auto *c = llvm::dyn_cast<clang::CallExpr>(x); c && inner.empty() && isPointToPoint(calleeName(c)))
+        inner = calleeName(c);
+    });
+  return inner;
 }
 
 } // namespace cz::rewrite

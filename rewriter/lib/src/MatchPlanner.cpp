@@ -15,6 +15,7 @@
 
 #include "AstQueries.h"
 #include "CombineStep.h"
+#include "WrapperCalls.h"
 
 namespace cz::rewrite {
 namespace {
@@ -40,14 +41,24 @@ public:
   SiteCalls(SourceManager &sm, const std::vector<SiteRef> &refs) : sm(sm), refs(refs) {}
   bool VisitCallExpr(CallExpr *call) {
     std::string name = calleeName(call);
-    if (name.empty() || !isPointToPoint(name)) return true;
+    if (name.empty()) return true;
     // Where the call is written: in a macro argument its own text, else
     // the macro use (the site database anchors them the same way).
     SourceLocation at = sm.getFileLoc(call->getBeginLoc());
     if (sm.getFileID(at) != sm.getMainFileID()) return true;
     unsigned line = sm.getSpellingLineNumber(at), column = sm.getSpellingColumnNumber(at);
+    // A wrapper's caller is known by the line of the call instruction
+    // only, which may be any line of a call written over several.
+    unsigned lastLine = sm.getSpellingLineNumber(sm.getFileLoc(call->getEndLoc()));
     for (size_t i = 0; i < refs.size(); i++) {
       const SiteRef &r = refs[i];
+      if (!r.wrapper.empty()) {
+        if (name != r.wrapper || r.line < line || r.line > lastLine || !wrappedCall(call, r.callee)) continue;
+        found.push_back({call, r.callee, r.send});
+        if (!matched.insert(i).second) ambiguous = i + 1;
+        continue;
+      }
+      if (!isPointToPoint(name)) continue;
       if (r.line != line || (r.column && r.column != column)) continue;
       if (!r.callee.empty() && r.callee != name) continue;
       if (r.callee.empty() && !messageArgs(call, name, r.send).valid()) continue;
@@ -60,21 +71,40 @@ public:
   const std::vector<SiteRef> &refs;
   std::vector<SiteCall> found;
   std::set<size_t> matched;
+  size_t ambiguous = 0; // 1 + a wrapper site whose line calls the wrapper twice
 };
 
 
 // The calls of one match's sites; false when one is missing (its line).
+// twice: a wrapper site whose caller's line calls the wrapper twice (the
+// trace's return address does not say which).
 bool findSites(ASTContext &ctx, const std::vector<SiteRef> &refs, std::vector<SiteCall> &found,
-               size_t &missing) {
+               size_t &missing, bool *twice = nullptr) {
   SiteCalls finder(ctx.getSourceManager(), refs);
   finder.TraverseDecl(ctx.getTranslationUnitDecl());
   found = finder.found;
+  if (finder.ambiguous) {
+    missing = finder.ambiguous - 1;
+    if (twice) *twice = true;
+    return false;
+  }
   for (size_t i = 0; i < refs.size(); i++)
     if (!finder.matched.count(i)) {
       missing = i;
       return false;
     }
   return true;
+}
+
+// Sites in the program's own wrappers: why their callers' calls cannot
+// stand for the wrappers' MPI calls ("" when they can); names: the wrappers.
+std::string wrapperProblems(ASTContext &ctx, const std::vector<SiteCall> &sites, std::set<std::string> &names) {
+  for (const SiteCall &s : sites) {
+    if (calleeName(s.call) == s.callee) continue;
+    if (std::string why = wrapperProblem(ctx, s.call, s.callee, s.send); !why.empty()) return why;
+    names.insert(wrapperName(ctx.getSourceManager(), s.call));
+  }
+  return "";
 }
 
 class PlanConsumer : public ASTConsumer {
@@ -86,12 +116,31 @@ public:
     PatchPlan &p = *job.out;
     size_t missing = 0;
     std::vector<SiteCall> own;
-    if (!findSites(ctx, job.sites, own, missing)) {
+    bool twice = false;
+    if (!findSites(ctx, job.sites, own, missing, &twice)) {
+      const SiteRef &r = job.sites[missing];
+      std::string at = p.file + ":" + std::to_string(r.line);
+      if (twice) {
+        p.reason = at + " calls " + r.wrapper + " more than once, and the trace does not say which call is the site";
+        return;
+      }
       p.failed = true;
-      p.reason = "no " + (job.sites[missing].callee.empty() ? std::string("MPI call") : job.sites[missing].callee) +
-                 " at " + p.file + ":" + std::to_string(job.sites[missing].line) +
-                 " in the parsed source (the file changed, or the call is in inactive #if code)";
+      p.reason = "no " + (!r.wrapper.empty() ? r.wrapper + " call (making " + r.callee + ")"
+                          : r.callee.empty() ? std::string("MPI call") : r.callee) +
+                 " at " + at + " in the parsed source (the file changed, or the call is in inactive #if code)";
       return;
+    }
+    std::set<std::string> wrappers;
+    if (std::string why = wrapperProblems(ctx, own, wrappers); !why.empty()) {
+      p.reason = why;
+      return;
+    }
+    if (!wrappers.empty()) {
+      std::string names;
+      for (const std::string &w : wrappers) names += (names.empty() ? "" : ", ") + w;
+      p.notes.push_back("the messages go through the program's own wrapper" + std::string(wrappers.size() > 1 ? "s " : " ") +
+                        names + ": the patch replaces the calls at the callers, each argument of the wrapped MPI "
+                        "call as the caller passes it; the wrappers stay as they are (other code calls them)");
     }
     SourceText src(ctx, pp);
     // The match alone; if its loop also carries another match's messages,
@@ -99,7 +148,9 @@ public:
     std::vector<Member> members{{job.match, own, p.id}};
     std::vector<std::vector<SiteCall>> partnerCalls(job.partners.size());
     for (size_t i = 0; i < job.partners.size(); i++)
-      if (!findSites(ctx, job.partners[i].sites, partnerCalls[i], missing)) partnerCalls[i].clear();
+      if (std::set<std::string> w; !findSites(ctx, job.partners[i].sites, partnerCalls[i], missing) ||
+                                   !wrapperProblems(ctx, partnerCalls[i], w).empty())
+        partnerCalls[i].clear();
     RegionPlan region;
     std::set<size_t> used;
     while (true) {

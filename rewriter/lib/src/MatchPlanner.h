@@ -23,6 +23,9 @@ struct SiteRef {
   unsigned line = 0, column = 0; // column 0: any call on the line
   std::string callee;            // "" : any point-to-point call
   bool send = true;
+  // The site is in the program's own wrapper of callee, this function:
+  // line is where the wrapper is called (WrapperCalls.h).
+  std::string wrapper;
 };
 
 // Another match whose sites are in the same file: a candidate for fusion.

@@ -102,7 +102,10 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
   r << "\nSites:\n";
   for (const MatchSite &s : m.sites)
     r << "- " << (s.send ? "send" : "recv") << " " << (s.file.empty() ? std::to_string(s.id) : s.file + ":" + std::to_string(s.line))
-      << (s.callee.empty() ? "" : " (" + s.callee + ")") << "\n";
+      << (s.callee.empty() ? "" : " (" + s.callee + ")")
+      << (s.callerFile.empty() ? "" : " called from " + s.callerFile + ":" + std::to_string(s.callerLine) +
+                                           (s.callerFunction.empty() ? "" : " in " + s.callerFunction))
+      << "\n";
   if (!p.suggestion.empty()) {
     r << "\n## Suggested replacement (not a patch)\n\n"
          "Fortran is not parsed here, so nothing proves this call does what the hand-made code "

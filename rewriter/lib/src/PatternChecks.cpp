@@ -49,9 +49,9 @@ void Planner::checkPattern(const Stmt *p, RegionPlan &plan) {
         if (storage.count(referencedVar(op->getArg(0)))) return;
       std::string name = calleeName(call);
       if (isCompletionCall(name) || isHarmlessMpiQuery(name)) return;
-      if (isPointToPoint(name)) {
+      if (std::string p2p = pointToPointCallee(call); !p2p.empty()) {
         plan.foreignCall = call;
-        fail(plan, name + " at " + where(x) +
+        fail(plan, (p2p == name ? name : name + " (" + p2p + ")") + " at " + where(x) +
                        " is communication that is not part of this collective, inside its loop");
         return;
       }

@@ -194,7 +194,7 @@ bool Planner::feeds(const Stmt *loop, const CallExpr *call) const {
   else if (const auto *d = dyn_cast<DoStmt>(loop)) cond = d->getCond();
   if (cond && mentions(cond, sizeVariables)) return true;
   std::set<const VarDecl *> vars = loopVariables(loop);
-  std::string name = calleeName(call);
+  std::string name = pointToPointCallee(call);
   for (bool sendSide : {true, false}) {
     MessageArgs m = messageArgs(call, name, sendSide);
     if (!m.valid()) continue;

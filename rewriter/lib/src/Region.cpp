@@ -96,6 +96,7 @@ RegionPlan Planner::run() {
   checkMessagesCarryNoData(plan);
   if (!plan.whyNot.empty()) return plan;
   checkOutputsReadLater(plan);
+  if (!plan.whyNot.empty()) return plan;
   plan.slice = slice;
   collectKeptWrites(plan);
   collectRootCandidates(lca, plan);

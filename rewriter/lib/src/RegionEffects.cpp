@@ -104,8 +104,12 @@ void Planner::checkOutputsReadLater(RegionPlan &plan) {
     if (!v || !v->hasLocalStorage() || req.collectiveWrites.count(v) || reported.count(v)) return;
     if (const Stmt *use = readOutsidePattern(v)) {
       reported.insert(v);
-      plan.review.push_back(kindOf(v) + " that " + calleeName(call) + " at " + where(call) + " fills is read at " +
-                            where(use) + "; the collective call leaves it as it was");
+      std::string read = kindOf(v) + " that " + calleeName(call) + " at " + where(call) + " fills is read at " +
+                         where(use) + "; the collective call leaves it as it was";
+      // Through the program's own wrapper: the caller relies on what the
+      // wrapper hands back, which no collective call gives.
+      if (req.siteCalls.count(call) && !isPointToPoint(calleeName(call))) fail(plan, read);
+      else plan.review.push_back(read);
     }
   };
   for (const Stmt *p : patterns)
@@ -130,7 +134,7 @@ void Planner::checkOutputsReadLater(RegionPlan &plan) {
 void Planner::checkMessagesCarryNoData(RegionPlan &plan) {
   if (!req.messagesCarryNoData) return;
   for (const CallExpr *c : req.calls) {
-    std::string name = calleeName(c);
+    std::string name = pointToPointCallee(c);
     MessageArgs m = messageArgs(c, name, false);
     if (!m.valid()) continue;
     const VarDecl *v = referencedVar(m.buffer);

@@ -136,7 +136,7 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
       // Other messages between the collective's would change order with it.
       const Stmt *p2p = nullptr;
       forEachStmt(k, [&](const Stmt *x) {
-        if (const auto *call = dyn_cast<CallExpr>(x); call && !p2p && isPointToPoint(calleeName(call))) p2p = x;
+        if (const auto *call = dyn_cast<CallExpr>(x); call && !p2p && !pointToPointCallee(call).empty()) p2p = x;
       });
       if (p2p) {
         plan.foreignCall = cast<CallExpr>(p2p);

@@ -50,29 +50,6 @@ bool settledBySource(const DetectedMatch &m) {
   return true;
 }
 
-// A match whose calls are made in the program's own wrappers of MPI calls
-// (sites with a caller): the pattern is at the callers, the wrapper serves
-// every pattern. The lines to patch, or "" when no site has a caller.
-std::string throughWrappers(const DetectedMatch &m) {
-  std::set<std::string> wrappers, callers;
-  for (const MatchSite &s : m.sites) {
-    if (s.callerFile.empty()) continue;
-    std::string at = s.file + (s.line ? ":" + std::to_string(s.line) : "");
-    wrappers.insert(s.function.empty() ? at : s.function + " (" + at + ")");
-    callers.insert(s.callerFile + (s.callerLine ? ":" + std::to_string(s.callerLine) : "") +
-                   (s.callerFunction.empty() ? "" : " in " + s.callerFunction));
-  }
-  if (callers.empty()) return "";
-  auto join = [](const std::set<std::string> &v) {
-    std::string out;
-    for (const std::string &x : v) out += (out.empty() ? "" : ", ") + x;
-    return out;
-  };
-  return "the calls go through the program's own wrapper" + std::string(wrappers.size() > 1 ? "s " : " ") +
-         join(wrappers) + ", which other code calls as well: patch at the callers: " + join(callers) +
-         " (not rewritten automatically)";
-}
-
 bool readFile(const std::string &path, std::string &text) {
   auto b = llvm::MemoryBuffer::getFile(path);
   if (!b) return false;
@@ -134,6 +111,28 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     bool inputProblem = true; // else the code's shape
     const clangtools::Site *anySite = nullptr;
   };
+  // A site in a wrapper as the line that calls it (false: out.problem).
+  auto atCaller = [&](const MatchSite &ms, const clangtools::Site &s, SiteRef &r, Resolved &out) {
+    std::string wrapperPath = projectRoot.empty() ? s.path : projectRoot + "/" + s.file, text;
+    if (!readFile(wrapperPath, text) || clangtools::fnv1a64(text) != s.fileHash) {
+      out.problem = s.file + ", which holds the wrapper " + s.function +
+                    ", changed since it was instrumented (or cannot be read): instrument, build, trace and "
+                    "detect again, then rewrite";
+      return false;
+    }
+    std::string path = ms.callerFile;
+    if (!llvm::sys::path::is_absolute(path) && !projectRoot.empty()) path = projectRoot + "/" + path;
+    out.paths.insert(path);
+    out.file = ms.callerFile;
+    r.line = unsigned(ms.callerLine);
+    r.column = 0;
+    r.callee = s.callee;
+    // The database qualifies the name (ns::send_wrapper); the AST's callee
+    // name is the last part.
+    r.wrapper = llvm::StringRef(s.function).rsplit("::").second.str();
+    if (r.wrapper.empty()) r.wrapper = s.function;
+    return true;
+  };
   auto resolve = [&](const DetectedMatch &m) {
     Resolved out;
     for (const MatchSite &ms : m.sites) {
@@ -149,6 +148,12 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
           break;
         }
         const clangtools::Site &s = *it->second;
+        if (!ms.callerFile.empty()) {
+          // In the program's own wrapper: the pattern is where it is called.
+          if (!atCaller(ms, s, r, out)) break;
+          out.refs.push_back(r);
+          continue;
+        }
         out.anySite = &s;
         std::string path = s.path;
         if (!projectRoot.empty()) path = projectRoot + "/" + s.file;
@@ -241,10 +246,6 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       } else {
         none("a partial match (its post-conditions do not hold for every member): only confirmed matches are rewritten");
       }
-      continue;
-    }
-    if (std::string why = throughWrappers(m); !why.empty()) {
-      none(why);
       continue;
     }
     Resolved r = resolve(m);

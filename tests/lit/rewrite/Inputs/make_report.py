@@ -13,6 +13,8 @@ key of a match in the report (root, count, datatype, op, status,
 recv_layout, note, instances, ...), its value read as JSON when it is
 JSON (count=4, count="four", sites=[]) and as a string otherwise.
 site.KEY=VALUE sets KEY in every site of the match (site.line=-5).
+callers=A,B,... gives the sites, in order, callers on those lines of
+their own file (sites in the program's own wrappers, REPORT_FORMAT.md).
 """
 import json
 import sys
@@ -40,6 +42,7 @@ def match_of(spec, sites):
             a, _, b = part.partition("-")
             spans.append((int(a), int(b or a)))
     ranks = [value(r) for r in keys.pop("ranks", "0,1,2,3").split(",")]
+    callers = [int(c) for c in keys.pop("callers").split(",")] if "callers" in keys else []
     rooted = kind in ("bcast", "scatter", "gather", "reduce")
     m = {"kind": kind, "status": "confirmed", "coverage": 1.0,
          "root": 0 if rooted else None, "root_world": None,
@@ -69,6 +72,8 @@ def match_of(spec, sites):
                         "callee": s["callee"]}
                 site.update(site_keys)
                 m["sites"].append(site)
+        for site, line in zip(m["sites"], callers):
+            site["caller"] = {"file": site["file"], "line": line, "function": ""}
     return m
 
 

@@ -3,6 +3,8 @@
 // send and a receive).
 #pragma once
 
+#include <string>
+
 #include "llvm/ADT/StringRef.h"
 
 namespace clang {
@@ -28,5 +30,10 @@ bool isCompletionCall(llvm::StringRef callee);
 bool isHarmlessMpiQuery(llvm::StringRef callee);
 // MPI point-to-point calls (sends, receives, probes, persistent starts).
 bool isPointToPoint(llvm::StringRef callee);
+// The point-to-point call call makes: its own callee, or the one the body
+// of the function it calls makes (the program's own wrapper,
+// `send_wrapper(buf, n, dest)`); "" when neither. With such a callee,
+// messageArgs gives the wrapper's call's arguments as the caller names them.
+std::string pointToPointCallee(const clang::CallExpr *call);
 
 } // namespace cz::rewrite

@@ -1,0 +1,220 @@
+// WrapperCalls.cpp: see WrapperCalls.h.
+#include "WrapperCalls.h"
+
+#include <set>
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
+
+#include "collectivize/rewrite/CallShapes.h"
+
+#include "AstQueries.h"
+
+namespace cz::rewrite {
+
+using namespace clang;
+
+namespace {
+
+const FunctionDecl *wrapperOf(const CallExpr *call) {
+  const FunctionDecl *f = call ? call->getDirectCallee() : nullptr;
+  return f ? f->getDefinition() : nullptr;
+}
+
+// Calls whose whole effect, for the caller, is the message: the request of
+// a nonblocking call would have to be followed to the caller's wait.
+bool blocking(llvm::StringRef callee) {
+  return llvm::StringSwitch<bool>(callee)
+      .Cases("MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Recv", true)
+      .Cases("MPI_Sendrecv", "MPI_Sendrecv_replace", true)
+      .Default(false);
+}
+
+// Declared inside the wrapper: its parameters and locals, and the members
+// of the object a method wrapper is called on.
+bool namesWrapperLocal(const Stmt *s) {
+  bool local = false;
+  forEachStmt(s, [&](const Stmt *x) {
+    if (isa<CXXThisExpr>(x)) local = true;
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      if (const auto *v = dyn_cast<VarDecl>(d->getDecl()); v && (!v->hasGlobalStorage() || v->isStaticLocal()))
+        local = true;
+  });
+  return local;
+}
+
+// "file.h:12", the file without its directories.
+std::string where(const SourceManager &sm, SourceLocation loc) {
+  PresumedLoc at = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (at.isInvalid()) return "?";
+  return llvm::sys::path::filename(at.getFilename()).str() + ":" + std::to_string(at.getLine());
+}
+
+// The statement as written, on one line and short, for a reason.
+std::string quote(const SourceManager &sm, const LangOptions &lo, const Stmt *s) {
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()), sm, lo);
+  std::string text = r.isValid() ? Lexer::getSourceText(r, sm, lo).str() : "";
+  std::string flat;
+  for (char c : text) {
+    if (c == '\n' || c == '\t') c = ' ';
+    if (c == ' ' && !flat.empty() && flat.back() == ' ') continue;
+    flat += c;
+  }
+  if (flat.size() > 60) flat = flat.substr(0, 57) + "...";
+  return "`" + flat + "` (" + where(sm, s->getBeginLoc()) + ")";
+}
+
+// Locals with no effect of their own (`MPI_Status st;`, `const int n =
+// 48;`): what the call does with them the argument check judges.
+bool quietLocals(const DeclStmt *ds) {
+  for (const Decl *d : ds->decls()) {
+    const auto *v = dyn_cast<VarDecl>(d);
+    if (!v) return false;
+    bool effect = false;
+    forEachStmt(v->getInit(), [&](const Stmt *x) {
+      const auto *u = dyn_cast<UnaryOperator>(x);
+      const auto *b = dyn_cast<BinaryOperator>(x);
+      effect = effect || isa<CallExpr>(x) || (u && u->isIncrementDecrementOp()) || (b && b->isAssignmentOp());
+    });
+    if (effect) return false;
+  }
+  return true;
+}
+
+// A name the function holding call declares itself (a parameter or a
+// local), which a wrapper's own expression names too: written at the
+// caller, it would read the caller's variable. "" when none.
+std::string shadowedName(ASTContext &ctx, const CallExpr *call, const Expr *e) {
+  const FunctionDecl *f = nullptr;
+  for (DynTypedNodeList ps = ctx.getParents(*call); !ps.empty() && !f;) {
+    f = ps[0].get<FunctionDecl>();
+    if (const auto *st = ps[0].get<Stmt>()) ps = ctx.getParents(*st);
+    else if (const auto *d = ps[0].get<Decl>()) ps = ctx.getParents(*d);
+    else break;
+  }
+  if (!f) return "";
+  std::set<const VarDecl *> own(f->param_begin(), f->param_end());
+  declaredIn(f->getBody(), own);
+  std::set<std::string> names;
+  for (const VarDecl *v : own) names.insert(v->getNameAsString());
+  std::string shadowed;
+  forEachStmt(e, [&](const Stmt *x) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && shadowed.empty() && names.count(d->getDecl()->getNameAsString()))
+      shadowed = d->getDecl()->getNameAsString();
+  });
+  return shadowed;
+}
+
+// The caller reads what the call returns (it is not a statement of its own).
+bool valueUsed(ASTContext &ctx, const CallExpr *call) {
+  const Stmt *child = call;
+  for (DynTypedNodeList parents = ctx.getParents(*call); !parents.empty(); parents = ctx.getParents(*child)) {
+    const Stmt *p = parents[0].get<Stmt>();
+    if (!p) return true;
+    if (const auto *e = dyn_cast<Expr>(p)) {
+      if (isa<ParenExpr>(e) || isa<ImplicitCastExpr>(e) || isa<ExprWithCleanups>(e)) {
+        child = p;
+        continue;
+      }
+      if (const auto *c = dyn_cast<ExplicitCastExpr>(e)) return !c->getType()->isVoidType();
+      return true;
+    }
+    if (isa<CompoundStmt>(p) || isa<LabelStmt>(p) || isa<SwitchCase>(p)) return false;
+    if (const auto *i = dyn_cast<IfStmt>(p)) return i->getThen() != child && i->getElse() != child;
+    if (const auto *f = dyn_cast<ForStmt>(p)) return f->getBody() != child && f->getInc() != child;
+    if (const auto *w = dyn_cast<WhileStmt>(p)) return w->getBody() != child;
+    if (const auto *d = dyn_cast<DoStmt>(p)) return d->getBody() != child;
+    return true;
+  }
+  return true;
+}
+
+} // namespace
+
+const CallExpr *wrappedCall(const CallExpr *call, llvm::StringRef callee) {
+  // An operator's arguments start with its object, not its first parameter.
+  if (isa_and_nonnull<CXXOperatorCallExpr>(call)) return nullptr;
+  const FunctionDecl *f = wrapperOf(call);
+  if (!f || !f->getBody()) return nullptr;
+  const CallExpr *found = nullptr;
+  int n = 0;
+  forEachStmt(f->getBody(), [&](const Stmt *x) {
+    if (const auto *c = dyn_cast<CallExpr>(x); c && calleeName(c) == callee) {
+      found = c;
+      n++;
+    }
+  });
+  return n == 1 ? found : nullptr;
+}
+
+const Expr *atCaller(const CallExpr *call, const Expr *inWrapper) {
+  if (!inWrapper) return nullptr;
+  if (const auto *d = dyn_cast<DeclRefExpr>(strip(inWrapper)))
+    if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) {
+      unsigned k = p->getFunctionScopeIndex();
+      if (k >= call->getNumArgs()) return nullptr;
+      // A C++ default argument is written at the wrapper's declaration.
+      if (const auto *def = dyn_cast<CXXDefaultArgExpr>(call->getArg(k)))
+        return namesWrapperLocal(def->getExpr()) ? nullptr : def->getExpr();
+      return call->getArg(k);
+    }
+  return namesWrapperLocal(inWrapper) ? nullptr : inWrapper;
+}
+
+std::string wrapperName(const SourceManager &sm, const CallExpr *call) {
+  const FunctionDecl *f = wrapperOf(call);
+  if (!f) return calleeName(call);
+  return f->getNameAsString() + " (" + where(sm, f->getLocation()) + ")";
+}
+
+std::string wrapperProblem(ASTContext &ctx, const CallExpr *call, llvm::StringRef callee, bool sendSide) {
+  const SourceManager &sm = ctx.getSourceManager();
+  const LangOptions &lo = ctx.getLangOpts();
+  std::string who = wrapperName(sm, call);
+  const FunctionDecl *f = wrapperOf(call);
+  if (!f || !f->getBody())
+    return "the body of " + who + " is not in this file's translation unit: what it does besides " + callee.str() +
+           " is unknown";
+  const CallExpr *mpi = wrappedCall(call, callee);
+  if (!mpi) return who + " does not make exactly one " + callee.str() + " call";
+  if (!blocking(callee))
+    return who + " wraps " + callee.str() + ", a nonblocking call: its request is completed elsewhere";
+  // Statements besides the call would not run at the callers any more.
+  const auto *body = dyn_cast<CompoundStmt>(f->getBody());
+  if (!body) return who + " has no plain body";
+  for (const Stmt *s : body->body()) {
+    const Stmt *value = s;
+    if (const auto *r = dyn_cast<ReturnStmt>(s)) value = r->getRetValue();
+    if (const auto *e = dyn_cast_or_null<Expr>(value); e && strip(e) == mpi) continue;
+    if (isa<NullStmt>(s)) continue;
+    if (const auto *ds = dyn_cast<DeclStmt>(s); ds && quietLocals(ds)) continue;
+    return who + " does more than its " + callee.str() + " call: " + quote(sm, lo, s) +
+           " would no longer run at the callers";
+  }
+  for (const Expr *a : mpi->arguments()) {
+    const Stmt *inner = nullptr;
+    forEachStmt(a, [&](const Stmt *x) { inner = inner ? inner : (isa<CallExpr>(x) ? x : nullptr); });
+    if (inner) return who + " calls a function in the arguments of its " + callee.str() + ": " + quote(sm, lo, inner);
+  }
+  MessageArgs m = messageArgs(mpi, callee, sendSide);
+  const std::pair<const char *, const Expr *> fields[] = {
+      {"buffer", m.buffer}, {"count", m.count}, {"datatype", m.datatype}, {"peer", m.peer}, {"communicator", m.comm}};
+  for (const auto &[what, e] : fields) {
+    const Expr *there = atCaller(call, e);
+    if (e && !there)
+      return who + " computes the " + what + " of its " + callee.str() + " itself, " + quote(sm, lo, e) +
+             ", from its own variables: the caller cannot name it";
+    if (std::string name = there == e ? shadowedName(ctx, call, e) : ""; !name.empty())
+      return std::string("the ") + what + " of " + who + "'s " + callee.str() + " names `" + name +
+             "`, which the caller declares as a variable of its own: at the caller it would name that one";
+  }
+  if (!f->getReturnType()->isVoidType() && valueUsed(ctx, call))
+    return "the caller uses the value " + who + " returns, at " + where(sm, call->getBeginLoc());
+  return "";
+}
+
+} // namespace cz::rewrite
