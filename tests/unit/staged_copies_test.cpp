@@ -99,6 +99,31 @@ TEST(StagedCopies, GatherIntoOneScratchBufferIsAGatherNotAReduce) {
   EXPECT_NE(rep.matches[0].note.find("possible gather staged through tmp"), std::string::npos);
 }
 
+TEST(StagedCopies, RemainderToTheLastMemberAndTagsPerDestinationMakeAScatterv) {
+  // PCPC's scatter: tag = destination, the last rank takes the remainder
+  // from a buffer of its own (two staged sites).
+  const int p = 4;
+  Script s(p);
+  for (int q = 1; q < p; q++) {
+    uint64_t bytes = q == p - 1 ? 40 : 32;
+    uint64_t site = q == p - 1 ? 31 : 30;
+    s.add(0, EventKind::Send, q, uint32_t(q), bytes, 0x500u + uint32_t(q), 0x1000 * site).site = site;
+    s.spec.events[0].back().siteKind = 0;
+    s.add(q, EventKind::Recv, 0, uint32_t(q), bytes, 0, 0x2000);
+  }
+  cz::detect::DetectOptions o;
+  o.stagedSites[30] = {true, "sub", "s.c:44 memcpy from number + (rank-1) * d"};
+  o.stagedSites[31] = {true, "sub_extra", "s.c:41 memcpy from number + (rank-1) * d"};
+  auto rep = cz::detect::detect(s.table("staged-scatterv"), o);
+  ASSERT_EQ(rep.matches.size(), 1u);
+  const auto &m = rep.matches[0];
+  EXPECT_EQ(m.kind, cz::detect::Kind::Scatterv);
+  EXPECT_EQ(m.unproven, uint32_t(cz::detect::kStagedCopy));
+  ASSERT_EQ(m.counts.size(), 3u); // the root's own count is never seen
+  EXPECT_EQ(m.counts[2].count, 40u);
+  EXPECT_NE(m.note.find("staged through sub, sub_extra (s.c:41 memcpy"), std::string::npos) << m.note;
+}
+
 TEST(StagedCopies, SiteDatabaseStagingIsReadAndOlderRecordsStayReadable) {
   const std::string text = R"({"format": "collectivize-sites", "version": 1, "sites": [
     {"id": "11", "file": "a.c", "line": 8, "callee": "MPI_Send",

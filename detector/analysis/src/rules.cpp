@@ -56,7 +56,7 @@ const std::vector<DetectionRule> &detectionRules() {
        "tiling",
        varyingTiling},
       {"staged-copies",
-       {Kind::Scatter, Kind::Gather},
+       {Kind::Scatter, Kind::Gather, Kind::Scatterv, Kind::Gatherv},
        "nothing: a root that sends distinct blocks to (receives one from) every member once, "
        "through a buffer the source fills (empties) by a copy at an offset following the peer "
        "(site database \"staging\"), is a possible scatter (gather); it stays ambiguous",

@@ -4,6 +4,7 @@
 // tooling Replacements.
 #include "collectivize/rewrite/Rewrite.h"
 
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -92,7 +93,8 @@ std::string stagedRootSide(const DetectedMatch &m,
                        it->second->file + ":" + std::to_string(c.at.line);
     std::string place = c.offset == "0" ? c.array : c.array + " + " + c.offset;
     if (c.copy == "loop") place = c.array + "[" + c.offset + "]";
-    std::string call = scatter ? "MPI_Scatter from " : "MPI_Gather into ";
+    std::string call = "MPI_" + std::string(1, char(std::toupper(m.kind[0]))) + m.kind.substr(1) +
+                       (scatter ? " from " : " into ");
     return "the root " + std::string(scatter ? "sends" : "receives") + " every block through the "
            "staging buffer " + c.buffer + ", " + (scatter ? "filled" : "emptied") + " by " + copy +
            (scatter ? " from " : " to ") + place + ": the collective is " + call + c.array +
