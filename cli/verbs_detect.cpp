@@ -415,6 +415,8 @@ int detectVerb(int argc, char **argv) {
       return 1;
     }
     sites = std::move(db.value());
+    // Buffers the source fills or empties by a copy: staged scatters and gathers.
+    args.options.stagedSites = cz::detect::stagedSitesOf(sites);
   }
   std::vector<TraceRun> runs(dirs.size());
   for (size_t k = 0; k < dirs.size(); k++) {

@@ -51,6 +51,7 @@ TEST(SiteDatabase, RoundTrip) {
   m.instrumented = false;
   m.note = "why \"quoted\"\n";
   m.args.push_back("a\\b");
+  m.staging = {"memcpy", {7, 5}, "tmp", "all", "q * n", "peer"};
   db.sites.push_back(m);
   std::string text = toJson(db);
   SiteDatabase back;
@@ -58,6 +59,10 @@ TEST(SiteDatabase, RoundTrip) {
   ASSERT_TRUE(fromJson(text, back, err)) << err;
   EXPECT_EQ(toJson(back), text);
   ASSERT_EQ(back.sites.size(), 2u);
+  EXPECT_EQ(back.sites[0].staging.copy, ""); // written without it, read without it
+  EXPECT_EQ(back.sites[1].staging.offset, "q * n");
+  EXPECT_EQ(back.sites[1].staging.at.line, 7u);
+  EXPECT_EQ(back.sites[1].staging.offsetFrom, "peer");
   EXPECT_EQ(back.sites[0].id, 18446744073709551557ull);
   EXPECT_EQ(back.sites[1].macro.expansions.size(), 2u);
   EXPECT_EQ(back.sites[1].macro.expansionFile, "main.c");

@@ -104,6 +104,16 @@ void writeSite(json::OStream &o, const Site &s) {
         for (const std::string &p : s.peers) o.value(p);
       });
     if (!s.callPath.empty()) o.attribute("call_path", s.callPath);
+    if (!s.staging.copy.empty())
+      o.attributeObject("staging", [&] {
+        o.attribute("copy", s.staging.copy);
+        o.attribute("line", int64_t(s.staging.at.line));
+        o.attribute("column", int64_t(s.staging.at.column));
+        o.attribute("buffer", s.staging.buffer);
+        o.attribute("array", s.staging.array);
+        o.attribute("offset", s.staging.offset);
+        o.attribute("offset_from", s.staging.offsetFrom);
+      });
   });
 }
 
@@ -178,6 +188,18 @@ struct Reader {
         if (!t) return fail("a peer class is not a string");
         s.peers.push_back(t->str());
       }
+    if (const json::Value *st = o.get("staging")) { // optional: older databases lack it
+      const json::Object *so = st->getAsObject();
+      if (!so) return fail("\"staging\" is not an object");
+      StagingCopy &c = s.staging;
+      auto line = so->getInteger("line"), column = so->getInteger("column");
+      if (!line || !column) return fail("\"staging\" lacks line or column");
+      c.at = {unsigned(*line), unsigned(*column)};
+      if (!str(*so, "copy", c.copy) || !str(*so, "buffer", c.buffer) ||
+          !str(*so, "array", c.array) || !str(*so, "offset", c.offset) ||
+          !str(*so, "offset_from", c.offsetFrom))
+        return false;
+    }
     const json::Array *ctx = o.getArray("context");
     if (!ctx) return fail("\"context\" is not an array");
     for (const json::Value &v : *ctx) {

@@ -12,6 +12,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "collectivize/clang/PeerClass.h"
+#include "collectivize/clang/StagingCopy.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -280,6 +281,8 @@ private:
       for (unsigned k : peerArguments(fn.name))
         if (k < call->getNumArgs() && k < site.args.size())
           site.peers.push_back(classifyPeer(call->getArg(k), site.args[k], stack_));
+    if (fn.kind == CallKind::PointToPoint)
+      findStagingCopy(call, fn.name, stack_, sm_, lo_, site.staging);
     for (const FunctionDecl *f : functions_) site.inTemplate |= f->isTemplated();
     if (!functions_.empty()) {
       const FunctionDecl *f = functions_.back();

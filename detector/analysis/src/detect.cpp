@@ -61,6 +61,7 @@ const char *unprovenName(uint32_t bit) {
   case kTwoRanks: return "two_ranks";
   case kScatteredFirst: return "scattered_first";
   case kRelayCopied: return "relay_copied";
+  case kStagedCopy: return "staged_copy";
   }
   return "?";
 }
@@ -97,6 +98,11 @@ const char *unprovenSettle(uint32_t bit) {
            "received it in: a relay that copies, or data each rank computed alike (a halo "
            "exchange of symmetric fields looks the same): trace a run whose data differs from "
            "rank to rank, or detect traces of other process counts together";
+  case kStagedCopy:
+    return "every message left from (or arrived in) one staging buffer, so the trace shows no "
+           "layout: the copy that fills (empties) it says block q comes from (goes to) an offset "
+           "that follows q; check in the source that the offset is q times the block, and patch "
+           "by hand (MPI_Scatter from, or MPI_Gather into, the copied array, the copy removed)";
   case kScatteredFirst:
     return "each member may have received its block just before, from the group (a scatter "
            "then an allgather is one bcast): trace with per-block CRCs (collectivize run "

@@ -126,6 +126,11 @@ void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint
 void findVaryingTilings(const MessageTable &t, const DetectOptions &o,
                         std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
+// Scatters sent through one temporary buffer and gathers received into
+// one scratch buffer, at the sites DetectOptions::stagedSites names
+// (staged_copies.cpp): always ambiguous (kStagedCopy).
+void findStagedCopies(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                      std::vector<Instance> &out);
 // Barriers: empty or constant messages through which every member hears
 // from every member.
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,

@@ -21,6 +21,7 @@ namespace {
 
 void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
 void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
+void stagedCopies(RuleInputs &in) { findStagedCopies(in.t, in.o, in.claimed, in.instances); }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
@@ -54,6 +55,15 @@ const std::vector<DetectionRule> &detectionRules() {
        "after tiling: blocks of equal length are a gather or scatter",
        "tiling",
        varyingTiling},
+      {"staged-copies",
+       {Kind::Scatter, Kind::Gather, Kind::Scatterv, Kind::Gatherv},
+       "nothing: a root that sends distinct blocks to (receives one from) every member once, "
+       "through a buffer the source fills (empties) by a copy at an offset following the peer "
+       "(site database \"staging\"), is a possible scatter (gather); it stays ambiguous",
+       "after tiling, before reductions: a gather into one scratch buffer has a reduction's "
+       "shape",
+       "",
+       stagedCopies},
       {"barrier",
        {Kind::Barrier, Kind::Allreduce},
        "every member hears from every member through empty messages, or values the program "

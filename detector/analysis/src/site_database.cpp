@@ -56,7 +56,40 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
     if (const Json *peers = r.find("peers"); peers && peers->isArray())
       for (const Json &p : peers->items())
         if (p.isString()) sl.peers.push_back(p.str());
+    if (const Json *st = r.find("staging"); st && st->isObject()) { // absent in older databases
+      const Json *copy = st->find("copy"), *sline = st->find("line"), *buffer = st->find("buffer"),
+                 *array = st->find("array"), *offset = st->find("offset"),
+                 *from = st->find("offset_from");
+      if (!copy || !copy->isString() || !sline || !sline->isNumber() || !buffer || !array ||
+          !offset || !from)
+        return trace::Error{path, -1, "site record " + std::to_string(k) +
+                                          ": \"staging\" lacks copy, line, buffer, array, "
+                                          "offset or offset_from"};
+      sl.staging = {copy->str(), int(sline->num()), buffer->str(), array->str(), offset->str(),
+                    from->str()};
+    }
     out[uint64_t(v)] = sl;
+  }
+  return out;
+}
+
+std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites) {
+  std::map<uint64_t, StagedSite> out;
+  for (const auto &[id, sl] : sites) {
+    const SourceLocation::Staging &st = sl.staging;
+    if (st.copy.empty() || (st.offsetFrom != "peer" && st.offsetFrom != "source" &&
+                            st.offsetFrom != "loop"))
+      continue;
+    bool send = sl.callee.find("send") != std::string::npos ||
+                sl.callee.find("Send") != std::string::npos;
+    bool recv = sl.callee.find("recv") != std::string::npos ||
+                sl.callee.find("Recv") != std::string::npos;
+    if (send == recv) continue; // Sendrecv, or not a transfer
+    std::string where = sl.file + ":" + std::to_string(st.line) + " ";
+    std::string dir = send ? "from " : "to ";
+    if (st.copy == "loop") where += "element loop " + dir + st.array + "[" + st.offset + "]";
+    else where += st.copy + " " + dir + st.array + (st.offset == "0" ? "" : " + " + st.offset);
+    out[id] = StagedSite{send, st.buffer, where};
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // tooling Replacements.
 #include "collectivize/rewrite/Rewrite.h"
 
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -48,6 +49,37 @@ bool settledBySource(const DetectedMatch &m) {
     if (!ok) return false;
   }
   return true;
+}
+
+// A scatter (gather) whose root sends (receives) every block through one
+// staging buffer that a copy fills (empties) (site database "staging"):
+// the collective's buffer is the copied array, the copy goes with the
+// messages, and nothing here proves the copy's offset is rank x block or
+// that the buffer is not read elsewhere. Why no patch, naming the copy; ""
+// when the root's sites stage nothing.
+std::string stagedRootSide(const DetectedMatch &m,
+                           const std::map<uint64_t, const clangtools::Site *> &byId) {
+  bool scatter = m.kind == "scatter" || m.kind == "scatterv";
+  if (!scatter && m.kind != "gather" && m.kind != "gatherv") return "";
+  for (const MatchSite &ms : m.sites) {
+    if (!ms.instrumenter || ms.send != scatter) continue;
+    auto it = byId.find(ms.id);
+    if (it == byId.end() || it->second->staging.copy.empty()) continue;
+    const clangtools::StagingCopy &c = it->second->staging;
+    std::string copy = (c.copy == "loop" ? "the element loop at " : "the " + c.copy + " at ") +
+                       it->second->file + ":" + std::to_string(c.at.line);
+    std::string place = c.offset == "0" ? c.array : c.array + " + " + c.offset;
+    if (c.copy == "loop") place = c.array + "[" + c.offset + "]";
+    std::string call = "MPI_" + std::string(1, char(std::toupper(m.kind[0]))) + m.kind.substr(1) +
+                       (scatter ? " from " : " into ");
+    return "the root " + std::string(scatter ? "sends" : "receives") + " every block through the "
+           "staging buffer " + c.buffer + ", " + (scatter ? "filled" : "emptied") + " by " + copy +
+           (scatter ? " from " : " to ") + place + ": the collective is " + call + c.array +
+           " with that copy removed, which is not made automatically (nothing proves the copy's "
+           "offset is the rank times the block, nor that " + c.buffer +
+           " is not read elsewhere); patch it by hand";
+  }
+  return "";
 }
 
 bool readFile(const std::string &path, std::string &text) {
@@ -234,6 +266,10 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
       }
       suggestFortran(m, p);
       out.push_back(p);
+      continue;
+    }
+    if (std::string why = stagedRootSide(m, byId); !why.empty() && m.status != "partial") {
+      none(why);
       continue;
     }
     if (!m.confirmed && !settledBySource(m)) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,9 @@ enum Unproven : uint32_t {
   kTwoRanks = 1u << 8,      // a group of two: any exchange between them has a collective's shape
   kScatteredFirst = 1u << 9, // an allgather whose blocks may have been scattered just before
   kRelayCopied = 1u << 10,   // the same data left relays from other buffers than it arrived in
+  kStagedCopy = 1u << 11,    // the layout comes from a staging copy in the source, not the trace
 };
-constexpr uint32_t kUnprovenBits = 11;
+constexpr uint32_t kUnprovenBits = 12;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
@@ -182,6 +184,17 @@ struct Match;
 bool isAmbiguous(const Match &m);
 const char *statusName(const Match &m);
 
+// A send whose buffer the program fills by a copy from another array just
+// before the call, or a receive whose buffer it empties into one just
+// after (the site database's "staging", read by stagedSitesOf), at an
+// offset that follows the peer: a scatter through one temporary buffer, a
+// gather into one scratch buffer, whose messages show no layout.
+struct StagedSite {
+  bool send = true;
+  std::string buffer; // "tmp"
+  std::string copy;   // for notes: "scatter_staged.c:25 memcpy from all + q * BLOCK"
+};
+
 struct DetectOptions {
   // Smallest group reported: with two processes every message would be a
   // "broadcast".
@@ -204,6 +217,9 @@ struct DetectOptions {
   // Called after each window with (windows done, windows) when there are
   // several.
   std::function<void(size_t done, size_t windows)> onWindow;
+  // Instrumenter site id -> its staging copy (staged_copies.cpp); empty
+  // without a site database.
+  std::map<uint64_t, StagedSite> stagedSites;
 };
 
 struct Report {

@@ -25,6 +25,13 @@ struct SourceLocation {
   // program's wrapper, and wrapperSite the instrumenter id of the MPI call
   // inside the wrapper (0 for every other site).
   uint64_t wrapperSite = 0;
+  // Site database "staging" (p2p sites): the copy that fills the send's
+  // buffer or empties the receive's; copy "" when none.
+  struct Staging {
+    std::string copy; // "memcpy", "loop"
+    int line = 0;
+    std::string buffer, array, offset, offsetFrom;
+  } staging;
 };
 using SiteLocations = std::map<uint64_t, SourceLocation>;
 

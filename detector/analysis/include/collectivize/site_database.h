@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "collectivize/detect.h"
 #include "collectivize/report.h"
 #include "collectivize/trace_reader.h"
 
@@ -15,5 +16,10 @@ namespace cz::detect {
 trace::Result<SiteLocations> readSiteDatabase(const std::string &path);
 // The same from the file's text (`path` names it in errors).
 trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const std::string &path);
+
+// The sites whose buffer stages another array's data at an offset that
+// follows the peer ("staging" with offset_from peer, source or loop), for
+// DetectOptions::stagedSites. Sends take fills, receives copies out.
+std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites);
 
 } // namespace cz::detect

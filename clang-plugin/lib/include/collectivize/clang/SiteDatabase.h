@@ -40,6 +40,22 @@ struct MacroInfo {
   std::vector<Position> expansions; // anchor macro-definition: every use seen (in one TU)
 };
 
+// A p2p send whose buffer the same function fills by a copy just before
+// the call, or a receive whose buffer it empties just after: the buffer
+// stages the data of another array (a scatter sent through one temporary
+// buffer, a gather received into one scratch buffer). StagingCopy.h.
+struct StagingCopy {
+  std::string copy;       // "memcpy" (memcpy/memmove) or "loop" (an element loop); "": none
+  Position at;            // where the copy starts
+  std::string buffer;     // the staging buffer, as written at the call ("tmp")
+  std::string array;      // the other side of the copy ("all")
+  std::string offset;     // where in it, in elements of `array` ("q * BLOCK"; "0")
+  // What the offset follows: "peer" (the variable the call names its peer
+  // with), "source" (a status's MPI_SOURCE), "loop" (another induction
+  // variable of a loop around the call), "other".
+  std::string offsetFrom;
+};
+
 struct Site {
   uint64_t id = 0;
   std::string file;      // root-relative path of the file holding the site
@@ -67,6 +83,7 @@ struct Site {
   // the wrapper's return address, so each place that calls the wrapper is
   // told apart. "" otherwise (the JSON field is then absent).
   std::string callPath;
+  StagingCopy staging; // p2p only; staging.copy empty: none found
 };
 
 // A source file the compiler wrappers compiled without instrumentation
