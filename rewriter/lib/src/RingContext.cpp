@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -177,14 +178,20 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
     r.whyNot = kept;
     return;
   }
-  // Pointers the function does not allocate itself may share memory.
-  for (const VarDecl *v : {r.acc, r.pass, r.got})
-    if (v->getType()->isPointerType() && !isAllocation(v->getInit())) {
-      r.review.push_back("the ring's buffers are pointers (" + name(v) + " is not allocated here): the patch "
-                         "assumes " + name(r.acc) + ", " + name(r.pass) + " and " + name(r.got) +
-                         " do not overlap, as the ring needs");
-      break;
-    }
+  // Memory the function does not own (a pointer it did not allocate, a
+  // global) may be shared by two of the buffers; its own arrays cannot.
+  std::set<const VarDecl *> foreign;
+  for (const VarDecl *v : {r.acc, r.pass, r.got}) {
+    bool own = v->hasLocalStorage() && !isa<ParmVarDecl>(v) &&
+               (v->getType()->isArrayType() || !v->getType()->isPointerType() || isAllocation(v->getInit()));
+    if (!own) foreign.insert(v);
+  }
+  if (foreign.size() > 1) {
+    std::string names;
+    for (const VarDecl *v : foreign) names += (names.empty() ? "" : " and ") + name(v);
+    r.review.push_back("the ring's buffers " + names + " are memory the function does not allocate: the patch "
+                       "assumes they do not overlap, as the ring needs");
+  }
   // The statements that run before the loop, from the innermost loop
   // around it (whose earlier passes leave unknown values) or the start.
   std::vector<const Stmt *> chain = chainOf(src, r.loop);
