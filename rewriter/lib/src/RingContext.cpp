@@ -41,14 +41,31 @@ std::vector<const Stmt *> chainOf(const SourceText &src, const Stmt *loop) {
 // its own.
 class Values {
 public:
-  Values(const SourceText &src, const RingCombine &r) : src(src), r(r) {}
+  // exposed: buffers other code can reach (globals, the caller's memory),
+  // which any call may change.
+  Values(const SourceText &src, const RingCombine &r, const std::set<const VarDecl *> &exposed)
+      : src(src), r(r), exposed(exposed) {}
+
+  void run(const Stmt *s) {
+    step(s);
+    bool calls = false;
+    forEachStmt(s, [&](const Stmt *x) {
+      const auto *c = dyn_cast<CallExpr>(x);
+      static const std::set<std::string> harmless = {"memcpy", "memmove", "memset", "malloc", "calloc",
+                                                      "MPI_Comm_rank", "MPI_Comm_size", "printf", "fprintf"};
+      if (c && !harmless.count(calleeName(c))) calls = true;
+    });
+    if (calls)
+      for (const VarDecl *v : exposed) value[v] = next++;
+  }
 
   int of(const VarDecl *v) {
     auto it = value.find(v);
     return it != value.end() ? it->second : (value[v] = next++);
   }
 
-  void run(const Stmt *s) {
+private:
+  void step(const Stmt *s) {
     if (const auto *d = dyn_cast<DeclStmt>(s)) {
       for (const Decl *x : d->decls())
         if (const auto *v = dyn_cast<VarDecl>(x)) {
@@ -89,9 +106,9 @@ public:
     forget(s);
   }
 
-private:
   const SourceText &src;
   const RingCombine &r;
+  std::set<const VarDecl *> exposed;
   std::map<const VarDecl *, int> value;
   int next = 0;
 
@@ -186,7 +203,7 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
                (v->getType()->isArrayType() || !v->getType()->isPointerType() || isAllocation(v->getInit()));
     if (!own) foreign.insert(v);
   }
-  if (foreign.size() > 1) {
+  if (foreign.size() > 1 && !r.forwardsPartial) {
     std::string names;
     for (const VarDecl *v : foreign) names += (names.empty() ? "" : " and ") + name(v);
     r.review.push_back("the ring's buffers " + names + " are memory the function does not allocate: the patch "
@@ -201,7 +218,7 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
       top = k - 1;
       break;
     }
-  Values values(src, r);
+  Values values(src, r, foreign);
   for (size_t k = top; k >= 1; k--) {
     if (const auto *block = dyn_cast<CompoundStmt>(chain[k])) {
       for (const Stmt *s : block->body()) {

@@ -5,10 +5,10 @@
 // that counts a value twice once), and nothing reads the buffers the ring
 // leaves holding another rank's block. A floating-point sum is one to
 // review (another order of additions); anything else gets no patch, with
-// the reason.
+// the reason. A global accumulator may change in any call (refresh()).
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=56' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=70' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=86' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=99' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=112' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=126' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=139' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=152' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=164' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=176' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=190' 'allgather count=1 lines=202' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=58' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=72' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=88' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=101' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=114' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=128' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=141' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=154' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=166' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=178' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=192' 'allgather count=1 lines=204' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=222' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
 // CHECK:      01-allreduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Allreduce(MPI_IN_PLACE, sum, N, MPI_INT, MPI_SUM, comm);
@@ -32,7 +32,9 @@
 // CHECK-NEXT:   no patch: the ring combines what arrives in 'in' (int) into 'sum' (long): MPI_Allreduce combines in the type of the messages only
 // CHECK-NEXT: 12-allgather: none
 // CHECK-NEXT:   no patch: the ring combines what arrives into 'sum' with `sum += 2 * got` (line {{[0-9]+}}), which is no MPI reduction operation (+, *, max, min, &, |, ^, &&, ||)
-// CHECK-NEXT: 3 proposed, 1 to review, 8 without a patch
+// CHECK-NEXT: 13-allreduce: none
+// CHECK-NEXT:   no patch: the ring combines what arrives into 'totals', but it does not start from the values the ring sends first ('pass', all N elements): not every value is combined once
+// CHECK-NEXT: 3 proposed, 1 to review, 9 without a patch
 // EFFECT:      "id": "01-allreduce",
 // EFFECT:      "effect": {
 // EFFECT-NEXT:   "buffer": "sum",
@@ -204,4 +206,21 @@ int ring_scaled(int value, MPI_Comm comm) {
     pass = got;
   }
   return sum;
+}
+
+int totals[N];
+void refresh(void);
+
+void ring_global_totals(const int *mine, MPI_Comm comm) {
+  int me, p, pass[N], in[N];
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  memcpy(totals, mine, sizeof totals);
+  memcpy(pass, mine, sizeof pass);
+  refresh();
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(pass, N, MPI_INT, (me + 1) % p, 13, in, N, MPI_INT, (me + p - 1) % p, 13, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) totals[i] += in[i];
+    memcpy(pass, in, sizeof pass);
+  }
 }
