@@ -258,6 +258,12 @@ RingCombine analyzeRing(const SourceText &src, const std::vector<MessageArgs> &s
   r.array = r.got->getType()->isArrayType() || r.got->getType()->isPointerType();
   r.forwardsPartial = r.acc == r.pass;
   r.count = sends[0].count;
+  r.sendPeer = sends[0].peer;
+  r.recvPeer = recvs[0].peer;
+  for (const MessageArgs &a : sends)
+    if (!a.peer || !r.sendPeer || squeeze(src.of(a.peer)) != squeeze(src.of(r.sendPeer))) r.sendPeer = nullptr;
+  for (const MessageArgs &a : recvs)
+    if (!a.peer || !r.recvPeer || squeeze(src.of(a.peer)) != squeeze(src.of(r.recvPeer))) r.recvPeer = nullptr;
   for (const auto *list : {&sends, &recvs})
     for (const MessageArgs &a : *list)
       if (squeeze(src.of(a.count)) != squeeze(src.of(r.count)))

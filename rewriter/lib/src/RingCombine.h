@@ -37,6 +37,7 @@ struct RingCombine {
   bool forwardsPartial = false; // the ring sends its accumulator (acc == pass)
   std::string op;              // MPI_SUM, ...
   const clang::Expr *count = nullptr; // the sites' count expression
+  const clang::Expr *sendPeer = nullptr, *recvPeer = nullptr; // null when the sites differ
   // The combine and forward statements: the collective's own work.
   std::set<const clang::Stmt *> steps;
   std::vector<std::string> notes, review;
@@ -55,7 +56,8 @@ void checkRingStart(const SourceText &src, RingCombine &ring);
 // another rank's block and MPI_Allreduce leaves as they were, are read
 // nowhere after the loop (nor before it in a loop around it).
 void checkRingLeftovers(const SourceText &src, RingCombine &ring);
-// The loop runs P-1 steps, P the size of comm.
+// The loop runs P-1 steps, P the size of comm, each a message to the next
+// rank and from the previous one (or the other way round).
 void checkRingSteps(const SourceText &src, RingCombine &ring, const std::string &comm);
 
 // Shared by both files.

@@ -284,14 +284,59 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
   }
 }
 
+namespace {
+
+// The value of a peer expression at rank me of p: built from the rank,
+// the size, constants and locals written once from those; false when it
+// is anything else.
+struct PeerVars {
+  std::set<const VarDecl *> ranks, sizes;
+  std::map<const VarDecl *, int> writes; // assignments besides the initializer
+};
+
+bool peerValue(const SourceText &src, const Expr *e, const PeerVars &vars, long me, long p, long &out,
+               int depth = 0) {
+  e = strip(e);
+  if (!e || depth > 8 || e->isValueDependent()) return false;
+  Expr::EvalResult k;
+  if (e->EvaluateAsInt(k, src.ctx)) return out = k.Val.getInt().getExtValue(), true;
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    const auto *v = dyn_cast<VarDecl>(d->getDecl());
+    if (vars.ranks.count(v)) return out = me, true;
+    if (vars.sizes.count(v)) return out = p, true;
+    if (!v || !v->hasLocalStorage() || isa<ParmVarDecl>(v) || !v->getInit() || vars.writes.count(v)) return false;
+    return peerValue(src, v->getInit(), vars, me, p, out, depth + 1);
+  }
+  const auto *b = dyn_cast<BinaryOperator>(e);
+  long l = 0, r = 0;
+  if (!b || !peerValue(src, b->getLHS(), vars, me, p, l, depth + 1) ||
+      !peerValue(src, b->getRHS(), vars, me, p, r, depth + 1))
+    return false;
+  switch (b->getOpcode()) {
+  case BO_Add: return out = l + r, true;
+  case BO_Sub: return out = l - r, true;
+  case BO_Mul: return out = l * r, true;
+  case BO_Div: return r != 0 && (out = l / r, true);
+  case BO_Rem: return r != 0 && (out = l % r, true);
+  default: return false;
+  }
+}
+
+} // namespace
+
 void checkRingSteps(const SourceText &src, RingCombine &r, const std::string &comm) {
   if (!r.whyNot.empty()) return;
-  std::set<const VarDecl *> sizes;
+  PeerVars vars;
+  std::set<const VarDecl *> &sizes = vars.sizes, &ranks = vars.ranks;
+  std::map<const VarDecl *, int> &writes = vars.writes;
   forEachStmt(chainOf(src, r.loop).back(), [&](const Stmt *x) {
     const auto *c = dyn_cast<CallExpr>(x);
-    if (c && calleeName(c) == "MPI_Comm_size" && c->getNumArgs() == 2 &&
-        squeeze(src.of(c->getArg(0))) == squeeze(comm))
-      if (const VarDecl *v = referencedVar(c->getArg(1))) sizes.insert(v);
+    for (const char *query : {"MPI_Comm_size", "MPI_Comm_rank"})
+      if (c && calleeName(c) == query && c->getNumArgs() == 2 && squeeze(src.of(c->getArg(0))) == squeeze(comm))
+        if (const VarDecl *v = referencedVar(c->getArg(1))) (query[9] == 's' ? sizes : ranks).insert(v);
+    if (const VarDecl *v = assignedVar(x)) writes[v]++;
+    if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf)
+      if (const VarDecl *v = referencedVar(u->getSubExpr())) writes[v]++;
   });
   // for (s = c0; s < size - k; s++) runs size - k - c0 times; <=, once more.
   auto proven = [&]() {
@@ -331,6 +376,24 @@ void checkRingSteps(const SourceText &src, RingCombine &r, const std::string &co
     });
     return !jumps;
   };
+  // Each step goes to the next rank and comes from the previous one, at
+  // every rank of a few sizes (or the other way round).
+  bool next = true, previous = true;
+  for (auto [me, p] : std::vector<std::pair<long, long>>{{0, 5}, {1, 5}, {4, 5}, {0, 3}, {2, 3}, {1, 2}, {6, 7}}) {
+    long to = 0, from = 0;
+    if (!r.sendPeer || !r.recvPeer || !peerValue(src, r.sendPeer, vars, me, p, to) ||
+        !peerValue(src, r.recvPeer, vars, me, p, from)) {
+      next = previous = false;
+      break;
+    }
+    next = next && to == (me + 1) % p && from == (me + p - 1) % p;
+    previous = previous && to == (me + p - 1) % p && from == (me + 1) % p;
+  }
+  if (!next && !previous)
+    r.review.push_back("the ring's neighbours (" + (r.sendPeer ? src.of(r.sendPeer) : std::string("several")) +
+                       " and " + (r.recvPeer ? src.of(r.recvPeer) : std::string("several")) +
+                       ") are not seen to be the next and the previous rank of " + comm +
+                       ": check that every rank's block passes every rank once");
   if (!proven())
     r.review.push_back("the ring's loop (line " + std::to_string(src.line(r.loop->getBeginLoc())) +
                        ") is not seen to run P-1 steps, P the size of " + comm +

@@ -6,9 +6,10 @@
 // leaves holding another rank's block. A floating-point sum is one to
 // review (another order of additions); anything else gets no patch, with
 // the reason. A global accumulator may change in any call (refresh()).
+// Neighbours two ranks apart (a ring only at odd sizes) are for review.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=58' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=72' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=88' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=101' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=114' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=128' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=141' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=154' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=166' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=178' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=192' 'allgather count=1 lines=204' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=222' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=61' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=75' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=91' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=104' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=117' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=131' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=144' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=157' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=169' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=181' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=195' 'allgather count=1 lines=207' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=225' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=238' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
 // CHECK:      01-allreduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Allreduce(MPI_IN_PLACE, sum, N, MPI_INT, MPI_SUM, comm);
@@ -34,7 +35,9 @@
 // CHECK-NEXT:   no patch: the ring combines what arrives into 'sum' with `sum += 2 * got` (line {{[0-9]+}}), which is no MPI reduction operation (+, *, max, min, &, |, ^, &&, ||)
 // CHECK-NEXT: 13-allreduce: none
 // CHECK-NEXT:   no patch: the ring combines what arrives into 'totals', but it does not start from the values the ring sends first ('pass', all N elements): not every value is combined once
-// CHECK-NEXT: 3 proposed, 1 to review, 9 without a patch
+// CHECK-NEXT: 14-allreduce: review prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Allreduce(MPI_IN_PLACE, sum, N, MPI_INT, MPI_SUM, comm);
+// CHECK-NEXT:   review: the ring's neighbours (ahead and behind) are not seen to be the next and the previous rank of comm: check that every rank's block passes every rank once
+// CHECK-NEXT: 3 proposed, 2 to review, 9 without a patch
 // EFFECT:      "id": "01-allreduce",
 // EFFECT:      "effect": {
 // EFFECT-NEXT:   "buffer": "sum",
@@ -223,4 +226,18 @@ void ring_global_totals(const int *mine, MPI_Comm comm) {
     for (int i = 0; i < N; i++) totals[i] += in[i];
     memcpy(pass, in, sizeof pass);
   }
+}
+
+int ring_two_apart(int seed, MPI_Comm comm) {
+  int me, p, sum[N], pass[N], in[N];
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int ahead = (me + 2) % p, behind = (me + p - 2) % p;
+  for (int i = 0; i < N; i++) sum[i] = pass[i] = seed + me;
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(pass, N, MPI_INT, ahead, 14, in, N, MPI_INT, behind, 14, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) sum[i] += in[i];
+    memcpy(pass, in, sizeof pass);
+  }
+  return sum[0];
 }
