@@ -91,17 +91,4 @@ std::string combineOp(const SourceText &src, const std::vector<const Stmt *> &pa
   return found.size() == 1 ? *found.begin() : "";
 }
 
-const VarDecl *ringAccumulator(const VarDecl *received, const VarDecl *sent) {
-  const auto *f = received ? dyn_cast_or_null<FunctionDecl>(received->getParentFunctionOrMethod()) : nullptr;
-  if (!f || !f->getBody()) return nullptr;
-  std::set<const VarDecl *> found;
-  forEachStmt(f->getBody(), [&](const Stmt *x) {
-    const auto *b = dyn_cast<BinaryOperator>(x);
-    if (!b || !b->isAssignmentOp() || !mentions(b->getRHS(), {received})) return;
-    const VarDecl *v = assignedVar(b);
-    if (v && v != sent && v != received) found.insert(v);
-  });
-  return found.size() == 1 ? *found.begin() : nullptr;
-}
-
 } // namespace cz::rewrite

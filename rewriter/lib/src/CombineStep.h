@@ -1,8 +1,6 @@
 // CombineStep.h: how the program combines what it receives (private to the
-// rewriter library): the MPI_Op of a combine step (`sum += in` is MPI_SUM),
-// and the accumulator of a ring that combines each block as it arrives
-// (`sum += got; pass = got;`), which makes an allgather of single values
-// an allreduce.
+// rewriter library): the MPI_Op of a combine step (`sum += in` is MPI_SUM).
+// A ring that combines each block as it arrives is RingCombine.h's.
 #pragma once
 
 #include <set>
@@ -21,10 +19,5 @@ namespace cz::rewrite {
 // `if (x > acc) acc = x`; "" when none or several.
 std::string combineOp(const SourceText &src, const std::vector<const clang::Stmt *> &patterns,
                       const std::set<const clang::VarDecl *> &acc);
-
-// The variable the function combines the received value into (assigned
-// from an expression reading `received`, other than `sent`, which a ring
-// forwards); null unless exactly one.
-const clang::VarDecl *ringAccumulator(const clang::VarDecl *received, const clang::VarDecl *sent);
 
 } // namespace cz::rewrite

@@ -15,6 +15,7 @@
 
 #include "AstQueries.h"
 #include "CombineStep.h"
+#include "RingCombine.h"
 #include "WrapperCalls.h"
 
 namespace cz::rewrite {
@@ -154,7 +155,7 @@ public:
     RegionPlan region;
     std::set<size_t> used;
     while (true) {
-      region = planRegion(src, request(members));
+      region = planRegion(src, request(members, src));
       if (region.ok || !region.foreignCall) break;
       // The partner the refused call belongs to; never one that shares a
       // site with the members (the same code run again, e.g. another root).
@@ -250,7 +251,7 @@ private:
                      [&](const Member &a, const Member &b) { return first(a) < first(b); });
   }
 
-  static RegionRequest request(const std::vector<Member> &members) {
+  static RegionRequest request(const std::vector<Member> &members, const SourceText &src) {
     RegionRequest req;
     req.groups = int(members.size());
     for (size_t g = 0; g < members.size(); g++) {
@@ -266,13 +267,17 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
-      // A ring combining what arrives (`sum += got`): sum is the result.
-      if (k == "allgather") {
-        const VarDecl *got = nullptr, *pass = nullptr;
+      // A ring combining what arrives (`sum += got; pass = got`): sum is
+      // the result, the combine and the forward the collective's own work.
+      if (k == "allgather" || k == "allreduce") {
+        std::vector<MessageArgs> sends, recvs;
         for (const SiteCall &s : members[g].sites)
-          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid())
-            (s.send ? pass : got) = referencedVar(a.buffer);
-        if (const VarDecl *acc = ringAccumulator(got, pass)) req.collectiveWrites.insert(acc);
+          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+        RingCombine ring = analyzeRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
+        if (ring.found && ring.acc) {
+          req.collectiveWrites.insert({ring.acc, ring.pass});
+          req.collectiveSteps.insert(ring.steps.begin(), ring.steps.end());
+        }
       }
     }
     return req;

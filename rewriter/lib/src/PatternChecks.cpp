@@ -30,7 +30,7 @@ void Planner::checkPattern(const Stmt *p, RegionPlan &plan) {
   // The error handling of a wrapping macro goes with the call it wraps.
   std::function<void(const Stmt *, const std::function<void(const Stmt *)> &)> walk =
       [&](const Stmt *s, const std::function<void(const Stmt *)> &fn) {
-        if (!s || wrapped.count(s)) return;
+        if (!s || wrapped.count(s) || req.collectiveSteps.count(s)) return;
         fn(s);
         for (const Stmt *c : s->children()) walk(c, fn);
       };

@@ -8,6 +8,7 @@
 // checks them. What no expression gives means no patch.
 #include "collectivize/rewrite/Replacement.h"
 
+#include <map>
 #include <set>
 #include <algorithm>
 #include <functional>
@@ -22,6 +23,7 @@
 #include "AstQueries.h"
 #include "BlockLayout.h"
 #include "CombineStep.h"
+#include "RingCombine.h"
 #include "DataFlow.h"
 
 namespace cz::rewrite {
@@ -329,47 +331,62 @@ private:
     return local(s) ? "" : src.of(s);
   }
 
-  // A ring that combines each value as it arrives (`sum += got`) and
-  // forwards it (`pass = got`), its accumulator starting from the value it
-  // sends first: every rank ends with all values combined, an allreduce.
-  // "" when the region is no such ring.
+  // A ring that combines each block as it arrives into an accumulator
+  // and passes it on (RingCombine.h): every rank ends with all blocks
+  // combined in the accumulator, an allreduce. "" when the region is no
+  // such ring; plan.whyNot set when it is one, but not an allreduce.
   std::string ringAllreduce(CallPlan &plan) {
-    const VarDecl *got = referencedVar(recvs[0].buffer), *pass = referencedVar(sends[0].buffer);
-    for (const MessageArgs &a : recvs) got = referencedVar(a.buffer) == got ? got : nullptr;
-    for (const MessageArgs &a : sends) pass = referencedVar(a.buffer) == pass ? pass : nullptr;
-    const VarDecl *acc = ringAccumulator(got, pass);
-    if (!got || !pass || !acc || !acc->getType()->isArithmeticType()) return "";
-    Expr::EvalResult one;
-    const Expr *c = sends[0].count;
-    if (c->isValueDependent() || !c->EvaluateAsInt(one, src.ctx) || one.Val.getInt() != 1) return "";
-    std::string op = combineOp(src, region.patterns, {acc});
-    if (op.empty())
-      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
-                            "' with an operation that is not recognised"),
+    RingCombine ring = analyzeRing(src, sends, recvs, comm);
+    if (!ring.found || region.regionLocals.count(ring.acc)) return "";
+    if (!ring.whyNot.empty()) return fail(plan, ring.whyNot), "";
+    // The call replaces the whole loop, never a step of it.
+    if (region.begin > src.offset(ring.loop->getBeginLoc()) || region.end < src.endOffset(ring.loop))
+      return fail(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
+                            ") does not run over the size of " + comm + ", so it is not part of the region the "
+                            "patch would replace (line " + std::to_string(args.line(sends[0].buffer)) +
+                            " only): one MPI_Allreduce per step would combine again what is combined"),
              "";
-    // Both start from the same value: the rank's own contribution.
-    std::vector<const Expr *> a = flow.valuesOutside(acc, region.begin, region.end),
-                              s = flow.valuesOutside(pass, region.begin, region.end);
-    // `sum = value, pass = value`, or one set from the other (`pass = sum`).
-    auto sameStart = [&](const Expr *x, const Expr *y) {
-      if (!x || !y) return false;
-      return squeeze(src.of(x)) == squeeze(src.of(y)) || referencedVar(y) == acc || referencedVar(x) == pass;
-    };
-    if (a.size() != 1 || s.size() != 1 || !sameStart(a[0], s[0]))
-      return fail(plan, "the ring combines what arrives into '" + acc->getNameAsString() +
-                            "', but it does not start from the value the ring sends first ('" +
-                            pass->getNameAsString() + "'): not every value is combined once"),
+    // The patch's count is the messages' count (Arguments.cpp's choice
+    // must name the same elements the combine step covers).
+    Expr::EvalResult a, b;
+    bool sameCount = squeeze(count) == squeeze(src.of(ring.count)) ||
+                     (!ring.count->isValueDependent() && ring.count->EvaluateAsInt(a, src.ctx) &&
+                      std::to_string(a.Val.getInt().getExtValue()) == squeeze(count));
+    if (!sameCount)
+      return fail(plan, "the ring combines the " + src.of(ring.count) + " elements of its messages, but the "
+                        "count valid at the region is " + count),
              "";
-    if (!mentions(recvs[0].buffer, {got}) || region.regionLocals.count(acc))
-      return "";
-    leaves(plan, "&" + acc->getNameAsString(), "", false);
-    plan.notes.push_back("a ring that combines each value as it arrives into " + acc->getNameAsString() +
-                         " (" + op + ") and forwards it: every rank ends with all values combined");
-    if (acc->getType()->isFloatingType() && (op == "MPI_SUM" || op == "MPI_PROD"))
+    std::string acc = (ring.array ? "" : "&") + ring.acc->getNameAsString();
+    std::string fits = datatypeFits(ring);
+    if (!fits.empty()) return fail(plan, fits), "";
+    plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
+    plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
+    plan.notes.push_back("the result is left in " + ring.acc->getNameAsString() +
+                         ", where the ring accumulated it; the buffers it passed blocks through are not read "
+                         "afterwards");
+    QualType elem = elementType(ring.acc);
+    if (elem->isFloatingType() && (ring.op == "MPI_SUM" || ring.op == "MPI_PROD"))
       plan.review.push_back("the ring combines in its own order; MPI_Allreduce's order may round the "
                             "floating-point result differently");
-    return "MPI_Allreduce(MPI_IN_PLACE, &" + acc->getNameAsString() + ", " + count + ", " + type + ", " + op +
-           ", " + comm + ")";
+    leaves(plan, acc, "", false);
+    return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + ring.op + ", " + comm + ")";
+  }
+
+  // The datatype names the accumulator's element type, when it is one of
+  // MPI's named C types; "" when it fits (or is the program's own).
+  std::string datatypeFits(const RingCombine &ring) const {
+    static const std::map<std::string, std::string> named = {
+        {"MPI_INT", "int"},           {"MPI_DOUBLE", "double"},     {"MPI_FLOAT", "float"},
+        {"MPI_LONG", "long"},         {"MPI_LONG_LONG", "long long"}, {"MPI_LONG_LONG_INT", "long long"},
+        {"MPI_SHORT", "short"},       {"MPI_UNSIGNED", "unsigned int"}, {"MPI_UNSIGNED_LONG", "unsigned long"},
+        {"MPI_CHAR", "char"},         {"MPI_SIGNED_CHAR", "signed char"}, {"MPI_UNSIGNED_CHAR", "unsigned char"},
+        {"MPI_LONG_DOUBLE", "long double"}, {"MPI_BYTE", ""}};
+    auto it = named.find(squeeze(type));
+    if (it == named.end()) return "";
+    std::string elem = elementType(ring.acc).getAsString();
+    if (it->second == elem) return "";
+    return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
+           ring.acc->getNameAsString() + "': MPI_Allreduce would combine " + type + " values";
   }
 
   std::string sourceOp() const {

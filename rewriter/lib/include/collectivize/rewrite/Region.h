@@ -64,6 +64,9 @@ struct RegionRequest {
   // Variables the collective itself updates (a reduction's accumulator):
   // writes to them inside the pattern are not "other work".
   std::set<const clang::VarDecl *> collectiveWrites;
+  // Statements the collective itself does (a ring's forward `memcpy(pass,
+  // in, ..)`): no work of the program's own inside the pattern.
+  std::set<const clang::Stmt *> collectiveSteps;
   // A barrier: what the messages carry must be read nowhere else (the
   // collective call would not deliver it).
   bool messagesCarryNoData = false;
