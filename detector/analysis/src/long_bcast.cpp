@@ -36,6 +36,7 @@
 
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
+#include "instances_in_time.h"
 #include "payload_strength.h"
 #include "rank_activity.h"
 
@@ -451,39 +452,6 @@ std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in
   return span;
 }
 
-// A communicator's instances by time, to find those that overlap a span
-// without looking at every one of them for each roll (a trace of
-// thousands of broadcasts made that quadratic).
-class PartsInTime {
-public:
-  void add(std::pair<uint64_t, uint64_t> span, size_t k) {
-    spans_.push_back({span.first, span.second, k});
-    longest_ = std::max(longest_, span.second >= span.first ? span.second - span.first : 0);
-  }
-  void sort() {
-    std::sort(spans_.begin(), spans_.end(),
-              [](const Entry &a, const Entry &b) { return a.start < b.start; });
-  }
-  // The instances whose span meets [from, to], in start order.
-  std::vector<size_t> overlapping(uint64_t from, uint64_t to) const {
-    uint64_t earliest = from > longest_ ? from - longest_ : 0;
-    auto it = std::lower_bound(spans_.begin(), spans_.end(), earliest,
-                               [](const Entry &e, uint64_t t) { return e.start < t; });
-    std::vector<size_t> out;
-    for (; it != spans_.end() && it->start <= to; ++it)
-      if (it->end >= from) out.push_back(it->k);
-    return out;
-  }
-
-private:
-  struct Entry {
-    uint64_t start, end;
-    size_t k;
-  };
-  std::vector<Entry> spans_;
-  uint64_t longest_ = 0;
-};
-
 // A cluster of more instances than members holds several rolls whose
 // members never heard from the program in between: cut it where they
 // follow each other. Every piece of a roll starts before any piece of the
@@ -530,7 +498,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   // grouped by the members they reached (a piece the spreads analysis saw
   // start at two ranks reaches a part of them in each instance).
   std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> byGroup;
-  std::map<uint32_t, PartsInTime> parts; // per communicator
+  std::map<uint32_t, InstancesInTime> parts; // per communicator
   PayloadStrength strength;
   for (size_t k = 0; k < instances.size(); k++) {
     const Instance &in = instances[k];
