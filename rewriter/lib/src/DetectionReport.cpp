@@ -204,8 +204,9 @@ void readMatch(const json::Object &m, DetectedMatch &d) {
   d.status = f.oneOf("status", {"confirmed", "ambiguous", "partial"}, true);
   d.confirmed = d.status == "confirmed";
   if (m.get("unproven"))
-    for (const json::Value &v : *f.array("unproven"))
-      if (auto u = v.getAsString()) d.unproven.push_back(u->str());
+    if (const json::Array *unproven = f.array("unproven")) // not an array: malformed
+      for (const json::Value &v : *unproven)
+        if (auto u = v.getAsString()) d.unproven.push_back(u->str());
   d.ranks = f.ints("ranks", 0);
   bool rooted = rootedKind(d.kind);
   long long groupEnd = d.ranks.empty() ? kMaxInt : (long long)d.ranks.size() - 1;
