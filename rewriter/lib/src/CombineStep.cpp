@@ -20,23 +20,24 @@ std::string squeezed(const std::string &t) {
 }
 } // namespace
 
+std::string mpiOpOf(BinaryOperatorKind k) {
+  switch (k) {
+  case BO_Add: case BO_AddAssign: return "MPI_SUM";
+  case BO_Mul: case BO_MulAssign: return "MPI_PROD";
+  case BO_And: case BO_AndAssign: return "MPI_BAND";
+  case BO_Or: case BO_OrAssign: return "MPI_BOR";
+  case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
+  case BO_LAnd: return "MPI_LAND";
+  case BO_LOr: return "MPI_LOR";
+  default: return "";
+  }
+}
+
 // The operation of the combine step that updates the accumulator inside
 // the pattern: `acc += x`, `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`.
 std::string combineOp(const SourceText &src, const std::vector<const Stmt *> &patterns,
                       const std::set<const VarDecl *> &acc) {
   std::set<std::string> found;
-  auto opOf = [](BinaryOperatorKind k) -> std::string {
-    switch (k) {
-    case BO_Add: case BO_AddAssign: return "MPI_SUM";
-    case BO_Mul: case BO_MulAssign: return "MPI_PROD";
-    case BO_And: case BO_AndAssign: return "MPI_BAND";
-    case BO_Or: case BO_OrAssign: return "MPI_BOR";
-    case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
-    case BO_LAnd: return "MPI_LAND";
-    case BO_LOr: return "MPI_LOR";
-    default: return "";
-    }
-  };
   // `if (in > acc) acc = in;` is the max, `if (in < acc) acc = in;` the min.
   auto guardedPick = [&](const IfStmt *i) -> std::string {
     const Stmt *then = i->getThen();
@@ -64,9 +65,9 @@ std::string combineOp(const SourceText &src, const std::vector<const Stmt *> &pa
     }
     if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp() && acc.count(referencedVar(b->getLHS()))) {
       if (b->isCompoundAssignmentOp()) {
-        found.insert(opOf(b->getOpcode()));
+        found.insert(mpiOpOf(b->getOpcode()));
       } else if (const auto *rhs = dyn_cast<BinaryOperator>(strip(b->getRHS()))) {
-        found.insert(opOf(rhs->getOpcode()));
+        found.insert(mpiOpOf(rhs->getOpcode()));
       } else if (const auto *call = dyn_cast<CallExpr>(strip(b->getRHS()))) {
         std::string n = calleeName(call);
         if (n == "fmax" || n == "fmaxf" || n == "max" || n == "std::max") found.insert("MPI_MAX");

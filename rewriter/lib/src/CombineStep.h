@@ -8,11 +8,16 @@
 #include <vector>
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/OperationKinds.h"
 #include "clang/AST/Stmt.h"
 
 #include "collectivize/rewrite/SourceText.h"
 
 namespace cz::rewrite {
+
+// The MPI_Op of a C operator (`+`, `+=`: MPI_SUM; `&&`: MPI_LAND); "" for
+// one with no MPI_Op.
+std::string mpiOpOf(clang::BinaryOperatorKind k);
 
 // The one operation the statements combine into `acc` with: `acc += x`,
 // `acc[i] = acc[i] * x[i]`, `acc = fmax(acc, x)`, `a > b ? a : b`,

@@ -9,6 +9,7 @@
 
 #include "Arguments.h"
 #include "AstQueries.h"
+#include "CombineStep.h"
 
 namespace cz::rewrite {
 
@@ -81,19 +82,6 @@ bool coversCount(const SourceText &src, const Expr *bytes, const Expr *count, Qu
 
 namespace {
 
-std::string opOf(BinaryOperatorKind k) {
-  switch (k) {
-  case BO_Add: case BO_AddAssign: return "MPI_SUM";
-  case BO_Mul: case BO_MulAssign: return "MPI_PROD";
-  case BO_And: case BO_AndAssign: return "MPI_BAND";
-  case BO_Or: case BO_OrAssign: return "MPI_BOR";
-  case BO_Xor: case BO_XorAssign: return "MPI_BXOR";
-  case BO_LAnd: return "MPI_LAND";
-  case BO_LOr: return "MPI_LOR";
-  default: return "";
-  }
-}
-
 // The loop body's view of one element: acc[i] and got[i] for arrays (i the
 // element loop's counter), acc and got for single values.
 struct Element {
@@ -132,10 +120,10 @@ std::string combineOpOf(const Element &el, const Stmt *s) {
   }
   const auto *b = dyn_cast<BinaryOperator>(s);
   if (!b || !b->isAssignmentOp() || !el.is(b->getLHS(), el.acc)) return "";
-  if (b->isCompoundAssignmentOp()) return el.is(b->getRHS(), el.got) ? opOf(b->getOpcode()) : "";
+  if (b->isCompoundAssignmentOp()) return el.is(b->getRHS(), el.got) ? mpiOpOf(b->getOpcode()) : "";
   const Expr *rhs = strip(b->getRHS());
   if (const auto *r = dyn_cast<BinaryOperator>(rhs))
-    return el.accAndGot(r->getLHS(), r->getRHS()) ? opOf(r->getOpcode()) : "";
+    return el.accAndGot(r->getLHS(), r->getRHS()) ? mpiOpOf(r->getOpcode()) : "";
   if (const auto *c = dyn_cast<CallExpr>(rhs)) {
     if (c->getNumArgs() != 2 || !el.accAndGot(c->getArg(0), c->getArg(1))) return "";
     std::string n = calleeName(c);
