@@ -75,8 +75,9 @@ case $mode in
     # More events per rank (80,005) than one segment of the event log holds.
     if timeout $((120 * ${CZ_TIMEOUT_SCALE:-1})) "${mpirun[@]}" "$prog" 40000 abort >"$work/out.txt" 2>"$work/err.txt"; then
       echo "mpirun should have failed (MPI_Abort)"; exit 1; fi
-    [ "$(grep -c 'reached the end' "$work/out.txt")" = "$np" ] || {
-      echo "not every rank reached MPI_Abort:"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
+    # That every rank reached MPI_Abort is proven by its marker in the trace
+    # (check_aborted.py), not by its stdout: MPICH's launcher may drop the
+    # lines still in its pipes when the job is aborted (seen in CI, 1 in 15).
     [ ! -e "$work/trace/traces.otf2" ]
     if "$cli" trace summary "$work/trace" 2>"$work/summary-err.txt"; then
       echo "reading an unrepaired trace should fail"; exit 1; fi

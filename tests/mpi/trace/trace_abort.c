@@ -2,7 +2,7 @@
  * Every rank does N ring exchanges (64 B, content depends on the step, so
  * enough events that OTF2 has flushed some chunks and holds others), an
  * allreduce on an MPI_Comm_split communicator, and records a kept buffer of
- * 4242 ints (the marker). Then rank 1 ends the job: MODE "abort" calls
+ * 4242 ints (the marker). After a barrier, rank 1 ends the job: MODE "abort" calls
  * MPI_Abort(3), "kill" raises SIGKILL; the other ranks wait in MPI_Recv
  * until mpirun kills them. MODE "finish" ends normally instead; "fill"
  * too, after rank 0 filled the file system of the file FILL (argv[3]) to
@@ -55,6 +55,9 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
+  /* Every rank has recorded its marker before rank 1 ends the job (else
+   * a slow rank's trace would lack it: a race, not a tracer fault). */
+  MPI_Barrier(MPI_COMM_WORLD);
   if (me == 1) {
     if (strcmp(argv[2], "kill") == 0) raise(SIGKILL);
     MPI_Abort(MPI_COMM_WORLD, 3);
