@@ -10,10 +10,14 @@
 # printed for those sizes only). Writes OUT_DIR/overhead.csv (every launch),
 # OUT_DIR/summary.csv (per size: traced/untraced ratios, median min max) and
 # prints the summary with the OTF2 trace bytes per event. cz_trace_cpu gives
-# the tracer's CPU per event on the calling thread and in the whole process (5 launches each way).
+# the tracer's CPU per event on the calling thread and in the whole process
+# (5 launches each way), for C calls and, with cz_trace_cpu_fortran, for the
+# same loop through the Fortran bindings, interleaved in the same run.
 # YIELD=0 runs the ranks busy-polling (mpi_yield_when_idle 0: each rank has
 # its own core, as mpirun does without --oversubscribe); default 1.
 set -euo pipefail
+# LAUNCHES=0: the CPU figures only (they hold on a loaded machine, the
+# round trips do not).
 build=${1:-build} out=${2:-bench/results/trace} launches=${3:-7}
 prog="$build/bench/cz_trace_overhead" tracer="$build/runtime/trace/libcollectivize_trace.so"
 cz="$build/cli/collectivize"
@@ -34,18 +38,39 @@ for i in $(seq "$launches"); do
     mpirun -n 2 -x LD_PRELOAD="$tracer" "$prog" </dev/null | tail -n +2 |
     awk -F, -v i="$i" '$2 != "floor" {print i "," $1 "," $2 "," $3 "," $4}' >>"$csv"
 done
-cpu_untraced=() cpu_traced=()
-for i in 1 2 3 4 5; do
-  cpu_untraced+=("$(mpirun -n 1 "$build/bench/cz_trace_cpu" 200000 </dev/null | tr ' ' :)")
+# The C loop and the same loop through the Fortran bindings, interleaved.
+fortran="$build/bench/cz_trace_cpu_fortran"
+[ -x "$fortran" ] || echo "no $fortran (the MPI has no Fortran wrapper): C figures only" >&2
+cpu_untraced=() cpu_traced=() fcpu_untraced=() fcpu_traced=()
+cpu_launch() {  # PROGRAM traced|untraced: prints "thread:process" ns per message
   rm -rf "$work/cpu"
-  cpu_traced+=("$(COLLECTIVIZE_QUIET=1 COLLECTIVIZE_TRACE_DIR="$work/cpu" \
-    mpirun -n 1 -x LD_PRELOAD="$tracer" "$build/bench/cz_trace_cpu" 200000 </dev/null | tr ' ' :)")
+  if [ "$2" = traced ]; then
+    COLLECTIVIZE_QUIET=1 COLLECTIVIZE_TRACE_DIR="$work/cpu" \
+      mpirun -n 1 -x LD_PRELOAD="$tracer" "$1" 200000 </dev/null | tr ' ' :
+  else mpirun -n 1 "$1" 200000 </dev/null | tr ' ' :; fi
+}
+for i in 1 2 3 4 5; do
+  cpu_untraced+=("$(cpu_launch "$build/bench/cz_trace_cpu" untraced)")
+  cpu_traced+=("$(cpu_launch "$build/bench/cz_trace_cpu" traced)")
+  if [ -x "$fortran" ]; then
+    fcpu_untraced+=("$(cpu_launch "$fortran" untraced)")
+    fcpu_traced+=("$(cpu_launch "$fortran" traced)")
+    # Every message of the Fortran loop is in the trace (5 x 200000 x 3).
+    n=$("$cz" trace summary "$work/cpu" | sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p')
+    [ "$n" -ge 3000000 ] || { echo "the Fortran loop's trace holds $n events, expected 3000000+" >&2; exit 1; }
+  fi
 done
 echo "${cpu_untraced[*]}" >"$out/cpu_untraced_ns_per_message.txt"
 echo "${cpu_traced[*]}" >"$out/cpu_traced_ns_per_message.txt"
-events=$("$cz" trace summary "$work/trace" | sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p')
-evt_bytes=$(cat "$work/trace"/traces/*.evt | wc -c)
-python3 - "$csv" "$out/summary.csv" "$events" "$evt_bytes" "${cpu_untraced[*]}" "${cpu_traced[*]}" <<'PY'
+echo "${fcpu_untraced[*]}" >"$out/cpu_fortran_untraced_ns_per_message.txt"
+echo "${fcpu_traced[*]}" >"$out/cpu_fortran_traced_ns_per_message.txt"
+events=0 evt_bytes=0
+if [ "$launches" -gt 0 ]; then
+  events=$("$cz" trace summary "$work/trace" | sed -n 's/^ranks: [0-9]*, events: \([0-9]*\)$/\1/p')
+  evt_bytes=$(cat "$work/trace"/traces/*.evt | wc -c)
+fi
+python3 - "$csv" "$out/summary.csv" "$events" "$evt_bytes" "${cpu_untraced[*]}" "${cpu_traced[*]}" \
+  "${fcpu_untraced[*]}" "${fcpu_traced[*]}" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 by = {}
@@ -78,12 +103,19 @@ for size in sorted({s for s, _ in by}):
               f"  {med(ratio):.3f} [{min(ratio):.3f}..{max(ratio):.3f}]  {med(inrun):.3f}"
               f"  {floor_med}")
 events, evt = int(sys.argv[3]), int(sys.argv[4])
-print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
-      f"while running: 88-byte records in a 5.5 MiB ring per rank plus the log")
+if events:
+  print(f"OTF2 trace: {evt / events:.1f} bytes per event ({events} events, last traced launch); "
+        f"while running: 88-byte records in a 5.5 MiB ring per rank plus the log")
 # Each launch printed "thread:process" ns per message (3 events).
-for k, who in ((0, "on the calling thread"), (1, "in the whole process (writer thread included)")):
-    u = statistics.median(float(x.split(":")[k]) for x in sys.argv[5].split())
-    t = statistics.median(float(x.split(":")[k]) for x in sys.argv[6].split())
-    print(f"tracer CPU {who}: {(t - u) / 3:.1f} ns per event "
-          f"(8 B message to self: {u:.1f} ns untraced, {t:.1f} ns traced, 3 events, medians of 5)")
+for lang, untraced, traced in (("C", 5, 6), ("Fortran", 7, 8)):
+    if not sys.argv[untraced].split():
+        continue
+    for k, who in ((0, "on the calling thread"), (1, "in the whole process (writer thread included)")):
+        u = [float(x.split(":")[k]) for x in sys.argv[untraced].split()]
+        t = [float(x.split(":")[k]) for x in sys.argv[traced].split()]
+        per_event = sorted((b - a) / 3 for a, b in zip(u, t))
+        print(f"tracer CPU, {lang} calls, {who}: {statistics.median(per_event):.1f} ns per event "
+              f"[{per_event[0]:.1f}..{per_event[-1]:.1f}] (8 B message to self: "
+              f"{statistics.median(u):.1f} ns untraced, {statistics.median(t):.1f} ns traced, "
+              f"3 events, medians of {len(u)} launch pairs)")
 PY
