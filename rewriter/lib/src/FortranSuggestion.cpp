@@ -62,9 +62,8 @@ bool rankIndependent(const std::string &e) {
   return std::all_of(e.begin(), e.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '%'; });
 }
 
-
 // What one of a v-form's arrays must hold, for the rationale: `what` per
-// rank q, and how the hand-made call at `side.line` gives it for its peer.
+// rank q, and `handMade`: how the hand-made call gives it for its peer.
 std::string arrayNote(const std::string &name, const std::string &holder, const std::string &what,
                       const std::string &handMade) {
   return "`" + name + "`: an integer array the program must supply on " + holder + ", one element per "
