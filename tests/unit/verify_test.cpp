@@ -27,11 +27,12 @@ using namespace cz::json;
 
 namespace {
 
-// The compilers collectivize-cc/c++ stand for in a copy: pinned here as
+// The compilers collectivize-cc/c++/fc stand for in a copy: pinned here as
 // the wrappers' own variables pin them (unset, the MPI Collectivize was
 // built with; PlainCompilersDefaultToTheBuildsMpi checks that).
 const bool kPinnedCompilers = setenv("COLLECTIVIZE_CC", "mpicc", 1) == 0 &&
-                              setenv("COLLECTIVIZE_CXX", "mpicxx", 1) == 0;
+                              setenv("COLLECTIVIZE_CXX", "mpicxx", 1) == 0 &&
+                              setenv("COLLECTIVIZE_FC", "mpif90", 1) == 0;
 
 // A fresh directory per test, removed afterwards.
 struct TempDir {
@@ -261,11 +262,16 @@ TEST(VerifyBuildPlan, PlainCompilersRunTheMpiWrappers) {
   TempDir d;
   std::string err;
   ASSERT_TRUE(writePlainCompilers(d.path + "/shims", err)) << err;
-  std::ifstream cc(d.path + "/shims/collectivize-cc"), cxx(d.path + "/shims/collectivize-c++");
-  std::string a((std::istreambuf_iterator<char>(cc)), {}), b((std::istreambuf_iterator<char>(cxx)), {});
+  std::ifstream cc(d.path + "/shims/collectivize-cc"), cxx(d.path + "/shims/collectivize-c++"),
+      fc(d.path + "/shims/collectivize-fc");
+  std::string a((std::istreambuf_iterator<char>(cc)), {}), b((std::istreambuf_iterator<char>(cxx)), {}),
+      f((std::istreambuf_iterator<char>(fc)), {});
   EXPECT_NE(a.find("exec 'mpicc' \"$@\""), std::string::npos) << a;
   EXPECT_NE(b.find("exec 'mpicxx' \"$@\""), std::string::npos) << b;
+  // A Fortran project's Makefile naming collectivize-fc builds too.
+  EXPECT_NE(f.find("exec 'mpif90' \"$@\""), std::string::npos) << f;
   EXPECT_EQ(access((d.path + "/shims/collectivize-cc").c_str(), X_OK), 0);
+  EXPECT_EQ(access((d.path + "/shims/collectivize-fc").c_str(), X_OK), 0);
 }
 
 // Unpinned, a copy is built with the MPI compiler Collectivize was built

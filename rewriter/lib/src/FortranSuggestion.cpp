@@ -8,116 +8,17 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <sstream>
-
-#include "llvm/Support/Path.h"
 
 namespace cz::rewrite {
 namespace {
 
 std::string lower(llvm::StringRef s) { return s.lower(); }
 
-std::string trim(llvm::StringRef s) { return s.trim().str(); }
-
-bool isFixedForm(llvm::StringRef path) {
-  std::string ext = lower(llvm::sys::path::extension(path));
-  return ext == ".f" || ext == ".for" || ext == ".ftn" || ext == ".f77";
-}
-
-std::vector<std::string> linesOf(const std::string &text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-// The code of a line without its `!` comment (quotes respected).
-std::string codeOf(const std::string &line) {
-  char quote = 0;
-  for (size_t i = 0; i < line.size(); i++) {
-    char c = line[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '!') {
-      return line.substr(0, i);
-    }
-  }
-  return line;
-}
-
-bool fixedComment(const std::string &l) {
-  return !l.empty() && (l[0] == 'c' || l[0] == 'C' || l[0] == '*' || l[0] == '!');
-}
-bool fixedContinuation(const std::string &l) {
-  if (l.size() < 6 || fixedComment(l) || l[5] == ' ' || l[5] == '0') return false;
-  return l.find_first_not_of(' ') == 5;
-}
-
-// Lines [first, last] (0-based) of the statement holding line i, and its
-// code joined into one line.
-std::string statementAt(const std::vector<std::string> &lines, size_t i, bool fixed, size_t &first,
-                        size_t &last) {
-  first = last = i;
-  std::string joined;
-  if (fixed) {
-    while (first > 0 && fixedContinuation(lines[first])) first--;
-    while (last + 1 < lines.size() && fixedContinuation(lines[last + 1])) last++;
-    for (size_t k = first; k <= last; k++) {
-      const std::string &l = lines[k];
-      if (fixedComment(l) || l.size() <= 6) continue;
-      joined += codeOf(l.substr(6, 66)); // columns 7-72
-    }
-    return joined;
-  }
-  auto continues = [&](size_t k) {
-    std::string c = trim(codeOf(lines[k]));
-    return !c.empty() && c.back() == '&';
-  };
-  while (first > 0 && continues(first - 1)) first--;
-  while (last + 1 < lines.size() && continues(last)) last++;
-  for (size_t k = first; k <= last; k++) {
-    std::string c = trim(codeOf(lines[k]));
-    if (!c.empty() && c.back() == '&') c.pop_back();
-    if (!c.empty() && c.front() == '&') c.erase(0, 1);
-    joined += c + " ";
-  }
-  return joined;
-}
-
-// Arguments between the '(' at open and its ')'; false when unbalanced.
-bool splitArguments(const std::string &s, size_t open, std::vector<std::string> &args) {
-  int depth = 0;
-  char quote = 0;
-  std::string cur;
-  for (size_t i = open; i < s.size(); i++) {
-    char c = s[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '(' || c == '[') {
-      if (depth++ == 0) continue;
-    } else if (c == ')' || c == ']') {
-      if (--depth == 0) {
-        if (!trim(cur).empty() || !args.empty()) args.push_back(trim(cur));
-        return true;
-      }
-    } else if (c == ',' && depth == 1) {
-      args.push_back(trim(cur));
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  return false;
-}
-
 // The arguments a role of a point-to-point call gives: buffer, count,
 // datatype, peer, communicator, and the ierror argument when written.
 struct Side {
   std::string buf, count, type, peer, comm, ierr;
+  unsigned line = 0; // the call's first line
   bool ok = false;
 };
 
@@ -127,7 +28,7 @@ Side sideOf(const FortranCall &c, bool send) {
   Side s;
   auto take = [&](size_t b, size_t cnt, size_t ty, size_t peer, size_t comm, size_t nargs) {
     if (a.size() < nargs) return;
-    s = {a[b], a[cnt], a[ty], a[peer], a[comm], a.size() > nargs ? a.back() : "", true};
+    s = {a[b], a[cnt], a[ty], a[peer], a[comm], a.size() > nargs ? a.back() : "", c.firstLine, true};
   };
   if (n == "mpi_sendrecv") {
     if (send) take(0, 1, 2, 3, 10, 12);
@@ -150,8 +51,8 @@ std::string arrayOf(const std::string &buf) {
   size_t open = buf.find('(');
   if (open == std::string::npos || buf.back() != ')') return buf;
   std::vector<std::string> ignored;
-  if (!splitArguments(buf, open, ignored)) return buf;
-  return trim(llvm::StringRef(buf).take_front(open));
+  if (!splitFortranArguments(buf, open, ignored)) return buf;
+  return llvm::StringRef(buf).take_front(open).trim().str();
 }
 
 // A root named the same way on every rank: a variable, a named constant or
@@ -161,44 +62,79 @@ bool rankIndependent(const std::string &e) {
   return std::all_of(e.begin(), e.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '%'; });
 }
 
+// What one of a v-form's arrays must hold, for the rationale: `what` per
+// rank q, and `handMade`: how the hand-made call gives it for its peer.
+std::string arrayNote(const std::string &name, const std::string &holder, const std::string &what,
+                      const std::string &handMade) {
+  return "`" + name + "`: an integer array the program must supply on " + holder + ", one element per "
+         "rank of the communicator (element 1 for rank 0): element q + 1 is " + what + ". " + handMade +
+         "; no value the trace saw is used (those hold for the traced run only)";
+}
+
+// A v-form's call (gatherv, scatterv, alltoallv): buffers, datatypes, root
+// and communicator from the sites' calls, and in place of its counts and
+// displacements placeholders naming the arrays the program must supply,
+// each explained in `notes`; `supply` gets the reason's words for them.
+std::string varyingCall(const std::string &k, const Side &send, const Side &recv, const std::string &root,
+                        const std::string &comm, std::vector<std::string> &notes, std::string &supply) {
+  auto at = [](const Side &s) { return " (line " + std::to_string(s.line) + ")"; };
+  auto list = [](std::initializer_list<std::string> a) {
+    std::string s;
+    for (const std::string &x : a) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  std::string sendArray = arrayOf(send.buf), recvArray = arrayOf(recv.buf);
+  auto counts = [&](const char *name, const char *holder, const Side &s, bool sends) {
+    notes.push_back(arrayNote(name, holder,
+                              std::string("the number of elements rank q ") + (sends ? "receives from" : "sends to") +
+                                  " this rank, its own block included",
+                              std::string("The hand-made ") + (sends ? "send to" : "receive from") + " rank `" +
+                                  s.peer + "` moves `" + s.count + "` elements" + at(s)));
+  };
+  auto displs = [&](const char *name, const char *holder, const Side &s, const std::string &array, bool sends) {
+    notes.push_back(arrayNote(name, holder,
+                              "where rank q's block starts in `" + array + "`, counted in elements of " +
+                                  s.type + " from its first element (0 for the first block)",
+                              std::string("The hand-made ") + (sends ? "send to" : "receive from") + " rank `" +
+                                  s.peer + "` " + (sends ? "reads" : "writes") + " `" + s.buf + "`" + at(s)));
+  };
+  if (k == "gatherv") {
+    counts("<recvcounts>", "the root", recv, false);
+    displs("<displs>", "the root", recv, recvArray, false);
+    notes.push_back("MPI_Gatherv also stores the root's own block, at its displacement in `" + recvArray +
+                    "`: drop the root's copy of it");
+    supply = "; the program must supply `<recvcounts>` and `<displs>` on the root (per rank, the count "
+             "of its block and where it starts in `" + recvArray + "`: the rationale says what each holds)";
+    return "call MPI_Gatherv(" + list({send.buf, send.count, send.type, recvArray, "<recvcounts>", "<displs>",
+                                       recv.type, root, comm});
+  }
+  if (k == "scatterv") {
+    counts("<sendcounts>", "the root", send, true);
+    displs("<displs>", "the root", send, sendArray, true);
+    notes.push_back("MPI_Scatterv also delivers the root's own block into `" + recv.buf +
+                    "`: drop the root's copy of it");
+    supply = "; the program must supply `<sendcounts>` and `<displs>` on the root (per rank, the count "
+             "of its block and where it starts in `" + sendArray + "`: the rationale says what each holds)";
+    return "call MPI_Scatterv(" + list({sendArray, "<sendcounts>", "<displs>", send.type, recv.buf, recv.count,
+                                        recv.type, root, comm});
+  }
+  counts("<sendcounts>", "every rank", send, true);
+  displs("<sdispls>", "every rank", send, sendArray, true);
+  counts("<recvcounts>", "every rank", recv, false);
+  displs("<rdispls>", "every rank", recv, recvArray, false);
+  notes.push_back("MPI_Alltoallv also moves each rank's block to itself: drop the rank's own copy of it");
+  supply = "; the program must supply `<sendcounts>`, `<sdispls>`, `<recvcounts>` and `<rdispls>` on "
+           "every rank (per peer, the count of the block and where it starts in `" + sendArray + "` and `" +
+           recvArray + "`: the rationale says what each holds)";
+  return "call MPI_Alltoallv(" + list({sendArray, "<sendcounts>", "<sdispls>", send.type, recvArray, "<recvcounts>",
+                                      "<rdispls>", recv.type, comm});
+}
+
 } // namespace
 
-bool isFortranSource(llvm::StringRef path) {
-  std::string ext = lower(llvm::sys::path::extension(path));
-  for (const char *e : {".f", ".for", ".ftn", ".f77", ".f90", ".f95", ".f03", ".f08"})
-    if (ext == e) return true;
-  return false;
-}
-
-bool fortranCallAt(const std::string &source, unsigned line, bool fixed, FortranCall &out) {
-  std::vector<std::string> lines = linesOf(source);
-  if (line == 0 || line > lines.size()) return false;
-  size_t first = 0, last = 0;
-  std::string stmt = statementAt(lines, line - 1, fixed, first, last);
-  std::string low = lower(stmt);
-  for (size_t at = low.find("call"); at != std::string::npos; at = low.find("call", at + 4)) {
-    if (at > 0 && (std::isalnum((unsigned char)low[at - 1]) || low[at - 1] == '_')) continue;
-    size_t name = low.find_first_not_of(" \t", at + 4);
-    if (name == std::string::npos || name == at + 4 || low.compare(name, 4, "mpi_") != 0) continue;
-    size_t end = name;
-    while (end < low.size() && (std::isalnum((unsigned char)low[end]) || low[end] == '_')) end++;
-    size_t open = low.find_first_not_of(" \t", end);
-    if (open == std::string::npos || low[open] != '(') continue;
-    out.args.clear();
-    if (!splitArguments(stmt, open, out.args)) return false;
-    out.name = stmt.substr(name, end - name);
-    out.firstLine = unsigned(first + 1);
-    out.lastLine = unsigned(last + 1);
-    out.text.clear();
-    for (size_t k = first; k <= last; k++) out.text += lines[k] + "\n";
-    return true;
-  }
-  return false;
-}
-
-void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
+void suggestFortran(const DetectedMatch &m, PatchPlan &p, const std::string &noPatch) {
   p.status = "none";
-  bool fixed = isFixedForm(p.path);
+  bool fixed = isFixedFormSource(p.path);
   std::map<unsigned, FortranCall> statements; // by first line
   Side send, recv;
   for (const MatchSite &s : m.sites) {
@@ -206,7 +142,7 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
     if (!fortranCallAt(p.original, unsigned(s.line), fixed, c)) {
       p.reason = "a Fortran source: " + p.file + ":" + std::to_string(s.line) +
                  " holds no `call MPI_...(...)` statement this reader follows, so there is no "
-                 "suggestion either (Clang parses C and C++ only: no patch)";
+                 "suggestion either, and no patch (" + noPatch + ")";
       return;
     }
     Side side = sideOf(c, s.send);
@@ -217,12 +153,13 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
   for (const auto &[line, c] : statements) p.suggestionReplaces.push_back({c.firstLine, c.lastLine, c.text});
 
   const std::string &k = m.kind;
-  bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
+  bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce" || k == "gatherv" ||
+                k == "scatterv";
   bool needSend = k != "barrier", needRecv = k != "barrier" && k != "reduce" && k != "allreduce";
   if ((needSend && !send.ok) || (needRecv && !recv.ok)) {
     p.reason = "a Fortran source: the sites' calls do not show the buffers, counts and datatypes "
                "this suggestion needs (matched probes or an unknown routine): no suggestion, and no "
-               "patch (Clang parses C and C++ only)";
+               "patch (" + noPatch + ")";
     return;
   }
   std::string comm = send.ok ? send.comm : recv.comm;
@@ -233,7 +170,7 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
   std::string tail = ierr.empty() ? ")" : ", " + ierr + ")";
   std::string root = "<root>";
   if (rooted) {
-    std::string e = k == "bcast" || k == "scatter" ? recv.peer : send.peer;
+    std::string e = k == "bcast" || k == "scatter" || k == "scatterv" ? recv.peer : send.peer;
     if (rankIndependent(e)) root = e;
     else
       p.notes.push_back("the root: the peer argument `" + e +
@@ -247,7 +184,7 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
     for (const std::string &x : a) s += (s.empty() ? "" : ", ") + x;
     return s;
   };
-  std::string call;
+  std::string call, supply;
   if (k == "bcast") {
     call = "call MPI_Bcast(" + list({recv.buf, recv.count, recv.type, root, comm});
     if (lower(send.buf) != lower(recv.buf))
@@ -282,11 +219,13 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
     call = "call MPI_Allreduce(" + list({"MPI_IN_PLACE", send.buf, send.count, send.type, op, comm});
     p.notes.push_back("in place: `" + send.buf + "` holds each rank's contribution and then the result, "
                       "as it does in the hand-made exchange");
+  } else if (k == "gatherv" || k == "scatterv" || k == "alltoallv") {
+    call = varyingCall(k, send, recv, root, comm, p.notes, supply);
   } else if (k == "barrier") {
     call = "call MPI_Barrier(" + comm;
   } else {
     p.reason = "a Fortran source: no suggestion for a " + k + " yet (the detection report's equivalent "
-               "call names it), and no patch (Clang parses C and C++ only)";
+               "call names it), and no patch (" + noPatch + ")";
     p.suggestionReplaces.clear();
     p.notes.clear();
     return;
@@ -298,9 +237,9 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p) {
     p.notes.push_back("the trace does not prove " + what + ": settle it (the detection report's note "
                       "says how) before using this suggestion");
   }
-  p.reason = "a Fortran source: no patch (Clang parses C and C++ only); the rationale suggests `" +
-             p.suggestion + "` in place of the statements at the sites, built from their source text: "
-             "check it, and remove the loop and rank tests around them by hand";
+  p.reason = "a Fortran source: no patch (" + noPatch + "); the rationale suggests `" + p.suggestion +
+             "` in place of the statements at the sites, built from their source text: check it, and "
+             "remove the loop and rank tests around them by hand" + supply;
 }
 
 } // namespace cz::rewrite

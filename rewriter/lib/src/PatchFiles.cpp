@@ -3,6 +3,8 @@
 
 #include "collectivize/clang/Files.h"
 
+#include "FortranText.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -122,7 +124,8 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
   }
   if (p.status == "none") return r.str();
   r << "\n## The patch\n\n";
-  r << "Replaces " << p.file << " lines " << p.beginLine << "-" << p.endLine << " with:\n\n```c\n"
+  r << "Replaces " << p.file << " lines " << p.beginLine << "-" << p.endLine << " with:\n\n```"
+    << (isFortranSource(p.path) ? "fortran" : "c") << "\n"
     << p.replacement << "\n```\n";
   if (!p.kept.empty() || !p.notes.empty()) r << "\n";
   for (const std::string &k : p.kept) r << "- " << k << "\n";

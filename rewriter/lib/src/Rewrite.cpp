@@ -22,6 +22,7 @@
 #include "collectivize/clang/SiteId.h"
 #include "collectivize/rewrite/PatchFiles.h"
 
+#include "FortranBcastPatch.h"
 #include "FortranSuggestion.h"
 #include "MatchPlanner.h"
 
@@ -246,7 +247,7 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
                                [](const MatchSite &s) { return isFortranSource(s.file); });
     if (fortran && m.status != "partial") {
       // No AST: a suggestion for confirmed and ambiguous matches alike (its
-      // notes say what is unproven), never a patch.
+      // notes say what is unproven), a patch only for one shape of bcast.
       Resolved r = resolve(m);
       if (!r.file.empty()) p.file = r.file;
       if (!r.problem.empty()) {
@@ -264,7 +265,11 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
         failed("cannot read " + p.path);
         continue;
       }
-      suggestFortran(m, p);
+      // One shape of bcast is patched from the text; everything else, and
+      // a bcast the recogniser refuses, gets a suggestion saying why.
+      std::string noPatch;
+      if (patchFortranBcast(m, p, noPatch)) finish(p);
+      else suggestFortran(m, p, noPatch);
       out.push_back(p);
       continue;
     }

@@ -22,22 +22,30 @@ bool isFile(const std::string &p) {
 
 std::string basename(const std::string &p) { return fs::path(p).filename().string(); }
 
-// What collectivize-cc/c++ call: COLLECTIVIZE_CC/CXX as the wrappers read
-// them, else the MPI compiler Collectivize was built with (its tracer
-// preloads only into programs of the same MPI), else mpicc/mpicxx.
-std::string mpiCompiler(bool cxx) {
-  const char *env = std::getenv(cxx ? "COLLECTIVIZE_CXX" : "COLLECTIVIZE_CC");
+enum class Language { C, Cxx, Fortran };
+
+// What collectivize-cc/c++/fc call: COLLECTIVIZE_CC/CXX/FC as the wrappers
+// read them, else the MPI compiler Collectivize was built with (its tracer
+// preloads only into programs of the same MPI), else mpicc/mpicxx/mpif90.
+std::string mpiCompiler(Language lang) {
+  static const struct {
+    const char *env, *built, *fallback;
+  } names[] = {{"COLLECTIVIZE_CC", CZ_MPI_C_COMPILER, "mpicc"},
+               {"COLLECTIVIZE_CXX", CZ_MPI_CXX_COMPILER, "mpicxx"},
+               {"COLLECTIVIZE_FC", CZ_MPI_FORTRAN_COMPILER, "mpif90"}};
+  const auto &n = names[int(lang)];
+  const char *env = std::getenv(n.env);
   if (env && *env) return env;
-  std::string built = cxx ? CZ_MPI_CXX_COMPILER : CZ_MPI_C_COMPILER;
-  return built.empty() ? (cxx ? "mpicxx" : "mpicc") : built;
+  return *n.built ? n.built : n.fallback;
 }
 
 // collectivize-cc -> that MPI compiler: copies are built plain, never
 // instrumented.
 std::string plainCompiler(const std::string &compiler) {
   std::string b = basename(compiler);
-  if (b == "collectivize-cc") return mpiCompiler(false);
-  if (b == "collectivize-c++") return mpiCompiler(true);
+  if (b == "collectivize-cc") return mpiCompiler(Language::C);
+  if (b == "collectivize-c++") return mpiCompiler(Language::Cxx);
+  if (b == "collectivize-fc") return mpiCompiler(Language::Fortran);
   return compiler;
 }
 
@@ -189,8 +197,9 @@ bool planBuild(const BuildInputs &given, BuildPlan &plan, std::string &error) {
 bool writePlainCompilers(const std::string &dir, std::string &error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  for (auto [name, real] : {std::pair{std::string("collectivize-cc"), mpiCompiler(false)},
-                            std::pair{std::string("collectivize-c++"), mpiCompiler(true)}}) {
+  for (auto [name, real] : {std::pair{std::string("collectivize-cc"), mpiCompiler(Language::C)},
+                            std::pair{std::string("collectivize-c++"), mpiCompiler(Language::Cxx)},
+                            std::pair{std::string("collectivize-fc"), mpiCompiler(Language::Fortran)}}) {
     std::string path = dir + "/" + name;
     std::ofstream f(path);
     f << "#!/bin/sh\n# collectivize verify: copies are built plain, without the tracer.\nexec '" << real

@@ -39,8 +39,9 @@ struct BuildInputs {
 // False with a message when no way to build is known.
 bool planBuild(const BuildInputs &in, BuildPlan &plan, std::string &error);
 
-// Writes collectivize-cc and collectivize-c++ into dir, each running
-// mpicc / mpicxx unchanged: put first in PATH for the copies' builds.
+// Writes collectivize-cc, collectivize-c++ and collectivize-fc into dir,
+// each running mpicc / mpicxx / mpif90 unchanged: put first in PATH for the
+// copies' builds.
 bool writePlainCompilers(const std::string &dir, std::string &error);
 
 // Single-quoted for /bin/sh.

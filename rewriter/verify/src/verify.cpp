@@ -169,7 +169,7 @@ bool Verifier::build(Copy &copy, std::string &log) {
   ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", copy.plan.script};
   spec.cwd = copy.buildRoot;
-  // A build that calls Collectivize's wrappers by name gets mpicc/mpicxx:
+  // A build that calls Collectivize's wrappers by name gets mpicc/mpicxx/mpif90:
   // the timed runs must not carry the tracer.
   const char *path = getenv("PATH");
   spec.env = {{"PATH", plainCompilers_ + ":" + (path ? path : "/usr/bin:/bin")}};
@@ -415,7 +415,7 @@ Judgement Verifier::timedRuns(const Copy &patched, const VerifyJob &job, size_t 
         if (fs::exists(work_ + "/runs/" + tag + ".trace"))
           return {"error", "the original copy's program wrote a Collectivize trace (" + work_ + "/runs/" + tag +
                                ".trace): its build links the tracer, which slows and changes the timed "
-                               "runs. The build calls collectivize-cc/c++ by a full path or links "
+                               "runs. The build calls collectivize-cc/c++/fc by a full path or links "
                                "libcollectivize_trace itself: give --build 'CMD' with mpicc/mpicxx"};
       } else {
         // A patched program that deadlocks is stopped long before --timeout.

@@ -1,0 +1,529 @@
+// FortranBcastPatch.cpp: see FortranBcastPatch.h. The block around the
+// match's sites is read as a list of statements, one per line, each given
+// a shape (if-then, else, do, a call, ...); the list must be one of the two
+// orders of the pattern exactly, and the calls' arguments must agree.
+#include "FortranBcastPatch.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <set>
+
+#include "FortranText.h"
+
+namespace cz::rewrite {
+namespace {
+
+std::string trim(llvm::StringRef s) { return s.trim().str(); }
+
+// An expression compared as Fortran does: case and blanks do not count.
+std::string norm(const std::string &e) {
+  std::string o;
+  for (char c : e)
+    if (!std::isspace((unsigned char)c)) o += char(std::tolower((unsigned char)c));
+  return o;
+}
+
+bool isName(const std::string &e) {
+  static const std::regex name("[a-z_][a-z0-9_]*", std::regex::icase);
+  return std::regex_match(e, name);
+}
+bool isRootExpression(const std::string &e) {
+  static const std::regex literal("[0-9]+");
+  return isName(e) || std::regex_match(e, literal);
+}
+
+// Whether `code` names `word` (a whole identifier, any case).
+bool mentions(const std::string &code, const std::string &word) {
+  std::string c = llvm::StringRef(code).lower(), w = norm(word);
+  for (size_t at = c.find(w); at != std::string::npos; at = c.find(w, at + 1)) {
+    auto part = [](char ch) { return std::isalnum((unsigned char)ch) || ch == '_' || ch == '%'; };
+    bool before = at > 0 && part(c[at - 1]), after = at + w.size() < c.size() && part(c[at + w.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// A type declaration statement (`integer :: q`, `integer q, st(...)`).
+bool isDeclaration(const std::string &code) {
+  static const std::regex decl("^(integer|real|double\\s*precision|logical|character|complex|type\\s*\\().*",
+                               std::regex::icase);
+  return code.find("::") != std::string::npos || std::regex_match(trim(code), decl);
+}
+
+enum class Shape { Blank, IfThen, Else, EndIf, Do, EndDo, Call, GuardedCall, Other };
+
+struct Statement {
+  Shape shape = Shape::Other;
+  unsigned line = 0;       // 1-based
+  std::string code;        // trimmed, without comment
+  std::string condition;   // IfThen, GuardedCall: inside the parentheses
+  std::string var, lo, hi; // Do
+  std::string why;         // Other: why it does not fit
+};
+
+// The parenthesised condition after `if` at the start of `code`; the rest
+// after its ')' in `rest`.
+bool ifCondition(const std::string &code, std::string &condition, std::string &rest) {
+  static const std::regex head("^if\\s*\\(", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(code, m, head)) return false;
+  size_t open = size_t(m.length(0)) - 1;
+  int depth = 0;
+  for (size_t i = open; i < code.size(); i++) {
+    if (code[i] == '(') depth++;
+    if (code[i] == ')' && --depth == 0) {
+      condition = trim(code.substr(open + 1, i - open - 1));
+      rest = trim(code.substr(i + 1));
+      return true;
+    }
+  }
+  return false;
+}
+
+Statement classify(const std::string &raw, unsigned line) {
+  Statement s;
+  s.line = line;
+  std::string code = fortranCode(raw);
+  s.code = trim(code);
+  if (s.code.empty()) {
+    s.shape = trim(raw).empty() ? Shape::Blank : Shape::Other;
+    if (s.shape == Shape::Other) s.why = "a comment, which the patch would drop";
+    return s;
+  }
+  if (trim(raw) != s.code) {
+    s.why = "a comment after the code, which the patch would drop";
+    return s;
+  }
+  if (s.code.front() == '&' || s.code.back() == '&') {
+    s.why = "a continued statement (`&`), which this line-based reader does not patch";
+    return s;
+  }
+  if (s.code.find(';') != std::string::npos) {
+    s.why = "several statements on one line (`;`)";
+    return s;
+  }
+  static const std::regex elseRe("else", std::regex::icase), endIfRe("end\\s*if", std::regex::icase),
+      endDoRe("end\\s*do", std::regex::icase), callRe("call\\s+mpi_\\w+\\s*\\(.*\\)", std::regex::icase),
+      doRe("do\\s+([a-z_][a-z0-9_]*)\\s*=\\s*([^,]+),([^,]+)", std::regex::icase),
+      thenRe("then", std::regex::icase);
+  std::smatch m;
+  std::string condition, rest;
+  if (std::regex_match(s.code, elseRe)) s.shape = Shape::Else;
+  else if (std::regex_match(s.code, endIfRe)) s.shape = Shape::EndIf;
+  else if (std::regex_match(s.code, endDoRe)) s.shape = Shape::EndDo;
+  else if (std::regex_match(s.code, callRe)) s.shape = Shape::Call;
+  else if (std::regex_match(s.code, m, doRe)) {
+    s.shape = Shape::Do;
+    s.var = m[1];
+    s.lo = trim(m[2].str());
+    s.hi = trim(m[3].str());
+  } else if (ifCondition(s.code, condition, rest)) {
+    s.condition = condition;
+    if (std::regex_match(rest, thenRe)) s.shape = Shape::IfThen;
+    else if (std::regex_match(rest, callRe)) s.shape = Shape::GuardedCall;
+    else s.why = "an if statement that is not `if (...) then` nor a guarded call";
+  } else {
+    s.why = "another statement";
+  }
+  return s;
+}
+
+// `a OP b` with OP one of `ops` (e.g. "==", ".eq."): the operands.
+bool comparison(const std::string &cond, std::initializer_list<const char *> ops, std::string &a,
+                std::string &b) {
+  std::string c = norm(cond);
+  for (const char *op : ops) {
+    size_t at = c.find(op);
+    if (at == std::string::npos || c.find(op, at + 1) != std::string::npos) continue;
+    a = c.substr(0, at);
+    b = c.substr(at + std::string(op).size());
+    return isRootExpression(a) && isRootExpression(b);
+  }
+  return false;
+}
+
+// The program unit (program, subroutine, function) holding line `at`
+// (0-based): [first, last] lines, its end `end`, `contains` or the file's.
+void unitAround(const std::vector<std::string> &lines, size_t at, size_t &first, size_t &last) {
+  static const std::regex head("^(\\w+\\s+)*(program|subroutine|function)\\s+\\w+.*", std::regex::icase),
+      tail("^(end(\\s*(program|subroutine|function)(\\s+\\w+)?)?|contains)$", std::regex::icase),
+      endHead("^end\\b.*", std::regex::icase);
+  first = 0;
+  for (size_t k = at + 1; k-- > 0;) {
+    std::string c = trim(fortranCode(lines[k]));
+    if (std::regex_match(c, head) && !std::regex_match(c, endHead)) {
+      first = k;
+      break;
+    }
+  }
+  last = lines.size() - 1;
+  for (size_t k = at; k < lines.size(); k++)
+    if (std::regex_match(trim(fortranCode(lines[k])), tail)) {
+      last = k;
+      break;
+    }
+}
+
+class Recogniser {
+public:
+  Recogniser(const DetectedMatch &m, PatchPlan &p) : m_(m), p_(p), lines_(sourceLines(p.original)) {}
+  bool run(std::string &why);
+
+private:
+  bool fail(std::string &why, const std::string &text) {
+    why = text;
+    return false;
+  }
+  std::string at(unsigned line) const { return p_.file + ":" + std::to_string(line); }
+  bool readBlock(unsigned sendLine, unsigned recvLine, std::string &why);
+  bool matchOrder(std::string &why);
+  bool callsAgree(std::string &why);
+  void reviewProvenance();
+  std::vector<size_t> usesOutsideLoopsOver(const std::string &var) const;
+  bool statusUnread(std::string &why);
+  void write();
+
+  const DetectedMatch &m_;
+  PatchPlan &p_;
+  std::vector<std::string> lines_;
+  std::vector<Statement> block_; // from `if ... then` to its `end if`, blank lines left out
+  const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
+  FortranCall sendCall_, recvCall_;
+  std::string rank_, root_, size_;
+  size_t unitFirst_ = 0, unitLast_ = 0;
+};
+
+// From the `if ... then` above the earlier site to its `end if`: right
+// above the receive when it comes first; above the send's loop (and its
+// block guard) when the send does.
+bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &why) {
+  unsigned top = std::min(sendLine, recvLine);
+  std::vector<Statement> above; // nearest first, blank lines left out
+  for (size_t k = top - 1; k-- > 0 && above.size() < 3;) {
+    Statement s = classify(lines_[k], unsigned(k + 1));
+    if (s.shape != Shape::Blank) above.push_back(s);
+  }
+  auto shapeAt = [&](size_t i) { return i < above.size() ? above[i].shape : Shape::Other; };
+  size_t opening = 0; // index in `above` of the rank test
+  if (top == recvLine) opening = 0;
+  else if (shapeAt(0) == Shape::Do) opening = 1;
+  else if (shapeAt(0) == Shape::IfThen && shapeAt(1) == Shape::Do) opening = 2;
+  else opening = 3;
+  if (shapeAt(opening) != Shape::IfThen) {
+    std::string there;
+    for (const Statement &s : above)
+      if (s.shape != Shape::Do && s.shape != Shape::IfThen) {
+        there = ": " + at(s.line) + " holds " + (s.shape == Shape::Other ? s.why : "`" + s.code + "`");
+        break;
+      }
+    return fail(why, "no `if (...) then` opens a block right above " + at(top) +
+                         (top == sendLine ? " and its loop" : "") + there + " (the pattern: the rank test, "
+                         "the loop of sends, else, the receive, end if)");
+  }
+  size_t start = above[opening].line - 1;
+  int depth = 0;
+  for (size_t k = start; k < lines_.size(); k++) {
+    Statement s = classify(lines_[k], unsigned(k + 1));
+    if (s.shape == Shape::Blank) continue;
+    if (s.shape == Shape::Other)
+      return fail(why, at(s.line) + " holds " + s.why + " (`" + trim(lines_[k]) + "`) in the block: the "
+                       "pattern has nothing but the rank test, the loop of sends, else, the receive and end if");
+    block_.push_back(s);
+    if (s.shape == Shape::IfThen || s.shape == Shape::Do) depth++;
+    if (s.shape == Shape::EndIf || s.shape == Shape::EndDo) depth--;
+    if (depth == 0) break;
+    if (block_.size() > 9) break;
+  }
+  if (depth != 0 || block_.back().shape != Shape::EndIf)
+    return fail(why, "the block opened at " + at(block_.front().line) + " is longer than the pattern "
+                     "(if, do, send, end do, else, receive, end if)");
+  return true;
+}
+
+// The statements in one of the pattern's two orders; sets the roles.
+bool Recogniser::matchOrder(std::string &why) {
+  std::vector<Shape> shapes;
+  for (const Statement &s : block_) shapes.push_back(s.shape);
+  using S = Shape;
+  // The loop with its send: `do / [if () then] call [end if] / end do`.
+  auto loopAt = [&](size_t i, size_t &next) {
+    if (i + 2 >= block_.size() || shapes[i] != S::Do) return false;
+    loop_ = &block_[i];
+    if (shapes[i + 1] == S::GuardedCall && shapes[i + 2] == S::EndDo) {
+      guard_ = send_ = &block_[i + 1];
+      next = i + 3;
+      return true;
+    }
+    if (shapes[i + 1] == S::Call && shapes[i + 2] == S::EndDo) {
+      send_ = &block_[i + 1];
+      next = i + 3;
+      return true;
+    }
+    if (i + 4 < block_.size() && shapes[i + 1] == S::IfThen && shapes[i + 2] == S::Call &&
+        shapes[i + 3] == S::EndIf && shapes[i + 4] == S::EndDo) {
+      guard_ = &block_[i + 1];
+      send_ = &block_[i + 2];
+      next = i + 5;
+      return true;
+    }
+    return false;
+  };
+  std::string a, b;
+  size_t next = 0;
+  const std::string &cond = block_[0].condition;
+  bool rootFirst = comparison(cond, {"==", ".eq."}, a, b);
+  bool ok = false;
+  if (rootFirst) {
+    // if (me == root) then / loop / else / receive / end if
+    ok = loopAt(1, next) && next + 3 == block_.size() && shapes[next] == S::Else && shapes[next + 1] == S::Call;
+    if (ok) recv_ = &block_[next + 1];
+  } else if (comparison(cond, {"/=", ".ne."}, a, b)) {
+    // if (me /= root) then / receive / else / loop / end if
+    ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(3, next) &&
+         next + 1 == block_.size();
+    if (ok) recv_ = &block_[1];
+  } else {
+    return fail(why, at(block_[0].line) + ": the block's test `" + cond + "` is not `rank == root` or "
+                     "`rank /= root` with a name or a literal on each side");
+  }
+  if (!ok)
+    return fail(why, "the block at lines " + std::to_string(block_.front().line) + "-" +
+                         std::to_string(block_.back().line) + " is not the pattern (the rank test, a loop "
+                         "whose only statement is the send, else, the receive, end if)");
+  rank_ = a;
+  root_ = b;
+  return true;
+}
+
+// The send and the receive move the same buffer, count and datatype with
+// the same tag on the same communicator; the loop reaches every rank but
+// the root.
+bool Recogniser::callsAgree(std::string &why) {
+  if (!fortranCallAt(p_.original, send_->line, false, sendCall_) ||
+      !fortranCallAt(p_.original, recv_->line, false, recvCall_))
+    return fail(why, "the calls at " + at(send_->line) + " and " + at(recv_->line) + " do not read as calls");
+  if (norm(sendCall_.name) != "mpi_send" || norm(recvCall_.name) != "mpi_recv")
+    return fail(why, "the calls are " + sendCall_.name + " and " + recvCall_.name +
+                         ": the patch is made for MPI_Send in the loop and MPI_Recv only");
+  const std::vector<std::string> &s = sendCall_.args, &r = recvCall_.args;
+  bool sendHasErr = s.size() == 7, recvHasErr = r.size() == 8;
+  if ((s.size() != 6 && !sendHasErr) || (r.size() != 7 && !recvHasErr))
+    return fail(why, "MPI_Send or MPI_Recv is called with another number of arguments than MPI's");
+  if (sendHasErr != recvHasErr || (sendHasErr && norm(s[6]) != norm(r[7])))
+    return fail(why, "the send and the receive set different error arguments");
+  // The rank test may name the root first.
+  if (norm(r[3]) == rank_) std::swap(rank_, root_);
+  if (norm(r[3]) != root_ || !isName(rank_))
+    return fail(why, "the receive's source `" + r[3] + "` is not the root the block's test compares "
+                     "the rank with (`" + block_[0].condition + "`)");
+  static const std::regex literal("[0-9]+");
+  if (std::regex_match(root_, literal) && m_.root >= 0 && std::stoll(root_) != m_.root)
+    return fail(why, "the root written in the source, " + root_ + ", is not the root the trace shows");
+  const char *what[] = {"buffer", "count", "datatype"};
+  for (int i = 0; i < 3; i++)
+    if (norm(s[i]) != norm(r[i]))
+      return fail(why, std::string("the send and the receive name different ") + what[i] + "s (`" + s[i] +
+                           "`, `" + r[i] + "`)");
+  if (norm(s[4]) != norm(r[4])) return fail(why, "the send and the receive use different tags (`" + s[4] + "`, `" + r[4] + "`)");
+  if (norm(s[5]) != norm(r[5]))
+    return fail(why, "the send and the receive name different communicators (`" + s[5] + "`, `" + r[5] + "`)");
+  const std::string &v = loop_->var;
+  if (norm(s[3]) != norm(v))
+    return fail(why, "the send's destination `" + s[3] + "` is not the loop variable `" + v + "`");
+  for (int i = 0; i < 3; i++)
+    if (mentions(s[i], v))
+      return fail(why, std::string("the send's ") + what[i] + " `" + s[i] + "` changes with the loop variable");
+  // The loop skips the root: `do q = 0, p - 1` with the guard `q /= root`,
+  // or, the root being 0, `do q = 1, p - 1`.
+  static const std::regex lastRank("([a-z_][a-z0-9_]*)-1");
+  std::smatch hm;
+  std::string hi = norm(loop_->hi), lo = norm(loop_->lo);
+  if (!std::regex_match(hi, hm, lastRank))
+    return fail(why, "the loop's upper bound `" + loop_->hi + "` is not `size - 1`");
+  size_ = hm[1];
+  if (guard_) {
+    std::string a, b;
+    bool skips = comparison(guard_->condition, {"/=", ".ne."}, a, b) &&
+                 ((a == norm(v) && b == root_) || (b == norm(v) && a == root_));
+    if (!skips || lo != "0")
+      return fail(why, "the loop does not provably skip the root: its test `" + guard_->condition +
+                           "` is not `" + v + " /= " + root_ + "` over `" + v + " = 0, " + size_ + " - 1`");
+  } else if (!(root_ == "0" && lo == "1")) {
+    return fail(why, "the loop `do " + v + " = " + loop_->lo + ", " + loop_->hi +
+                         "` does not provably skip the root (no `if (" + v + " /= " + root_ +
+                         ")` guard, and it does not start at 1 with the root 0)");
+  }
+  return true;
+}
+
+// A status the receive filled must not be read anywhere else in the unit.
+bool Recogniser::statusUnread(std::string &why) {
+  const std::string &status = recvCall_.args[6];
+  if (norm(status) == "mpi_status_ignore") return true;
+  if (!isName(status))
+    return fail(why, "the receive's status `" + status + "` is not a variable this reader can follow");
+  for (size_t k = unitFirst_; k <= unitLast_; k++) {
+    if (k + 1 == recv_->line) continue;
+    std::string code = fortranCode(lines_[k]);
+    if (mentions(code, status) && !isDeclaration(code))
+      return fail(why, "the receive's status `" + status + "` is used at " + at(unsigned(k + 1)) +
+                           ": after MPI_Bcast it would hold nothing");
+  }
+  return true;
+}
+
+// What the text does not prove becomes review: the loop's bound and the
+// rank from this communicator in this unit, and the loop variable's value
+// after the block.
+void Recogniser::reviewProvenance() {
+  const std::string comm = norm(sendCall_.args[5]);
+  bool sized = false, ranked = false;
+  std::set<std::string> assigned;
+  static const std::regex assignment("^([a-z_][a-z0-9_]*)\\s*=[^=].*", std::regex::icase);
+  for (size_t k = unitFirst_; k <= unitLast_; k++) {
+    std::string code = trim(fortranCode(lines_[k]));
+    std::smatch am;
+    if (std::regex_match(code, am, assignment)) assigned.insert(norm(am[1]));
+    if (!mentions(code, "mpi_comm_size") && !mentions(code, "mpi_comm_rank")) continue;
+    FortranCall c;
+    if (!fortranCallAt(p_.original, unsigned(k + 1), false, c) || c.args.size() < 2 || norm(c.args[0]) != comm)
+      continue;
+    if (norm(c.name) == "mpi_comm_size" && norm(c.args[1]) == size_) sized = true;
+    if (norm(c.name) == "mpi_comm_rank" && norm(c.args[1]) == rank_) ranked = true;
+  }
+  if (!sized || assigned.count(size_))
+    p_.review.push_back("the loop's bound: nothing in this program unit shows that `" + size_ +
+                        "` is the size of `" + sendCall_.args[5] + "` (no `call MPI_Comm_size(" +
+                        sendCall_.args[5] + ", " + size_ + ", ...)` there, or it is assigned too); "
+                        "the trace saw every rank reached, check it holds for every run");
+  if (!ranked || assigned.count(rank_))
+    p_.review.push_back("the rank test: nothing in this program unit shows that `" + rank_ +
+                        "` is the rank in `" + sendCall_.args[5] + "` (no `call MPI_Comm_rank(" +
+                        sendCall_.args[5] + ", " + rank_ + ", ...)` there, or it is assigned too)");
+  // The loop variable: harmless where another `do` over it sets it first.
+  std::vector<size_t> uses = usesOutsideLoopsOver(loop_->var);
+  for (size_t k : uses) {
+    if (k + 1 >= block_.front().line && k + 1 <= block_.back().line) continue;
+    p_.review.push_back("the loop variable `" + loop_->var + "` is used at " + at(unsigned(k + 1)) +
+                        " outside a loop over it: after the patch it keeps the value it had before "
+                        "the block, not the one the loop left");
+    break;
+  }
+}
+
+// Lines of the unit (0-based) that name `var` outside declarations and
+// outside the `do var = ...` loops (their own line included) that set it.
+std::vector<size_t> Recogniser::usesOutsideLoopsOver(const std::string &var) const {
+  static const std::regex doRe("^(\\w+\\s*:\\s*)?do\\s+(([0-9]+)\\s*,?\\s*)?([a-z_][a-z0-9_]*)\\s*=.*",
+                               std::regex::icase),
+      doAny("^(\\w+\\s*:\\s*)?do\\b.*", std::regex::icase),
+      endDo("^end\\s*do\\b.*", std::regex::icase), label("^([0-9]+)\\s.*");
+  struct Open {
+    bool overVar;
+    std::string label; // a labelled DO ends at that label
+  };
+  std::vector<Open> open;
+  std::vector<size_t> out;
+  auto inLoopOverVar = [&] {
+    return std::any_of(open.begin(), open.end(), [](const Open &o) { return o.overVar; });
+  };
+  for (size_t k = unitFirst_; k <= unitLast_; k++) {
+    std::string code = trim(fortranCode(lines_[k]));
+    std::smatch m;
+    bool opens = false;
+    if (std::regex_match(code, m, doRe)) {
+      open.push_back({norm(m[4]) == norm(var), m[3]});
+      opens = true;
+    } else if (std::regex_match(code, m, doAny)) {
+      open.push_back({false, ""});
+      opens = true;
+    }
+    if (mentions(code, var) && !isDeclaration(code) && !inLoopOverVar()) out.push_back(k);
+    if (opens) continue;
+    if (std::regex_match(code, endDo) && !open.empty() && open.back().label.empty()) open.pop_back();
+    if (std::regex_match(code, m, label))
+      while (!open.empty() && open.back().label == m[1].str()) open.pop_back();
+  }
+  return out;
+}
+
+void Recogniser::write() {
+  const std::vector<std::string> &s = sendCall_.args;
+  std::string ierr = s.size() == 7 ? ", " + s[6] : "";
+  std::string root = recvCall_.args[3];
+  p_.call = "MPI_Bcast(" + s[0] + ", " + s[1] + ", " + s[2] + ", " + root + ", " + s[5] + ierr + ")";
+  const std::string &first = lines_[block_.front().line - 1];
+  size_t indent = first.find_first_not_of(" \t");
+  // Never longer than the send's line, which held the same arguments and
+  // more, further in: no line-length limit to mind.
+  p_.replacement = "call " + p_.call;
+  unsigned offset = 0;
+  for (unsigned k = 0; k + 1 < block_.front().line; k++) offset += unsigned(lines_[k].size() + 1);
+  p_.begin = offset + unsigned(indent);
+  p_.beginLine = block_.front().line;
+  p_.beginColumn = unsigned(indent + 1);
+  unsigned lastLine = block_.back().line;
+  offset = 0;
+  for (unsigned k = 0; k + 1 < lastLine; k++) offset += unsigned(lines_[k].size() + 1);
+  const std::string &last = lines_[lastLine - 1];
+  size_t endCol = last.find_last_not_of(" \t\r") + 1;
+  p_.end = offset + unsigned(endCol);
+  p_.endLine = lastLine;
+  p_.endColumn = unsigned(endCol + 1);
+  p_.collectives = {"MPI_Bcast"};
+  p_.effectWhyNot = "a Fortran source: verify's effect probe is a C statement; the outputs and the "
+                    "retrace are compared";
+  p_.notes.push_back("read line by line (Fortran is not parsed): lines " + std::to_string(block_.front().line) +
+                     "-" + std::to_string(block_.back().line) + " hold nothing but the rank test, the loop "
+                     "of sends that skips the root, the receive and the block's end; the send and the "
+                     "receive name the same buffer, count, datatype, tag and communicator");
+  p_.notes.push_back("the loop variable `" + loop_->var + "` and the receive's status are no longer set by "
+                     "the block");
+  p_.status = p_.review.empty() ? "proposed" : "review";
+  p_.suggestion.clear();
+  p_.suggestionReplaces.clear();
+}
+
+bool Recogniser::run(std::string &why) {
+  if (m_.kind != "bcast")
+    return fail(why, "Clang parses C and C++ only; in Fortran only one shape of bcast is patched");
+  if (m_.status != "confirmed") return fail(why, "only a confirmed Fortran bcast is patched; this one is " + m_.status);
+  if (m_.subset || m_.root < 0)
+    return fail(why, m_.subset ? "the broadcast reaches part of its communicator only"
+                               : "the root changes from instance to instance");
+  if (isFixedFormSource(p_.path)) return fail(why, "a fixed-form source: Fortran patches are written for free form only");
+  std::set<unsigned> sends, recvs;
+  for (const MatchSite &s : m_.sites) (s.send ? sends : recvs).insert(unsigned(s.line));
+  if (sends.size() != 1 || recvs.size() != 1)
+    return fail(why, "the match has " + std::to_string(sends.size()) + " send and " +
+                         std::to_string(recvs.size()) + " receive lines; the pattern has one of each");
+  unsigned sendLine = *sends.begin(), recvLine = *recvs.begin();
+  if (!sendLine || !recvLine || sendLine > lines_.size() || recvLine > lines_.size())
+    return fail(why, "a site's line is not in " + p_.file);
+  for (unsigned line : {sendLine, recvLine}) {
+    FortranCall c;
+    if (fortranCallAt(p_.original, line, false, c) && c.firstLine != c.lastLine)
+      return fail(why, "the call at " + at(c.firstLine) + "-" + std::to_string(c.lastLine) + " is continued "
+                       "(`&`) over several lines, which this line-based reader does not patch");
+  }
+  if (!readBlock(sendLine, recvLine, why) || !matchOrder(why)) return false;
+  if (send_->line != sendLine || recv_->line != recvLine)
+    return fail(why, "the block's calls (lines " + std::to_string(send_->line) + ", " +
+                         std::to_string(recv_->line) + ") are not the match's sites (lines " +
+                         std::to_string(sendLine) + ", " + std::to_string(recvLine) + ")");
+  if (!callsAgree(why)) return false;
+  unitAround(lines_, block_.front().line - 1, unitFirst_, unitLast_);
+  if (!statusUnread(why)) return false;
+  reviewProvenance();
+  write();
+  return true;
+}
+
+} // namespace
+
+bool patchFortranBcast(const DetectedMatch &m, PatchPlan &p, std::string &why) {
+  return Recogniser(m, p).run(why);
+}
+
+} // namespace cz::rewrite
