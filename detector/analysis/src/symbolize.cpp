@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -18,6 +19,18 @@
 #include "flat_index.h"
 
 namespace cz::detect {
+
+std::string withoutCloneSuffix(std::string fn) {
+  for (size_t at; (at = fn.rfind(" [clone .")) != std::string::npos && fn.back() == ']';)
+    fn.erase(at);
+  for (const char *suffix : {".constprop.", ".isra.", ".part.", ".cold", ".llvm.", ".lto_priv.",
+                             ".specialized.", ".localalias"}) {
+    size_t at = fn.find(suffix);
+    if (at != std::string::npos && at > 0) fn.erase(at);
+  }
+  return fn;
+}
+
 namespace {
 
 struct Segment {
@@ -53,12 +66,21 @@ uint64_t fnv1a(const std::string &s) {
   return h;
 }
 
-// addr2line over many addresses of one object: function and file:line each.
-bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
-               std::vector<std::pair<std::string, std::string>> &out) {
+// Runs CMD with one address per line on its standard input; returns its
+// standard output and error, or false when it could not run or failed.
+bool runWithAddresses(const std::string &cmdPrefix, const std::vector<uint64_t> &addrs,
+                      std::string &output, std::string &errors) {
   char tmpl[] = "/tmp/collectivize-addr-XXXXXX";
   int fd = mkstemp(tmpl);
   if (fd < 0) return false;
+  char errTmpl[] = "/tmp/collectivize-addr-err-XXXXXX";
+  int errFd = mkstemp(errTmpl);
+  if (errFd < 0) {
+    close(fd);
+    unlink(tmpl);
+    return false;
+  }
+  close(errFd);
   {
     std::string text;
     char b[32];
@@ -69,31 +91,119 @@ bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
     if (write(fd, text.data(), text.size()) != ssize_t(text.size())) {
       close(fd);
       unlink(tmpl);
+      unlink(errTmpl);
       return false;
     }
     close(fd);
   }
-  std::string cmd = "addr2line -f -C -e " + shellQuote(object) + " < " + tmpl + " 2>/dev/null";
+  std::string cmd = cmdPrefix + " < " + tmpl + " 2>" + errTmpl;
   FILE *p = popen(cmd.c_str(), "r");
   bool ok = p != nullptr;
   if (p) {
-    char line[4096];
-    std::string fn;
-    bool expectFunction = true;
-    while (std::fgets(line, sizeof line, p)) {
-      std::string l = line;
-      while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
-      if (expectFunction) fn = l;
-      else out.push_back({fn, l});
-      expectFunction = !expectFunction;
-    }
-    ok = pclose(p) == 0 && out.size() == addrs.size();
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    ok = pclose(p) == 0;
   }
+  std::ifstream err(errTmpl);
+  errors.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
   unlink(tmpl);
+  unlink(errTmpl);
   return ok;
 }
 
+std::vector<std::string> linesOf(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) {
+    while (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(l);
+  }
+  return lines;
+}
+
+// binutils' addr2line: two lines per address ("function", "file:line").
+bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
+               std::vector<std::pair<std::string, std::string>> &out) {
+  std::string text, errors;
+  if (!runWithAddresses("addr2line -f -C -e " + shellQuote(object), addrs, text, errors))
+    return false;
+  std::vector<std::string> lines = linesOf(text);
+  for (size_t i = 0; i + 1 < lines.size(); i += 2) out.push_back({lines[i], lines[i + 1]});
+  return out.size() == addrs.size();
+}
+
+// llvm-symbolizer: per address, one "function", "file:line:column" pair per
+// frame, the innermost inlined one first, then an empty line. The
+// innermost frame is the function that makes the MPI call in the source.
+bool llvmSymbolizer(const std::string &tool, const std::string &object,
+                    const std::vector<uint64_t> &addrs,
+                    std::vector<std::pair<std::string, std::string>> &out) {
+  std::string text, errors;
+  if (!runWithAddresses(shellQuote(tool) + " --inlines --demangle --output-style=LLVM --obj=" +
+                            shellQuote(object),
+                        addrs, text, errors))
+    return false;
+  // An unreadable object still gives "??" per address and exit 0.
+  if (errors.find("error") != std::string::npos) return false;
+  std::vector<std::string> lines = linesOf(text);
+  for (size_t i = 0; i < lines.size();) {
+    if (lines[i].empty()) { i++; continue; }
+    if (i + 1 >= lines.size()) return false;
+    std::string fn = lines[i], where = lines[i + 1];
+    // "file:line:column" -> "file:line" as addr2line writes it.
+    size_t last = where.rfind(':');
+    if (last != std::string::npos && last > 0 && where.rfind(':', last - 1) != std::string::npos)
+      where.erase(last);
+    // Without debug information both name the symbol around the address
+    // and "??:0" as its place: the caller reports function + address.
+    out.push_back({withoutCloneSuffix(fn), where});
+    while (i < lines.size() && !lines[i].empty()) i++; // the outer frames
+  }
+  return out.size() == addrs.size();
+}
+
+// llvm-symbolizer where one is installed, addr2line otherwise. binutils
+// 2.40's addr2line does not follow the DWARF 5 range lists of inlined code
+// (clang 14's default), so it names the outer function of a call inlined
+// in pieces (e.g. `main` for a call in an inlined helper); its lines are
+// right. Found once per run.
+const std::string &llvmSymbolizerPath() {
+  static const std::string path = [] {
+    const char *env = std::getenv("PATH");
+    std::vector<std::string> names = {"llvm-symbolizer"};
+    for (int v = 20; v >= 11; v--) names.push_back("llvm-symbolizer-" + std::to_string(v));
+    std::istringstream dirs(env ? env : "/usr/bin");
+    std::vector<std::string> pathDirs;
+    for (std::string d; std::getline(dirs, d, ':');)
+      if (!d.empty()) pathDirs.push_back(d);
+    for (const std::string &n : names)
+      for (const std::string &d : pathDirs) {
+        std::string candidate = d + "/" + n;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+      }
+    return std::string();
+  }();
+  return path;
+}
+
 } // namespace
+
+bool locateFileAddresses(const std::string &object, const std::vector<uint64_t> &addrs,
+                         std::vector<std::pair<std::string, std::string>> &out,
+                         std::string *tool) {
+  out.clear();
+  const std::string &llvm = llvmSymbolizerPath();
+  if (!llvm.empty() && llvmSymbolizer(llvm, object, addrs, out)) {
+    if (tool) *tool = llvm;
+    return true;
+  }
+  out.clear();
+  if (tool) *tool = "addr2line";
+  return addr2line(object, addrs, out);
+}
+
 
 SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
                                         SiteLocations &where) {
@@ -176,8 +286,9 @@ SymbolizeStats symbolizeReturnAddresses(const std::string &dir, MessageTable &t,
       continue;
     }
     std::vector<std::pair<std::string, std::string>> res;
-    if (!addr2line(object, addrs, res)) {
-      st.problem = "addr2line failed on " + object + " (is binutils installed?)";
+    if (!locateFileAddresses(object, addrs, res)) {
+      st.problem = "neither llvm-symbolizer nor addr2line could read " + object +
+                   " (install binutils or llvm)";
       continue;
     }
     for (size_t i = 0; i < addrs.size(); i++) answers[{object, addrs[i]}] = res[i];
