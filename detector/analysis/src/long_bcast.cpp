@@ -154,11 +154,14 @@ std::vector<std::vector<std::pair<Span, size_t>>> spansByMember(const MessageTab
   std::vector<std::vector<std::pair<Span, size_t>>> out(members.size());
   std::vector<Span> now(members.size());
   std::vector<size_t> touched;
+  // Member index by rank (a search per message end was most of the pass).
+  std::vector<uint32_t> slot(members.empty() ? 0 : size_t(members.back()) + 1, UINT32_MAX);
+  for (size_t q = 0; q < members.size(); q++) slot[members[q]] = uint32_t(q);
   auto note = [&](uint32_t rank, uint32_t pos) {
-    auto it = std::lower_bound(members.begin(), members.end(), rank);
-    if (it == members.end() || *it != rank) return;
-    Span &s = now[size_t(it - members.begin())];
-    if (s.lo == UINT32_MAX) touched.push_back(size_t(it - members.begin()));
+    if (rank >= slot.size() || slot[rank] == UINT32_MAX) return;
+    const size_t q = slot[rank];
+    Span &s = now[q];
+    if (s.lo == UINT32_MAX) touched.push_back(q);
     s.lo = std::min(s.lo, pos), s.hi = std::max(s.hi, pos);
   };
   for (size_t k = 0; k < idx.size(); k++) {
