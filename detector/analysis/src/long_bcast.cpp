@@ -154,11 +154,14 @@ std::vector<std::vector<std::pair<Span, size_t>>> spansByMember(const MessageTab
   std::vector<std::vector<std::pair<Span, size_t>>> out(members.size());
   std::vector<Span> now(members.size());
   std::vector<size_t> touched;
+  // Member index by rank (a search per message end was most of the pass).
+  std::vector<uint32_t> slot(members.empty() ? 0 : size_t(members.back()) + 1, UINT32_MAX);
+  for (size_t q = 0; q < members.size(); q++) slot[members[q]] = uint32_t(q);
   auto note = [&](uint32_t rank, uint32_t pos) {
-    auto it = std::lower_bound(members.begin(), members.end(), rank);
-    if (it == members.end() || *it != rank) return;
-    Span &s = now[size_t(it - members.begin())];
-    if (s.lo == UINT32_MAX) touched.push_back(size_t(it - members.begin()));
+    if (rank >= slot.size() || slot[rank] == UINT32_MAX) return;
+    const size_t q = slot[rank];
+    Span &s = now[q];
+    if (s.lo == UINT32_MAX) touched.push_back(q);
     s.lo = std::min(s.lo, pos), s.hi = std::max(s.hi, pos);
   };
   for (size_t k = 0; k < idx.size(); k++) {
@@ -266,6 +269,9 @@ struct Roll {
   std::vector<RollPiece> pieces;
   std::vector<uint32_t> messages; // the pieces' messages, sorted
   std::map<uint32_t, Span> spans; // per member, its events in the roll
+  // Per member (members' order), its first receipt among the messages
+  // (UINT32_MAX: none): read once, not once per candidate root.
+  std::vector<uint32_t> firstReceipt;
 };
 
 bool readRoll(const MessageTable &t, const RankActivity &activity, const std::vector<Instance> &all,
@@ -315,6 +321,15 @@ bool readRoll(const MessageTable &t, const RankActivity &activity, const std::ve
   }
   std::sort(r.messages.begin(), r.messages.end());
   r.messages.erase(std::unique(r.messages.begin(), r.messages.end()), r.messages.end());
+  r.firstReceipt.assign(n, UINT32_MAX);
+  for (uint32_t i : r.messages) {
+    const Message &m = t.messages[i];
+    auto q = std::lower_bound(r.members.begin(), r.members.end(), m.dst);
+    if (q != r.members.end() && *q == m.dst) {
+      uint32_t &first = r.firstReceipt[size_t(q - r.members.begin())];
+      first = std::min(first, m.recvPos);
+    }
+  }
   return true;
 }
 
@@ -324,9 +339,9 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
                const std::vector<uint8_t> &claimed, const Roll &roll, uint32_t R, Instance &out) {
   // R sends the spread before it hears anything of the roll, and after its
   // last receive on the communicator before it (the previous broadcast).
-  uint32_t rootTo = UINT32_MAX, rootFirst = roll.spans.at(R).lo;
-  for (uint32_t i : roll.messages)
-    if (t.messages[i].dst == R) rootTo = std::min(rootTo, t.messages[i].recvPos);
+  const uint32_t rootFirst = roll.spans.at(R).lo;
+  const uint32_t rootTo = roll.firstReceipt[size_t(
+      std::lower_bound(roll.members.begin(), roll.members.end(), R) - roll.members.begin())];
   if (rootTo == UINT32_MAX) return false;
   uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
   const std::vector<Receipt> &got = activity.receipts(R);
@@ -458,12 +473,13 @@ std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in
 // next one (the next root heard every piece before it sends), so in start
 // order a roll ends where the next instance's first sender had every piece
 // of the instances before it.
+// (spans: each instance's timeSpan.)
 std::vector<std::vector<size_t>> consecutiveRolls(const MessageTable &t,
                                                   const std::vector<Instance> &all,
+                                                  const std::vector<std::pair<uint64_t, uint64_t>> &spans,
                                                   std::vector<size_t> group) {
-  std::sort(group.begin(), group.end(), [&](size_t a, size_t b) {
-    return timeSpan(t, all[a]).first < timeSpan(t, all[b]).first;
-  });
+  std::sort(group.begin(), group.end(),
+            [&](size_t a, size_t b) { return spans[a].first < spans[b].first; });
   auto firstSendBy = [&](const Instance &in, uint32_t rank) {
     uint32_t pos = UINT32_MAX;
     for (uint32_t i : in.messages)
@@ -500,6 +516,9 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> byGroup;
   std::map<uint32_t, InstancesInTime> parts; // per communicator
   PayloadStrength strength;
+  // Each candidate's time span, once (the rolls' splitting and the pieces
+  // seen in parts ask it again and again; each a walk over its messages).
+  std::vector<std::pair<uint64_t, uint64_t>> spans(instances.size());
   for (size_t k = 0; k < instances.size(); k++) {
     const Instance &in = instances[k];
     if (in.kind != Kind::Bcast || in.participants.size() < 2 || in.unproven || in.shapeOnly ||
@@ -510,7 +529,8 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
         strength.of(t.messages[in.messages[0]]) != Strength::Distinct)
       continue;
     byGroup[{in.comm, in.participants}].push_back(k);
-    parts[in.comm].add(timeSpan(t, in), k);
+    spans[k] = timeSpan(t, in);
+    parts[in.comm].add(spans[k], k);
   }
   for (auto &[comm, p] : parts) p.sort();
   std::vector<uint8_t> gone(instances.size(), 0);
@@ -522,7 +542,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
     for (std::vector<size_t> &group : rolls(t, activity, instances, idx)) {
       if (group.size() <= members.size()) groups.push_back(std::move(group));
       else
-        for (std::vector<size_t> &part : consecutiveRolls(t, instances, std::move(group)))
+        for (std::vector<size_t> &part : consecutiveRolls(t, instances, spans, std::move(group)))
           groups.push_back(std::move(part));
     }
     for (std::vector<size_t> group : groups) {
@@ -532,7 +552,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
         // during the roll.
         uint64_t from = UINT64_MAX, to = 0;
         for (size_t k : group) {
-          auto [a, b] = timeSpan(t, instances[k]);
+          auto [a, b] = spans[k];
           from = std::min(from, a), to = std::max(to, b);
         }
         size_t before = group.size();
