@@ -49,7 +49,7 @@ void forgetMadeExpressions();
 // Why the caller's call cannot be replaced as if it were the wrapper's
 // callee call ("" when it can): the wrapper does something besides the
 // call (other statements, calls in its arguments), computes an argument
-// the caller cannot name, wraps a nonblocking call, or returns a value the
+// the caller cannot name (argumentProblem), wraps a nonblocking call, or returns a value the
 // caller uses.
 std::string wrapperProblem(clang::ASTContext &ctx, const clang::CallExpr *call, llvm::StringRef callee,
                            bool sendSide);
