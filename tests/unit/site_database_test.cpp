@@ -140,6 +140,44 @@ TEST(SiteDatabase, NotesRoundTripAndMerge) {
   EXPECT_EQ(toJson(clean).find("dropped_flags"), std::string::npos);
 }
 
+// The sources a build parsed keep their hashes (a file of wrapper callers
+// has no site to carry one): a later compile of the file replaces its
+// hash, and so does a site of the file with another hash.
+TEST(SiteDatabase, ParsedSourcesKeepTheirHashes) {
+  SiteDatabase db;
+  BuildNotes notes;
+  notes.sources = {{"main.c", 0x11}, {"callers.c", 0x22}};
+  mergeNotes(db, notes);
+  uint64_t hash = 0;
+  ASSERT_TRUE(knownHash(db, "callers.c", hash));
+  EXPECT_EQ(hash, 0x22u);
+  BuildNotes again;
+  again.sources = {{"callers.c", 0x33}};
+  mergeNotes(db, again);
+  Site s = sampleSite(5, "main.c", 2);
+  s.fileHash = 0x44;
+  mergeSites(db, {s});
+  ASSERT_EQ(db.sources.size(), 2u);
+  EXPECT_TRUE(knownHash(db, "callers.c", hash));
+  EXPECT_EQ(hash, 0x33u);
+  EXPECT_TRUE(knownHash(db, "main.c", hash));
+  EXPECT_EQ(hash, 0x44u);
+  // A database without sources (an older build) still knows its sites' files.
+  SiteDatabase older;
+  older.sites = {s};
+  EXPECT_TRUE(knownHash(older, "main.c", hash));
+  EXPECT_EQ(hash, 0x44u);
+  EXPECT_FALSE(knownHash(older, "callers.c", hash));
+
+  SiteDatabase back;
+  std::string err;
+  ASSERT_TRUE(fromJson(toJson(db), back, err)) << err;
+  EXPECT_EQ(back.sources, db.sources);
+  EXPECT_FALSE(fromJson(R"({"format":"collectivize-sites","version":1,"sites":[],"sources":[{"file":"a.c"}]})",
+                        back, err));
+  EXPECT_NE(err.find("file_hash"), std::string::npos) << err;
+}
+
 TEST(SiteDatabase, MissingFileIsEmpty) {
   SiteDatabase db;
   std::string err;

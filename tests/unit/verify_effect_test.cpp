@@ -122,6 +122,42 @@ TEST(VerifyEffect, ProbesGoAtTheRegionsEndAndAfterTheReplacementWithoutNewLines)
   EXPECT_EQ(none.notes[0], "01-gather: the replacement text is not in the patched g.c");
 }
 
+// A region that is the statement before an `else` (a braceless then
+// branch): the probe after it would end the `if`, so the region and its
+// probe are put in one block, in both copies, still without new lines.
+TEST(VerifyEffect, ProbeBeforeElseGoesInABlockWithTheRegion) {
+  Scratch original, patched;
+  std::string before = "void f() {\n  if (manual)\n    for (q = 1; q < p; q++) send(q);\n  /* or */ else {\n    g();\n  }\n}\n";
+  original.write("g.c", before);
+  std::string after = "void f() {\n  if (manual)\n    MPI_Bcast(x, n, MPI_INT, 0, comm);\n  /* or */ else {\n    g();\n  }\n}\n";
+  patched.write("g.c", after);
+  const char *patch = R"({"id": "01-bcast", "replacement": "MPI_Bcast(x, n, MPI_INT, 0, comm);",
+    "region": {"file": "g.c", "begin": {"line": 3, "column": 5}, "end": {"line": 3, "column": 37}},
+    "collectives": ["MPI_Bcast"],
+    "effect": {"buffer": "x", "count": "n", "datatype": "MPI_INT", "comm": "comm", "root": null}})";
+  std::vector<PatchRegion> regions{region(patch)};
+
+  ProbeEdit o = insertProbes(original.path, regions, false);
+  std::string text = readFile(original.path + "/g.c");
+  EXPECT_EQ(o.probes.count(1), 1u);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(before.begin(), before.end(), '\n'));
+  EXPECT_NE(text.find("    { for (q = 1; q < p; q++) send(q); { extern void cz_probe_"), std::string::npos) << text;
+  EXPECT_NE(text.find("); } }\n  /* or */ else {"), std::string::npos) << text;
+
+  ProbeEdit p = insertProbes(patched.path, regions, true);
+  text = readFile(patched.path + "/g.c");
+  EXPECT_EQ(p.probes.count(1), 1u);
+  EXPECT_NE(text.find("    { MPI_Bcast(x, n, MPI_INT, 0, comm); { extern void cz_probe_"), std::string::npos) << text;
+  EXPECT_NE(text.find("); } }\n  /* or */ else {"), std::string::npos) << text;
+
+  // Not before an `else` (`elsewhere()` is a call): no block.
+  std::string plain = "void f() {\n  if (manual)\n    for (q = 1; q < p; q++) send(q);\n  elsewhere();\n}\n";
+  original.write("g.c", plain);
+  insertProbes(original.path, regions, false);
+  text = readFile(original.path + "/g.c");
+  EXPECT_NE(text.find("    for (q = 1; q < p; q++) send(q); { extern void cz_probe_"), std::string::npos) << text;
+}
+
 TEST(VerifyEffect, ComparesEachRanksProbeLines) {
   Scratch a, b;
   std::vector<PatchRegion> regions{region(kPatch)};

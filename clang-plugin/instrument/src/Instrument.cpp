@@ -20,6 +20,7 @@
 
 #include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
+#include "collectivize/clang/SiteId.h"
 
 namespace cz::instrument {
 namespace {
@@ -44,6 +45,7 @@ public:
     clangtools::FinderOptions fo;
     fo.root = r.root;
     r.sites = clangtools::findSites(ctx, fo);
+    r.hash = clangtools::fnv1a64(sm.getBufferData(sm.getMainFileID()));
     std::string spelled = main->getName().str();
     if (auto ref = sm.getFileEntryRefForID(sm.getMainFileID())) spelled = ref->getName().str();
     r.instrumented =

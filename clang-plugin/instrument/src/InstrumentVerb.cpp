@@ -214,6 +214,7 @@ int instrumentVerb(int argc, char **argv) {
 
   int failed = 0, written = 0;
   size_t sites = 0, reporting = 0;
+  clangtools::BuildNotes notes; // the sources' hashes (callers of wrappers are checked by them)
   std::string commands;
   llvm::raw_string_ostream cmds(commands);
   llvm::json::OStream cj(cmds, 2);
@@ -247,6 +248,8 @@ int instrumentVerb(int argc, char **argv) {
       }
     }
     ++written;
+    notes.instrumentedFiles.push_back(rel);
+    notes.sources.push_back({rel, r.hash});
     for (const clangtools::FoundSite &f : r.sites) {
       ++sites;
       reporting += f.site.instrumented;
@@ -278,7 +281,7 @@ int instrumentVerb(int argc, char **argv) {
   cmds << "\n";
   std::string err;
   if (!clangtools::writeFile(outDir + "/compile_commands.json", cmds.str(), err) ||
-      !clangtools::mergeIntoSiteDatabase(sitesPath, sitesOf(results), err)) {
+      !clangtools::mergeIntoSiteDatabase(sitesPath, sitesOf(results), err, notes)) {
     std::fprintf(stderr, "collectivize instrument: %s\n", err.c_str());
     return 1;
   }

@@ -203,6 +203,7 @@ Prepared prepare(const CompilerCommand &cmd, const std::string &compiler, const 
     out.databaseNames[results[k].file] = name;
     if (results[k].parsed) {
       notes.instrumentedFiles.push_back(name);
+      notes.sources.push_back({name, results[k].hash});
     } else {
       std::string why = firstError(results[k].errors);
       notes.uninstrumented.push_back({name, why});

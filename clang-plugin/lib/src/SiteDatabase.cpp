@@ -267,6 +267,18 @@ std::string toJson(const SiteDatabase &db) {
     }
     os << "\n  ]";
   }
+  if (!db.sources.empty()) {
+    os << ",\n  \"sources\": [";
+    for (size_t i = 0; i < db.sources.size(); ++i) {
+      os << (i ? ",\n    " : "\n    ");
+      json::OStream o(os);
+      o.object([&] {
+        o.attribute("file", db.sources[i].file);
+        o.attribute("file_hash", hex16(db.sources[i].hash));
+      });
+    }
+    os << "\n  ]";
+  }
   if (!db.droppedFlags.empty()) {
     os << ",\n  \"dropped_flags\": ";
     json::OStream o(os);
@@ -323,6 +335,20 @@ bool fromJson(llvm::StringRef text, SiteDatabase &db, std::string &err) {
       }
       auto reason = o->getString("reason");
       db.uninstrumented.push_back({file->str(), reason ? reason->str() : ""});
+    }
+  }
+  if (const json::Array *files = top->getArray("sources")) {
+    for (size_t i = 0; i < files->size(); ++i) {
+      const json::Object *o = (*files)[i].getAsObject();
+      auto file = o ? o->getString("file") : llvm::None;
+      auto hash = o ? o->getString("file_hash") : llvm::None;
+      ParsedSource p;
+      if (!file || !hash || hash->getAsInteger(16, p.hash)) {
+        err = "source " + std::to_string(i) + ": no \"file\" or no hexadecimal \"file_hash\"";
+        return false;
+      }
+      p.file = file->str();
+      db.sources.push_back(std::move(p));
     }
   }
   if (const json::Array *flags = top->getArray("dropped_flags"))
@@ -388,12 +414,33 @@ void mergeSites(SiteDatabase &db, const std::vector<Site> &sites) {
     byId[s.id] = std::move(s);
   }
   for (const Site &s : sites) byId[s.id] = s;
+  for (ParsedSource &p : db.sources)
+    if (auto it = newHash.find(p.file); it != newHash.end()) p.hash = it->second;
   db.sites.clear();
   for (auto &kv : byId) db.sites.push_back(std::move(kv.second));
   std::sort(db.sites.begin(), db.sites.end(), siteLess);
 }
 
+bool knownHash(const SiteDatabase &db, const std::string &file, uint64_t &hash) {
+  for (const ParsedSource &p : db.sources)
+    if (p.file == file) {
+      hash = p.hash;
+      return true;
+    }
+  for (const Site &s : db.sites)
+    if (s.file == file) {
+      hash = s.fileHash;
+      return true;
+    }
+  return false;
+}
+
 std::vector<std::string> mergeNotes(SiteDatabase &db, const BuildNotes &notes) {
+  std::map<std::string, uint64_t> hashes;
+  for (const ParsedSource &p : db.sources) hashes[p.file] = p.hash;
+  for (const ParsedSource &p : notes.sources) hashes[p.file] = p.hash;
+  db.sources.clear();
+  for (const auto &[file, hash] : hashes) db.sources.push_back({file, hash});
   std::set<std::string> done(notes.instrumentedFiles.begin(), notes.instrumentedFiles.end());
   std::map<std::string, std::string> failed;
   for (UninstrumentedFile &u : db.uninstrumented)

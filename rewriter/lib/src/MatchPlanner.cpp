@@ -113,6 +113,7 @@ public:
   PlanConsumer(Job &job, Preprocessor *pp) : job(job), pp(pp) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
+    forgetMadeExpressions(); // made in an AST that is gone
     job.ran = true;
     PatchPlan &p = *job.out;
     size_t missing = 0;

@@ -155,6 +155,18 @@ bool planPatches(const RewriteInputs &in, std::vector<PatchPlan> &out, std::stri
     }
     std::string path = ms.callerFile;
     if (!llvm::sys::path::is_absolute(path) && !projectRoot.empty()) path = projectRoot + "/" + path;
+    // The caller is found by its line: a caller's file edited since would
+    // put another line there (or none).
+    std::string name = ms.callerFile, callerText;
+    if (!projectRoot.empty()) clangtools::relativeToRoot(projectRoot, path, name);
+    uint64_t hash = 0;
+    if (clangtools::knownHash(db, name, hash) && readFile(path, callerText) &&
+        clangtools::fnv1a64(callerText) != hash) {
+      out.problem = name + ", which calls the wrapper " + s.function +
+                    ", changed since it was instrumented (the site database is stale): instrument, build, "
+                    "trace and detect again, then rewrite";
+      return false;
+    }
     out.paths.insert(path);
     out.file = ms.callerFile;
     r.line = unsigned(ms.callerLine);

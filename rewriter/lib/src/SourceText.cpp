@@ -5,6 +5,8 @@
 
 #include "clang/Lex/Lexer.h"
 
+#include "WrapperCalls.h"
+
 namespace cz::rewrite {
 
 using namespace clang;
@@ -18,6 +20,13 @@ SourceText::SourceText(ASTContext &c, Preprocessor *p)
 // `#define SEND_TO(q) MPI_Send(buf, ...)`) as spelled in the #define, which
 // names the same thing at the use.
 std::string SourceText::of(SourceRange range, const Stmt *printable) const {
+  // An expression made for a wrapper's caller: written nowhere, its text
+  // is its parts'.
+  if (const std::vector<TextPiece> *pieces = printable ? madeExpressionText(printable) : nullptr) {
+    std::string text;
+    for (const TextPiece &p : *pieces) text += p.stmt ? of(p.stmt) : p.text;
+    return text;
+  }
   const LangOptions &lo = ctx.getLangOpts();
   CharSourceRange file = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(range), sm, lo);
   if (file.isValid()) return Lexer::getSourceText(file, sm, lo).str();

@@ -1,6 +1,7 @@
 // WrapperCalls.cpp: see WrapperCalls.h.
 #include "WrapperCalls.h"
 
+#include <map>
 #include <set>
 
 #include "clang/AST/ExprCXX.h"
@@ -151,18 +152,194 @@ const CallExpr *wrappedCall(const CallExpr *call, llvm::StringRef callee) {
   return n == 1 ? found : nullptr;
 }
 
+namespace {
+
+// Expressions made for callers, kept per (call, wrapper expression) so
+// that each is made once per AST, with their texts.
+struct Made {
+  const Expr *expr = nullptr;
+  std::string problem;
+  std::vector<const Expr *> kept; // the wrapper's own subexpressions in it
+};
+std::map<std::pair<const CallExpr *, const Expr *>, Made> made;
+std::map<const Stmt *, std::vector<TextPiece>> madeTexts;
+
+// Names nothing but constants: the caller's argument may be written twice.
+bool plainOperand(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e)) return true;
+  const auto *d = dyn_cast<DeclRefExpr>(e);
+  return d && (isa<VarDecl>(d->getDecl()) || isa<EnumConstantDecl>(d->getDecl()));
+}
+
+const ParmVarDecl *parameterOf(const Expr *e) {
+  const auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return d ? dyn_cast<ParmVarDecl>(d->getDecl()) : nullptr;
+}
+
+// The caller's argument for parameter p (a C++ default argument is the
+// wrapper's own expression), or null.
+const Expr *callerArgument(const CallExpr *call, const ParmVarDecl *p) {
+  unsigned k = p->getFunctionScopeIndex();
+  if (k >= call->getNumArgs()) return nullptr;
+  if (const auto *def = dyn_cast<CXXDefaultArgExpr>(call->getArg(k)))
+    return namesWrapperLocal(def->getExpr()) ? nullptr : def->getExpr();
+  return call->getArg(k);
+}
+
+// Makes e (the wrapper's) over again for the caller: every parameter read
+// replaced by the caller's argument, subexpressions that name nothing of
+// the wrapper kept as they are. Null and m.problem set when it cannot.
+class Maker {
+public:
+  Maker(ASTContext &ctx, const CallExpr *call, Made &m) : ctx(ctx), call(call), m(m) {}
+
+  Expr *make(const Expr *e) {
+    if (!m.problem.empty()) return nullptr;
+    if (!namesWrapperLocal(e)) {
+      m.kept.push_back(e);
+      return const_cast<Expr *>(e);
+    }
+    SourceLocation at = call->getBeginLoc();
+    // A parameter read (the conversion of its value included).
+    if (const ParmVarDecl *p = parameterOf(e); p && (!isa<DeclRefExpr>(e) || !e->isLValue())) {
+      const Expr *arg = callerArgument(call, p);
+      if (!arg) return fail("the caller passes no argument for its parameter `" + p->getNameAsString() + "`");
+      if (arg->HasSideEffects(ctx))
+        return fail("the caller's argument for its parameter `" + p->getNameAsString() +
+                    "` has side effects: it would not run once per call any more");
+      if (uses[p] > 1 && !plainOperand(arg))
+        return fail("it reads its parameter `" + p->getNameAsString() +
+                    "` more than once, and the caller's argument is not a name or a constant: it would be "
+                    "evaluated more than once");
+      Expr *value = const_cast<Expr *>(arg);
+      // The caller's argument has the parameter's type already (the call
+      // converted it); the wrapper's own conversion of the value follows.
+      if (const auto *c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() != CK_LValueToRValue)
+        value = ImplicitCastExpr::Create(ctx, c->getType(), c->getCastKind(), value, nullptr, VK_PRValue,
+                                         FPOptionsOverride());
+      if (plainOperand(arg)) return value == arg ? value : note(value, {{"", arg}});
+      Expr *paren = new (ctx) ParenExpr(at, at, value);
+      return note(paren, {{"(", nullptr}, {"", arg}, {")", nullptr}});
+    }
+    if (const auto *pe = dyn_cast<ParenExpr>(e)) {
+      Expr *in = make(pe->getSubExpr());
+      if (!in) return nullptr;
+      return note(new (ctx) ParenExpr(at, at, in), {{"(", nullptr}, {"", in}, {")", nullptr}});
+    }
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(e)) {
+      Expr *in = make(c->getSubExpr());
+      if (!in) return nullptr;
+      return note(ImplicitCastExpr::Create(ctx, c->getType(), c->getCastKind(), in, nullptr, c->getValueKind(),
+                                           FPOptionsOverride()),
+                  {{"", in}});
+    }
+    if (const auto *c = dyn_cast<CStyleCastExpr>(e)) {
+      Expr *in = make(c->getSubExpr());
+      if (!in) return nullptr;
+      std::string type = c->getTypeAsWritten().getAsString(PrintingPolicy(ctx.getLangOpts()));
+      return note(CStyleCastExpr::Create(ctx, c->getType(), c->getValueKind(), c->getCastKind(), in, nullptr,
+                                         FPOptionsOverride(), c->getTypeInfoAsWritten(), at, at),
+                  {{"(" + type + ")", nullptr}, {"", in}});
+    }
+    if (const auto *b = dyn_cast<BinaryOperator>(e); b && !b->isAssignmentOp() && b->getOpcode() != BO_Comma) {
+      Expr *l = make(b->getLHS()), *r = l ? make(b->getRHS()) : nullptr;
+      if (!r) return nullptr;
+      return note(BinaryOperator::Create(ctx, l, r, b->getOpcode(), b->getType(), b->getValueKind(),
+                                         b->getObjectKind(), at, FPOptionsOverride()),
+                  {{"", l}, {" " + b->getOpcodeStr().str() + " ", nullptr}, {"", r}});
+    }
+    if (const auto *u = dyn_cast<UnaryOperator>(e); u && !u->isIncrementDecrementOp()) {
+      if (u->getOpcode() == UO_AddrOf && parameterOf(u->getSubExpr()))
+        return fail("it takes the address of its parameter");
+      Expr *in = make(u->getSubExpr());
+      if (!in) return nullptr;
+      // `- -n` must not become `--n`.
+      std::string op = UnaryOperator::getOpcodeStr(u->getOpcode()).str();
+      if (isa<UnaryOperator>(u->getSubExpr()->IgnoreImpCasts())) op += " ";
+      return note(UnaryOperator::Create(ctx, in, u->getOpcode(), u->getType(), u->getValueKind(), u->getObjectKind(),
+                                        at, u->canOverflow(), FPOptionsOverride()),
+                  {{op, nullptr}, {"", in}});
+    }
+    if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
+      Expr *l = make(a->getLHS()), *r = l ? make(a->getRHS()) : nullptr;
+      if (!r) return nullptr;
+      return note(new (ctx) ArraySubscriptExpr(l, r, a->getType(), a->getValueKind(), a->getObjectKind(), at),
+                  {{"", l}, {"[", nullptr}, {"", r}, {"]", nullptr}});
+    }
+    return fail("it computes it in a form the rewriter does not write at the caller");
+  }
+
+  std::map<const ParmVarDecl *, int> uses;
+
+private:
+  Expr *note(Expr *e, std::vector<TextPiece> pieces) {
+    madeTexts[e] = std::move(pieces);
+    return e;
+  }
+  Expr *fail(const std::string &why) {
+    if (m.problem.empty()) m.problem = why;
+    return nullptr;
+  }
+  ASTContext &ctx;
+  const CallExpr *call;
+  Made &m;
+};
+
+const Made &madeFor(const CallExpr *call, const Expr *inWrapper) {
+  auto [it, fresh] = made.try_emplace({call, inWrapper});
+  Made &m = it->second;
+  if (!fresh) return m;
+  const FunctionDecl *f = wrapperOf(call);
+  bool own = false; // names the wrapper's locals (not its parameters) or its object
+  forEachStmt(inWrapper, [&](const Stmt *x) {
+    if (isa<CXXThisExpr>(x)) own = true;
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      if (const auto *v = dyn_cast<VarDecl>(d->getDecl());
+          v && !isa<ParmVarDecl>(v) && (!v->hasGlobalStorage() || v->isStaticLocal()))
+        own = true;
+  });
+  if (!f || own) {
+    m.problem = "from its own variables: the caller cannot name it";
+    return m;
+  }
+  Maker maker(f->getASTContext(), call, m);
+  forEachStmt(inWrapper, [&](const Stmt *x) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) maker.uses[p]++;
+  });
+  m.expr = maker.make(inWrapper);
+  if (!m.expr) m.kept.clear();
+  return m;
+}
+
+} // namespace
+
+const std::vector<TextPiece> *madeExpressionText(const Stmt *s) {
+  auto it = madeTexts.find(s);
+  return it == madeTexts.end() ? nullptr : &it->second;
+}
+
+void forgetMadeExpressions() {
+  made.clear();
+  madeTexts.clear();
+}
+
 const Expr *atCaller(const CallExpr *call, const Expr *inWrapper) {
   if (!inWrapper) return nullptr;
+  // The parameter itself, through casts: the caller's argument.
   if (const auto *d = dyn_cast<DeclRefExpr>(strip(inWrapper)))
-    if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) {
-      unsigned k = p->getFunctionScopeIndex();
-      if (k >= call->getNumArgs()) return nullptr;
-      // A C++ default argument is written at the wrapper's declaration.
-      if (const auto *def = dyn_cast<CXXDefaultArgExpr>(call->getArg(k)))
-        return namesWrapperLocal(def->getExpr()) ? nullptr : def->getExpr();
-      return call->getArg(k);
-    }
-  return namesWrapperLocal(inWrapper) ? nullptr : inWrapper;
+    if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl())) return callerArgument(call, p);
+  if (!namesWrapperLocal(inWrapper)) return inWrapper;
+  return madeFor(call, inWrapper).expr;
+}
+
+std::string argumentProblem(const CallExpr *call, const Expr *inWrapper) {
+  if (!inWrapper || atCaller(call, inWrapper)) return "";
+  if (const auto *d = dyn_cast<DeclRefExpr>(strip(inWrapper)))
+    if (const auto *p = dyn_cast<ParmVarDecl>(d->getDecl()))
+      return "from its parameter `" + p->getNameAsString() + "`, which the caller does not pass";
+  return madeFor(call, inWrapper).problem;
 }
 
 std::string wrapperName(const SourceManager &sm, const CallExpr *call) {
@@ -206,11 +383,16 @@ std::string wrapperProblem(ASTContext &ctx, const CallExpr *call, llvm::StringRe
   for (const auto &[what, e] : fields) {
     const Expr *there = atCaller(call, e);
     if (e && !there)
-      return who + " computes the " + what + " of its " + callee.str() + " itself, " + quote(sm, lo, e) +
-             ", from its own variables: the caller cannot name it";
-    if (std::string name = there == e ? shadowedName(ctx, call, e) : ""; !name.empty())
-      return std::string("the ") + what + " of " + who + "'s " + callee.str() + " names `" + name +
-             "`, which the caller declares as a variable of its own: at the caller it would name that one";
+      return who + " computes the " + what + " of its " + callee.str() + " itself, " + quote(sm, lo, e) + ", " +
+             argumentProblem(call, e);
+    // The wrapper's own names, written at the caller.
+    std::vector<const Expr *> kept;
+    if (there == e) kept.push_back(e);
+    else if (e && madeExpressionText(there)) kept = madeFor(call, e).kept;
+    for (const Expr *k : kept)
+      if (std::string name = shadowedName(ctx, call, k); !name.empty())
+        return std::string("the ") + what + " of " + who + "'s " + callee.str() + " names `" + name +
+               "`, which the caller declares as a variable of its own: at the caller it would name that one";
   }
   if (!f->getReturnType()->isVoidType() && valueUsed(ctx, call))
     return "the caller uses the value " + who + " returns, at " + where(sm, call->getBeginLoc());

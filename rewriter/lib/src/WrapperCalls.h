@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -22,13 +23,33 @@ const clang::CallExpr *wrappedCall(const clang::CallExpr *call, llvm::StringRef 
 // An argument of that wrapped call as the caller names it: the caller's
 // argument k for the wrapper's parameter k (through casts), the wrapper's
 // own expression when it names nothing declared inside the wrapper
-// (MPI_BYTE, MPI_COMM_WORLD, a global), null when the wrapper computes it.
+// (MPI_BYTE, MPI_COMM_WORLD, a global), an expression made for the caller
+// when the wrapper computes it from its parameters (`buf + i * n` ->
+// `table + (q - 1) * n`: each parameter replaced by the caller's argument,
+// parenthesised unless a name or a constant), null when it cannot be
+// (argumentProblem says why).
 const clang::Expr *atCaller(const clang::CallExpr *call, const clang::Expr *inWrapper);
+// Why atCaller gives null for inWrapper ("" when it does not): the wrapper
+// computes it from its locals, in a form not rewritten, or a caller's
+// argument would be evaluated other than once (it has side effects, or the
+// wrapper uses that parameter twice and the argument is not a name or a
+// constant).
+std::string argumentProblem(const clang::CallExpr *call, const clang::Expr *inWrapper);
+
+// The text of an expression atCaller made (null for any other): pieces of
+// text, each a string or, when stmt is set, that node's source text.
+struct TextPiece {
+  std::string text;
+  const clang::Stmt *stmt = nullptr;
+};
+const std::vector<TextPiece> *madeExpressionText(const clang::Stmt *s);
+// Forgets the expressions made for the AST that ends (they live in it).
+void forgetMadeExpressions();
 
 // Why the caller's call cannot be replaced as if it were the wrapper's
 // callee call ("" when it can): the wrapper does something besides the
 // call (other statements, calls in its arguments), computes an argument
-// the caller cannot name, wraps a nonblocking call, or returns a value the
+// the caller cannot name (argumentProblem), wraps a nonblocking call, or returns a value the
 // caller uses.
 std::string wrapperProblem(clang::ASTContext &ctx, const clang::CallExpr *call, llvm::StringRef callee,
                            bool sendSide);

@@ -2,6 +2,7 @@
 #include "effect.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +52,26 @@ size_t afterReplacement(const std::string &text, const PatchRegion &r) {
     if (best == std::string::npos || distance < bestDistance) best = at, bestDistance = distance;
   }
   return best == std::string::npos ? best : best + r.replacement.size();
+}
+
+// The next token after offset (spaces and comments skipped) is `else`:
+// the region is the statement an `if` runs before its `else`.
+bool followedByElse(const std::string &text, size_t offset) {
+  size_t i = offset;
+  while (i < text.size()) {
+    if (std::isspace((unsigned char)text[i])) {
+      i++;
+    } else if (text.compare(i, 2, "//") == 0) {
+      i = text.find('\n', i);
+    } else if (text.compare(i, 2, "/*") == 0) {
+      i = text.find("*/", i + 2);
+      i = i == std::string::npos ? i : i + 2;
+    } else {
+      break;
+    }
+  }
+  if (i >= text.size() || text.compare(i, 4, "else") != 0) return false;
+  return i + 4 == text.size() || !(std::isalnum((unsigned char)text[i + 4]) || text[i + 4] == '_');
 }
 
 struct ProbeLine {
@@ -119,6 +140,7 @@ bool readPatchRegion(const Json &patch, int &nextProbe, PatchRegion &out, std::s
   }
   out.file = region->str("file");
   out.beginLine = int((*region)["begin"].num("line"));
+  out.beginColumn = int((*region)["begin"].num("column"));
   out.endLine = int((*region)["end"].num("line"));
   out.endColumn = int((*region)["end"].num("column"));
   const Json *effect = patch.find("effect");
@@ -199,6 +221,17 @@ ProbeEdit insertProbes(const std::string &copyRoot, const std::vector<PatchRegio
     for (const EffectSpec &e : r.effects) {
       probes += " " + probeStatement(e);
       idsOf[path].push_back(e.probe);
+    }
+    // Before an `else` the probe would end the `if` (`if (c) S; {probe}
+    // else`: no longer C): the region and its probe go in one block.
+    if (followedByElse(text, at)) {
+      size_t begin = patched ? at - r.replacement.size() : offsetOf(text, r.beginLine, r.beginColumn);
+      if (begin == std::string::npos || begin > at) {
+        edit.notes.push_back(r.id + ": the region's begin is not in " + r.file);
+        continue;
+      }
+      byFile[path].push_back({begin, "{ "});
+      probes += " }";
     }
     byFile[path].push_back({at, probes});
   }

@@ -31,7 +31,7 @@ struct EffectSpec {
 struct PatchRegion {
   std::string id;     // "01-bcast"
   std::string file;   // root-relative
-  int beginLine = 0, endLine = 0, endColumn = 0;
+  int beginLine = 0, beginColumn = 0, endLine = 0, endColumn = 0;
   std::string replacement;
   std::vector<EffectSpec> effects;
   std::vector<std::string> collectives; // the MPI calls the patch makes

@@ -1,17 +1,17 @@
 // Wrapper matches at hand-made callers (hermetic: mock mpi.h, a report by
 // hand). A wrapper returning MPI's code the callers ignore, its
-// communicator a global, is patched at the callers; a count the wrapper
-// computes, a call in its arguments, a nonblocking call, a line calling the
-// wrapper twice, a caller with its own variable named like the wrapper's
-// communicator: no patch, each with its reason.
+// communicator a global, is patched at the callers; so is a count it
+// computes from its parameter (`2 * pairs`: `2 * 8`). A call in its
+// arguments, a nonblocking call, a line calling the wrapper twice, a caller
+// with its own variable named like the wrapper's communicator: no patch.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'bcast root=0 count=16 lines=33,34 callers=42,44' 'bcast root=0 count=16 lines=35,34 callers=52,50' 'bcast root=0 count=16 lines=36,34 callers=60,58' 'bcast root=0 count=16 lines=37,34 callers=68,66' 'bcast root=0 count=16 lines=33,34 callers=74,76' 'bcast root=0 count=16 lines=33,34 callers=83,85' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s
 // RUN: FileCheck --check-prefix=PATCHED %s < %t/prog.c
 // CHECK: 01-bcast: proposed prog.c:40-45 -> MPI_Bcast(table, 16, MPI_INT, root, world);
-// CHECK-NEXT: 02-bcast: none
-// CHECK-NEXT: no patch: send_pairs (prog.c:35) computes the count of its MPI_Send itself, `2 * pairs` (prog.c:35), from its own variables: the caller cannot name it
+// CHECK-NEXT: 02-bcast: proposed prog.c:49-53 -> MPI_Bcast(table, 2 * 8, MPI_INT, 0, world);
+// (send_pairs's count `2 * pairs` with the caller's 8 for `pairs`.)
 // CHECK-NEXT: 03-bcast: none
 // CHECK-NEXT: no patch: send_tagged (prog.c:36) calls a function in the arguments of its MPI_Send: `next_tag()` (prog.c:36)
 // CHECK-NEXT: 04-bcast: none
@@ -20,7 +20,7 @@
 // CHECK-NEXT: no patch: prog.c:74 calls send_int more than once, and the trace does not say which call is the site
 // CHECK-NEXT: 06-bcast: none
 // CHECK-NEXT: no patch: the communicator of send_int (prog.c:33)'s MPI_Send names `world`, which the caller declares as a variable of its own: at the caller it would name that one
-// CHECK-NEXT: 1 proposed, 0 to review, 5 without a patch
+// CHECK-NEXT: 2 proposed, 0 to review, 4 without a patch
 // PATCHED: void accepted(int *table, int me, int p, int root) {
 // PATCHED-NEXT: MPI_Bcast(table, 16, MPI_INT, root, world);
 // PATCHED-NEXT: }

@@ -14,7 +14,8 @@ recv_layout, note, instances, ...), its value read as JSON when it is
 JSON (count=4, count="four", sites=[]) and as a string otherwise.
 site.KEY=VALUE sets KEY in every site of the match (site.line=-5).
 callers=A,B,... gives the sites, in order, callers on those lines of
-their own file (sites in the program's own wrappers, REPORT_FORMAT.md).
+their own file (sites in the program's own wrappers, REPORT_FORMAT.md),
+or of caller_file=FILE (root-relative) when given.
 """
 import json
 import sys
@@ -43,6 +44,7 @@ def match_of(spec, sites):
             spans.append((int(a), int(b or a)))
     ranks = [value(r) for r in keys.pop("ranks", "0,1,2,3").split(",")]
     callers = [int(c) for c in keys.pop("callers").split(",")] if "callers" in keys else []
+    caller_file = keys.pop("caller_file", None)
     rooted = kind in ("bcast", "scatter", "gather", "reduce")
     m = {"kind": kind, "status": "confirmed", "coverage": 1.0,
          "root": 0 if rooted else None, "root_world": None,
@@ -73,7 +75,7 @@ def match_of(spec, sites):
                 site.update(site_keys)
                 m["sites"].append(site)
         for site, line in zip(m["sites"], callers):
-            site["caller"] = {"file": site["file"], "line": line, "function": ""}
+            site["caller"] = {"file": caller_file or site["file"], "line": line, "function": ""}
     return m
 
 

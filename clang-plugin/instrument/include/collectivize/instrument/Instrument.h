@@ -34,6 +34,7 @@ struct FileResult {
   std::string errors;      // Options::captureErrors: Clang's diagnostics for this file
   std::vector<clangtools::FoundSite> sites;
   std::string instrumented; // the rewritten source (when parsed)
+  uint64_t hash = 0;        // fnv1a64 of the source as parsed (when parsed)
   std::vector<HeaderCopy> headers;
 };
 

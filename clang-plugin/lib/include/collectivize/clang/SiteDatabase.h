@@ -96,9 +96,19 @@ struct UninstrumentedFile {
   }
 };
 
+// A source the instrumenter parsed, with its hash then: a file holding
+// callers of the program's wrappers may hold no site of its own, and the
+// rewriter, which patches there, must still see that it changed since.
+struct ParsedSource {
+  std::string file;  // as UninstrumentedFile::file
+  uint64_t hash = 0; // fnv1a64 of its bytes
+  bool operator==(const ParsedSource &o) const { return file == o.file && hash == o.hash; }
+};
+
 struct SiteDatabase {
   int version = kSiteDatabaseVersion;
   std::vector<Site> sites; // sorted by file, line, column, id
+  std::vector<ParsedSource> sources; // sorted by file
   std::vector<UninstrumentedFile> uninstrumented; // sorted by file
   // Compiler flags Clang does not know, left out of the instrumenting
   // parses of this build (sorted; the wrappers warn about each once).
@@ -110,10 +120,11 @@ struct SiteDatabase {
 // not instrument, flags it dropped.
 struct BuildNotes {
   std::vector<std::string> instrumentedFiles; // as UninstrumentedFile::file
+  std::vector<ParsedSource> sources;          // those of them with their hashes
   std::vector<UninstrumentedFile> uninstrumented;
   std::vector<std::string> droppedFlags;
   bool empty() const {
-    return instrumentedFiles.empty() && uninstrumented.empty() && droppedFlags.empty();
+    return instrumentedFiles.empty() && sources.empty() && uninstrumented.empty() && droppedFlags.empty();
   }
 };
 
@@ -130,6 +141,9 @@ bool writeSiteDatabase(const std::string &path, const SiteDatabase &db, std::str
 // a file whose content hash differs from the added sites' (an older version
 // of the file) are dropped. Result sorted.
 void mergeSites(SiteDatabase &db, const std::vector<Site> &sites);
+// The hash db knows for file (root-relative like Site::file): from its
+// parsed sources, else from a site in that file; false when it knows none.
+bool knownHash(const SiteDatabase &db, const std::string &file, uint64_t &hash);
 // Adds notes to db; returns the dropped flags db did not list yet.
 std::vector<std::string> mergeNotes(SiteDatabase &db, const BuildNotes &notes);
 // read-merge-write under an exclusive flock on path + ".lock". newFlags
