@@ -76,14 +76,10 @@ private:
         }
       return;
     }
-    if (const auto *c = dyn_cast<CallExpr>(s); c && c->getNumArgs() == 3) {
-      std::string n = calleeName(c);
-      const VarDecl *to = wholeBuffer(src, c->getArg(0)), *from = wholeBuffer(src, c->getArg(1));
-      if ((n == "memcpy" || n == "memmove") && to && from && coversCount(src, c->getArg(2), r.count, elementType(to)) &&
-          elementType(to) == elementType(from)) {
-        value[to] = of(from);
-        return;
-      }
+    const VarDecl *from = nullptr;
+    if (const VarDecl *to = copiedWhole(src, s, r.count, &from)) {
+      value[to] = of(from);
+      return;
     }
     if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign && !r.array) {
       assign(b, nullptr);
@@ -179,6 +175,7 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
   const Stmt *fnBody = chainOf(src, r.loop).back();
   std::string kept;
   forEachStmt(fnBody, [&](const Stmt *x) {
+    if (r.steps.count(x)) return; // the ring's own pointer swap
     const Expr *value = nullptr, *into = nullptr;
     if (const auto *d = dyn_cast<DeclStmt>(x))
       for (const Decl *y : d->decls())
@@ -195,6 +192,26 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
     r.whyNot = kept;
     return;
   }
+  // Swapped pointers: the values they start from are followed when each
+  // is the only name of its memory (its own allocation).
+  if (r.swaps)
+    for (const VarDecl *v : {r.pass, r.got}) {
+      const Stmt *moved = nullptr; // an assignment besides the swap's
+      forEachStmt(fnBody, [&](const Stmt *x) {
+        const auto *u = dyn_cast<UnaryOperator>(x);
+        bool address = u && u->getOpcode() == UO_AddrOf && referencedVar(u->getSubExpr()) == v &&
+                       isa<DeclRefExpr>(strip(u->getSubExpr()));
+        if (!moved && !r.steps.count(x) && (assignedVar(x) == v || address)) moved = x;
+      });
+      if (!v->hasLocalStorage() || isa<ParmVarDecl>(v) || !isAllocation(v->getInit()) || moved) {
+        r.whyNot = "the ring swaps " + name(r.pass) + " and " + name(r.got) + ", but " + name(v) +
+                   (moved ? " is also set at line " + std::to_string(src.line(moved->getBeginLoc()))
+                          : std::string(" is not declared with an allocation of its own (malloc, calloc, new)")) +
+                   ": the values and the later reads of the memory it points to are not followed through "
+                   "another name";
+        return;
+      }
+    }
   // Memory the function does not own (a pointer it did not allocate, a
   // global) may be shared by two of the buffers; its own arrays cannot.
   std::set<const VarDecl *> foreign;
@@ -243,6 +260,21 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
   for (size_t k = 1; k < chain.size() && !outer; k++)
     if (isLoop(chain[k])) outer = chain[k];
   unsigned end = src.endOffset(r.loop);
+  if (r.swapTemp) {
+    // The swap's temporary keeps one of the buffers' addresses.
+    const Stmt *outside = nullptr;
+    forEachStmt(chain.back(), [&](const Stmt *x) {
+      const auto *d = dyn_cast<DeclRefExpr>(x);
+      unsigned at = d ? src.offset(d->getBeginLoc()) : 0;
+      if (d && d->getDecl() == r.swapTemp && !outside && (at < src.offset(r.loop->getBeginLoc()) || at >= end))
+        outside = x;
+    });
+    if (outside) {
+      r.whyNot = "the ring swaps its buffers through " + name(r.swapTemp) + ", which the program uses at line " +
+                 std::to_string(src.line(outside->getBeginLoc())) + ", outside the ring's loop";
+      return;
+    }
+  }
   for (const VarDecl *v : {r.got, r.pass}) {
     if (v == r.acc || !r.whyNot.empty()) continue;
     std::string role = v == r.got ? "receives" : "forwards";
@@ -254,6 +286,7 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
     const Stmt *read = nullptr;
     std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
       if (!s || read || s == r.loop || isa<UnaryExprOrTypeTraitExpr>(s)) return;
+      if (const auto *d = dyn_cast<CXXDeleteExpr>(s); d && referencedVar(d->getArgument()) == v) return;
       if (const auto *c = dyn_cast<CallExpr>(s)) {
         std::string n = calleeName(c);
         if (n == "free" && c->getNumArgs() == 1 && referencedVar(c->getArg(0)) == v) return;
