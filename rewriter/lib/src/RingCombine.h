@@ -42,6 +42,9 @@ struct RingCombine {
   // through swapTemp (null for std::swap).
   bool swaps = false;
   const clang::VarDecl *swapTemp = nullptr;
+  // The function's own arrays swapped pointers start at (`int *pass = a`),
+  // null for a pointer to an allocation of its own (RingContext.cpp).
+  const clang::VarDecl *passArray = nullptr, *gotArray = nullptr;
   std::string op;              // MPI_SUM, ...
   const clang::Expr *count = nullptr; // the sites' count expression
   const clang::Expr *sendPeer = nullptr, *recvPeer = nullptr; // null when the sites differ

@@ -1,15 +1,16 @@
 // Combining rings whose forward swaps the send and receive pointers at the
 // end of each step (`tmp = send; send = recv; recv = tmp;`): the block that
 // arrived is the one the next step sends, as with a copy. MPI_Allreduce on
-// the accumulator when both pointers are the only names of their own
-// allocations (their values followed from there), the swap ends the step,
-// the accumulator is neither of them and nothing reads them (or the swap's
-// temporary) after the loop; a floating-point sum is for review. Anything
+// the accumulator when each pointer starts at an allocation of its own or
+// at an array of the function's (two distinct ones, followed under both
+// names), is set nowhere else, the swap ends the step, the accumulator is
+// neither of them and nothing reads them, their arrays or the swap's
+// temporary after the loop; a floating-point sum is for review. Anything
 // else gets no patch, with the reason: which buffer holds what after a
 // swapping loop depends on the parity of P-1.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=55' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=75' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=95' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=113' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=132' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=151' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=169' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=188' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=208' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=226' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=243' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=63' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=83' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=103' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=121' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=140' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=159' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=177' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=196' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=216' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=234' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=251' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=267' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=285' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=301' 'allreduce count=6 status=ambiguous unproven=["combined","relay_copied"] lines=318' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PATCH < %t/p/01-allreduce.diff
 // CHECK:      01-allreduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Allreduce(MPI_IN_PLACE, sum, N, MPI_INT, MPI_SUM, comm);
@@ -28,11 +29,18 @@
 // CHECK-NEXT:   no patch: the ring forwards what arrives into 'send' more than once per step
 // CHECK-NEXT: 09-allreduce: none
 // CHECK-NEXT:   no patch: the ring combines what arrives into 'sum', but it does not start from the values the ring sends first ('send', all N elements): not every value is combined once
-// CHECK-NEXT: 10-allreduce: none
-// CHECK-NEXT:   no patch: the ring swaps 'send' and 'recv', but 'send' is not declared with an allocation of its own (malloc, calloc, new): the values and the later reads of the memory it points to are not followed through another name
+// CHECK-NEXT: 10-allreduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Allreduce(MPI_IN_PLACE, sum, N, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT: 11-allreduce: none
-// CHECK-NEXT:   no patch: the ring swaps 'send' and 'recv', but 'send' is also set at line {{[0-9]+}}: the values and the later reads of the memory it points to are not followed through another name
-// CHECK-NEXT: 2 proposed, 1 to review, 8 without a patch
+// CHECK-NEXT:   no patch: the ring swaps 'send' and 'recv', but 'send' is also set at line {{[0-9]+}}: the values and the later reads of the memory it points to are not followed
+// CHECK-NEXT: 12-allreduce: none
+// CHECK-NEXT:   no patch: the ring leaves another rank's block in 'b', which the program reads at line {{[0-9]+}}; MPI_Allreduce leaves it as it was
+// CHECK-NEXT: 13-allreduce: none
+// CHECK-NEXT:   no patch: the address of 'a' is kept in another pointer (line {{[0-9]+}}): writes through it are not followed
+// CHECK-NEXT: 14-allreduce: none
+// CHECK-NEXT:   no patch: the ring swaps 'send' and 'recv', but 'recv' starts at the same array 'a' as 'send': the values and the later reads of the memory it points to are not followed
+// CHECK-NEXT: 15-allreduce: none
+// CHECK-NEXT:   no patch: the ring combines what arrives into 'sum', but it does not start from the values the ring sends first ('send', all N elements): not every value is combined once
+// CHECK-NEXT: 3 proposed, 1 to review, 11 without a patch
 // PATCH:      -    tmp = send;
 // PATCH-NEXT: -    send = recv;
 // PATCH-NEXT: -    recv = tmp;
@@ -216,7 +224,7 @@ int swap_sum_from_zero(int seed, MPI_Comm comm) {
   return sum[0];
 }
 
-int swap_local_arrays(int seed, MPI_Comm comm) {
+int swap_own_arrays(int seed, MPI_Comm comm) {
   int me, p, sum[N], a[N], b[N], *tmp;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &p);
@@ -247,4 +255,71 @@ int swap_repointed(int seed, MPI_Comm comm) {
     recv = tmp;
   }
   return sum[0] + a[0];
+}
+
+int swap_arrays_read_after(int seed, MPI_Comm comm) {
+  int me, p, sum[N], a[N], b[N], *tmp;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *send = a, *recv = b;
+  for (int i = 0; i < N; i++) sum[i] = a[i] = seed * me + i;
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(send, N, MPI_INT, (me + 1) % p, 12, recv, N, MPI_INT, (me + p - 1) % p, 12, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) sum[i] += recv[i];
+    tmp = send;
+    send = recv;
+    recv = tmp;
+  }
+  return sum[0] + b[0];
+}
+
+int swap_arrays_kept(int seed, MPI_Comm comm) {
+  int me, p, sum[N], a[N], b[N], *tmp;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *send = a, *recv = b;
+  for (int i = 0; i < N; i++) sum[i] = send[i] = seed * me + i;
+  int *first = a;
+  first[0] = 99;
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(send, N, MPI_INT, (me + 1) % p, 13, recv, N, MPI_INT, (me + p - 1) % p, 13, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) sum[i] += recv[i];
+    tmp = send;
+    send = recv;
+    recv = tmp;
+  }
+  return sum[0];
+}
+
+int swap_same_array(int seed, MPI_Comm comm) {
+  int me, p, sum[N], a[N], *tmp;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *send = a, *recv = a;
+  for (int i = 0; i < N; i++) sum[i] = a[i] = seed * me + i;
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(send, N, MPI_INT, (me + 1) % p, 14, recv, N, MPI_INT, (me + p - 1) % p, 14, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) sum[i] += recv[i];
+    tmp = send;
+    send = recv;
+    recv = tmp;
+  }
+  return sum[0];
+}
+
+int swap_arrays_changed(int seed, MPI_Comm comm) {
+  int me, p, sum[N], a[N], b[N], *tmp;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *send = a, *recv = b;
+  for (int i = 0; i < N; i++) sum[i] = send[i] = seed * me + i;
+  a[0] += 1;
+  for (int step = 1; step < p; step++) {
+    MPI_Sendrecv(send, N, MPI_INT, (me + 1) % p, 15, recv, N, MPI_INT, (me + p - 1) % p, 15, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++) sum[i] += recv[i];
+    tmp = send;
+    send = recv;
+    recv = tmp;
+  }
+  return sum[0];
 }
