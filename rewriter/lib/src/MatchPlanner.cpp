@@ -277,6 +277,9 @@ private:
         RingCombine ring = analyzeRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
         if (ring.found && ring.acc) {
           req.collectiveWrites.insert({ring.acc, ring.pass});
+          // A pointer swap writes the receive pointer and the temporary too.
+          if (ring.swaps) req.collectiveWrites.insert(ring.got);
+          if (ring.swapTemp) req.collectiveWrites.insert(ring.swapTemp);
           req.collectiveSteps.insert(ring.steps.begin(), ring.steps.end());
         }
       }

@@ -482,6 +482,14 @@ private:
   // A buffer pointer that the region moves (`buf = next`) names another
   // place at the patch point than at the sites.
   bool buffersHold(CallPlan &plan) {
+    // A combining ring that swaps its send and receive pointers each step
+    // is replaced whole by a call on its accumulator, which names neither
+    // (ringAllreduce judges the ring).
+    std::set<const VarDecl *> swapped;
+    if (match.kind == "allgather" || match.kind == "allreduce") {
+      RingCombine ring = analyzeRing(src, sends, recvs, comm);
+      if (ring.found && ring.swaps) swapped = {ring.pass, ring.got};
+    }
     for (const auto *list : {&sends, &recvs})
       for (const MessageArgs &a : *list) {
         // Down to the pointer the address comes from; `&x` is x's own place.
@@ -495,7 +503,7 @@ private:
         }
         const auto *d = dyn_cast<DeclRefExpr>(e);
         const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-        if (v && v->getType()->isPointerType() && !region.regionLocals.count(v) &&
+        if (v && v->getType()->isPointerType() && !region.regionLocals.count(v) && !swapped.count(v) &&
             flow.valueWrittenIn(v, region.begin, region.end, args.precede))
           return fail(plan, "the buffer pointer '" + v->getNameAsString() + "' changes inside the region (line " +
                                 std::to_string(args.line(a.buffer)) + " uses it): no single buffer to hand to MPI"),

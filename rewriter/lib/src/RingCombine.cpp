@@ -202,13 +202,83 @@ const VarDecl *accumulatorIn(const Stmt *loop, const VarDecl *got, const VarDecl
   return found.size() == 1 ? *found.begin() : nullptr;
 }
 
-bool isMemCopy(const SourceText &src, const Stmt *s, const RingCombine &r) {
+// std::name, not a function of the program's own that shares its name.
+bool isStdCall(const CallExpr *c, const std::string &name) {
+  const FunctionDecl *f = c->getDirectCallee();
+  return f && f->isInStdNamespace() && f->getNameAsString() == name;
+}
+
+// `t = a; a = b; b = t;` (t assigned or declared there; a and b either
+// way round) or `std::swap(a, b)` from kids[k]: the number of statements,
+// 0 if none; temp: t.
+size_t swapAt(const std::vector<const Stmt *> &kids, size_t k, const VarDecl *a, const VarDecl *b,
+              const VarDecl *&temp) {
+  auto plainVar = [](const Expr *e) -> const VarDecl * {
+    const auto *d = dyn_cast_or_null<DeclRefExpr>(strip(e));
+    return d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  };
+  auto pair = [&](const VarDecl *x, const VarDecl *y) { return x != y && (x == a || x == b) && (y == a || y == b); };
+  temp = nullptr;
+  if (const auto *c = dyn_cast<CallExpr>(kids[k]); c && isStdCall(c, "swap") && c->getNumArgs() == 2)
+    return pair(plainVar(c->getArg(0)), plainVar(c->getArg(1))) ? 1 : 0;
+  if (k + 3 > kids.size()) return 0;
+  // The copies of the pointer values: {to, from} for each statement.
+  std::pair<const VarDecl *, const VarDecl *> moves[3];
+  for (size_t j = 0; j < 3; j++) {
+    const Stmt *s = kids[k + j];
+    if (const auto *d = dyn_cast<DeclStmt>(s); j == 0 && d && d->isSingleDecl()) {
+      const auto *v = dyn_cast<VarDecl>(d->getSingleDecl());
+      moves[j] = {v, v ? plainVar(v->getInit()) : nullptr};
+    } else if (const auto *o = dyn_cast<BinaryOperator>(s); o && o->getOpcode() == BO_Assign) {
+      moves[j] = {plainVar(o->getLHS()), plainVar(o->getRHS())};
+    } else {
+      return 0;
+    }
+  }
+  const VarDecl *t = moves[0].first, *x = moves[0].second, *y = moves[1].second;
+  if (!t || t == a || t == b || !pair(x, y) || moves[1].first != x || moves[2].first != y || moves[2].second != t)
+    return 0;
+  temp = t;
+  return 3;
+}
+
+} // namespace
+
+const VarDecl *copiedWhole(const SourceText &src, const Stmt *s, const Expr *count, const VarDecl **fromOut) {
   const auto *c = dyn_cast<CallExpr>(s);
-  if (!c || c->getNumArgs() != 3) return false;
+  if (!c || c->getNumArgs() != 3) return nullptr;
   std::string n = calleeName(c);
-  if (n != "memcpy" && n != "memmove") return false;
-  return wholeBuffer(src, c->getArg(0)) == r.pass && wholeBuffer(src, c->getArg(1)) == r.got &&
-         coversCount(src, c->getArg(2), r.count, elementType(r.got));
+  const VarDecl *to = nullptr, *from = nullptr;
+  if (n == "memcpy" || n == "memmove") {
+    to = wholeBuffer(src, c->getArg(0)), from = wholeBuffer(src, c->getArg(1));
+    if (!to || !from || !coversCount(src, c->getArg(2), count, elementType(to))) return nullptr;
+  } else if (isStdCall(c, "copy") || isStdCall(c, "copy_n")) {
+    // std::copy(from, from + count, to), std::copy_n(from, count, to).
+    from = wholeBuffer(src, c->getArg(0)), to = wholeBuffer(src, c->getArg(2));
+    const Expr *span = strip(c->getArg(1));
+    const Expr *elements = span;
+    if (n == "copy") {
+      const auto *end = dyn_cast<BinaryOperator>(span);
+      if (!end || end->getOpcode() != BO_Add || wholeBuffer(src, end->getLHS()) != from) return nullptr;
+      elements = end->getRHS();
+    }
+    llvm::APSInt k, c0;
+    bool sameCount = squeeze(src.of(strip(elements))) == squeeze(src.of(strip(count))) ||
+                     (evaluates(src, elements, k) && evaluates(src, count, c0) && k.getExtValue() >= c0.getExtValue());
+    if (!from || !to || !sameCount) return nullptr;
+  } else {
+    return nullptr;
+  }
+  if (elementType(to) != elementType(from)) return nullptr;
+  if (fromOut) *fromOut = from;
+  return to;
+}
+
+namespace {
+
+bool isMemCopy(const SourceText &src, const Stmt *s, const RingCombine &r) {
+  const VarDecl *from = nullptr;
+  return copiedWhole(src, s, r.count, &from) == r.pass && from == r.got;
 }
 
 } // namespace
@@ -292,6 +362,29 @@ RingCombine analyzeRing(const SourceText &src, const std::vector<MessageArgs> &s
     if (message) lastMessage = k, messagesSeen = true;
   }
   if (!messagesSeen) return refuse("the ring's messages are not statements of its loop's body");
+  // A swap of the send and receive pointers ends the step: the block that
+  // arrived is the one the next step sends.
+  for (size_t k = lastMessage + 1; k < kids.size(); k++) {
+    const VarDecl *temp = nullptr;
+    size_t n = swapAt(kids, k, r.pass, r.got, temp);
+    if (!n) continue;
+    r.swaps = true, r.swapTemp = temp;
+    if (k + n != kids.size())
+      return refuse("the ring swaps '" + r.pass->getNameAsString() + "' and '" + r.got->getNameAsString() +
+                    "' before its step ends (" + line(kids[k]) + "): the rewriter reads swaps at the end only");
+    if (!r.pass->getType()->isPointerType() || !r.got->getType()->isPointerType())
+      return refuse("the ring swaps '" + r.pass->getNameAsString() + "' and '" + r.got->getNameAsString() +
+                    "', which are not both pointers");
+    if (r.acc == r.pass || r.acc == r.got)
+      return refuse("the ring combines into " + accName + " and then swaps it with '" +
+                    (r.acc == r.pass ? r.got : r.pass)->getNameAsString() + "', so a later step receives over " +
+                    "what it combined: which buffer holds what after the loop depends on the parity of P-1, and "
+                    "no buffer is seen to end with every rank's values combined");
+    for (size_t j = k; j < k + n; j++) r.steps.insert(kids[j]);
+    forwards++;
+    kids.resize(k);
+    break;
+  }
   for (size_t k = 0; k < kids.size(); k++) {
     const Stmt *s = kids[k];
     if (k <= lastMessage) {

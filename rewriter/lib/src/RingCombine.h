@@ -6,7 +6,10 @@
 // passes every rank once: with the accumulator starting from the rank's
 // own contribution, it ends holding all of them combined, which is what
 // MPI_Allreduce leaves. Scalars (`sum += got; pass = got;`) and arrays
-// (`for (i < n) sum[i] += in[i]; memcpy(pass, in, sizeof pass);`).
+// (`for (i < n) sum[i] += in[i]; memcpy(pass, in, sizeof pass);`, or
+// std::copy, or an element loop); arrays may also be forwarded by swapping
+// the send and receive pointers at the end of each step
+// (`t = pass; pass = in; in = t;`).
 //
 // RingCombine.cpp reads the loop's body (the combine step and its MPI_Op,
 // the forward); RingContext.cpp what surrounds it (the values the
@@ -35,6 +38,13 @@ struct RingCombine {
   const clang::Stmt *loop = nullptr;
   bool array = false;          // blocks of count elements, else one value
   bool forwardsPartial = false; // the ring sends its accumulator (acc == pass)
+  // The forward swaps the pointers pass and got at the end of each step,
+  // through swapTemp (null for std::swap).
+  bool swaps = false;
+  const clang::VarDecl *swapTemp = nullptr;
+  // The function's own arrays swapped pointers start at (`int *pass = a`),
+  // null for a pointer to an allocation of its own (RingContext.cpp).
+  const clang::VarDecl *passArray = nullptr, *gotArray = nullptr;
   std::string op;              // MPI_SUM, ...
   const clang::Expr *count = nullptr; // the sites' count expression
   const clang::Expr *sendPeer = nullptr, *recvPeer = nullptr; // null when the sites differ
@@ -66,6 +76,11 @@ const clang::Stmt *parentStmt(const SourceText &src, const clang::Stmt *s);
 // count elements of elem, at least.
 bool coversCount(const SourceText &src, const clang::Expr *bytes, const clang::Expr *count,
                  clang::QualType elem);
+// `memcpy(to, from, bytes)`, `std::copy(from, from + count, to)`,
+// `std::copy_n(from, count, to)` copying all count elements of from into
+// to (both named whole, of one element type): to, else null.
+const clang::VarDecl *copiedWhole(const SourceText &src, const clang::Stmt *s, const clang::Expr *count,
+                                  const clang::VarDecl **from);
 // The variable an array, pointer or `&x` / `&x[0]` argument names whole.
 const clang::VarDecl *wholeBuffer(const SourceText &src, const clang::Expr *e);
 // The element type of an array or pointer variable, else its own type.

@@ -56,19 +56,28 @@ public:
       if (c && !harmless.count(calleeName(c))) calls = true;
     });
     if (calls)
-      for (const VarDecl *v : exposed) value[v] = next++;
+      for (const VarDecl *v : exposed) value[canon(v)] = next++;
   }
 
   int of(const VarDecl *v) {
-    auto it = value.find(v);
-    return it != value.end() ? it->second : (value[v] = next++);
+    auto it = value.find(canon(v));
+    return it != value.end() ? it->second : (value[canon(v)] = next++);
   }
 
 private:
+  // A swapped pointer that starts at an array of the function's names the
+  // array's memory.
+  const VarDecl *canon(const VarDecl *v) const {
+    if (v && v == r.pass && r.passArray) return r.passArray;
+    if (v && v == r.got && r.gotArray) return r.gotArray;
+    return v;
+  }
+
   void step(const Stmt *s) {
     if (const auto *d = dyn_cast<DeclStmt>(s)) {
       for (const Decl *x : d->decls())
         if (const auto *v = dyn_cast<VarDecl>(x)) {
+          if (canon(v) != v) continue; // a new name for the array, which keeps its values
           const auto *from = v->getInit() ? dyn_cast<DeclRefExpr>(strip(v->getInit())) : nullptr;
           const auto *fv = from ? dyn_cast<VarDecl>(from->getDecl()) : nullptr;
           if (!fv && v->getInit()) forget(v->getInit()); // what it reads may be written there too
@@ -76,14 +85,10 @@ private:
         }
       return;
     }
-    if (const auto *c = dyn_cast<CallExpr>(s); c && c->getNumArgs() == 3) {
-      std::string n = calleeName(c);
-      const VarDecl *to = wholeBuffer(src, c->getArg(0)), *from = wholeBuffer(src, c->getArg(1));
-      if ((n == "memcpy" || n == "memmove") && to && from && coversCount(src, c->getArg(2), r.count, elementType(to)) &&
-          elementType(to) == elementType(from)) {
-        value[to] = of(from);
-        return;
-      }
+    const VarDecl *from = nullptr;
+    if (const VarDecl *to = copiedWhole(src, s, r.count, &from)) {
+      value[canon(to)] = of(from);
+      return;
     }
     if (const auto *b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign && !r.array) {
       assign(b, nullptr);
@@ -115,7 +120,7 @@ private:
   void forget(const Stmt *s) {
     forEachStmt(s, [&](const Stmt *x) {
       if (const auto *d = dyn_cast<DeclRefExpr>(x))
-        if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) value[v] = next++;
+        if (const auto *v = dyn_cast<VarDecl>(d->getDecl())) value[canon(v)] = next++;
     });
   }
 
@@ -144,7 +149,7 @@ private:
       v = of(from);
     else
       forget(rhs), v = next++;
-    if (to) value[to] = v;
+    if (to) value[canon(to)] = v;
     else forget(b->getLHS());
     return v;
   }
@@ -174,22 +179,54 @@ private:
 } // namespace
 
 void checkRingStart(const SourceText &src, RingCombine &r) {
+  const Stmt *fnBody = chainOf(src, r.loop).back();
+  // Swapped pointers: the values they start from are followed when each
+  // is the only name of an allocation of its own, or names an array of the
+  // function's, which then has two names (canon in Values).
+  if (r.swaps)
+    for (const VarDecl *v : {r.pass, r.got}) {
+      const Stmt *moved = nullptr; // an assignment besides the swap's
+      forEachStmt(fnBody, [&](const Stmt *x) {
+        const auto *u = dyn_cast<UnaryOperator>(x);
+        bool address = u && u->getOpcode() == UO_AddrOf && referencedVar(u->getSubExpr()) == v &&
+                       isa<DeclRefExpr>(strip(u->getSubExpr()));
+        if (!moved && !r.steps.count(x) && (assignedVar(x) == v || address)) moved = x;
+      });
+      const VarDecl *array = v->getInit() ? wholeBuffer(src, v->getInit()) : nullptr;
+      bool ownArray = array && array->getType()->isArrayType() && array->hasLocalStorage() &&
+                      !isa<ParmVarDecl>(array) && array != r.acc && array != r.passArray;
+      if (!v->hasLocalStorage() || isa<ParmVarDecl>(v) || moved || (!isAllocation(v->getInit()) && !ownArray)) {
+        r.whyNot = "the ring swaps " + name(r.pass) + " and " + name(r.got) + ", but " + name(v) +
+                   (moved ? " is also set at line " + std::to_string(src.line(moved->getBeginLoc()))
+                    : array && array == r.passArray
+                        ? " starts at the same array " + name(array) + " as " + name(r.pass)
+                        : std::string(" starts neither at an allocation of its own (malloc, calloc, new) nor at "
+                                      "an array of the function's")) +
+                   ": the values and the later reads of the memory it points to are not followed";
+        return;
+      }
+      if (ownArray) (v == r.pass ? r.passArray : r.gotArray) = array;
+    }
   // The address of a buffer kept in another pointer: writes through it
   // change the buffer out of sight.
-  const Stmt *fnBody = chainOf(src, r.loop).back();
   std::string kept;
-  forEachStmt(fnBody, [&](const Stmt *x) {
-    const Expr *value = nullptr, *into = nullptr;
-    if (const auto *d = dyn_cast<DeclStmt>(x))
-      for (const Decl *y : d->decls())
-        if (const auto *v = dyn_cast<VarDecl>(y); v && v->getInit() && v->getType()->isPointerType())
-          value = v->getInit(), into = value;
-    if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->getOpcode() == BO_Assign && b->getType()->isPointerType())
-      value = b->getRHS(), into = b;
-    const VarDecl *v = value ? referencedVar(value) : nullptr;
-    if (kept.empty() && v && (v == r.acc || v == r.pass || v == r.got) && !isAllocation(value))
+  auto keeps = [&](const Expr *value, const Stmt *into) {
+    const VarDecl *v = referencedVar(value);
+    bool buffer = v && (v == r.acc || v == r.pass || v == r.got || v == r.passArray || v == r.gotArray);
+    if (kept.empty() && buffer && !isAllocation(value))
       kept = "the address of " + name(v) + " is kept in another pointer (line " +
              std::to_string(src.line(into->getBeginLoc())) + "): writes through it are not followed";
+  };
+  forEachStmt(fnBody, [&](const Stmt *x) {
+    if (r.steps.count(x)) return; // the ring's own pointer swap
+    if (const auto *d = dyn_cast<DeclStmt>(x))
+      for (const Decl *y : d->decls())
+        if (const auto *v = dyn_cast<VarDecl>(y); v && v->getInit() && v->getType()->isPointerType()) {
+          bool swapped = (v == r.pass && r.passArray) || (v == r.got && r.gotArray); // followed as the array
+          if (!swapped) keeps(v->getInit(), v->getInit());
+        }
+    if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->getOpcode() == BO_Assign && b->getType()->isPointerType())
+      keeps(b->getRHS(), b);
   });
   if (!kept.empty()) {
     r.whyNot = kept;
@@ -200,7 +237,8 @@ void checkRingStart(const SourceText &src, RingCombine &r) {
   std::set<const VarDecl *> foreign;
   for (const VarDecl *v : {r.acc, r.pass, r.got}) {
     bool own = v->hasLocalStorage() && !isa<ParmVarDecl>(v) &&
-               (v->getType()->isArrayType() || !v->getType()->isPointerType() || isAllocation(v->getInit()));
+               (v->getType()->isArrayType() || !v->getType()->isPointerType() || isAllocation(v->getInit()) ||
+                (v == r.pass && r.passArray) || (v == r.got && r.gotArray));
     if (!own) foreign.insert(v);
   }
   if (foreign.size() > 1 && !r.forwardsPartial) {
@@ -243,10 +281,29 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
   for (size_t k = 1; k < chain.size() && !outer; k++)
     if (isLoop(chain[k])) outer = chain[k];
   unsigned end = src.endOffset(r.loop);
-  for (const VarDecl *v : {r.got, r.pass}) {
-    if (v == r.acc || !r.whyNot.empty()) continue;
-    std::string role = v == r.got ? "receives" : "forwards";
-    if (!v->hasLocalStorage() || isa<ParmVarDecl>(v) || (v->getType()->isPointerType() && !isAllocation(v->getInit()))) {
+  if (r.swapTemp) {
+    // The swap's temporary keeps one of the buffers' addresses.
+    const Stmt *outside = nullptr;
+    forEachStmt(chain.back(), [&](const Stmt *x) {
+      const auto *d = dyn_cast<DeclRefExpr>(x);
+      unsigned at = d ? src.offset(d->getBeginLoc()) : 0;
+      if (d && d->getDecl() == r.swapTemp && !outside && (at < src.offset(r.loop->getBeginLoc()) || at >= end))
+        outside = x;
+    });
+    if (outside) {
+      r.whyNot = "the ring swaps its buffers through " + name(r.swapTemp) + ", which the program uses at line " +
+                 std::to_string(src.line(outside->getBeginLoc())) + ", outside the ring's loop";
+      return;
+    }
+  }
+  // Swapped pointers to the function's arrays: the arrays too end holding
+  // other ranks' blocks.
+  for (const VarDecl *v : {r.got, r.pass, r.gotArray, r.passArray}) {
+    if (!v || v == r.acc || !r.whyNot.empty()) continue;
+    std::string role = v == r.got || v == r.gotArray ? "receives" : "forwards";
+    bool array = (v == r.pass && r.passArray) || (v == r.got && r.gotArray);
+    if (!v->hasLocalStorage() || isa<ParmVarDecl>(v) ||
+        (v->getType()->isPointerType() && !isAllocation(v->getInit()) && !array)) {
       r.whyNot = "the ring " + role + " blocks in " + name(v) + ", memory the function does not own: code " +
                  "elsewhere may read the block the ring leaves there, which MPI_Allreduce leaves as it was";
       return;
@@ -254,6 +311,7 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
     const Stmt *read = nullptr;
     std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
       if (!s || read || s == r.loop || isa<UnaryExprOrTypeTraitExpr>(s)) return;
+      if (const auto *d = dyn_cast<CXXDeleteExpr>(s); d && referencedVar(d->getArgument()) == v) return;
       if (const auto *c = dyn_cast<CallExpr>(s)) {
         std::string n = calleeName(c);
         if (n == "free" && c->getNumArgs() == 1 && referencedVar(c->getArg(0)) == v) return;
