@@ -14,6 +14,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "collectivize/process.h"
 #include "collectivize_trace_format.h"
 #include "flat_index.h"
 
@@ -39,12 +40,6 @@ std::vector<Segment> readObjects(const std::string &path) {
                    std::strtoull(c.c_str(), nullptr, 16), file});
   }
   return out;
-}
-
-std::string shellQuote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 uint64_t fnv1a(const std::string &s) {
@@ -73,22 +68,22 @@ bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
     }
     close(fd);
   }
-  std::string cmd = "addr2line -f -C -e " + shellQuote(object) + " < " + tmpl + " 2>/dev/null";
-  FILE *p = popen(cmd.c_str(), "r");
-  bool ok = p != nullptr;
-  if (p) {
-    char line[4096];
-    std::string fn;
-    bool expectFunction = true;
-    while (std::fgets(line, sizeof line, p)) {
-      std::string l = line;
-      while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
-      if (expectFunction) fn = l;
-      else out.push_back({fn, l});
-      expectFunction = !expectFunction;
-    }
-    ok = pclose(p) == 0 && out.size() == addrs.size();
+  process::Spec spec;
+  spec.argv = {"addr2line", "-f", "-C", "-e", object};
+  spec.stdinPath = tmpl;
+  spec.out = process::Output::capture();
+  spec.err = process::Output::discard();
+  process::Result r = process::run(spec);
+  std::istringstream lines(r.out);
+  std::string fn, l;
+  bool expectFunction = true;
+  while (std::getline(lines, l)) {
+    while (!l.empty() && l.back() == '\r') l.pop_back();
+    if (expectFunction) fn = l;
+    else out.push_back({fn, l});
+    expectFunction = !expectFunction;
   }
+  bool ok = r.started && r.exitCode == 0 && out.size() == addrs.size();
   unlink(tmpl);
   return ok;
 }
