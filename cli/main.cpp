@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/cli.h"
+#include "collectivize/process.h"
 #include "environment.h"
 #include "verbs.h"
 
@@ -17,11 +18,7 @@ namespace {
 // beside this program: this one then starts without loading LLVM's
 // libraries (detect is timed per event, and they were its slowest start).
 [[maybe_unused]] int runClangVerb(const char *verb, int argc, char **argv) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string();
-  dir = dir.substr(0, dir.find_last_of('/') + 1);
-  std::string helper = dir + "collectivize-clang";
+  std::string helper = cz::process::besideSelf("collectivize-clang");
   std::string verbArg = verb;
   std::vector<char *> args{helper.data(), verbArg.data()};
   for (int i = 0; i < argc; i++) args.push_back(argv[i]);

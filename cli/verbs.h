@@ -11,9 +11,6 @@ int traceVerb(int argc, char **argv);
 int runVerb(int argc, char **argv);
 int detectVerb(int argc, char **argv);
 int verifyVerb(int argc, char **argv);
-// libcollectivize_trace.so: COLLECTIVIZE_TRACE_LIB, installed beside the
-// CLI, or the build tree's; "" and err when missing.
-std::string findTracer(std::string &err);
 // A trace's ranks, events and incomplete ranks on stdout (withDirectory:
 // first a "trace: DIR" line); 0, or 1 when it cannot be read (said on
 // stderr as "who: ...").

@@ -7,7 +7,6 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +21,7 @@
 
 #include "bench/launch.h"
 #include "collectivize/launcher.h"
+#include "collectivize/process.h"
 #include "collectivize/program_check.h"
 #include "collectivize_trace_format.h"
 #include "collectivize/verb_options.h"
@@ -113,40 +113,26 @@ std::string freshTraceDir() {
   return absolute(dir);
 }
 
-pid_t gRunChild = 0;
-void forwardToChild(int sig) {
-  if (gRunChild > 0) kill(gRunChild, sig);
-}
+void forwardToChild(int sig) { cz::process::killRunning(sig); }
 
-// Runs argv (argv[0] resolved) with extraEnv added; the exit code, 128+N
-// for a signal, 127 when it cannot start.
+// Runs argv (argv[0] resolved) with extraEnv added, in our process group
+// (the terminal's Ctrl-C reaches it too); the exit code, 128+N for a
+// signal, 127 when it cannot start.
 int runCommand(const std::vector<std::string> &argv, const launch::Vars &extraEnv) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::fprintf(stderr, "collectivize run: fork: %s\n", std::strerror(errno));
-    return 127;
-  }
-  if (pid == 0) {
-    for (const auto &[name, value] : extraEnv) setenv(name.c_str(), value.c_str(), 1);
-    std::vector<char *> args;
-    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    std::fprintf(stderr, "collectivize run: cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  gRunChild = pid;
+  cz::process::Spec spec;
+  spec.argv = argv;
+  spec.env = extraEnv;
+  spec.ownGroup = false;
   auto oldInt = std::signal(SIGINT, forwardToChild);
   auto oldTerm = std::signal(SIGTERM, forwardToChild);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  gRunChild = 0;
+  cz::process::Result r = cz::process::run(spec);
   std::signal(SIGINT, oldInt);
   std::signal(SIGTERM, oldTerm);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (!r.started) {
+    std::fprintf(stderr, "collectivize run: %s\n", r.error.c_str());
+    return 127;
+  }
+  return r.exitCode;
 }
 
 // What every rank gets: the tracer, where to write, and the caller's other
@@ -179,7 +165,7 @@ void explainMissingTrace(const std::vector<std::string> &command, const launch::
                          launch::Kind kind, const std::string &tracer,
                          const std::string &traceDir, int code) {
   std::string program;
-  if (shape.program < command.size()) program = launch::resolveExecutable(command[shape.program]);
+  if (shape.program < command.size()) program = cz::process::findProgram(command[shape.program]);
   std::string why;
   if (!program.empty())
     why = launch::whyNotTraced(command[shape.program], launch::inspectProgram(program),
@@ -364,7 +350,7 @@ int runVerb(int argc, char **argv) {
       return 1;
     }
   } else {
-    std::string resolved = launch::resolveExecutable(command[0]);
+    std::string resolved = cz::process::findProgram(command[0]);
     if (resolved.empty()) {
       std::fprintf(stderr, "collectivize run: cannot find '%s' (not an executable file%s)\n",
                    command[0].c_str(),
@@ -390,7 +376,7 @@ int runVerb(int argc, char **argv) {
       return 1;
     }
   }
-  std::string tracer = findTracer(err);
+  std::string tracer = cz::process::findTracerLibrary(err);
   if (tracer.empty()) {
     std::fprintf(stderr, "collectivize run: %s\n", err.c_str());
     return 1;

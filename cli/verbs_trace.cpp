@@ -14,18 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "collectivize/beside_self.h"
 #include "collectivize_trace_format.h"
 #include "collectivize/trace_reader.h"
 #include "collectivize/verb_options.h"
 #include "verbs.h"
-
-#ifndef CZ_TRACE_LIB_RELATIVE
-#define CZ_TRACE_LIB_RELATIVE "../lib/libcollectivize_trace.so"
-#endif
-#ifndef CZ_TRACE_LIB_BUILD_PATH
-#define CZ_TRACE_LIB_BUILD_PATH ""
-#endif
 
 namespace cz::cli {
 namespace {
@@ -77,11 +69,6 @@ int traceDump(const std::string &dir, long long rank, long long limit) {
     }
   }
   return 0;
-}
-
-bool isFile(const std::string &p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 } // namespace
@@ -172,23 +159,6 @@ int repairTrace(const std::string &dir, const char *who) {
                   (unsigned long long)r.events, r.logFile ? "" : " (no event log)", r.fate.c_str(),
                   r.completed ? ": its trace is complete" : "");
   return 0;
-}
-
-std::string findTracer(std::string &err) {
-  const char *env = std::getenv("COLLECTIVIZE_TRACE_LIB");
-  if (env && *env) {
-    if (isFile(env)) return env;
-    err = std::string("COLLECTIVIZE_TRACE_LIB='") + env + "' is not a file";
-    return "";
-  }
-  std::string installed = cz::besideSelf(CZ_TRACE_LIB_RELATIVE);
-  if (!installed.empty() && isFile(installed)) return installed;
-  if (isFile(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
-  err = "the tracer library (libcollectivize_trace.so) is missing: looked at '" + installed + "'" +
-        (std::strlen(CZ_TRACE_LIB_BUILD_PATH) ? std::string(" and '") + CZ_TRACE_LIB_BUILD_PATH + "'"
-                                              : std::string()) +
-        "; rebuild/reinstall Collectivize or set COLLECTIVIZE_TRACE_LIB=/path/to/it";
-  return "";
 }
 
 int traceVerb(int argc, char **argv) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collectivize/doc_path.h"
+#include "collectivize/process.h"
 #include "collectivize/verify/verify.h"
 #include "collectivize/verb_options.h"
 #include "verbs.h"
@@ -128,7 +129,7 @@ int verifyVerb(int argc, char **argv) {
   o.collectivize = n > 0 ? std::string(self, size_t(n)) : "collectivize";
   if (o.retrace) {
     std::string err;
-    o.tracer = findTracer(err);
+    o.tracer = cz::process::findTracerLibrary(err);
     if (o.tracer.empty()) {
       std::fprintf(stderr, "collectivize verify: %s (or --no-retrace)\n", err.c_str());
       return 1;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bench/launch.h"
+#include "collectivize/process.h"
 #include "collectivize.h"
 
 namespace cz::bench {
@@ -199,7 +200,7 @@ bool runBench(const RunSpec &spec, std::vector<Result> &rows, std::string &err) 
         err = "mpirun -n " + std::to_string(procs) + " failed (exit " + std::to_string(o.exitCode) +
               ")" + (sawAny ? " between cells" : " before measuring anything") +
               "; its messages (" + spec.logPath + "):\n" +
-              tailOfFile(spec.logPath, 12) +
+              cz::process::tailOfFile(spec.logPath, 12, "    ") +
               "  check that `mpirun -n " + std::to_string(procs) +
               " --oversubscribe hostname` works, or set COLLECTIVIZE_MPIRUN";
         return false;

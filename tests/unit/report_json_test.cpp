@@ -51,3 +51,37 @@ TEST(ReportJson, WritesHtmlSafeText) {
   ASSERT_TRUE(parseJson(out, back, err)) << err;
   EXPECT_EQ(back["t"].str(), "</script><b>&\n");
 }
+
+// The detection report's layout (detector/analysis/src/report.cpp): chosen
+// containers one member per line, everything else on one line, and strings
+// with JSON's escapes only ("<derived datatype>" stays readable).
+TEST(ReportJson, ReadableLayoutExpandsOnlyWhatItIsAskedTo) {
+  Json doc = Json::object();
+  doc.set("name", Json::string("<derived datatype> & \"x\"\n"));
+  Json &stats = doc.set("stats", Json::object());
+  stats.set("n", Json::numberText("3"));
+  stats.set("inner", Json::object()).set("deep", Json::array()).push(Json::boolean(true));
+  doc.set("empty", Json::array());
+  Json &list = doc.set("list", Json::array());
+  list.push(Json::object()).set("a", Json());
+  list.push(Json::object()).set("b", Json::array()).push(Json::numberText("1"));
+  const std::string out = doc.dumpReadable([](int depth, const std::string &key) {
+    return depth == 0 || (depth == 1 && key == "list") || depth == 2;
+  });
+  EXPECT_EQ(out, "{\n"
+                 "  \"name\": \"<derived datatype> & \\\"x\\\"\\n\",\n"
+                 "  \"stats\": {\"n\": 3, \"inner\": {\"deep\": [true]}},\n"
+                 "  \"empty\": [],\n"
+                 "  \"list\": [\n"
+                 "    {\n"
+                 "      \"a\": null\n"
+                 "    },\n"
+                 "    {\n"
+                 "      \"b\": [1]\n"
+                 "    }\n"
+                 "  ]\n"
+                 "}");
+  // Nothing expanded: one line; the compact form keeps its HTML escapes.
+  EXPECT_EQ(doc["stats"].dumpReadable(nullptr), "{\"n\": 3, \"inner\": {\"deep\": [true]}}");
+  EXPECT_EQ(doc["name"].dump(), "\"\\u003cderived datatype\\u003e \\u0026 \\\"x\\\"\\n\"");
+}

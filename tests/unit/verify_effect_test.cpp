@@ -12,7 +12,7 @@
 
 #include "collectivize/json.h"
 #include "effect.h"
-#include "process.h"
+#include "collectivize/process.h"
 
 namespace fs = std::filesystem;
 using namespace cz::verify;
@@ -99,19 +99,19 @@ TEST(VerifyEffect, ProbesGoAtTheRegionsEndAndAfterTheReplacementWithoutNewLines)
   std::vector<PatchRegion> regions{region(kPatch)};
 
   ProbeEdit o = insertProbes(original.path, regions, false);
-  std::string text = readFile(original.path + "/g.c");
+  std::string text = cz::process::readFile(original.path + "/g.c");
   EXPECT_EQ(o.probes.count(1), 1u);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(before.begin(), before.end(), '\n'));
   EXPECT_EQ(text.find("  } { extern void cz_probe_"), text.find("  }"));
 
   ProbeEdit p = insertProbes(patched.path, regions, true);
-  text = readFile(patched.path + "/g.c");
+  text = cz::process::readFile(patched.path + "/g.c");
   EXPECT_EQ(p.probes.count(1), 1u);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(after.begin(), after.end(), '\n'));
   EXPECT_NE(text.find("root, comm); { extern void cz_probe_"), std::string::npos);
 
   EXPECT_TRUE(removeProbes(p));
-  EXPECT_EQ(readFile(patched.path + "/g.c"), after);
+  EXPECT_EQ(cz::process::readFile(patched.path + "/g.c"), after);
 
   // A replacement the patched file does not hold: no probe, and why.
   PatchRegion other = region(kPatch);
@@ -138,14 +138,14 @@ TEST(VerifyEffect, ProbeBeforeElseGoesInABlockWithTheRegion) {
   std::vector<PatchRegion> regions{region(patch)};
 
   ProbeEdit o = insertProbes(original.path, regions, false);
-  std::string text = readFile(original.path + "/g.c");
+  std::string text = cz::process::readFile(original.path + "/g.c");
   EXPECT_EQ(o.probes.count(1), 1u);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), std::count(before.begin(), before.end(), '\n'));
   EXPECT_NE(text.find("    { for (q = 1; q < p; q++) send(q); { extern void cz_probe_"), std::string::npos) << text;
   EXPECT_NE(text.find("); } }\n  /* or */ else {"), std::string::npos) << text;
 
   ProbeEdit p = insertProbes(patched.path, regions, true);
-  text = readFile(patched.path + "/g.c");
+  text = cz::process::readFile(patched.path + "/g.c");
   EXPECT_EQ(p.probes.count(1), 1u);
   EXPECT_NE(text.find("    { MPI_Bcast(x, n, MPI_INT, 0, comm); { extern void cz_probe_"), std::string::npos) << text;
   EXPECT_NE(text.find("); } }\n  /* or */ else {"), std::string::npos) << text;
@@ -154,7 +154,7 @@ TEST(VerifyEffect, ProbeBeforeElseGoesInABlockWithTheRegion) {
   std::string plain = "void f() {\n  if (manual)\n    for (q = 1; q < p; q++) send(q);\n  elsewhere();\n}\n";
   original.write("g.c", plain);
   insertProbes(original.path, regions, false);
-  text = readFile(original.path + "/g.c");
+  text = cz::process::readFile(original.path + "/g.c");
   EXPECT_NE(text.find("    for (q = 1; q < p; q++) send(q); { extern void cz_probe_"), std::string::npos) << text;
 }
 

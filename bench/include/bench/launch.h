@@ -28,15 +28,12 @@ struct RunOutcome {
   std::string error;
 };
 
-// Runs argv with stdout read line by line into onLine and stderr appended
+// Runs argv (collectivize/process.h) with stdout read line by line into onLine and stderr appended
 // to logPath; extraEnv entries are "NAME=value". Kills the whole process
 // group after timeoutSeconds without a line of output.
 RunOutcome runWithWatchdog(const std::vector<std::string> &argv,
                            const std::vector<std::string> &extraEnv,
                            const std::string &logPath, int timeoutSeconds,
                            const std::function<void(const std::string &)> &onLine);
-
-// Last n lines of a text file (for error messages).
-std::string tailOfFile(const std::string &path, int n);
 
 }  // namespace cz::bench

@@ -20,32 +20,11 @@
 #include "collectivize/clang/Files.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
-#include "collectivize/doc_path.h"
 #include "collectivize/instrument/Instrument.h"
+#include "InstrumentOptions.h"
 
 namespace cz::instrument {
 namespace {
-
-const char kUsageText[] =
-    "usage: collectivize instrument -p BUILD_DIR [options] [FILE...]\n"
-    "       collectivize instrument [options] FILE... -- [COMPILER] FLAGS...\n\n"
-    "Finds every MPI call site of the files (default: all files of\n"
-    "BUILD_DIR/compile_commands.json), writes instrumented copies that report\n"
-    "each site's id to the tracer, and a site database\n"
-    "({doc:clang-plugin/SITE_DATABASE.md}). Originals are not touched.\n\n"
-    "options:\n"
-    "  -p DIR        build directory holding compile_commands.json\n"
-    "  -o DIR        output directory (default: BUILD_DIR/collectivize-instrumented,\n"
-    "                or ./collectivize-instrumented); copies keep their path\n"
-    "                relative to the project root\n"
-    "  --sites FILE  site database to merge into (default: DIR/collectivize-sites.json)\n"
-    "  --root DIR    project root: only files under it are instrumented, and site\n"
-    "                ids use paths relative to it (default: the deepest directory\n"
-    "                holding every file of the compile database)\n"
-    "  -q            print nothing but errors\n";
-
-// The text with the documents it cites where this installation has them.
-const char *usage() { return cz::docs::helpText(kUsageText); }
 
 std::string absolute(const std::string &p) {
   llvm::SmallString<256> s(p);
@@ -89,49 +68,13 @@ std::string commonAncestor(const std::vector<std::string> &files) {
 } // namespace
 
 int instrumentVerb(int argc, char **argv) {
-  std::string buildDir, outDir, sitesPath, root;
-  std::vector<std::string> files, flags;
-  bool haveFlags = false, quiet = false;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "collectivize instrument: %s needs a value\n%s", a.c_str(), usage());
-        return false;
-      }
-      out = argv[++i];
-      return true;
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage(), stdout);
-      return 0;
-    } else if (a == "-p") {
-      if (!value(buildDir)) return 2;
-    } else if (a == "-o") {
-      if (!value(outDir)) return 2;
-    } else if (a == "--sites") {
-      if (!value(sitesPath)) return 2;
-    } else if (a == "--root") {
-      if (!value(root)) return 2;
-    } else if (a == "-q") {
-      quiet = true;
-    } else if (a == "--") {
-      haveFlags = true;
-      flags.assign(argv + i + 1, argv + argc);
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "collectivize instrument: unknown option '%s'\n%s", a.c_str(), usage());
-      return 2;
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (buildDir.empty() && !haveFlags) {
-    std::fprintf(stderr, "collectivize instrument: give a build directory (-p BUILD_DIR "
-                         "with compile_commands.json) or compile flags after --\n%s",
-                 usage());
-    return 2;
-  }
+  InstrumentArgs args;
+  if (auto status = parseInstrumentArgs(argc, argv, args)) return *status;
+  const std::string &buildDir = args.buildDir;
+  std::string &outDir = args.outDir, &sitesPath = args.sitesPath, &root = args.root;
+  const std::vector<std::string> &files = args.files;
+  std::vector<std::string> &flags = args.flags;
+  const bool quiet = args.quiet;
 
   std::unique_ptr<clang::tooling::CompilationDatabase> db;
   if (!buildDir.empty()) {

@@ -15,10 +15,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "collectivize/beside_self.h"
+#include "collectivize/process.h"
 #include "collectivize/clang/CompileArgs.h"
 #include "collectivize/clang/ProjectRoot.h"
 #include "collectivize/clang/SiteDatabase.h"
@@ -33,35 +32,25 @@ const char *env(const char *name) {
   return v && *v ? v : nullptr;
 }
 
-// COLLECTIVIZE_TRACE_LIB, else <bindir>/../lib (installed), else the build
-// tree's library.
-std::string tracerLibrary() {
-  if (const char *e = env("COLLECTIVIZE_TRACE_LIB")) return e;
-  std::string installed = cz::besideSelf(CZ_TRACE_LIB_RELATIVE);
-  if (!installed.empty() && llvm::sys::fs::exists(installed)) return installed;
-#ifdef CZ_TRACE_LIB_BUILD_PATH
-  if (llvm::sys::fs::exists(CZ_TRACE_LIB_BUILD_PATH)) return CZ_TRACE_LIB_BUILD_PATH;
-#endif
-  return "";
-}
-
 // Runs the compiler; stderr goes to errFile unless it is "".
 int run(const std::string &compiler, const std::vector<std::string> &args,
         const std::string &errFile) {
-  auto found = llvm::sys::findProgramByName(compiler);
-  if (!found) {
+  process::Spec spec;
+  spec.argv = {process::findProgram(compiler)};
+  if (spec.argv[0].empty()) {
     std::fprintf(stderr, "collectivize: cannot find the compiler '%s' (set %s)\n",
                  compiler.c_str(), "COLLECTIVIZE_CC / COLLECTIVIZE_CXX / COLLECTIVIZE_FC");
     return 127;
   }
-  std::vector<llvm::StringRef> argv{compiler};
-  for (const std::string &a : args) argv.push_back(a);
-  std::string msg;
-  llvm::Optional<llvm::StringRef> redirects[3] = {llvm::None, llvm::None, llvm::None};
-  if (!errFile.empty()) redirects[2] = llvm::StringRef(errFile);
-  int rc = llvm::sys::ExecuteAndWait(*found, argv, llvm::None, redirects, 0, 0, &msg);
-  if (rc < 0) std::fprintf(stderr, "collectivize: %s: %s\n", compiler.c_str(), msg.c_str());
-  return rc;
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  if (!errFile.empty()) spec.err = process::Output::file(errFile);
+  spec.ownGroup = false; // the build's Ctrl-C reaches it as before
+  process::Result r = process::run(spec);
+  if (!r.started) {
+    std::fprintf(stderr, "collectivize: %s: %s\n", compiler.c_str(), r.error.c_str());
+    return 127;
+  }
+  return r.exitCode;
 }
 
 bool writeText(const std::string &path, llvm::StringRef text, std::string &err) {
@@ -309,10 +298,10 @@ int wrapperMain(int argc, char **argv, WrapperLanguage language) {
   std::vector<std::string> &args = prep.args;
   std::vector<std::string> tracer;
   if (cmd.links && !env("COLLECTIVIZE_NO_TRACER")) {
-    std::string lib = tracerLibrary();
+    std::string why;
+    std::string lib = process::findTracerLibrary(why);
     if (lib.empty()) {
-      std::fprintf(stderr, "%s: warning: the tracer library (libcollectivize_trace.so) was not "
-                           "found; linking without it (set COLLECTIVIZE_TRACE_LIB)\n", self);
+      std::fprintf(stderr, "%s: warning: %s; linking without it\n", self, why.c_str());
     } else {
       tracer = {lib, "-Wl,-rpath," + llvm::sys::path::parent_path(lib).str()};
     }

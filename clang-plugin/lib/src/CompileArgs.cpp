@@ -11,6 +11,8 @@
 #include "llvm/Option/OptTable.h"
 #include "llvm/Support/Path.h"
 
+#include "collectivize/process.h"
+
 namespace cz::clangtools {
 
 bool isMpiCompilerWrapper(llvm::StringRef compiler) {
@@ -33,19 +35,15 @@ const char *builtWithMpiCompiler(bool cxx) {
 
 namespace {
 
-std::string shellQuote(llvm::StringRef s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-bool runForOutput(const std::string &command, std::string &out) {
-  FILE *p = ::popen((command + " 2>/dev/null").c_str(), "r");
-  if (!p) return false;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  return ::pclose(p) == 0;
+// What `wrapper option` prints on stdout; false unless it exits with 0.
+bool runForOutput(const std::string &wrapper, const char *option, std::string &out) {
+  process::Spec spec;
+  spec.argv = {wrapper, option};
+  spec.out = process::Output::capture();
+  spec.err = process::Output::discard();
+  process::Result r = process::run(spec);
+  out = r.out;
+  return r.started && r.exitCode == 0;
 }
 
 // Indices (in args) of the arguments the driver would call unknown: the
@@ -82,10 +80,10 @@ std::vector<std::string> mpiIncludeDirs(const std::string &wrapper) {
   std::vector<std::string> dirs;
   std::string out;
   llvm::SmallVector<llvm::StringRef, 16> words;
-  if (runForOutput(shellQuote(wrapper) + " --showme:incdirs", out)) {
+  if (runForOutput(wrapper, "--showme:incdirs", out)) {
     llvm::SplitString(out, words);
     for (llvm::StringRef w : words) dirs.push_back(w.str());
-  } else if (out.clear(), runForOutput(shellQuote(wrapper) + " -show", out)) {
+  } else if (out.clear(), runForOutput(wrapper, "-show", out)) {
     llvm::SplitString(out, words);
     for (size_t i = 0; i < words.size(); i++) {
       llvm::StringRef w = words[i];

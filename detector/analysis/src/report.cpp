@@ -5,30 +5,25 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "collectivize/json.h"
 #include "collectivize/trace_reader.h"
 
 namespace cz::detect {
 namespace {
 
-std::string quoted(const std::string &s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"': o += "\\\""; break;
-    case '\\': o += "\\\\"; break;
-    case '\n': o += "\\n"; break;
-    case '\t': o += "\\t"; break;
-    default:
-      if (c < 0x20) {
-        char b[8];
-        std::snprintf(b, sizeof b, "\\u%04x", c);
-        o += b;
-      } else {
-        o += char(c);
-      }
-    }
-  }
-  return o + "\"";
+using json::Json;
+
+// A whole number as the report writes it.
+template <class T>
+Json whole(T v) {
+  return Json::numberText(std::to_string(v));
+}
+
+template <class T>
+Json numbers(const std::vector<T> &v) {
+  Json a = Json::array();
+  for (const T &x : v) a.push(whole(x));
+  return a;
 }
 
 std::string number(double v) {
@@ -127,17 +122,121 @@ std::string commText(const Match &m, const ReportContext &ctx) {
 }
 
 // The communicator's JSON object (REPORT_FORMAT.md, "communicator").
-std::string commJson(const Match &m, const ReportContext &ctx) {
-  std::string o = "{\"ref\": " + std::to_string(m.comm) + ", \"name\": " + quoted(m.commName);
+Json commJson(const Match &m, const ReportContext &ctx) {
+  Json o = Json::object();
+  o.set("ref", whole(m.comm));
+  o.set("name", Json::string(m.commName));
   if (m.commCreated) {
-    o += ", \"created_at\": ";
-    if (const SourceLocation *at = creationPlace(m, ctx))
-      o += "{\"file\": " + quoted(at->file) + ", \"line\": " + std::to_string(at->line) + "}";
-    else
-      o += "{\"site\": " + quoted(siteText(m.commSite, ctx.sites, ctx.returnAddresses)) + "}";
-    o += ", \"color\": " + (m.commHasColor ? std::to_string(m.commColor) : std::string("null"));
+    Json &created = o.set("created_at", Json::object());
+    if (const SourceLocation *at = creationPlace(m, ctx)) {
+      created.set("file", Json::string(at->file));
+      created.set("line", whole(at->line));
+    } else {
+      created.set("site", Json::string(siteText(m.commSite, ctx.sites, ctx.returnAddresses)));
+    }
+    o.set("color", m.commHasColor ? whole(m.commColor) : Json());
   }
-  return o + "}";
+  return o;
+}
+
+// One match of the report (REPORT_FORMAT.md, "matches"), its members in
+// the documented order.
+Json matchJson(const Match &m, const ReportContext &ctx) {
+  Json o = Json::object();
+  o.set("kind", Json::string(kindName(m.kind)));
+  o.set("status", Json::string(statusName(m)));
+  o.set("coverage", Json::numberText(number(m.coverage)));
+  o.set("root", m.root >= 0 ? whole(m.root) : Json());
+  o.set("root_world", m.rootWorld != kNone ? whole(m.rootWorld) : Json());
+  o.set("other_roots_world", numbers(m.otherRoots));
+  if (!m.roots.empty()) {
+    o.set("roots", numbers(groupRanks(m, m.roots)));
+    o.set("roots_world", numbers(m.roots));
+  }
+  o.set("communicator", commJson(m, ctx));
+  o.set("ranks", numbers(m.ranks));
+  o.set("subset", Json::boolean(m.subset));
+  if (!m.splitColors.empty()) {
+    Json &split = o.set("split", Json::object());
+    split.set("colors", numbers(m.splitColors));
+  } else {
+    o.set("split", Json());
+  }
+  o.set("instances", whole(m.instances));
+  o.set("messages", whole(m.messages));
+  o.set("bytes_per_instance", whole(m.bytesPerInstance));
+  o.set("bytes_moved", whole(m.bytesMoved));
+  o.set("seconds_in_messages", Json::numberText(number(m.secondsInMessages)));
+  if (m.timedInstances) {
+    Json &path = o.set("critical_path", Json::object());
+    path.set("seconds", Json::numberText(number(m.secondsCriticalPath)));
+    path.set("instances", whole(m.timedInstances));
+  } else {
+    o.set("critical_path", Json());
+  }
+  o.set("call_bytes", whole(m.callBytes));
+  o.set("count", whole(m.count));
+  o.set("datatype", Json::string(typeName(m.datatype)));
+  o.set("op", m.op.empty() ? Json() : Json::string(m.op));
+  if (!m.counts.empty()) {
+    // Elements per member in group order (null where unseen).
+    Json &counts = o.set("counts", Json::array());
+    for (uint32_t rank : m.ranks) {
+      Json c;
+      for (const Match::MemberCount &mc : m.counts)
+        if (mc.rank == rank) c = whole(mc.count);
+      counts.push(c);
+    }
+  }
+  o.set("equivalent", Json::string(equivalentCall(m)));
+  Json &sites = o.set("sites", Json::array());
+  for (const SiteUse &use : m.sites) {
+    // A wrapper's site reached from one caller: the wrapper's call (its
+    // instrumenter id and place), and the caller's place.
+    const SourceLocation *caller = callerOf(use, ctx.returnAddresses);
+    const SiteUse su = caller ? SiteUse{caller->wrapperSite, 0, use.send} : use;
+    Json &site = sites.push(Json::object());
+    site.set("id", Json::string(std::to_string(su.id)));
+    site.set("kind", Json::string(su.siteKind == 1 ? "return_address" : "instrumenter"));
+    site.set("role", Json::string(su.send ? "send" : "recv"));
+    const SiteLocations *table = su.siteKind == 0 ? ctx.sites : ctx.returnAddresses;
+    if (table) {
+      auto it = table->find(su.id);
+      if (it != table->end()) {
+        const SourceLocation &at = it->second;
+        site.set("file", Json::string(at.file));
+        site.set("line", whole(at.line));
+        if (at.column) site.set("column", whole(at.column));
+        if (!at.function.empty()) site.set("function", Json::string(at.function));
+        if (!at.callee.empty()) site.set("callee", Json::string(at.callee));
+      }
+    }
+    if (caller) {
+      Json &from = site.set("caller", Json::object());
+      from.set("file", Json::string(caller->file));
+      from.set("line", whole(caller->line));
+      if (!caller->function.empty()) from.set("function", Json::string(caller->function));
+    }
+  }
+  if (m.traceBlockBytes) o.set("trace_block_bytes", whole(m.traceBlockBytes));
+  if (!m.recvLayout.empty()) o.set("recv_layout", Json::string(m.recvLayout));
+  if (!m.sendLayout.empty()) o.set("send_layout", Json::string(m.sendLayout));
+  if (!m.runs.empty()) {
+    Json &runs = o.set("runs", Json::array());
+    for (const auto &run : m.runs) {
+      Json &one = runs.push(Json::object());
+      one.set("status", Json::string(run.status));
+      if (!run.kind.empty()) one.set("kind", Json::string(run.kind));
+      one.set("ranks", whole(run.ranks));
+    }
+  }
+  if (m.unproven) {
+    Json &unproven = o.set("unproven", Json::array());
+    for (uint32_t b = 0; b < kUnprovenBits; b++)
+      if (m.unproven & (1u << b)) unproven.push(Json::string(unprovenName(1u << b)));
+  }
+  o.set("note", Json::string(m.note));
+  return o;
 }
 
 } // namespace
@@ -185,125 +284,40 @@ std::string equivalentCall(const Match &m) {
 }
 
 void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {
-  out << "{\n  \"format\": \"collectivize-detection\",\n  \"version\": " << kReportVersion << ",\n";
-  out << "  \"trace\": " << quoted(ctx.traceDir) << ",\n";
-  out << "  \"command\": " << quoted(ctx.command) << ",\n";
-  out << "  \"sites\": " << (ctx.sitesPath.empty() ? "null" : quoted(ctx.sitesPath)) << ",\n";
-  out << "  \"ranks\": " << r.ranks << ",\n";
+  Json doc = Json::object();
+  doc.set("format", Json::string("collectivize-detection"));
+  doc.set("version", whole(kReportVersion));
+  doc.set("trace", Json::string(ctx.traceDir));
+  doc.set("command", Json::string(ctx.command));
+  doc.set("sites", ctx.sitesPath.empty() ? Json() : Json::string(ctx.sitesPath));
+  doc.set("ranks", whole(r.ranks));
   if (!r.runs.empty()) {
-    out << "  \"runs\": [";
-    for (size_t k = 0; k < r.runs.size(); k++)
-      out << (k ? ", " : "") << "{\"trace\": " << quoted(r.runs[k].trace)
-          << ", \"command\": " << quoted(r.runs[k].command) << ", \"ranks\": " << r.runs[k].ranks
-          << "}";
-    out << "],\n";
+    Json &runs = doc.set("runs", Json::array());
+    for (const auto &run : r.runs) {
+      Json &o = runs.push(Json::object());
+      o.set("trace", Json::string(run.trace));
+      o.set("command", Json::string(run.command));
+      o.set("ranks", whole(run.ranks));
+    }
   }
   const MatchStats &s = r.stats;
-  out << "  \"stats\": {\"events\": " << s.events << ", \"sends\": " << s.sends
-      << ", \"receives\": " << s.receives << ", \"matched\": " << s.matched
-      << ", \"unmatched_sends\": " << s.unmatchedSends
-      << ", \"unmatched_receives\": " << s.unmatchedReceives << ", \"collectives\": {";
-  bool firstCollective = true;
-  for (const auto &[name, calls] : s.collectives) {
-    out << (firstCollective ? "" : ", ") << quoted(name) << ": " << calls;
-    firstCollective = false;
-  }
-  out << "}},\n";
-  out << "  \"warnings\": [";
-  for (size_t i = 0; i < r.warnings.size(); i++) out << (i ? ", " : "") << quoted(r.warnings[i]);
-  out << "],\n  \"matches\": [";
-  for (size_t i = 0; i < r.matches.size(); i++) {
-    const Match &m = r.matches[i];
-    out << (i ? ",\n" : "\n") << "    {\n";
-    out << "      \"kind\": \"" << kindName(m.kind) << "\",\n";
-    out << "      \"status\": \"" << statusName(m) << "\",\n";
-
-    out << "      \"coverage\": " << number(m.coverage) << ",\n";
-    out << "      \"root\": " << (m.root >= 0 ? std::to_string(m.root) : "null") << ",\n";
-    out << "      \"root_world\": " << (m.rootWorld != kNone ? std::to_string(m.rootWorld) : "null")
-        << ",\n";
-    out << "      \"other_roots_world\": " << list(m.otherRoots) << ",\n";
-    if (!m.roots.empty()) {
-      out << "      \"roots\": " << list(groupRanks(m, m.roots)) << ",\n";
-      out << "      \"roots_world\": " << list(m.roots) << ",\n";
-    }
-    out << "      \"communicator\": " << commJson(m, ctx) << ",\n";
-    out << "      \"ranks\": " << list(m.ranks) << ",\n";
-    out << "      \"subset\": " << (m.subset ? "true" : "false") << ",\n";
-    if (!m.splitColors.empty())
-      out << "      \"split\": {\"colors\": " << list(m.splitColors) << "},\n";
-    else
-      out << "      \"split\": null,\n";
-    out << "      \"instances\": " << m.instances << ",\n";
-    out << "      \"messages\": " << m.messages << ",\n";
-    out << "      \"bytes_per_instance\": " << m.bytesPerInstance << ",\n";
-    out << "      \"bytes_moved\": " << m.bytesMoved << ",\n";
-    out << "      \"seconds_in_messages\": " << number(m.secondsInMessages) << ",\n";
-    out << "      \"critical_path\": ";
-    if (m.timedInstances)
-      out << "{\"seconds\": " << number(m.secondsCriticalPath)
-          << ", \"instances\": " << m.timedInstances << "},\n";
-    else
-      out << "null,\n";
-    out << "      \"call_bytes\": " << m.callBytes << ",\n";
-    out << "      \"count\": " << m.count << ",\n";
-    out << "      \"datatype\": " << quoted(typeName(m.datatype)) << ",\n";
-    out << "      \"op\": " << (m.op.empty() ? "null" : quoted(m.op)) << ",\n";
-    if (!m.counts.empty()) out << "      \"counts\": " << countsText(m) << ",\n";
-    out << "      \"equivalent\": " << quoted(equivalentCall(m)) << ",\n";
-    out << "      \"sites\": [";
-    for (size_t j = 0; j < m.sites.size(); j++) {
-      // A wrapper's site reached from one caller: the wrapper's call (its
-      // instrumenter id and place), and the caller's place.
-      const SourceLocation *caller = callerOf(m.sites[j], ctx.returnAddresses);
-      const SiteUse su = caller ? SiteUse{caller->wrapperSite, 0, m.sites[j].send} : m.sites[j];
-      out << (j ? ", " : "") << "{\"id\": \"" << su.id << "\", \"kind\": \""
-          << (su.siteKind == 1 ? "return_address" : "instrumenter") << "\", \"role\": \""
-          << (su.send ? "send" : "recv") << "\"";
-      const SiteLocations *table = su.siteKind == 0 ? ctx.sites : ctx.returnAddresses;
-      if (table) {
-        auto it = table->find(su.id);
-        if (it != table->end()) {
-          const SourceLocation &at = it->second;
-          out << ", \"file\": " << quoted(at.file) << ", \"line\": " << at.line;
-          if (at.column) out << ", \"column\": " << at.column;
-          if (!at.function.empty()) out << ", \"function\": " << quoted(at.function);
-          if (!at.callee.empty()) out << ", \"callee\": " << quoted(at.callee);
-        }
-      }
-      if (caller) {
-        out << ", \"caller\": {\"file\": " << quoted(caller->file) << ", \"line\": " << caller->line;
-        if (!caller->function.empty()) out << ", \"function\": " << quoted(caller->function);
-        out << "}";
-      }
-      out << "}";
-    }
-    out << "],\n";
-    if (m.traceBlockBytes) out << "      \"trace_block_bytes\": " << m.traceBlockBytes << ",\n";
-    if (!m.recvLayout.empty()) out << "      \"recv_layout\": " << quoted(m.recvLayout) << ",\n";
-    if (!m.sendLayout.empty()) out << "      \"send_layout\": " << quoted(m.sendLayout) << ",\n";
-    if (!m.runs.empty()) {
-      out << "      \"runs\": [";
-      for (size_t k = 0; k < m.runs.size(); k++) {
-        out << (k ? ", " : "") << "{\"status\": " << quoted(m.runs[k].status);
-        if (!m.runs[k].kind.empty()) out << ", \"kind\": " << quoted(m.runs[k].kind);
-        out << ", \"ranks\": " << m.runs[k].ranks << "}";
-      }
-      out << "],\n";
-    }
-    if (m.unproven) {
-      out << "      \"unproven\": [";
-      bool firstBit = true;
-      for (uint32_t b = 0; b < kUnprovenBits; b++)
-        if (m.unproven & (1u << b)) {
-          out << (firstBit ? "" : ", ") << quoted(unprovenName(1u << b));
-          firstBit = false;
-        }
-      out << "],\n";
-    }
-    out << "      \"note\": " << quoted(m.note) << "\n    }";
-  }
-  out << (r.matches.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  Json &stats = doc.set("stats", Json::object());
+  stats.set("events", whole(s.events));
+  stats.set("sends", whole(s.sends));
+  stats.set("receives", whole(s.receives));
+  stats.set("matched", whole(s.matched));
+  stats.set("unmatched_sends", whole(s.unmatchedSends));
+  stats.set("unmatched_receives", whole(s.unmatchedReceives));
+  Json &collectives = stats.set("collectives", Json::object());
+  for (const auto &[name, calls] : s.collectives) collectives.set(name, whole(calls));
+  Json &warnings = doc.set("warnings", Json::array());
+  for (const std::string &w : r.warnings) warnings.push(Json::string(w));
+  Json &matches = doc.set("matches", Json::array());
+  for (const Match &m : r.matches) matches.push(matchJson(m, ctx));
+  // The top level's members and each match's one per line; the rest inline.
+  out << doc.dumpReadable([](int depth, const std::string &key) {
+    return depth == 0 || (depth == 1 && key == "matches") || depth == 2;
+  }) << "\n";
 }
 
 void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {

@@ -9,12 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
+#include "collectivize/process.h"
 #include "collectivize_trace_format.h"
 #include "flat_index.h"
 
@@ -54,33 +54,19 @@ std::vector<Segment> readObjects(const std::string &path) {
   return out;
 }
 
-std::string shellQuote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 uint64_t fnv1a(const std::string &s) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
   return h;
 }
 
-// Runs CMD with one address per line on its standard input; returns its
+// Runs ARGV with one address per line on its standard input; returns its
 // standard output and error, or false when it could not run or failed.
-bool runWithAddresses(const std::string &cmdPrefix, const std::vector<uint64_t> &addrs,
+bool runWithAddresses(const std::vector<std::string> &argv, const std::vector<uint64_t> &addrs,
                       std::string &output, std::string &errors) {
   char tmpl[] = "/tmp/collectivize-addr-XXXXXX";
   int fd = mkstemp(tmpl);
   if (fd < 0) return false;
-  char errTmpl[] = "/tmp/collectivize-addr-err-XXXXXX";
-  int errFd = mkstemp(errTmpl);
-  if (errFd < 0) {
-    close(fd);
-    unlink(tmpl);
-    return false;
-  }
-  close(errFd);
   {
     std::string text;
     char b[32];
@@ -91,25 +77,20 @@ bool runWithAddresses(const std::string &cmdPrefix, const std::vector<uint64_t> 
     if (write(fd, text.data(), text.size()) != ssize_t(text.size())) {
       close(fd);
       unlink(tmpl);
-      unlink(errTmpl);
       return false;
     }
     close(fd);
   }
-  std::string cmd = cmdPrefix + " < " + tmpl + " 2>" + errTmpl;
-  FILE *p = popen(cmd.c_str(), "r");
-  bool ok = p != nullptr;
-  if (p) {
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
-    ok = pclose(p) == 0;
-  }
-  std::ifstream err(errTmpl);
-  errors.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  process::Spec spec;
+  spec.argv = argv;
+  spec.stdinPath = tmpl;
+  spec.out = process::Output::capture();
+  spec.err = process::Output::capture();
+  process::Result r = process::run(spec);
   unlink(tmpl);
-  unlink(errTmpl);
-  return ok;
+  output = std::move(r.out);
+  errors = std::move(r.err);
+  return r.started && r.exitCode == 0;
 }
 
 std::vector<std::string> linesOf(const std::string &text) {
@@ -127,8 +108,7 @@ std::vector<std::string> linesOf(const std::string &text) {
 bool addr2line(const std::string &object, const std::vector<uint64_t> &addrs,
                std::vector<std::pair<std::string, std::string>> &out) {
   std::string text, errors;
-  if (!runWithAddresses("addr2line -f -C -e " + shellQuote(object), addrs, text, errors))
-    return false;
+  if (!runWithAddresses({"addr2line", "-f", "-C", "-e", object}, addrs, text, errors)) return false;
   std::vector<std::string> lines = linesOf(text);
   for (size_t i = 0; i + 1 < lines.size(); i += 2) out.push_back({lines[i], lines[i + 1]});
   return out.size() == addrs.size();
@@ -141,8 +121,7 @@ bool llvmSymbolizer(const std::string &tool, const std::string &object,
                     const std::vector<uint64_t> &addrs,
                     std::vector<std::pair<std::string, std::string>> &out) {
   std::string text, errors;
-  if (!runWithAddresses(shellQuote(tool) + " --inlines --demangle --output-style=LLVM --obj=" +
-                            shellQuote(object),
+  if (!runWithAddresses({tool, "--inlines", "--demangle", "--output-style=LLVM", "--obj=" + object},
                         addrs, text, errors))
     return false;
   // An unreadable object still gives "??" per address and exit 0.
@@ -171,19 +150,10 @@ bool llvmSymbolizer(const std::string &tool, const std::string &object,
 // right. Found once per run.
 const std::string &llvmSymbolizerPath() {
   static const std::string path = [] {
-    const char *env = std::getenv("PATH");
-    std::vector<std::string> names = {"llvm-symbolizer"};
-    for (int v = 20; v >= 11; v--) names.push_back("llvm-symbolizer-" + std::to_string(v));
-    std::istringstream dirs(env ? env : "/usr/bin");
-    std::vector<std::string> pathDirs;
-    for (std::string d; std::getline(dirs, d, ':');)
-      if (!d.empty()) pathDirs.push_back(d);
-    for (const std::string &n : names)
-      for (const std::string &d : pathDirs) {
-        std::string candidate = d + "/" + n;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-      }
-    return std::string();
+    std::string found = process::findProgram("llvm-symbolizer");
+    for (int v = 20; found.empty() && v >= 11; v--)
+      found = process::findProgram("llvm-symbolizer-" + std::to_string(v));
+    return found;
   }();
   return path;
 }

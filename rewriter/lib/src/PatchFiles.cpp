@@ -2,6 +2,7 @@
 #include "collectivize/rewrite/PatchFiles.h"
 
 #include "collectivize/clang/Files.h"
+#include "collectivize/process.h"
 
 #include "FortranText.h"
 
@@ -16,7 +17,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cz::rewrite {
@@ -183,33 +183,33 @@ bool unifiedDiff(const std::string &file, const std::string &before, const std::
                  std::string &diff, std::string &err) {
   diff.clear();
   if (before == after) return true;
-  llvm::SmallString<128> a, b, outPath;
+  llvm::SmallString<128> a, b;
   if (llvm::sys::fs::createTemporaryFile("cz-before", "txt", a) ||
-      llvm::sys::fs::createTemporaryFile("cz-after", "txt", b) ||
-      llvm::sys::fs::createTemporaryFile("cz-diff", "txt", outPath)) {
+      llvm::sys::fs::createTemporaryFile("cz-after", "txt", b)) {
     err = "cannot create temporary files for diff";
     return false;
   }
   bool ok = writeText(std::string(a), before, err) && writeText(std::string(b), after, err);
   if (ok) {
-    auto diffExe = llvm::sys::findProgramByName("diff");
-    if (!diffExe) {
+    process::Spec spec;
+    spec.argv = {process::findProgram("diff"), "-u", "--label", "a/" + file, "--label",
+                 "b/" + file, std::string(a), std::string(b)};
+    spec.out = process::Output::capture();
+    if (spec.argv[0].empty()) {
       err = "the `diff` program (diffutils) is not installed";
       ok = false;
     } else {
-      std::string la = "a/" + file, lb = "b/" + file;
-      llvm::StringRef args[] = {*diffExe, "-u", "--label", la, "--label", lb, a, b};
-      llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(outPath), llvm::None};
-      int rc = llvm::sys::ExecuteAndWait(*diffExe, args, llvm::None, redirects);
-      if (rc != 1 || !readText(std::string(outPath), diff)) {
-        err = "diff failed (exit " + std::to_string(rc) + ")";
+      process::Result r = process::run(spec);
+      if (!r.started || r.exitCode != 1) { // 1: the files differ, as they must
+        err = "diff failed (" + (r.started ? "exit " + std::to_string(r.exitCode) : r.error) + ")";
         ok = false;
+      } else {
+        diff = r.out;
       }
     }
   }
   llvm::sys::fs::remove(a);
   llvm::sys::fs::remove(b);
-  llvm::sys::fs::remove(outPath);
   return ok;
 }
 

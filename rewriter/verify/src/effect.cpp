@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "process.h"
+#include "collectivize/process.h"
 
 namespace fs = std::filesystem;
 
@@ -89,7 +89,7 @@ std::map<int, std::vector<ProbeLine>> readProbeFiles(const std::string &dir, con
     int rank = -1;
     if (std::sscanf(name.c_str(), "rank-%d.txt", &rank) != 1 || rank < 0) continue;
     std::vector<ProbeLine> &lines = out[rank];
-    std::istringstream in(readFile(e.path().string()));
+    std::istringstream in(process::readFile(e.path().string()));
     ProbeLine p;
     while (in >> p.probe >> p.call >> p.crc >> p.bytes)
       if (probes.count(p.probe)) lines.push_back(p);
@@ -208,7 +208,7 @@ ProbeEdit insertProbes(const std::string &copyRoot, const std::vector<PatchRegio
         edit.notes.push_back(r.id + ": " + r.file + " is not in the copy");
         continue;
       }
-      edit.saved[path] = readFile(path);
+      edit.saved[path] = process::readFile(path);
     }
     const std::string &text = edit.saved[path];
     size_t at = patched ? afterReplacement(text, r) : offsetOf(text, r.endLine, r.endColumn);

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "process.h"
+#include "collectivize/process.h"
 
 namespace fs = std::filesystem;
 
@@ -119,38 +119,40 @@ ApplyResult applyPatch(const std::string &diffPath, const std::string &copyRoot,
   // git must not find a repository above the copy (it would then apply
   // relative to that repository's root, or skip paths outside the cwd).
   std::string parent = fs::path(copyRoot).parent_path().string();
-  ProcessSpec spec;
+  const std::string outLog = logPath, errLog = logPath + ".err";
+  process::Spec spec;
   spec.cwd = copyRoot;
   spec.env = {{"GIT_CEILING_DIRECTORIES", parent}};
-  spec.stdoutPath = logPath;
-  spec.stderrPath = logPath + ".err";
+  spec.stdinPath = "/dev/null";
+  spec.out = process::Output::file(outLog);
+  spec.err = process::Output::file(errLog);
   spec.timeoutSeconds = 120;
   spec.argv = {"git", "apply", "--check", "-p1", diffPath};
-  ProcessResult check = runProcess(spec);
+  process::Result check = process::run(spec);
   if (check.started) {
     r.tool = "git apply";
     if (check.exitCode != 0) {
-      r.message = readFile(spec.stderrPath);
+      r.message = process::readFile(errLog);
       return r;
     }
     spec.argv = {"git", "apply", "-p1", diffPath};
   } else {
     r.tool = "patch"; // no git on this machine
     spec.argv = {"patch", "-p1", "--dry-run", "--batch", "-i", diffPath};
-    ProcessResult dry = runProcess(spec);
+    process::Result dry = process::run(spec);
     if (!dry.started) {
       r.message = "neither git nor patch is installed (apt-get install git)";
       return r;
     }
     if (dry.exitCode != 0) {
-      r.message = readFile(spec.stdoutPath) + readFile(spec.stderrPath);
+      r.message = process::readFile(outLog) + process::readFile(errLog);
       return r;
     }
     spec.argv = {"patch", "-p1", "--batch", "-i", diffPath};
   }
-  ProcessResult apply = runProcess(spec);
+  process::Result apply = process::run(spec);
   r.applied = apply.started && apply.exitCode == 0;
-  if (!r.applied) r.message = readFile(spec.stdoutPath) + readFile(spec.stderrPath);
+  if (!r.applied) r.message = process::readFile(outLog) + process::readFile(errLog);
   return r;
 }
 

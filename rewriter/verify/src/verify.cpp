@@ -21,7 +21,7 @@
 #include "effect.h"
 #include "judge.h"
 #include "patch_index.h"
-#include "process.h"
+#include "collectivize/process.h"
 #include "result.h"
 #include "retrace.h"
 #include "scratch.h"
@@ -72,7 +72,7 @@ struct Copy {
 };
 
 struct Run {
-  ProcessResult process;
+  process::Result process;
   std::string out, err;
 };
 
@@ -166,16 +166,18 @@ bool Verifier::plan(Copy &copy, std::string &error) {
 bool Verifier::build(Copy &copy, std::string &log) {
   log = work_ + "/" + copy.name + ".build.log";
   progress("%s: building with %s", copy.name.c_str(), copy.plan.how.c_str());
-  ProcessSpec spec;
+  process::Spec spec;
   spec.argv = {"/bin/sh", "-c", copy.plan.script};
   spec.cwd = copy.buildRoot;
   // A build that calls Collectivize's wrappers by name gets mpicc/mpicxx/mpif90:
   // the timed runs must not carry the tracer.
   const char *path = getenv("PATH");
   spec.env = {{"PATH", plainCompilers_ + ":" + (path ? path : "/usr/bin:/bin")}};
-  spec.stdoutPath = spec.stderrPath = log;
+  spec.stdinPath = "/dev/null";
+  spec.out = process::Output::file(log);
+  spec.err = process::Output::sameAsStdout();
   spec.timeoutSeconds = 3600;
-  ProcessResult r = runProcess(spec);
+  process::Result r = process::run(spec);
   return r.started && r.exitCode == 0;
 }
 
@@ -194,19 +196,22 @@ bool Verifier::buildWithProbes(Copy &copy, std::string &log) {
 
 Run Verifier::runOnce(const Copy &copy, size_t command, const std::string &tag, double timeout) {
   Run run;
-  ProcessSpec spec;
+  process::Spec spec;
   spec.argv = copy.commands[command];
   spec.cwd = copy.cwd;
   // A program built with the tracer would write here: runTracedBuild
   // looks, since such runs are slower and print more than the program.
   spec.env = {{"COLLECTIVIZE_TRACE_DIR", work_ + "/runs/" + tag + ".trace"}};
   for (const auto &kv : sameHeapFill()) spec.env.push_back(kv);
-  spec.stdoutPath = work_ + "/runs/" + tag + ".out";
-  spec.stderrPath = work_ + "/runs/" + tag + ".err";
+  const std::string outPath = work_ + "/runs/" + tag + ".out";
+  const std::string errPath = work_ + "/runs/" + tag + ".err";
+  spec.stdinPath = "/dev/null";
+  spec.out = process::Output::file(outPath);
+  spec.err = process::Output::file(errPath);
   spec.timeoutSeconds = timeout;
-  run.process = runProcess(spec);
-  run.out = readFile(spec.stdoutPath);
-  run.err = readFile(spec.stderrPath);
+  run.process = process::run(spec);
+  run.out = process::readFile(outPath);
+  run.err = process::readFile(errPath);
   return run;
 }
 
@@ -224,18 +229,20 @@ std::string Verifier::tracedRun(const Copy &copy, size_t command, const std::str
   progress("%s: traced run%s", copy.name.c_str(),
            command ? (" of run command " + std::to_string(command + 1)).c_str() : "");
   TracedCommand traced = tracedCommand(copy.commands[command], opt_.tracer, traceDir, effects);
-  ProcessSpec spec;
+  process::Spec spec;
   spec.argv = traced.argv;
   spec.env = traced.env;
   spec.cwd = copy.cwd;
-  spec.stdoutPath = work_ + "/runs/" + tag + ".traced.out";
-  spec.stderrPath = work_ + "/runs/" + tag + ".traced.err";
+  const std::string errPath = work_ + "/runs/" + tag + ".traced.err";
+  spec.stdinPath = "/dev/null";
+  spec.out = process::Output::file(work_ + "/runs/" + tag + ".traced.out");
+  spec.err = process::Output::file(errPath);
   spec.timeoutSeconds = opt_.timeoutSeconds;
-  ProcessResult run = runProcess(spec);
+  process::Result run = process::run(spec);
   if (!run.started || !fs::exists(traceDir))
     return "the traced run of the " + copy.name + " copy wrote no trace (" +
            (run.started ? "exit " + std::to_string(run.exitCode) : run.error) + "; its output: " +
-           spec.stderrPath + ")";
+           errPath + ")";
   return "";
 }
 
@@ -261,14 +268,17 @@ RetraceOutcome Verifier::retrace(const Copy &copy) {
   std::string reportPath = work_ + "/" + copy.name + ".report.json";
   o.error = tracedRun(copy, 0, traceDir, effectsDir(copy, 0));
   if (!o.error.empty()) return o;
-  ProcessSpec detect;
+  process::Spec detect;
   detect.argv = {opt_.collectivize, "detect", traceDir, "-o", reportPath};
-  detect.stdoutPath = detect.stderrPath = work_ + "/" + copy.name + ".detect.log";
+  const std::string detectLog = work_ + "/" + copy.name + ".detect.log";
+  detect.stdinPath = "/dev/null";
+  detect.out = process::Output::file(detectLog);
+  detect.err = process::Output::sameAsStdout();
   detect.timeoutSeconds = opt_.timeoutSeconds;
-  ProcessResult d = runProcess(detect);
+  process::Result d = process::run(detect);
   if (!d.started || d.exitCode != 0) {
     o.error = "collectivize detect failed on the " + copy.name + " copy's trace: " +
-              (d.started ? tailOfFile(detect.stdoutPath, 5) : d.error);
+              (d.started ? process::tailOfFile(detectLog, 5) : d.error);
     return o;
   }
   o.ok = readDetectionReport(reportPath, o.findings, o.error);
@@ -302,7 +312,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
       originalBuilt_ = -1;
       originalBuildError_ = "the original project (unpatched) does not build in its copy with " +
                             original_.plan.how + " (log: " + originalLog + "); its last lines:\n" +
-                            tailOfFile(originalLog, 15);
+                            process::tailOfFile(originalLog, 15);
     } else {
       originalBuilt_ = 1;
     }
@@ -322,7 +332,7 @@ VerifyResult Verifier::verifyJob(const VerifyJob &job) {
     r.verdict = "does not build";
     r.evidence = "the original copy builds with " + original_.plan.how +
                  ", the patched copy does not (log: " + log + "); its last lines:\n" +
-                 tailOfFile(log, 15);
+                 process::tailOfFile(log, 15);
     return r;
   }
 
@@ -467,7 +477,7 @@ void Verifier::report(const VerifyJob &job, const VerifyResult &r) {
 // Interrupted: stop the running program and say where the work is.
 char gWorkMessage[4200];
 void onSignal(int sig) {
-  killRunningProcess(SIGTERM);
+  process::killRunning(SIGTERM);
   (void)!write(2, gWorkMessage, strnlen(gWorkMessage, sizeof gWorkMessage));
   signal(sig, SIG_DFL);
   raise(sig);

@@ -105,18 +105,21 @@ Json &Json::push(Json value) {
 
 namespace {
 
-void dumpString(const std::string &s, std::string &out) {
+// forPage: '<', '>' and '&' escaped too, so the text can sit in an HTML page.
+void dumpString(const std::string &s, std::string &out, bool forPage = true) {
   out += '"';
   for (unsigned char c : s) {
+    if (forPage && (c == '<' || c == '>' || c == '&')) {
+      // never "</script>" inside the page
+      out += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+      continue;
+    }
     switch (c) {
     case '"': out += "\\\""; break;
     case '\\': out += "\\\\"; break;
     case '\n': out += "\\n"; break;
     case '\r': out += "\\r"; break;
     case '\t': out += "\\t"; break;
-    case '<': out += "\\u003c"; break; // never "</script>" inside the page
-    case '>': out += "\\u003e"; break;
-    case '&': out += "\\u0026"; break;
     default:
       if (c < 0x20) {
         char buf[8];
@@ -330,6 +333,42 @@ void Json::dump(std::string &out) const {
     out += '}';
     break;
   }
+}
+
+void Json::dumpReadable(const Expand &expand, int depth, const std::string &key,
+                        std::string &out) const {
+  bool isContainer = type_ == Type::Array || type_ == Type::Object;
+  if (!isContainer || size() == 0) {
+    if (type_ == Type::String) dumpString(text_, out, false);
+    else if (type_ == Type::Array) out += "[]";
+    else if (type_ == Type::Object) out += "{}";
+    else dump(out);
+    return;
+  }
+  // One member per line, or all on this one (and so everything inside).
+  bool lines = expand && expand(depth, key);
+  const Expand none;
+  std::string inner = lines ? ",\n" + std::string(size_t(2 * (depth + 1)), ' ') : ", ";
+  out += type_ == Type::Array ? '[' : '{';
+  if (lines) out += inner.substr(1);
+  for (size_t k = 0; k < size(); ++k) {
+    if (k) out += inner;
+    if (type_ == Type::Array) {
+      items_[k].dumpReadable(lines ? expand : none, depth + 1, "", out);
+    } else {
+      dumpString(members_[k].first, out, false);
+      out += ": ";
+      members_[k].second.dumpReadable(lines ? expand : none, depth + 1, members_[k].first, out);
+    }
+  }
+  if (lines) out += "\n" + std::string(size_t(2 * depth), ' ');
+  out += type_ == Type::Array ? ']' : '}';
+}
+
+std::string Json::dumpReadable(const Expand &expand) const {
+  std::string out;
+  dumpReadable(expand, 0, "", out);
+  return out;
 }
 
 std::string Json::dump() const {

@@ -2,6 +2,7 @@
 // documents; an option they do not list is taken to have no value, which
 // only matters for finding the program (best effort, for messages).
 #include "collectivize/launcher.h"
+#include "collectivize/process.h"
 
 #include <limits.h>
 #include <sched.h>
@@ -115,19 +116,14 @@ bool isHostOption(Kind kind, const std::string &o) {
   return false;
 }
 
-std::string runForOutput(const std::string &path, const char *arg) {
-  std::string command = "'";
-  for (char c : path) command += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  command += std::string("' ") + arg + " 2>&1 </dev/null";
-  std::string out;
-  if (FILE *p = ::popen(command.c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while (out.size() < (1u << 16) && (n = std::fread(buf, 1, sizeof buf, p)) > 0)
-      out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
+// What `path arg` prints on stdout and stderr, "" if it cannot run.
+std::string outputOf(const std::string &path, const char *arg) {
+  process::Spec spec;
+  spec.argv = {path, arg};
+  spec.stdinPath = "/dev/null";
+  spec.out = process::Output::capture();
+  spec.err = process::Output::sameAsStdout();
+  return process::run(spec).out;
 }
 
 } // namespace
@@ -175,7 +171,7 @@ Kind kindOf(const std::string &path) {
     if (k != Kind::Unknown) return k;
   }
   if (!looksLikeMpiLauncher(path)) return Kind::Unknown;
-  return kindFromVersionText(runForOutput(path, "--version"));
+  return kindFromVersionText(outputOf(path, "--version"));
 }
 
 Shape shapeOf(const std::vector<std::string> &argv, Kind kind) {
@@ -330,27 +326,6 @@ Additions neededOptions(Kind kind, const Shape &shape, const Machine &machine) {
                           "run slowly");
   }
   return out;
-}
-
-std::string resolveExecutable(const std::string &name) {
-  auto executable = [](const std::string &p) {
-    struct stat st;
-    return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-           access(p.c_str(), X_OK) == 0;
-  };
-  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
-  const char *path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (executable(candidate)) return candidate;
-    start = end + 1;
-  }
-  return "";
 }
 
 } // namespace cz::launch

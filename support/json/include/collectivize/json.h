@@ -5,6 +5,7 @@
 // <script>. Not for the runtime: users' programs never parse JSON.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,8 +55,18 @@ public:
 
   std::string dump() const; // compact; '<' written as \u003c
   void dump(std::string &out) const;
+  // For people to read (the detection report): ", " and ": " between
+  // items; a container `expand` chooses (by its depth, 0 at the top, and the
+  // key it is under, "" for an array's items) has one member per line,
+  // indented two spaces a level, any other is written on one line with all
+  // it holds. Strings get the escapes JSON requires, nothing for HTML.
+  using Expand = std::function<bool(int depth, const std::string &key)>;
+  std::string dumpReadable(const Expand &expand) const;
 
 private:
+  void dumpReadable(const Expand &expand, int depth, const std::string &key,
+                    std::string &out) const;
+
   Type type_ = Type::Null;
   bool bool_ = false;
   std::string text_; // number text or string

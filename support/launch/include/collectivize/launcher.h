@@ -83,8 +83,4 @@ Additions neededOptions(Kind kind, const Shape &shape, const Machine &machine);
 std::vector<std::string> withOptions(const std::vector<std::string> &argv,
                                      const std::vector<std::string> &options);
 
-// A bare name looked up in PATH as execvp does; a path with a slash must be
-// an executable file. "" when not found.
-std::string resolveExecutable(const std::string &name);
-
 } // namespace cz::launch
