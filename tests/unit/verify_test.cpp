@@ -337,7 +337,8 @@ TEST(VerifyRetrace, SameCollectiveIgnoresSitesAndAllowsOtherWorldSizes) {
 }
 
 TEST(VerifyRetrace, TracerGoesThroughMpirunOrTheEnvironment) {
-  auto t = tracedCommand({"/usr/bin/mpirun", "-np", "2", "./app"}, "/l/tr.so", "/w/t");
+  using cz::launch::Kind;
+  auto t = tracedCommand({"/usr/bin/mpirun", "-np", "2", "./app"}, Kind::OpenMpi, "/l/tr.so", "/w/t");
   EXPECT_EQ(t.argv, (std::vector<std::string>{"/usr/bin/mpirun", "-x", "LD_PRELOAD=/l/tr.so",
                                               "-x", "COLLECTIVIZE_TRACE_DIR=/w/t", "-np", "2",
                                               "./app"}));
@@ -345,13 +346,24 @@ TEST(VerifyRetrace, TracerGoesThroughMpirunOrTheEnvironment) {
   t = tracedCommand({"./app"}, "/l/tr.so", "/w/t");
   EXPECT_EQ(t.argv, std::vector<std::string>{"./app"});
   EXPECT_EQ(t.env.size(), 2u);
+  // MPICH's Hydra takes no -x (verify's traced runs failed there: "unrecognized argument x").
+  t = tracedCommand({"mpiexec.mpich", "-n", "2", "./app"}, Kind::Hydra, "/l/tr.so", "/w/t");
+  EXPECT_EQ(t.argv, (std::vector<std::string>{"mpiexec.mpich", "-genv", "LD_PRELOAD", "/l/tr.so",
+                                              "-genv", "COLLECTIVIZE_TRACE_DIR", "/w/t", "-n", "2",
+                                              "./app"}));
+  EXPECT_TRUE(t.env.empty());
+  // A launcher of unknown kind: the environment, which a local launch passes on.
+  t = tracedCommand({"mylauncher", "-n", "2", "./app"}, Kind::Unknown, "/l/tr.so", "/w/t");
+  EXPECT_EQ(t.argv, (std::vector<std::string>{"mylauncher", "-n", "2", "./app"}));
+  EXPECT_EQ(t.env.size(), 2u);
 }
 
 // With effect probes, uninitialised heap memory reads the same in both
 // copies (MALLOC_PERTURB_), unless the user chose a fill already.
 TEST(VerifyRetrace, EffectRunsFillTheHeapAlike) {
   unsetenv("MALLOC_PERTURB_");
-  auto t = tracedCommand({"mpirun", "-np", "2", "./app"}, "/l/tr.so", "/w/t", "/w/e");
+  auto t = tracedCommand({"mpirun", "-np", "2", "./app"}, cz::launch::Kind::OpenMpi, "/l/tr.so", "/w/t",
+                         "/w/e");
   EXPECT_EQ(t.argv, (std::vector<std::string>{"mpirun", "-x", "MALLOC_PERTURB_=165", "-x",
                                               "COLLECTIVIZE_VERIFY_EFFECTS=/w/e", "-x",
                                               "LD_PRELOAD=/l/tr.so", "-x",

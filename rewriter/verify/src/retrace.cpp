@@ -1,11 +1,16 @@
 // retrace.cpp: see retrace.h.
 #include "retrace.h"
 
+#include "collectivize/launcher.h"
+#include "collectivize/process.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
 #include "collectivize/json.h"
+#include "collectivize/launcher.h"
+#include "collectivize/process.h"
 
 namespace cz::verify {
 using namespace json; // the tools' JSON model (support/json)
@@ -94,25 +99,39 @@ std::vector<std::pair<std::string, std::string>> sameHeapFill() {
   return {{"MALLOC_PERTURB_", "165"}};
 }
 
-TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
-                            const std::string &traceDir, const std::string &effectsDir) {
+TracedCommand tracedCommand(const std::vector<std::string> &command, launch::Kind kind,
+                            const std::string &tracer, const std::string &traceDir,
+                            const std::string &effectsDir) {
   TracedCommand t;
   t.argv = command;
-  std::string launcher = command.empty() ? "" : std::filesystem::path(command[0]).filename();
   std::vector<std::pair<std::string, std::string>> fill;
   if (!effectsDir.empty()) fill = sameHeapFill();
-  if (launcher == "mpirun" || launcher == "mpiexec" || launcher == "orterun") {
-    t.argv.insert(t.argv.begin() + 1, {"-x", "LD_PRELOAD=" + tracer, "-x",
-                                       "COLLECTIVIZE_TRACE_DIR=" + traceDir});
-    if (!effectsDir.empty())
-      t.argv.insert(t.argv.begin() + 1, {"-x", "COLLECTIVIZE_VERIFY_EFFECTS=" + effectsDir});
-    for (const auto &[k, v] : fill) t.argv.insert(t.argv.begin() + 1, {"-x", k + "=" + v});
-  } else {
+  if (kind == launch::Kind::Unknown) {
+    // Not a launcher (the program itself), or one whose kind is unknown:
+    // the environment, which a local launch hands to its ranks.
     t.env = {{"LD_PRELOAD", tracer}, {"COLLECTIVIZE_TRACE_DIR", traceDir}};
     if (!effectsDir.empty()) t.env.push_back({"COLLECTIVIZE_VERIFY_EFFECTS", effectsDir});
     t.env.insert(t.env.end(), fill.begin(), fill.end());
+    return t;
   }
+  // Through the launcher, in its own words (Open MPI -x, Hydra -genv,
+  // srun --export): its ranks may not inherit its environment.
+  launch::Vars vars = fill;
+  if (!effectsDir.empty()) vars.push_back({"COLLECTIVIZE_VERIFY_EFFECTS", effectsDir});
+  vars.push_back({"LD_PRELOAD", tracer});
+  vars.push_back({"COLLECTIVIZE_TRACE_DIR", traceDir});
+  t.argv = launch::withVariables(command, kind, vars);
   return t;
+}
+
+TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
+                            const std::string &traceDir, const std::string &effectsDir) {
+  launch::Kind kind = launch::Kind::Unknown;
+  if (!command.empty()) {
+    std::string path = process::findProgram(command[0]);
+    if (!path.empty()) kind = launch::kindOf(path);
+  }
+  return tracedCommand(command, kind, tracer, traceDir, effectsDir);
 }
 
 } // namespace cz::verify

@@ -5,6 +5,8 @@
 // is read back: its matches and its count of MPI collective calls.
 #pragma once
 
+#include "collectivize/launcher.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -44,17 +46,23 @@ bool sameCollective(const ManualCollective &a, int ranksA, const ManualCollectiv
 std::string mpiCollectiveFor(const std::string &kind);
 std::vector<std::string> acceptedCollectives(const std::string &kind);
 
-// The run command with the tracer added: Open MPI's mpirun/mpiexec get
-// `-x LD_PRELOAD=... -x COLLECTIVIZE_TRACE_DIR=...` (so mpirun itself is not
-// traced); any other command gets the two variables in its environment.
+// The run command with the tracer added: a launcher gets the variables in
+// its own options (Open MPI `-x LD_PRELOAD=...`, MPICH's Hydra `-genv
+// LD_PRELOAD ...`, srun `--export`), so the launcher itself is not traced;
+// any other command, or a launcher of unknown kind, gets them in its
+// environment.
 struct TracedCommand {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
 };
 // effectsDir: where the effect probes write (COLLECTIVIZE_VERIFY_EFFECTS), "" for none;
-// with it, the heap fill below goes to the ranks too.
+// with it, the heap fill below goes to the ranks too. The first form finds
+// the launcher's kind (kindOf on command[0] looked up on PATH).
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
                             const std::string &traceDir, const std::string &effectsDir = "");
+TracedCommand tracedCommand(const std::vector<std::string> &command, launch::Kind kind,
+                            const std::string &tracer, const std::string &traceDir,
+                            const std::string &effectsDir = "");
 
 // Both copies' runs see the same bytes in memory the program never
 // initialises: glibc fills fresh malloc'd memory with one byte
