@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include "collectivize/json.h"
 #include "collectivize/launcher.h"
@@ -126,10 +127,17 @@ TracedCommand tracedCommand(const std::vector<std::string> &command, launch::Kin
 
 TracedCommand tracedCommand(const std::vector<std::string> &command, const std::string &tracer,
                             const std::string &traceDir, const std::string &effectsDir) {
+  // kindOf may ask the launcher `--version`: once per launcher, not once
+  // per traced run (verify traces every copy with every run command).
+  static std::map<std::string, launch::Kind> kinds;
   launch::Kind kind = launch::Kind::Unknown;
   if (!command.empty()) {
     std::string path = process::findProgram(command[0]);
-    if (!path.empty()) kind = launch::kindOf(path);
+    if (!path.empty()) {
+      auto it = kinds.find(path);
+      if (it == kinds.end()) it = kinds.emplace(path, launch::kindOf(path)).first;
+      kind = it->second;
+    }
   }
   return tracedCommand(command, kind, tracer, traceDir, effectsDir);
 }
