@@ -34,6 +34,9 @@ cz_setup() {
   CZ_FC=$PREFIX/bin/collectivize-fc
   FINGERPRINT=$(prefix_fingerprint "$PREFIX")
   REWRITE_ARGS=()
+  # A recipe's rewrite_args sets the rewriter's extra arguments (they may
+  # name $BUILD, known only now).
+  if declare -F rewrite_args > /dev/null; then rewrite_args; fi
   mkdir -p "$P_OUT"
 }
 
@@ -81,14 +84,23 @@ cz_case() {
     echo "run failed: rc $rc" > "$dir/report-$tag.txt"
     [ -d "$dir/trace-$tag" ] || return 0
   fi
+  cz_detect_rewrite "$dir" "$tag" || { log "$case $tag: DETECT FAILED"; return 0; }
+  log "$case $tag: $(head -2 "$dir/report-$tag.txt" | tail -1); $(tail -1 "$dir/patches-$tag.txt") ($((SECONDS - t0)) s)"
+}
+
+# cz_detect_rewrite DIR TAG: detect DIR/trace-TAG with the site database and
+# rewrite the report; DIR/{report,patches}-TAG*.  Non-zero when detect failed.
+# Shared by cz_case and redetect.sh (detection only, on stored traces).
+cz_detect_rewrite() {
+  local dir=$1 tag=$2
+  rm -rf "$dir/patches-$tag" "$dir/report-$tag.json" "$dir/report-$tag.txt" "$dir/patches-$tag.txt"
   # No site database when the wrappers instrumented nothing (every file
   # failed to parse): detect names sites by return address then.
   local sites_opt=(--sites "$SITES")
-  [ -f "$SITES" ] || { sites_opt=(); log "$case $tag: no site database ($SITES), detecting without --sites"; }
+  [ -f "$SITES" ] || { sites_opt=(); log "$tag: no site database ($SITES), detecting without --sites"; }
   timeout "$RUN_TIMEOUT" "$CZ" detect "$dir/trace-$tag" "${sites_opt[@]}" -o "$dir/report-$tag.json" \
-      > "$dir/report-$tag.txt" 2> "$dir/detect-$tag.err" || { log "$case $tag: DETECT FAILED"; return 0; }
+      > "$dir/report-$tag.txt" 2> "$dir/detect-$tag.err" || return 1
   timeout "$RUN_TIMEOUT" "$CZ" rewrite "$dir/report-$tag.json" -o "$dir/patches-$tag" -q "${REWRITE_ARGS[@]}" \
-      > "$dir/rewrite-$tag.log" 2>&1 || log "$case $tag: rewrite exit $?"
+      > "$dir/rewrite-$tag.log" 2>&1 || log "$tag: rewrite exit $?"
   python3 "$REALCODE/lib/patch_summary.py" "$dir/patches-$tag" > "$dir/patches-$tag.txt" 2>&1 || true
-  log "$case $tag: $(head -2 "$dir/report-$tag.txt" | tail -1); $(tail -1 "$dir/patches-$tag.txt") ($((SECONDS - t0)) s)"
 }

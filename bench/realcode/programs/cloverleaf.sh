@@ -15,7 +15,6 @@ build_program() {
 }
 
 run_cases() {
-  REWRITE_ARGS=()
   local np; mkdir -p "$P_OUT/bm96/work"
   cp "$REALCODE/recipes/cloverleaf/clover.in" "$P_OUT/bm96/work/clover.in"
   for np in 4 8; do

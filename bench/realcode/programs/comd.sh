@@ -8,8 +8,12 @@ build_program() {
   make -j2 CC="$CZ_CC" OPTFLAGS="-g -O2" && test -x ../bin/CoMD-mpi
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -std=c99 -DDOUBLE -DDO_MPI)
+}
+
+run_cases() {
   local wd=$P_OUT/lj/work exe=$BUILD/bin/CoMD-mpi
   mkdir -p "$wd"; cd "$wd" || return
   local args=(-x 16 -y 16 -z 16 -N 20 -n 10)

@@ -15,8 +15,12 @@ ETUDE_CASES="my-bcast:mpi-my-bcast: my-reduce:mpi-my-reduce: my-scatter:mpi-my-s
 sum:mpi-sum:10000 sum-nonzero:mpi-sum:1012 pi:mpi-pi:100000 ring:mpi-ring:3 rank:mpi-rank:1200
 merge-sort:mpi-merge-sort:4096 rule30:mpi-rule30:1024,20 shift-right:mpi-shift-right:1200"
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -std=c99)
+}
+
+run_cases() {
   local c name exe args np
   for c in $ETUDE_CASES; do
     IFS=: read -r name exe args <<< "$c"

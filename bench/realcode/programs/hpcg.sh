@@ -8,8 +8,12 @@ build_program() {
   cmake --build cz-build -j 2 && test -x cz-build/xhpcg
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-p "$BUILD/cz-build")
+}
+
+run_cases() {
   local wd=$P_OUT/cg/work np
   mkdir -p "$wd"
   for np in 4 8; do

@@ -16,8 +16,12 @@ hpl_dat() {
   sed -e "s/@P@/$1/" -e "s/@Q@/$2/" -e "s/@BCAST@/$3/" "$REALCODE/recipes/hpl/HPL.dat.in"
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -DHPL_CALL_CBLAS -I"$BUILD/include" -I"$BUILD/include/cz")
+}
+
+run_cases() {
   local grid p q b
   for grid in 1x4 2x4; do
     p=${grid%x*}; q=${grid#*x}

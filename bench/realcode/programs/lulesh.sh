@@ -9,8 +9,12 @@ build_program() {
   test -x lulesh2.0
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -DUSE_MPI=1 -I"$BUILD")
+}
+
+run_cases() {
   local np; mkdir -p "$P_OUT/sedov/work"
   for np in 8 27; do
     (cd "$P_OUT/sedov/work" && cz_case sedov $np 1 -- "$BUILD/lulesh2.0" -s 6 -i 20 -q)

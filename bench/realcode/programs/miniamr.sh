@@ -14,8 +14,12 @@ amr_args() {
        --num_tsteps 6 --checksum_freq 3 --stages_per_ts 2 --refine_freq 2 --plot_freq 3
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -I"$BUILD/ref")
+}
+
+run_cases() {
   local wd=$P_OUT/sphere/work exe=$BUILD/ref/miniAMR.x
   mkdir -p "$wd"; cd "$wd" || return
   cz_case sphere 4 1 -- "$exe" $(amr_args 2 2 1)

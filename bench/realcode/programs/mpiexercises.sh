@@ -21,7 +21,6 @@ build_program() {
 }
 
 run_cases() {
-  REWRITE_ARGS=()
   local np
   mkdir -p "$P_OUT"/{pi,pi-any,rotate,cart-rotate,traffic}/work
   for np in 4 8; do

@@ -12,7 +12,6 @@ build_program() {
 }
 
 run_cases() {
-  REWRITE_ARGS=()
   local bc=$BUILD/$T/mpi-broadcast-and-collective-communication/code np
   for np in 4 8; do
     mkdir -p "$P_OUT/my_bcast/work" "$P_OUT/compare_bcast/work" "$P_OUT/ring/work" "$P_OUT/random_walk/work"

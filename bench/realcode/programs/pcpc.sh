@@ -26,8 +26,12 @@ pcpc_case_name() {
   esac
 }
 
-run_cases() {
+# The rewriter's extra arguments (compile flags of the sources it parses).
+rewrite_args() {
   REWRITE_ARGS=(-- -std=gnu99 -I"$BUILD/1st_assignment/exercise4")
+}
+
+run_cases() {
   local e np name
   for e in $PCPC_EXES; do
     name=$(pcpc_case_name "$e"); mkdir -p "$P_OUT/$name/work"

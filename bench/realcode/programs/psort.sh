@@ -8,7 +8,6 @@ build_program() {
 }
 
 run_cases() {
-  REWRITE_ARGS=()
   local np; mkdir -p "$P_OUT/sort/work"
   for np in 4 8; do
     (cd "$P_OUT/sort/work" && cz_case sort $np 1 -- "$BUILD/Parallel-Sorting/psort" 100000)
