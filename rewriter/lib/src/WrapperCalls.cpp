@@ -245,6 +245,7 @@ public:
     if (const auto *b = dyn_cast<BinaryOperator>(e); b && !b->isAssignmentOp() && b->getOpcode() != BO_Comma) {
       Expr *l = make(b->getLHS()), *r = l ? make(b->getRHS()) : nullptr;
       if (!r) return nullptr;
+      if (Expr *simpler = withoutZeroTerm(b, l, r)) return simpler;
       return note(BinaryOperator::Create(ctx, l, r, b->getOpcode(), b->getType(), b->getValueKind(),
                                          b->getObjectKind(), at, FPOptionsOverride()),
                   {{"", l}, {" " + b->getOpcodeStr().str() + " ", nullptr}, {"", r}});
@@ -273,6 +274,28 @@ public:
   std::map<const ParmVarDecl *, int> uses;
 
 private:
+  // A caller that passes 0 for a block index makes `buf + (size_t)i * n`
+  // into `buf + (size_t)0 * n`: written as `buf`. Only a product with a
+  // literal 0 factor and no side effects becomes 0, and only a pointer's
+  // offset of 0 is dropped (an integer sum would change its type). Null
+  // when nothing is simpler.
+  Expr *withoutZeroTerm(const BinaryOperator *b, Expr *l, Expr *r) {
+    auto zero = [](const Expr *x) {
+      const auto *lit = dyn_cast<IntegerLiteral>(x->IgnoreParenCasts());
+      return lit && lit->getValue() == 0;
+    };
+    BinaryOperatorKind op = b->getOpcode();
+    if (op == BO_Mul && (zero(l) || zero(r)) && !l->HasSideEffects(ctx) && !r->HasSideEffects(ctx) &&
+        b->getType()->isIntegerType()) {
+      SourceLocation at = call->getBeginLoc();
+      Expr *lit = IntegerLiteral::Create(ctx, llvm::APInt(ctx.getIntWidth(b->getType()), 0), b->getType(), at);
+      return note(lit, {{"0", nullptr}});
+    }
+    if (!b->getType()->isPointerType()) return nullptr;
+    if ((op == BO_Add || op == BO_Sub) && zero(r) && l->getType()->isPointerType()) return l;
+    if (op == BO_Add && zero(l) && r->getType()->isPointerType()) return r;
+    return nullptr;
+  }
   Expr *note(Expr *e, std::vector<TextPiece> pieces) {
     madeTexts[e] = std::move(pieces);
     return e;

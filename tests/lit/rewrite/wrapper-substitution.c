@@ -10,7 +10,7 @@
 // report by hand.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'scatter root=0 count=32 lines=41,44 callers=52,55' 'scatter root=0 count=32 lines=42,44 callers=62,65' 'scatter root=0 count=32 lines=44,46 callers=76,73' 'scatter root=0 count=32 lines=41,44 callers=84,87' 'scatter root=0 count=32 lines=43,44 callers=94,97' 'scatter root=0 count=32 lines=44,45 callers=107,104' 'bcast root=0 count=32 lines=44,47 callers=117,115' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'scatter root=0 count=32 lines=41,44 callers=52,55' 'scatter root=0 count=32 lines=42,44 callers=62,65' 'scatter root=0 count=32 lines=44,46 callers=76,73' 'scatter root=0 count=32 lines=41,44 callers=84,87' 'scatter root=0 count=32 lines=43,44 callers=94,97' 'scatter root=0 count=32 lines=44,45 callers=107,104' 'bcast root=0 count=32 lines=44,47 callers=117,115' 'gather root=0 count=32 lines=41,122 callers=129,126' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s
 // RUN: FileCheck --match-full-lines --check-prefix=PATCHED %s < %t/prog.c
 // CHECK: 01-scatter: proposed prog.c:{{[0-9]+-[0-9]+}} -> MPI_Scatter(all, BLOCK, MPI_INT, mine, BLOCK, MPI_INT, root, world);
@@ -25,7 +25,7 @@
 // CHECK-NEXT: no patch: send_block_or_first (prog.c:45) computes the buffer of its MPI_Send itself, `i > 0 ? buf + i * BLOCK : buf` (prog.c:45), it computes it in a form the rewriter does not write at the caller
 // CHECK-NEXT: 07-bcast: review prog.c:{{[0-9]+-[0-9]+}} -> MPI_Bcast(all, 2 * (half + half), MPI_INT, root, world);
 // CHECK-NEXT: review: the receives post another count than the 2 * (half + half) the sends pass: the patch uses 2 * (half + half) on every rank
-// CHECK-NEXT: 2 proposed, 1 to review, 4 without a patch
+// (08-gather, collect's, and the summary: at the end, lines stay put)
 // PATCHED: void send_block(const int *buf, int i, int n, int to) { MPI_Send(buf + i * n, n, MPI_INT, to, 0, world); }
 // PATCHED:      void deal(int *all, int *mine, int root, int me, int p) {
 // PATCHED-NEXT:   MPI_Scatter(all, BLOCK, MPI_INT, mine, BLOCK, MPI_INT, root, world);
@@ -117,3 +117,19 @@ void pairs_of_halves(int *all, int root, int me, int p) {
     recv_block(all, BLOCK, root);
   }
 }
+
+/* Block 0 of a block-addressing wrapper: `mine + 0 * BLOCK` is `mine`. */
+void recv_at_block(int *buf, int i, int from) { MPI_Recv(buf + i * BLOCK, BLOCK, MPI_INT, from, 0, world, MPI_STATUS_IGNORE); }
+void collect(int *all, int *mine, int root, int me, int p) {
+  if (me == root) {
+    for (int q = 0; q < p; q++)
+      if (q != root) recv_at_block(all, q, q);
+    for (int i = 0; i < BLOCK; i++) all[root * BLOCK + i] = mine[i];
+  } else {
+    send_block(mine, 0, BLOCK, root);
+  }
+}
+// CHECK-NEXT: 08-gather: proposed prog.c:{{[0-9]+-[0-9]+}} -> MPI_Gather(mine, BLOCK, MPI_INT, all, BLOCK, MPI_INT, root, world);
+// CHECK-NEXT: 3 proposed, 1 to review, 4 without a patch
+// PATCHED:      void collect(int *all, int *mine, int root, int me, int p) {
+// PATCHED-NEXT:   MPI_Gather(mine, BLOCK, MPI_INT, all, BLOCK, MPI_INT, root, world);
