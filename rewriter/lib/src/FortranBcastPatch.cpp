@@ -1,7 +1,8 @@
 // FortranBcastPatch.cpp: see FortranBcastPatch.h. The block around the
-// match's sites is read as a list of statements, one per line, each given
-// a shape (if-then, else, do, a call, ...); the list must be one of the two
-// orders of the pattern exactly, and the calls' arguments must agree.
+// match's sites is read as a list of statements (continuation lines
+// joined, free or fixed form), each given a shape (if-then, else, do, a
+// call, ...); the list must be one of the two orders of the pattern
+// exactly, and the calls' arguments must agree.
 #include "FortranBcastPatch.h"
 
 #include <algorithm>
@@ -55,10 +56,13 @@ enum class Shape { Blank, IfThen, Else, EndIf, Do, EndDo, Call, GuardedCall, Oth
 
 struct Statement {
   Shape shape = Shape::Other;
-  unsigned line = 0;       // 1-based
+  unsigned line = 0;       // 1-based, the statement's first line
+  unsigned lastLine = 0;   // its last (continuation) line
   std::string code;        // trimmed, without comment
   std::string condition;   // IfThen, GuardedCall: inside the parentheses
   std::string var, lo, hi; // Do
+  std::string label;       // the statement's label ("20 continue")
+  std::string doLabel;     // Do: the label of its last statement (`do 20 q = ...`)
   std::string why;         // Other: why it does not fit
 };
 
@@ -81,22 +85,48 @@ bool ifCondition(const std::string &code, std::string &condition, std::string &r
   return false;
 }
 
-Statement classify(const std::string &raw, unsigned line) {
+// The statement holding line k (0-based) of `lines`, continuation lines
+// joined.
+Statement classify(const std::vector<std::string> &lines, size_t k, bool fixed) {
   Statement s;
-  s.line = line;
-  std::string code = fortranCode(raw);
-  s.code = trim(code);
+  size_t first = 0, last = 0;
+  s.code = trim(fortranStatementAt(lines, k, fixed, first, last));
+  s.line = unsigned(first + 1);
+  s.lastLine = unsigned(last + 1);
+  bool blank = true;
+  for (size_t i = first; i <= last; i++) {
+    const std::string &raw = lines[i];
+    if (!trim(raw).empty()) blank = false;
+    // Fixed form: a comment line, a `!` comment in columns 7-72, or text
+    // past column 72 (ignored by the compiler, often sequence numbers).
+    std::string code = fixed ? (raw.size() > 6 ? raw.substr(6, 66) : "") : raw;
+    bool wholeLine = fixed ? isFixedFormComment(raw) : trim(fortranCode(raw)).empty();
+    bool trailing = trim(fortranCode(code)) != trim(code) || (fixed && raw.size() > 72 && !trim(raw.substr(72)).empty());
+    if (!trim(raw).empty() && (wholeLine || trailing)) {
+      s.why = wholeLine ? "a comment, which the patch would drop"
+                        : "a comment after the code, which the patch would drop";
+      return s;
+    }
+  }
+  static const std::regex digits("[0-9]{1,5}"), freeLabel("([0-9]{1,5})\\s+(.*)");
+  std::smatch lm;
+  if (fixed) {
+    s.label = trim(lines[first].substr(0, std::min<size_t>(5, lines[first].size())));
+    if (!s.label.empty() && !std::regex_match(s.label, digits)) {
+      s.why = "text in the label field (columns 1-5) that is not a label";
+      return s;
+    }
+  } else if (std::regex_match(s.code, lm, freeLabel)) {
+    s.label = lm[1];
+    s.code = trim(lm[2].str());
+  }
   if (s.code.empty()) {
-    s.shape = trim(raw).empty() ? Shape::Blank : Shape::Other;
+    s.shape = blank ? Shape::Blank : Shape::Other;
     if (s.shape == Shape::Other) s.why = "a comment, which the patch would drop";
     return s;
   }
-  if (trim(raw) != s.code) {
-    s.why = "a comment after the code, which the patch would drop";
-    return s;
-  }
-  if (s.code.front() == '&' || s.code.back() == '&') {
-    s.why = "a continued statement (`&`), which this line-based reader does not patch";
+  if (s.code.front() == '&') {
+    s.why = "a continuation line this reader cannot join to its statement (a comment between the lines?)";
     return s;
   }
   if (s.code.find(';') != std::string::npos) {
@@ -105,19 +135,27 @@ Statement classify(const std::string &raw, unsigned line) {
   }
   static const std::regex elseRe("else", std::regex::icase), endIfRe("end\\s*if", std::regex::icase),
       endDoRe("end\\s*do", std::regex::icase), callRe("call\\s+mpi_\\w+\\s*\\(.*\\)", std::regex::icase),
-      doRe("do\\s+([a-z_][a-z0-9_]*)\\s*=\\s*([^,]+),([^,]+)", std::regex::icase),
-      thenRe("then", std::regex::icase);
+      doRe("do\\s+(([0-9]+)\\s*,?\\s*)?([a-z_][a-z0-9_]*)\\s*=\\s*([^,]+),([^,]+)", std::regex::icase),
+      thenRe("then", std::regex::icase), continueRe("continue", std::regex::icase);
   std::smatch m;
   std::string condition, rest;
+  // A label ends a labelled DO (`20 continue`, `20 end do`), and nothing
+  // else in the pattern: another labelled statement may be jumped to.
+  if (!s.label.empty()) {
+    if (std::regex_match(s.code, continueRe) || std::regex_match(s.code, endDoRe)) s.shape = Shape::EndDo;
+    else s.why = "a statement label (" + s.label + "), which the patch would drop";
+    return s;
+  }
   if (std::regex_match(s.code, elseRe)) s.shape = Shape::Else;
   else if (std::regex_match(s.code, endIfRe)) s.shape = Shape::EndIf;
   else if (std::regex_match(s.code, endDoRe)) s.shape = Shape::EndDo;
   else if (std::regex_match(s.code, callRe)) s.shape = Shape::Call;
   else if (std::regex_match(s.code, m, doRe)) {
     s.shape = Shape::Do;
-    s.var = m[1];
-    s.lo = trim(m[2].str());
-    s.hi = trim(m[3].str());
+    s.doLabel = m[2];
+    s.var = m[3];
+    s.lo = trim(m[4].str());
+    s.hi = trim(m[5].str());
   } else if (ifCondition(s.code, condition, rest)) {
     s.condition = condition;
     if (std::regex_match(rest, thenRe)) s.shape = Shape::IfThen;
@@ -143,15 +181,25 @@ bool comparison(const std::string &cond, std::initializer_list<const char *> ops
   return false;
 }
 
+// Line k's code as written, comment dropped; in fixed form its columns
+// 1-5 (a label) and 7-72, a comment line empty.
+std::string codeOf(const std::vector<std::string> &lines, size_t k, bool fixed) {
+  const std::string &l = lines[k];
+  if (!fixed) return fortranCode(l);
+  if (isFixedFormComment(l)) return "";
+  std::string label = l.substr(0, std::min<size_t>(5, l.size()));
+  return label + " " + (l.size() > 6 ? fortranCode(l.substr(6, 66)) : "");
+}
+
 // The program unit (program, subroutine, function) holding line `at`
 // (0-based): [first, last] lines, its end `end`, `contains` or the file's.
-void unitAround(const std::vector<std::string> &lines, size_t at, size_t &first, size_t &last) {
+void unitAround(const std::vector<std::string> &lines, bool fixed, size_t at, size_t &first, size_t &last) {
   static const std::regex head("^(\\w+\\s+)*(program|subroutine|function)\\s+\\w+.*", std::regex::icase),
       tail("^(end(\\s*(program|subroutine|function)(\\s+\\w+)?)?|contains)$", std::regex::icase),
       endHead("^end\\b.*", std::regex::icase);
   first = 0;
   for (size_t k = at + 1; k-- > 0;) {
-    std::string c = trim(fortranCode(lines[k]));
+    std::string c = trim(codeOf(lines, k, fixed));
     if (std::regex_match(c, head) && !std::regex_match(c, endHead)) {
       first = k;
       break;
@@ -159,7 +207,7 @@ void unitAround(const std::vector<std::string> &lines, size_t at, size_t &first,
   }
   last = lines.size() - 1;
   for (size_t k = at; k < lines.size(); k++)
-    if (std::regex_match(trim(fortranCode(lines[k])), tail)) {
+    if (std::regex_match(trim(codeOf(lines, k, fixed)), tail)) {
       last = k;
       break;
     }
@@ -167,7 +215,8 @@ void unitAround(const std::vector<std::string> &lines, size_t at, size_t &first,
 
 class Recogniser {
 public:
-  Recogniser(const DetectedMatch &m, PatchPlan &p) : m_(m), p_(p), lines_(sourceLines(p.original)) {}
+  Recogniser(const DetectedMatch &m, PatchPlan &p)
+      : m_(m), p_(p), lines_(sourceLines(p.original)), fixed_(isFixedFormSource(p.path)) {}
   bool run(std::string &why);
 
 private:
@@ -183,10 +232,13 @@ private:
   std::vector<size_t> usesOutsideLoopsOver(const std::string &var) const;
   bool statusUnread(std::string &why);
   void write();
+  std::string wrapped(const std::string &indent, const std::string &buffer, const std::vector<std::string> &rest,
+                      const std::string &ierr) const;
 
   const DetectedMatch &m_;
   PatchPlan &p_;
   std::vector<std::string> lines_;
+  bool fixed_ = false; // fixed form: columns 7-72, continuation in column 6
   std::vector<Statement> block_; // from `if ... then` to its `end if`, blank lines left out
   const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
   FortranCall sendCall_, recvCall_;
@@ -198,10 +250,14 @@ private:
 // above the receive when it comes first; above the send's loop (and its
 // block guard) when the send does.
 bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &why) {
+  // The calls' first lines (a site may be at any line of a continued call).
+  sendLine = classify(lines_, sendLine - 1, fixed_).line;
+  recvLine = classify(lines_, recvLine - 1, fixed_).line;
   unsigned top = std::min(sendLine, recvLine);
   std::vector<Statement> above; // nearest first, blank lines left out
   for (size_t k = top - 1; k-- > 0 && above.size() < 3;) {
-    Statement s = classify(lines_[k], unsigned(k + 1));
+    Statement s = classify(lines_, k, fixed_);
+    k = s.line - 1; // to the statement's first line
     if (s.shape != Shape::Blank) above.push_back(s);
   }
   auto shapeAt = [&](size_t i) { return i < above.size() ? above[i].shape : Shape::Other; };
@@ -224,7 +280,8 @@ bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &wh
   size_t start = above[opening].line - 1;
   int depth = 0;
   for (size_t k = start; k < lines_.size(); k++) {
-    Statement s = classify(lines_[k], unsigned(k + 1));
+    Statement s = classify(lines_, k, fixed_);
+    k = s.lastLine - 1; // past the statement's continuation lines
     if (s.shape == Shape::Blank) continue;
     if (s.shape == Shape::Other)
       return fail(why, at(s.line) + " holds " + s.why + " (`" + trim(lines_[k]) + "`) in the block: the "
@@ -250,18 +307,20 @@ bool Recogniser::matchOrder(std::string &why) {
   auto loopAt = [&](size_t i, size_t &next) {
     if (i + 2 >= block_.size() || shapes[i] != S::Do) return false;
     loop_ = &block_[i];
-    if (shapes[i + 1] == S::GuardedCall && shapes[i + 2] == S::EndDo) {
+    // A labelled DO ends at its label, an unlabelled one at `end do`.
+    auto endsLoop = [&](size_t e) { return shapes[e] == S::EndDo && block_[e].label == loop_->doLabel; };
+    if (shapes[i + 1] == S::GuardedCall && endsLoop(i + 2)) {
       guard_ = send_ = &block_[i + 1];
       next = i + 3;
       return true;
     }
-    if (shapes[i + 1] == S::Call && shapes[i + 2] == S::EndDo) {
+    if (shapes[i + 1] == S::Call && endsLoop(i + 2)) {
       send_ = &block_[i + 1];
       next = i + 3;
       return true;
     }
     if (i + 4 < block_.size() && shapes[i + 1] == S::IfThen && shapes[i + 2] == S::Call &&
-        shapes[i + 3] == S::EndIf && shapes[i + 4] == S::EndDo) {
+        shapes[i + 3] == S::EndIf && endsLoop(i + 4)) {
       guard_ = &block_[i + 1];
       send_ = &block_[i + 2];
       next = i + 5;
@@ -300,8 +359,8 @@ bool Recogniser::matchOrder(std::string &why) {
 // the same tag on the same communicator; the loop reaches every rank but
 // the root.
 bool Recogniser::callsAgree(std::string &why) {
-  if (!fortranCallAt(p_.original, send_->line, false, sendCall_) ||
-      !fortranCallAt(p_.original, recv_->line, false, recvCall_))
+  if (!fortranCallAt(p_.original, send_->line, fixed_, sendCall_) ||
+      !fortranCallAt(p_.original, recv_->line, fixed_, recvCall_))
     return fail(why, "the calls at " + at(send_->line) + " and " + at(recv_->line) + " do not read as calls");
   if (norm(sendCall_.name) != "mpi_send" || norm(recvCall_.name) != "mpi_recv")
     return fail(why, "the calls are " + sendCall_.name + " and " + recvCall_.name +
@@ -364,8 +423,8 @@ bool Recogniser::statusUnread(std::string &why) {
   if (!isName(status))
     return fail(why, "the receive's status `" + status + "` is not a variable this reader can follow");
   for (size_t k = unitFirst_; k <= unitLast_; k++) {
-    if (k + 1 == recv_->line) continue;
-    std::string code = fortranCode(lines_[k]);
+    if (k + 1 >= recv_->line && k + 1 <= recv_->lastLine) continue;
+    std::string code = codeOf(lines_, k, fixed_);
     if (mentions(code, status) && !isDeclaration(code))
       return fail(why, "the receive's status `" + status + "` is used at " + at(unsigned(k + 1)) +
                            ": after MPI_Bcast it would hold nothing");
@@ -382,12 +441,12 @@ void Recogniser::reviewProvenance() {
   std::set<std::string> assigned;
   static const std::regex assignment("^([a-z_][a-z0-9_]*)\\s*=[^=].*", std::regex::icase);
   for (size_t k = unitFirst_; k <= unitLast_; k++) {
-    std::string code = trim(fortranCode(lines_[k]));
+    std::string code = trim(codeOf(lines_, k, fixed_));
     std::smatch am;
     if (std::regex_match(code, am, assignment)) assigned.insert(norm(am[1]));
     if (!mentions(code, "mpi_comm_size") && !mentions(code, "mpi_comm_rank")) continue;
     FortranCall c;
-    if (!fortranCallAt(p_.original, unsigned(k + 1), false, c) || c.args.size() < 2 || norm(c.args[0]) != comm)
+    if (!fortranCallAt(p_.original, unsigned(k + 1), fixed_, c) || c.args.size() < 2 || norm(c.args[0]) != comm)
       continue;
     if (norm(c.name) == "mpi_comm_size" && norm(c.args[1]) == size_) sized = true;
     if (norm(c.name) == "mpi_comm_rank" && norm(c.args[1]) == rank_) ranked = true;
@@ -429,7 +488,7 @@ std::vector<size_t> Recogniser::usesOutsideLoopsOver(const std::string &var) con
     return std::any_of(open.begin(), open.end(), [](const Open &o) { return o.overVar; });
   };
   for (size_t k = unitFirst_; k <= unitLast_; k++) {
-    std::string code = trim(fortranCode(lines_[k]));
+    std::string code = trim(codeOf(lines_, k, fixed_));
     std::smatch m;
     bool opens = false;
     if (std::regex_match(code, m, doRe)) {
@@ -448,6 +507,37 @@ std::vector<size_t> Recogniser::usesOutsideLoopsOver(const std::string &var) con
   return out;
 }
 
+// `call MPI_Bcast(...)` after `indent`, in the source form's line length
+// (free form 132 columns, continued with `&`; fixed form up to column 72,
+// continued with `&` in column 6): broken after an argument's comma.
+std::string Recogniser::wrapped(const std::string &indent, const std::string &buffer,
+                                const std::vector<std::string> &rest, const std::string &ierr) const {
+  std::vector<std::string> pieces = {"call MPI_Bcast(" + buffer + ","};
+  for (const std::string &a : rest) pieces.push_back(a + ",");
+  if (!ierr.empty()) pieces.push_back(ierr + ",");
+  pieces.back().back() = ')';
+  size_t width = 0; // columns the indent takes (a tab to the next multiple of 8)
+  for (char c : indent) width = c == '\t' ? (width / 8 + 1) * 8 : width + 1;
+  const size_t limit = fixed_ ? 72 : 132;
+  std::string next = fixed_ ? "\n     &" + std::string(width > 6 ? width - 6 + 4 : 4, ' ')
+                            : " &\n" + indent + "    ";
+  size_t nextWidth = fixed_ ? std::max<size_t>(width, 6) + 4 : width + 4;
+  std::string out = pieces[0];
+  size_t column = width + out.size();
+  for (size_t i = 1; i < pieces.size(); i++) {
+    // Room for the piece, and in free form for a ` &` after it.
+    size_t reserve = fixed_ || i + 1 == pieces.size() ? 0 : 2;
+    if (column + 1 + pieces[i].size() + reserve <= limit) {
+      out += " " + pieces[i];
+      column += 1 + pieces[i].size();
+    } else {
+      out += next + pieces[i];
+      column = nextWidth + pieces[i].size();
+    }
+  }
+  return out;
+}
+
 void Recogniser::write() {
   const std::vector<std::string> &s = sendCall_.args;
   std::string ierr = s.size() == 7 ? ", " + s[6] : "";
@@ -455,15 +545,13 @@ void Recogniser::write() {
   p_.call = "MPI_Bcast(" + s[0] + ", " + s[1] + ", " + s[2] + ", " + root + ", " + s[5] + ierr + ")";
   const std::string &first = lines_[block_.front().line - 1];
   size_t indent = first.find_first_not_of(" \t");
-  // Never longer than the send's line, which held the same arguments and
-  // more, further in: no line-length limit to mind.
-  p_.replacement = "call " + p_.call;
+  p_.replacement = wrapped(first.substr(0, indent), s[0], {s[1], s[2], root, s[5]}, ierr.empty() ? "" : s[6]);
   unsigned offset = 0;
   for (unsigned k = 0; k + 1 < block_.front().line; k++) offset += unsigned(lines_[k].size() + 1);
   p_.begin = offset + unsigned(indent);
   p_.beginLine = block_.front().line;
   p_.beginColumn = unsigned(indent + 1);
-  unsigned lastLine = block_.back().line;
+  unsigned lastLine = block_.back().lastLine;
   offset = 0;
   for (unsigned k = 0; k + 1 < lastLine; k++) offset += unsigned(lines_[k].size() + 1);
   const std::string &last = lines_[lastLine - 1];
@@ -474,7 +562,7 @@ void Recogniser::write() {
   p_.collectives = {"MPI_Bcast"};
   p_.effectWhyNot = "a Fortran source: verify's effect probe is a C statement; the outputs and the "
                     "retrace are compared";
-  p_.notes.push_back("read line by line (Fortran is not parsed): lines " + std::to_string(block_.front().line) +
+  p_.notes.push_back("read statement by statement (Fortran is not parsed): lines " + std::to_string(block_.front().line) +
                      "-" + std::to_string(block_.back().line) + " hold nothing but the rank test, the loop "
                      "of sends that skips the root, the receive and the block's end; the send and the "
                      "receive name the same buffer, count, datatype, tag and communicator");
@@ -492,7 +580,6 @@ bool Recogniser::run(std::string &why) {
   if (m_.subset || m_.root < 0)
     return fail(why, m_.subset ? "the broadcast reaches part of its communicator only"
                                : "the root changes from instance to instance");
-  if (isFixedFormSource(p_.path)) return fail(why, "a fixed-form source: Fortran patches are written for free form only");
   std::set<unsigned> sends, recvs;
   for (const MatchSite &s : m_.sites) (s.send ? sends : recvs).insert(unsigned(s.line));
   if (sends.size() != 1 || recvs.size() != 1)
@@ -501,19 +588,14 @@ bool Recogniser::run(std::string &why) {
   unsigned sendLine = *sends.begin(), recvLine = *recvs.begin();
   if (!sendLine || !recvLine || sendLine > lines_.size() || recvLine > lines_.size())
     return fail(why, "a site's line is not in " + p_.file);
-  for (unsigned line : {sendLine, recvLine}) {
-    FortranCall c;
-    if (fortranCallAt(p_.original, line, false, c) && c.firstLine != c.lastLine)
-      return fail(why, "the call at " + at(c.firstLine) + "-" + std::to_string(c.lastLine) + " is continued "
-                       "(`&`) over several lines, which this line-based reader does not patch");
-  }
   if (!readBlock(sendLine, recvLine, why) || !matchOrder(why)) return false;
-  if (send_->line != sendLine || recv_->line != recvLine)
+  auto holds = [](const Statement *st, unsigned line) { return line >= st->line && line <= st->lastLine; };
+  if (!holds(send_, sendLine) || !holds(recv_, recvLine))
     return fail(why, "the block's calls (lines " + std::to_string(send_->line) + ", " +
                          std::to_string(recv_->line) + ") are not the match's sites (lines " +
                          std::to_string(sendLine) + ", " + std::to_string(recvLine) + ")");
   if (!callsAgree(why)) return false;
-  unitAround(lines_, block_.front().line - 1, unitFirst_, unitLast_);
+  unitAround(lines_, fixed_, block_.front().line - 1, unitFirst_, unitLast_);
   if (!statusUnread(why)) return false;
   reviewProvenance();
   write();

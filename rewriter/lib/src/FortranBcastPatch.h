@@ -11,12 +11,16 @@
 //
 // (the guard may be a block `if ... then / call / end if`; with root 0
 // the loop may start at 1 instead), which becomes
-// `call MPI_Bcast(buf, n, type, root, comm, ierr)`. The block is read line
-// by line around exactly the match's two sites; anything else in it (other
-// statements, comments, continuation lines, `;`, labels), arguments that
-// differ between the two calls, a loop that does not provably skip the
-// root, or a status read elsewhere refuses the patch, and the match keeps
-// its suggestion (FortranSuggestion.h) with the refusal as the reason.
+// `call MPI_Bcast(buf, n, type, root, comm, ierr)`. The block is read
+// statement by statement (continuation lines joined; free form, or fixed
+// form with a labelled `do 20 q = ...` ending at `20 continue`) around
+// exactly the match's two sites; anything else in it (other statements,
+// comments, `;`, other labels, text past column 72 in fixed form),
+// arguments that differ between the two calls, a loop that does not
+// provably skip the root, or a status read elsewhere refuses the patch, and
+// the match keeps its suggestion (FortranSuggestion.h) with the refusal as
+// the reason. The new call keeps the form's line length (132 columns, or
+// column 72 in fixed form), continued after a comma when it does not fit.
 #pragma once
 
 #include <string>

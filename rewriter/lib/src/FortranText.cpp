@@ -19,15 +19,41 @@ bool fixedContinuation(const std::string &l) {
   return l.find_first_not_of(' ') == 5;
 }
 
-// Lines [first, last] (0-based) of the statement holding line i, and its
-// code joined into one line.
-std::string statementAt(const std::vector<std::string> &lines, size_t i, bool fixed, size_t &first,
-                        size_t &last) {
+} // namespace
+
+bool isFixedFormComment(const std::string &l) { return fixedComment(l); }
+
+std::string fortranStatementAt(const std::vector<std::string> &lines, size_t i, bool fixed, size_t &first,
+                               size_t &last) {
   first = last = i;
   std::string joined;
+  // Comment and blank lines may stand between a statement's lines.
+  auto noCode = [&](size_t k) {
+    return trim(lines[k]).empty() || (fixed ? fixedComment(lines[k]) : trim(fortranCode(lines[k])).empty());
+  };
+  auto previousCode = [&](size_t k, size_t &out) {
+    while (k-- > 0)
+      if (!noCode(k)) {
+        out = k;
+        return true;
+      }
+    return false;
+  };
+  auto continues = [&](size_t k) { // free form: line k goes on in the next
+    std::string c = trim(fortranCode(lines[k]));
+    return !c.empty() && c.back() == '&';
+  };
+  if (noCode(i)) return "";
+  for (size_t p; fixed ? fixedContinuation(lines[first]) : true;) {
+    if (!previousCode(first, p) || (!fixed && !continues(p))) break;
+    first = p;
+  }
+  for (size_t k = last + 1; k < lines.size(); k++) {
+    if (noCode(k)) continue;
+    if (fixed ? !fixedContinuation(lines[k]) : !continues(last)) break;
+    last = k;
+  }
   if (fixed) {
-    while (first > 0 && fixedContinuation(lines[first])) first--;
-    while (last + 1 < lines.size() && fixedContinuation(lines[last + 1])) last++;
     for (size_t k = first; k <= last; k++) {
       const std::string &l = lines[k];
       if (fixedComment(l) || l.size() <= 6) continue;
@@ -35,12 +61,6 @@ std::string statementAt(const std::vector<std::string> &lines, size_t i, bool fi
     }
     return joined;
   }
-  auto continues = [&](size_t k) {
-    std::string c = trim(fortranCode(lines[k]));
-    return !c.empty() && c.back() == '&';
-  };
-  while (first > 0 && continues(first - 1)) first--;
-  while (last + 1 < lines.size() && continues(last)) last++;
   for (size_t k = first; k <= last; k++) {
     std::string c = trim(fortranCode(lines[k]));
     if (!c.empty() && c.back() == '&') c.pop_back();
@@ -49,8 +69,6 @@ std::string statementAt(const std::vector<std::string> &lines, size_t i, bool fi
   }
   return joined;
 }
-
-} // namespace
 
 bool isFortranSource(llvm::StringRef path) {
   std::string ext = llvm::sys::path::extension(path).lower();
@@ -117,7 +135,7 @@ bool fortranCallAt(const std::string &source, unsigned line, bool fixed, Fortran
   std::vector<std::string> lines = sourceLines(source);
   if (line == 0 || line > lines.size()) return false;
   size_t first = 0, last = 0;
-  std::string stmt = statementAt(lines, line - 1, fixed, first, last);
+  std::string stmt = fortranStatementAt(lines, line - 1, fixed, first, last);
   std::string low = llvm::StringRef(stmt).lower();
   for (size_t at = low.find("call"); at != std::string::npos; at = low.find("call", at + 4)) {
     if (at > 0 && (std::isalnum((unsigned char)low[at - 1]) || low[at - 1] == '_')) continue;

@@ -29,6 +29,16 @@ std::string fortranCode(const std::string &line);
 // false when the parentheses do not balance.
 bool splitFortranArguments(const std::string &s, size_t open, std::vector<std::string> &args);
 
+// The statement holding line i (0-based) of `lines`: its lines [first,
+// last] (0-based) and its code joined into one line, comments dropped
+// (fixed form: continuation in column 6, code in columns 7-72; else free
+// form, `&`).
+std::string fortranStatementAt(const std::vector<std::string> &lines, size_t i, bool fixed, size_t &first,
+                               size_t &last);
+
+// A fixed-form comment line (C, c, * or ! in column 1).
+bool isFixedFormComment(const std::string &line);
+
 // One call statement of a Fortran source, continuation lines joined.
 struct FortranCall {
   std::string name;              // "MPI_Send" as written

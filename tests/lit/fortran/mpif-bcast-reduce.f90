@@ -66,13 +66,13 @@ end program
 
 ! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
 ! RUN: FileCheck --check-prefix=RATIONALE %s < %t/patches/01-bcast.md
-! These get a suggestion, not a patch (the bcast's calls are continued
-! over two lines, which the line-based patcher refuses: bcast-shapes.test):
+! These get a suggestion, not a patch (the bcast's block fills the
+! array before its loop of sends, not the patched shape: bcast-shapes.test):
 ! arguments from the calls' text, the root from the receive's source
 ! expression, none from the trace (the tree's peer `me - mask` names no
 ! root: a placeholder).
 ! SUGGEST: 01-bcast: none
-! SUGGEST-NEXT: no patch: a Fortran source: no patch (the call at {{.*}}mpif-bcast-reduce.f90:26-27 is continued (`&`) over several lines, which this line-based reader does not patch); the rationale suggests `call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)`
+! SUGGEST-NEXT: no patch: a Fortran source: no patch (no `if (...) then` opens a block right above {{.*}}mpif-bcast-reduce.f90:26 and its loop: {{.*}}mpif-bcast-reduce.f90:24 holds another statement {{.*}}); the rationale suggests `call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)`
 ! SUGGEST: 02-reduce: none
 ! SUGGEST-NEXT: `call MPI_Reduce(partial, <result>, 1, MPI_DOUBLE_PRECISION, <op>, <root>, MPI_COMM_WORLD, ierr)`
 ! SUGGEST: 0 proposed, 0 to review, 2 without a patch

@@ -51,7 +51,7 @@ program shapes
     call MPI_Recv(x, 4, MPI_DOUBLE_PRECISION, root, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
   end if
 
-  ! 5 refused: a continuation line
+  ! 5 proposed: the receive continued over two lines
   if (me == root) then
     do q = 0, p - 1
       if (q /= root) call MPI_Send(x, 4, MPI_DOUBLE_PRECISION, q, 5, MPI_COMM_WORLD, ierr)
@@ -136,3 +136,29 @@ subroutine from_arguments(x, me, p)
   end if
   if (q > p) x(1) = 0
 end subroutine from_arguments
+
+! 17 to review (size and rank are arguments): deep in nested blocks, the new call past column 132 once
+! indented: continued with `&` after a comma
+subroutine deep(me, p, root, the_buffer_with_a_rather_long_name)
+  use mpi
+  integer, intent(in) :: me, p, root
+  double precision, intent(inout) :: the_buffer_with_a_rather_long_name(4)
+  integer :: q, ierr, a, b, c, d
+  do a = 1, 1
+    do b = 1, 1
+      do c = 1, 1
+        do d = 1, 1
+                                          if (me == root) then
+                                            do q = 0, p - 1
+                                              if (q /= root) call MPI_Send(the_buffer_with_a_rather_long_name, 4, &
+                                                MPI_DOUBLE_PRECISION, q, 13, MPI_COMM_WORLD, ierr)
+                                            end do
+                                          else
+                                            call MPI_Recv(the_buffer_with_a_rather_long_name, 4, &
+                                              MPI_DOUBLE_PRECISION, root, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+                                          end if
+        end do
+      end do
+    end do
+  end do
+end subroutine deep
