@@ -10,208 +10,17 @@
 #include <regex>
 #include <set>
 
+#include "FortranStatements.h"
 #include "FortranText.h"
 
 namespace cz::rewrite {
 namespace {
+using namespace fortran;
 
 std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
-// An expression compared as Fortran does: case and blanks do not count.
-std::string norm(const std::string &e) {
-  std::string o;
-  for (char c : e)
-    if (!std::isspace((unsigned char)c)) o += char(std::tolower((unsigned char)c));
-  return o;
-}
-
-bool isName(const std::string &e) {
-  static const std::regex name("[a-z_][a-z0-9_]*", std::regex::icase);
-  return std::regex_match(e, name);
-}
-bool isRootExpression(const std::string &e) {
-  static const std::regex literal("[0-9]+");
-  return isName(e) || std::regex_match(e, literal);
-}
-
-// Whether `code` names `word` (a whole identifier, any case).
-bool mentions(const std::string &code, const std::string &word) {
-  std::string c = llvm::StringRef(code).lower(), w = norm(word);
-  for (size_t at = c.find(w); at != std::string::npos; at = c.find(w, at + 1)) {
-    auto part = [](char ch) { return std::isalnum((unsigned char)ch) || ch == '_' || ch == '%'; };
-    bool before = at > 0 && part(c[at - 1]), after = at + w.size() < c.size() && part(c[at + w.size()]);
-    if (!before && !after) return true;
-  }
-  return false;
-}
-
-// A type declaration statement (`integer :: q`, `integer q, st(...)`).
-bool isDeclaration(const std::string &code) {
-  static const std::regex decl("^(integer|real|double\\s*precision|logical|character|complex|type\\s*\\().*",
-                               std::regex::icase);
-  return code.find("::") != std::string::npos || std::regex_match(trim(code), decl);
-}
-
-enum class Shape { Blank, IfThen, Else, EndIf, Do, EndDo, Call, GuardedCall, Other };
-
-struct Statement {
-  Shape shape = Shape::Other;
-  unsigned line = 0;       // 1-based, the statement's first line
-  unsigned lastLine = 0;   // its last (continuation) line
-  std::string code;        // trimmed, without comment
-  std::string condition;   // IfThen, GuardedCall: inside the parentheses
-  std::string var, lo, hi; // Do
-  std::string label;       // the statement's label ("20 continue")
-  std::string doLabel;     // Do: the label of its last statement (`do 20 q = ...`)
-  std::string why;         // Other: why it does not fit
-};
-
-// The parenthesised condition after `if` at the start of `code`; the rest
-// after its ')' in `rest`.
-bool ifCondition(const std::string &code, std::string &condition, std::string &rest) {
-  static const std::regex head("^if\\s*\\(", std::regex::icase);
-  std::smatch m;
-  if (!std::regex_search(code, m, head)) return false;
-  size_t open = size_t(m.length(0)) - 1;
-  int depth = 0;
-  for (size_t i = open; i < code.size(); i++) {
-    if (code[i] == '(') depth++;
-    if (code[i] == ')' && --depth == 0) {
-      condition = trim(code.substr(open + 1, i - open - 1));
-      rest = trim(code.substr(i + 1));
-      return true;
-    }
-  }
-  return false;
-}
-
-// The statement holding line k (0-based) of `lines`, continuation lines
-// joined.
-Statement classify(const std::vector<std::string> &lines, size_t k, bool fixed) {
-  Statement s;
-  size_t first = 0, last = 0;
-  s.code = trim(fortranStatementAt(lines, k, fixed, first, last));
-  s.line = unsigned(first + 1);
-  s.lastLine = unsigned(last + 1);
-  bool blank = true;
-  for (size_t i = first; i <= last; i++) {
-    const std::string &raw = lines[i];
-    if (!trim(raw).empty()) blank = false;
-    // Fixed form: a comment line, a `!` comment in columns 7-72, or text
-    // past column 72 (ignored by the compiler, often sequence numbers).
-    std::string code = fixed ? (raw.size() > 6 ? raw.substr(6, 66) : "") : raw;
-    bool wholeLine = fixed ? isFixedFormComment(raw) : trim(fortranCode(raw)).empty();
-    bool trailing = trim(fortranCode(code)) != trim(code) || (fixed && raw.size() > 72 && !trim(raw.substr(72)).empty());
-    if (!trim(raw).empty() && (wholeLine || trailing)) {
-      s.why = wholeLine ? "a comment, which the patch would drop"
-                        : "a comment after the code, which the patch would drop";
-      return s;
-    }
-  }
-  static const std::regex digits("[0-9]{1,5}"), freeLabel("([0-9]{1,5})\\s+(.*)");
-  std::smatch lm;
-  if (fixed) {
-    s.label = trim(lines[first].substr(0, std::min<size_t>(5, lines[first].size())));
-    if (!s.label.empty() && !std::regex_match(s.label, digits)) {
-      s.why = "text in the label field (columns 1-5) that is not a label";
-      return s;
-    }
-  } else if (std::regex_match(s.code, lm, freeLabel)) {
-    s.label = lm[1];
-    s.code = trim(lm[2].str());
-  }
-  if (s.code.empty()) {
-    s.shape = blank ? Shape::Blank : Shape::Other;
-    if (s.shape == Shape::Other) s.why = "a comment, which the patch would drop";
-    return s;
-  }
-  if (s.code.front() == '&') {
-    s.why = "a continuation line this reader cannot join to its statement (a comment between the lines?)";
-    return s;
-  }
-  if (s.code.find(';') != std::string::npos) {
-    s.why = "several statements on one line (`;`)";
-    return s;
-  }
-  static const std::regex elseRe("else", std::regex::icase), endIfRe("end\\s*if", std::regex::icase),
-      endDoRe("end\\s*do", std::regex::icase), callRe("call\\s+mpi_\\w+\\s*\\(.*\\)", std::regex::icase),
-      doRe("do\\s+(([0-9]+)\\s*,?\\s*)?([a-z_][a-z0-9_]*)\\s*=\\s*([^,]+),([^,]+)", std::regex::icase),
-      thenRe("then", std::regex::icase), continueRe("continue", std::regex::icase);
-  std::smatch m;
-  std::string condition, rest;
-  // A label ends a labelled DO (`20 continue`, `20 end do`), and nothing
-  // else in the pattern: another labelled statement may be jumped to.
-  if (!s.label.empty()) {
-    if (std::regex_match(s.code, continueRe) || std::regex_match(s.code, endDoRe)) s.shape = Shape::EndDo;
-    else s.why = "a statement label (" + s.label + "), which the patch would drop";
-    return s;
-  }
-  if (std::regex_match(s.code, elseRe)) s.shape = Shape::Else;
-  else if (std::regex_match(s.code, endIfRe)) s.shape = Shape::EndIf;
-  else if (std::regex_match(s.code, endDoRe)) s.shape = Shape::EndDo;
-  else if (std::regex_match(s.code, callRe)) s.shape = Shape::Call;
-  else if (std::regex_match(s.code, m, doRe)) {
-    s.shape = Shape::Do;
-    s.doLabel = m[2];
-    s.var = m[3];
-    s.lo = trim(m[4].str());
-    s.hi = trim(m[5].str());
-  } else if (ifCondition(s.code, condition, rest)) {
-    s.condition = condition;
-    if (std::regex_match(rest, thenRe)) s.shape = Shape::IfThen;
-    else if (std::regex_match(rest, callRe)) s.shape = Shape::GuardedCall;
-    else s.why = "an if statement that is not `if (...) then` nor a guarded call";
-  } else {
-    s.why = "another statement";
-  }
-  return s;
-}
-
-// `a OP b` with OP one of `ops` (e.g. "==", ".eq."): the operands.
-bool comparison(const std::string &cond, std::initializer_list<const char *> ops, std::string &a,
-                std::string &b) {
-  std::string c = norm(cond);
-  for (const char *op : ops) {
-    size_t at = c.find(op);
-    if (at == std::string::npos || c.find(op, at + 1) != std::string::npos) continue;
-    a = c.substr(0, at);
-    b = c.substr(at + std::string(op).size());
-    return isRootExpression(a) && isRootExpression(b);
-  }
-  return false;
-}
-
-// Line k's code as written, comment dropped; in fixed form its columns
-// 1-5 (a label) and 7-72, a comment line empty.
-std::string codeOf(const std::vector<std::string> &lines, size_t k, bool fixed) {
-  const std::string &l = lines[k];
-  if (!fixed) return fortranCode(l);
-  if (isFixedFormComment(l)) return "";
-  std::string label = l.substr(0, std::min<size_t>(5, l.size()));
-  return label + " " + (l.size() > 6 ? fortranCode(l.substr(6, 66)) : "");
-}
-
-// The program unit (program, subroutine, function) holding line `at`
-// (0-based): [first, last] lines, its end `end`, `contains` or the file's.
-void unitAround(const std::vector<std::string> &lines, bool fixed, size_t at, size_t &first, size_t &last) {
-  static const std::regex head("^(\\w+\\s+)*(program|subroutine|function)\\s+\\w+.*", std::regex::icase),
-      tail("^(end(\\s*(program|subroutine|function)(\\s+\\w+)?)?|contains)$", std::regex::icase),
-      endHead("^end\\b.*", std::regex::icase);
-  first = 0;
-  for (size_t k = at + 1; k-- > 0;) {
-    std::string c = trim(codeOf(lines, k, fixed));
-    if (std::regex_match(c, head) && !std::regex_match(c, endHead)) {
-      first = k;
-      break;
-    }
-  }
-  last = lines.size() - 1;
-  for (size_t k = at; k < lines.size(); k++)
-    if (std::regex_match(trim(codeOf(lines, k, fixed)), tail)) {
-      last = k;
-      break;
-    }
-}
+// The most statements the root's branch may hold before its loop.
+constexpr size_t kMostKept = 8;
 
 class Recogniser {
 public:
@@ -231,6 +40,7 @@ private:
   void reviewProvenance();
   std::vector<size_t> usesOutsideLoopsOver(const std::string &var) const;
   bool statusUnread(std::string &why);
+  bool keptLeaveCallAlone(std::string &why);
   void write();
   std::string wrapped(const std::string &indent, const std::string &buffer, const std::vector<std::string> &rest,
                       const std::string &ierr) const;
@@ -241,8 +51,10 @@ private:
   bool fixed_ = false; // fixed form: columns 7-72, continuation in column 6
   std::vector<Statement> block_; // from `if ... then` to its `end if`, blank lines left out
   const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
+  std::vector<const Statement *> kept_; // the root's statements before its loop
   FortranCall sendCall_, recvCall_;
   std::string rank_, root_, size_;
+  std::string rootTest_; // the rank test that holds on the root, as written
   size_t unitFirst_ = 0, unitLast_ = 0;
 };
 
@@ -255,7 +67,7 @@ bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &wh
   recvLine = classify(lines_, recvLine - 1, fixed_).line;
   unsigned top = std::min(sendLine, recvLine);
   std::vector<Statement> above; // nearest first, blank lines left out
-  for (size_t k = top - 1; k-- > 0 && above.size() < 3;) {
+  for (size_t k = top - 1; k-- > 0 && above.size() < 3 + kMostKept;) {
     Statement s = classify(lines_, k, fixed_);
     k = s.line - 1; // to the statement's first line
     if (s.shape != Shape::Blank) above.push_back(s);
@@ -265,11 +77,15 @@ bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &wh
   if (top == recvLine) opening = 0;
   else if (shapeAt(0) == Shape::Do) opening = 1;
   else if (shapeAt(0) == Shape::IfThen && shapeAt(1) == Shape::Do) opening = 2;
-  else opening = 3;
+  else opening = above.size();
+  // The root's own statements before its loop.
+  if (top == sendLine)
+    while (opening < above.size() && shapeAt(opening) == Shape::Simple) opening++;
   if (shapeAt(opening) != Shape::IfThen) {
     std::string there;
     for (const Statement &s : above)
       if (s.shape != Shape::Do && s.shape != Shape::IfThen) {
+        if (s.shape == Shape::Simple) continue;
         there = ": " + at(s.line) + " holds " + (s.shape == Shape::Other ? s.why : "`" + s.code + "`");
         break;
       }
@@ -290,7 +106,7 @@ bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &wh
     if (s.shape == Shape::IfThen || s.shape == Shape::Do) depth++;
     if (s.shape == Shape::EndIf || s.shape == Shape::EndDo) depth--;
     if (depth == 0) break;
-    if (block_.size() > 9) break;
+    if (block_.size() > 9 + kMostKept) break;
   }
   if (depth != 0 || block_.back().shape != Shape::EndIf)
     return fail(why, "the block opened at " + at(block_.front().line) + " is longer than the pattern "
@@ -298,7 +114,9 @@ bool Recogniser::readBlock(unsigned sendLine, unsigned recvLine, std::string &wh
   return true;
 }
 
-// The statements in one of the pattern's two orders; sets the roles.
+// The statements in one of the pattern's two orders; sets the roles. The
+// root's branch may start with simple statements (it fills the buffer,
+// prints): they are kept, run by the root before the call.
 bool Recogniser::matchOrder(std::string &why) {
   std::vector<Shape> shapes;
   for (const Statement &s : block_) shapes.push_back(s.shape);
@@ -333,25 +151,46 @@ bool Recogniser::matchOrder(std::string &why) {
   const std::string &cond = block_[0].condition;
   bool rootFirst = comparison(cond, {"==", ".eq."}, a, b);
   bool ok = false;
+  auto keptFrom = [&](size_t i) {
+    while (i < block_.size() && shapes[i] == S::Simple) kept_.push_back(&block_[i++]);
+    return i;
+  };
   if (rootFirst) {
-    // if (me == root) then / loop / else / receive / end if
-    ok = loopAt(1, next) && next + 3 == block_.size() && shapes[next] == S::Else && shapes[next + 1] == S::Call;
+    // if (me == root) then / [kept] loop / else / receive / end if
+    ok = loopAt(keptFrom(1), next) && next + 3 == block_.size() && shapes[next] == S::Else &&
+         shapes[next + 1] == S::Call;
     if (ok) recv_ = &block_[next + 1];
   } else if (comparison(cond, {"/=", ".ne."}, a, b)) {
-    // if (me /= root) then / receive / else / loop / end if
-    ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(3, next) &&
+    // if (me /= root) then / receive / else / [kept] loop / end if
+    ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(keptFrom(3), next) &&
          next + 1 == block_.size();
     if (ok) recv_ = &block_[1];
   } else {
     return fail(why, at(block_[0].line) + ": the block's test `" + cond + "` is not `rank == root` or "
                      "`rank /= root` with a name or a literal on each side");
   }
+  for (const Statement &st : block_)
+    if (!ok && st.shape == S::Simple && std::find(kept_.begin(), kept_.end(), &st) == kept_.end())
+      return fail(why, at(st.line) + " holds `" + st.code + "` in the block: only the root's statements "
+                       "before its loop of sends are kept (the pattern: the rank test, the loop of sends, else, "
+                       "the receive, end if)");
   if (!ok)
     return fail(why, "the block at lines " + std::to_string(block_.front().line) + "-" +
                          std::to_string(block_.back().line) + " is not the pattern (the rank test, a loop "
                          "whose only statement is the send, else, the receive, end if)");
   rank_ = a;
   root_ = b;
+  rootTest_ = cond;
+  if (!rootFirst) { // `me /= root` written as `me == root`, in the same style
+    std::string low = llvm::StringRef(cond).lower();
+    size_t slash = low.find("/="), dot = low.find(".ne.");
+    if (slash != std::string::npos) rootTest_.replace(slash, 2, "==");
+    else if (dot != std::string::npos) rootTest_.replace(dot, 4, cond[dot + 1] == 'N' ? ".EQ." : ".eq.");
+    else rootTest_.clear(); // the kept statements cannot be guarded: refused if any
+  }
+  if (rootTest_.empty() && !kept_.empty())
+    return fail(why, "the rank test `" + cond + "` could not be written for the root, which runs the "
+                     "statements kept before its loop");
   return true;
 }
 
@@ -428,6 +267,27 @@ bool Recogniser::statusUnread(std::string &why) {
     if (mentions(code, status) && !isDeclaration(code))
       return fail(why, "the receive's status `" + status + "` is used at " + at(unsigned(k + 1)) +
                            ": after MPI_Bcast it would hold nothing");
+  }
+  return true;
+}
+
+// The root's kept statements run before the call instead of before the
+// sends: the same order on the root. They must not assign what the rank
+// test, the loop or the call read (the root, the rank, the size, the loop
+// variable, the count, datatype and communicator), which would make the
+// call differ from the sends.
+bool Recogniser::keptLeaveCallAlone(std::string &why) {
+  const std::vector<std::string> &s = sendCall_.args;
+  for (const Statement *k : kept_) {
+    if (k->var.empty()) continue; // print, write
+    for (const std::string &name : {rank_, root_, size_, norm(loop_->var)})
+      if (norm(k->var) == name)
+        return fail(why, at(k->line) + " assigns `" + k->var + "`, which the rank test or the loop reads: "
+                         "the call would not see what the sends saw");
+    for (int i : {1, 2, 5})
+      if (mentions(s[i], k->var))
+        return fail(why, at(k->line) + " assigns `" + k->var + "`, which the call's argument `" + s[i] +
+                         "` reads");
   }
   return true;
 }
@@ -545,7 +405,23 @@ void Recogniser::write() {
   p_.call = "MPI_Bcast(" + s[0] + ", " + s[1] + ", " + s[2] + ", " + root + ", " + s[5] + ierr + ")";
   const std::string &first = lines_[block_.front().line - 1];
   size_t indent = first.find_first_not_of(" \t");
-  p_.replacement = wrapped(first.substr(0, indent), s[0], {s[1], s[2], root, s[5]}, ierr.empty() ? "" : s[6]);
+  std::string lead = first.substr(0, indent);
+  p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, ierr.empty() ? "" : s[6]);
+  if (!kept_.empty()) {
+    // `if (me == root) then` / the kept lines as written / `end if` / the call.
+    std::string test = block_.front().code;
+    if (block_.front().condition != rootTest_) {
+      size_t at = test.find(block_.front().condition);
+      test = test.substr(0, at) + rootTest_ + test.substr(at + block_.front().condition.size());
+    }
+    std::string text = test + "\n";
+    for (const Statement *k : kept_)
+      for (unsigned l = k->line; l <= k->lastLine; l++) text += lines_[l - 1] + "\n";
+    p_.replacement = text + lead + block_.back().code + "\n" + lead + p_.replacement;
+    p_.notes.push_back("the root's statements before its loop (lines " + std::to_string(kept_.front()->line) + "-" +
+                       std::to_string(kept_.back()->lastLine) + ") are kept as written, run by the root "
+                       "before the call as they ran before the sends");
+  }
   unsigned offset = 0;
   for (unsigned k = 0; k + 1 < block_.front().line; k++) offset += unsigned(lines_[k].size() + 1);
   p_.begin = offset + unsigned(indent);
@@ -596,7 +472,7 @@ bool Recogniser::run(std::string &why) {
                          std::to_string(sendLine) + ", " + std::to_string(recvLine) + ")");
   if (!callsAgree(why)) return false;
   unitAround(lines_, fixed_, block_.front().line - 1, unitFirst_, unitLast_);
-  if (!statusUnread(why)) return false;
+  if (!statusUnread(why) || !keptLeaveCallAlone(why)) return false;
   reviewProvenance();
   write();
   return true;

@@ -65,21 +65,26 @@ end program
 ! CHECK-NEXT: sites: recv {{.*}}mpif-bcast-reduce.f90:45; send {{.*}}mpif-bcast-reduce.f90:40;
 
 ! RUN: %collectivize rewrite %t/report.json -o %t/patches 2>&1 | FileCheck --check-prefix=SUGGEST %s
-! RUN: FileCheck --check-prefix=RATIONALE %s < %t/patches/01-bcast.md
-! These get a suggestion, not a patch (the bcast's block fills the
-! array before its loop of sends, not the patched shape: bcast-shapes.test):
-! arguments from the calls' text, the root from the receive's source
-! expression, none from the trace (the tree's peer `me - mask` names no
-! root: a placeholder).
-! SUGGEST: 01-bcast: none
-! SUGGEST-NEXT: no patch: a Fortran source: no patch (no `if (...) then` opens a block right above {{.*}}mpif-bcast-reduce.f90:26 and its loop: {{.*}}mpif-bcast-reduce.f90:24 holds another statement {{.*}}); the rationale suggests `call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)`
+! RUN: FileCheck --check-prefix=RATIONALE %s < %t/patches/02-reduce.md
+! RUN: cp %s %t/patched.f90 && patch -s %t/patched.f90 < %t/patches/01-bcast.diff
+! RUN: %mpifort -g %t/patched.f90 -o %t/patched && %collectivize run -np 4 --trace-dir %t/trace-patched -- %t/patched | FileCheck --check-prefix=OUT %s
+! RUN: %collectivize detect %t/trace-patched | FileCheck --check-prefix=RETRACE %s
+! The bcast's block (the root fills the array, then its loop of sends;
+! continued calls) becomes one call after the root's own statements; the
+! patched program prints the same, and its trace shows the reduce only.
+! The reduce gets a suggestion: arguments from the calls' text, none from
+! the trace (the tree's peer `me - mask` names no root: a placeholder).
+! SUGGEST: 01-bcast: proposed {{.*}}mpif-bcast-reduce.f90:23-32 -> MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)
 ! SUGGEST: 02-reduce: none
 ! SUGGEST-NEXT: `call MPI_Reduce(partial, <result>, 1, MPI_DOUBLE_PRECISION, <op>, <root>, MPI_COMM_WORLD, ierr)`
-! SUGGEST: 0 proposed, 0 to review, 2 without a patch
+! SUGGEST: 1 proposed, 0 to review, 1 without a patch
 ! RATIONALE: ## Suggested replacement (not a patch)
-! RATIONALE: call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)
+! RATIONALE: call MPI_Reduce(partial, <result>, 1, MPI_DOUBLE_PRECISION, <op>, <root>, MPI_COMM_WORLD, ierr)
 ! RATIONALE: In place of:
-! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 lines 26-27:
-! RATIONALE: if (q /= root) call MPI_Send(data, 64, MPI_DOUBLE_PRECISION, q, 7, &
-! RATIONALE-NEXT: MPI_COMM_WORLD, ierr)
-! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 lines 30-31:
+! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 line 40:
+! RATIONALE: call MPI_Send(partial, 1, MPI_DOUBLE_PRECISION, me - mask, 6, MPI_COMM_WORLD, ierr)
+! RATIONALE: - {{.*}}mpif-bcast-reduce.f90 lines 44-45:
+! RATIONALE: call MPI_Recv(incoming, 1, MPI_DOUBLE_PRECISION, me + mask, 6, &
+! RATIONALE-NEXT: MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+! RETRACE: 1 manual collective confirmed, 0 ambiguous, 0 partial
+! RETRACE: reduce on MPI_COMM_WORLD

@@ -162,3 +162,41 @@ subroutine deep(me, p, root, the_buffer_with_a_rather_long_name)
     end do
   end do
 end subroutine deep
+
+! 18-20: the root's branch fills the buffer before its loop
+subroutine filled(n)
+  use mpi
+  integer, intent(inout) :: n
+  double precision :: z(8)
+  integer :: me, p, q, ierr, i
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
+  ! 18 proposed: kept before the call, on the root
+  if (me == 1) then
+    z = [(i * 0.5d0, i = 1, 8)]
+    print *, 'root sends', z(8)
+    do q = 0, p - 1
+      if (q /= 1) call MPI_Send(z, 8, MPI_DOUBLE_PRECISION, q, 14, MPI_COMM_WORLD, ierr)
+    end do
+  else
+    call MPI_Recv(z, 8, MPI_DOUBLE_PRECISION, 1, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  end if
+  ! 19 proposed: the receive first, the rank test turned for the root
+  if (me .ne. 1) then
+    call MPI_Recv(z, 8, MPI_DOUBLE_PRECISION, 1, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  else
+    z(1) = -1
+    do q = 0, p - 1
+      if (q .ne. 1) call MPI_Send(z, 8, MPI_DOUBLE_PRECISION, q, 15, MPI_COMM_WORLD, ierr)
+    end do
+  end if
+  ! 20 refused: the root sets the count the call would read
+  if (me == 1) then
+    n = 8
+    do q = 0, p - 1
+      if (q /= 1) call MPI_Send(z, n, MPI_DOUBLE_PRECISION, q, 16, MPI_COMM_WORLD, ierr)
+    end do
+  else
+    call MPI_Recv(z, n, MPI_DOUBLE_PRECISION, 1, 16, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  end if
+end subroutine filled
