@@ -391,6 +391,10 @@ private:
                         "inside a loop (a ring reduce-scatter): no patch shape for this reduce-scatter"),
              "";
     if (!ring.whyNot.empty()) return fail(plan, ring.whyNot), "";
+    if (!match.recvLayout.empty()) // the trace and the source disagree on the kept block: trust neither
+      return fail(plan, "the trace shows a rank keeping another block than its own (recv_layout " + match.recvLayout +
+                            "), which the source's ring is not seen to do"),
+             "";
     if (region.begin > src.offset(ring.loop->getBeginLoc()) || region.end < src.endOffset(ring.loop))
       return fail(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
                             ") is not part of the region the patch would replace"),
