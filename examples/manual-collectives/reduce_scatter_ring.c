@@ -3,12 +3,14 @@
  * ring of P-1 steps: step s sends block (rank - s - 1) mod P of the
  * partial sums to the next rank, and adds the block that arrives from the
  * previous one into its own partial sums. A hand-made
- * MPI_Reduce_scatter_block, which the detector has no kind for yet: it
- * reports no collective here (its messages carry partial sums, no
- * rank's own block), so the rewriter is never asked about it. */
+ * MPI_Reduce_scatter_block: each rank's sends leave one block of its
+ * vector unsent, its own, and every message carries partial sums.
+ * `reduce_scatter_ring zeros` runs the same ring on vectors of zeros,
+ * whose messages prove nothing (every one is the same fill). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { B = 4 }; /* elements per block */
 
@@ -17,8 +19,9 @@ int main(int argc, char **argv) {
   int me, p;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
+  int zeros = argc > 1 && strcmp(argv[1], "zeros") == 0;
   int *acc = malloc(sizeof(int) * B * p), in[B];
-  for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
+  for (int i = 0; i < B * p; i++) acc[i] = zeros ? 0 : me * 100 + i;
   int right = (me + 1) % p, left = (me + p - 1) % p;
   for (int s = 0; s < p - 1; s++) {
     int out = (me - s - 1 + p) % p, got = (me - s - 2 + 2 * p) % p;

@@ -148,6 +148,11 @@ void findBlockAlltoalls(const MessageTable &t, const DetectOptions &o,
 void findBruckShapes(const MessageTable &t, const DetectOptions &o,
                      std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
+// Ring reduce-scatters, and ring allreduces made of a ring
+// reduce-scatter and a ring allgather (reduce_scatter.cpp).
+void findReduceScatters(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                        std::vector<Instance> &out);
+
 // Reduce and allreduce: shape (who hears from whom) and small values.
 // activity: one index of the table for the passes that ask what a rank did
 // between two of its events (built on first use).

@@ -269,6 +269,8 @@ std::string equivalentCall(const Match &m) {
     return "MPI_Scan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
   case Kind::Exscan:
     return "MPI_Exscan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
+  case Kind::ReduceScatter:
+    return "MPI_Reduce_scatter_block(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
   case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
   case Kind::Gatherv:
     return "MPI_Gatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +

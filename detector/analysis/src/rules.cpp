@@ -22,6 +22,7 @@ namespace {
 void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
 void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
 void stagedCopies(RuleInputs &in) { findStagedCopies(in.t, in.o, in.claimed, in.instances); }
+void reduceScatters(RuleInputs &in) { findReduceScatters(in.t, in.o, in.claimed, in.instances); }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
@@ -64,6 +65,16 @@ const std::vector<DetectionRule> &detectionRules() {
        "shape",
        "",
        stagedCopies},
+      {"reduce-scatter-ring",
+       {Kind::ReduceScatter, Kind::Allreduce},
+       "nothing by itself (the values never show the operation: ambiguous): every member sends "
+       "P-1 blocks of one buffer of P around one ring, each after the previous block arrived and "
+       "combined (other bytes), keeping one block, and hears from every member; followed by P-1 "
+       "steps forwarding the finished blocks, the whole is an allreduce",
+       "before barriers: a ring of constant payloads is a barrier's shape too, and its tiled "
+       "send places say more",
+       "",
+       reduceScatters},
       {"barrier",
        {Kind::Barrier, Kind::Allreduce},
        "every member hears from every member through empty messages, or values the program "

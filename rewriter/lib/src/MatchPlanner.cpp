@@ -16,6 +16,7 @@
 #include "AstQueries.h"
 #include "CombineStep.h"
 #include "RingCombine.h"
+#include "RingReduceScatter.h"
 #include "WrapperCalls.h"
 
 namespace cz::rewrite {
@@ -268,6 +269,16 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
+      // A reduce-scatter ring: its buffers and combine step are the call's.
+      if (k == "reduce_scatter") {
+        std::vector<MessageArgs> sends, recvs;
+        for (const SiteCall &s : members[g].sites)
+          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+        RingReduceScatter ring =
+            analyzeReduceScatterRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
+        if (ring.found) req.collectiveWrites.insert({ring.acc, ring.got});
+        if (ring.combineStep) req.collectiveSteps.insert(ring.combineStep);
+      }
       // A ring combining what arrives (`sum += got; pass = got`): sum is
       // the result, the combine and the forward the collective's own work.
       if (k == "allgather" || k == "allreduce") {

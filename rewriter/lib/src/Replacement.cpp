@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "clang/AST/ASTContext.h"
@@ -24,6 +25,7 @@
 #include "BlockLayout.h"
 #include "CombineStep.h"
 #include "RingCombine.h"
+#include "RingReduceScatter.h"
 #include "DataFlow.h"
 
 namespace cz::rewrite {
@@ -60,7 +62,8 @@ public:
     // displacement per rank, as arrays the source holds, which nothing
     // here derives yet (a count seen in the trace never becomes a literal).
     static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",  "reduce", "allreduce",
-                                                 "allgather", "alltoall",  "barrier", "scan",   "exscan"};
+                                                 "allgather", "alltoall",  "barrier", "scan",   "exscan",
+                                                 "reduce_scatter"};
     if (!shaped.count(k))
       return fail(plan, "no patch shape for " + k + " yet" +
                             (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
@@ -79,6 +82,9 @@ public:
       plan.effect.comm = comm;
       return finish(plan, "MPI_Barrier(" + comm + ")");
     }
+    if (k == "reduce_scatter") // a ring it refuses whatever the count (unequal blocks): why
+      if (RingReduceScatter ring = analyzeReduceScatterRing(src, sends, recvs, comm); !ring.whyNot.empty())
+        return fail(plan, ring.whyNot);
     if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
     if (rooted && !take(chooseRoot(args), root, plan)) return plan;
     if (!buffersHold(plan)) return plan;
@@ -213,6 +219,9 @@ public:
                               "summing into an accumulator): an allgather whose blocks are copied "
                               "out, or consumed, is not rewritten");
       return finish(plan, ring);
+    } else if (k == "reduce_scatter") {
+      call = ringReduceScatter(plan);
+      if (call.empty()) return plan;
     } else if (k == "reduce" || k == "allreduce") {
       std::string op = match.op, fromSource = sourceOp();
       if (op.empty() && fromSource.empty())
@@ -357,7 +366,7 @@ private:
                         "count valid at the region is " + count),
              "";
     std::string acc = (ring.array ? "" : "&") + ring.acc->getNameAsString();
-    std::string fits = datatypeFits(ring);
+    std::string fits = datatypeFits(ring.acc, "MPI_Allreduce");
     if (!fits.empty()) return fail(plan, fits), "";
     plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
     plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
@@ -372,9 +381,46 @@ private:
     return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + ring.op + ", " + comm + ")";
   }
 
+  // A ring over the blocks of one buffer (RingReduceScatter.h): the call
+  // receives the rank's block into the ring's receive buffer, then copies
+  // it where the ring left it. "" and plan.whyNot when it is no such ring.
+  std::string ringReduceScatter(CallPlan &plan) {
+    RingReduceScatter ring = analyzeReduceScatterRing(src, sends, recvs, comm);
+    if (!ring.found)
+      return fail(plan, "the sites are not a ring that sends blocks of one buffer and receives into another "
+                        "inside a loop (a ring reduce-scatter): no patch shape for this reduce-scatter"),
+             "";
+    if (!ring.whyNot.empty()) return fail(plan, ring.whyNot), "";
+    if (!match.recvLayout.empty()) // the trace and the source disagree on the kept block: trust neither
+      return fail(plan, "the trace shows a rank keeping another block than its own (recv_layout " + match.recvLayout +
+                            "), which the source's ring is not seen to do"),
+             "";
+    if (region.begin > src.offset(ring.loop->getBeginLoc()) || region.end < src.endOffset(ring.loop))
+      return fail(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
+                            ") is not part of the region the patch would replace"),
+             "";
+    if (squeeze(count) != squeeze(src.of(ring.count)))
+      return fail(plan, "the ring's blocks are " + src.of(ring.count) + " elements, but the count valid at the "
+                        "region is " + count),
+             "";
+    std::string fits = datatypeFits(ring.acc, "MPI_Reduce_scatter_block");
+    if (!fits.empty()) return fail(plan, fits), "";
+    std::string acc = ring.acc->getNameAsString(), in = ring.got->getNameAsString();
+    bool plain = std::all_of(count.begin(), count.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+    std::string n = plain ? count : "(" + count + ")";
+    plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
+    plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
+    plan.notes.push_back("the result is received into " + in + " and copied to block " + rank + " of " + acc +
+                         ", where the ring left it; the other blocks and " + in + " are not read afterwards");
+    leaves(plan, acc + " + " + rank + " * " + n, "", false);
+    return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + type + ", " + ring.op + ", " + comm +
+           ");\nfor (int cz_i = 0; cz_i < " + count + "; cz_i++) " + acc + "[" + rank + " * " + n + " + cz_i] = " + in +
+           "[cz_i]";
+  }
+
   // The datatype names the accumulator's element type, when it is one of
   // MPI's named C types; "" when it fits (or is the program's own).
-  std::string datatypeFits(const RingCombine &ring) const {
+  std::string datatypeFits(const VarDecl *accumulator, const std::string &call) const {
     static const std::map<std::string, std::string> named = {
         {"MPI_INT", "int"},           {"MPI_DOUBLE", "double"},     {"MPI_FLOAT", "float"},
         {"MPI_LONG", "long"},         {"MPI_LONG_LONG", "long long"}, {"MPI_LONG_LONG_INT", "long long"},
@@ -383,10 +429,10 @@ private:
         {"MPI_LONG_DOUBLE", "long double"}, {"MPI_BYTE", ""}};
     auto it = named.find(squeeze(type));
     if (it == named.end()) return "";
-    std::string elem = elementType(ring.acc).getAsString();
+    std::string elem = elementType(accumulator).getAsString();
     if (it->second == elem) return "";
     return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
-           ring.acc->getNameAsString() + "': MPI_Allreduce would combine " + type + " values";
+           accumulator->getNameAsString() + "': " + call + " would combine " + type + " values";
   }
 
   std::string sourceOp() const {

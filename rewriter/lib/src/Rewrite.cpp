@@ -36,7 +36,9 @@ using namespace clang;
 // base + rank * count, the root's copy of its block: PatternChecks), a
 // barrier's values (read after the region: no patch), blocks combined as
 // they arrive (the ring's combine step: Replacement's ringAllreduce, which
-// also finds the forward `pass = got` that makes its relays copy). Any
+// also finds the forward `pass = got` that makes its relays copy), a
+// reduce-scatter's operation (the ring's combine step, RingReduceScatter,
+// which no patch goes without). Any
 // other doubt (constant payloads, a neighbour exchange, runs that disagree,
 // an unknown operation) the source cannot settle.
 bool settledBySource(const DetectedMatch &m) {
@@ -45,6 +47,7 @@ bool settledBySource(const DetectedMatch &m) {
     bool ok = (u == "root_block" && (m.kind == "gather" || m.kind == "scatter")) ||
               (u == "values_read" && m.kind == "barrier") ||
               (u == "combined" && m.kind == "allreduce") ||
+              (u == "reduction_op" && m.kind == "reduce_scatter") ||
               (u == "relay_copied" && m.kind == "allreduce" &&
                std::count(m.unproven.begin(), m.unproven.end(), "combined"));
     if (!ok) return false;

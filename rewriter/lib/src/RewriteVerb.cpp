@@ -39,7 +39,7 @@ std::string currentCheckout() {
 std::string collectiveLine(const std::string &code) {
   static const char *const kNames[] = {"MPI_Bcast(", "MPI_Scatter(", "MPI_Gather(", "MPI_Reduce(",
                                        "MPI_Allreduce(", "MPI_Allgather(", "MPI_Alltoall(", "MPI_Barrier(", "MPI_Scan(",
-                                       "cz_bcast(", "cz_allgather(", "cz_alltoall("};
+                                       "MPI_Reduce_scatter_block(", "cz_bcast(", "cz_allgather(", "cz_alltoall("};
   size_t start = 0;
   while (start < code.size()) {
     size_t end = code.find('\n', start);

@@ -88,6 +88,8 @@ std::string mpiCollectiveFor(const std::string &kind) {
 
 std::vector<std::string> acceptedCollectives(const std::string &kind) {
   std::string base = mpiCollectiveFor(kind);
+  // Equal blocks: the _block form; the general form gives the same result.
+  if (kind == "reduce_scatter") return {"MPI_Reduce_scatter_block", "MPI_Reduce_scatter"};
   if (kind == "bcast" || kind == "barrier" || kind == "reduce" || kind == "allreduce" || kind == "scan" ||
       kind == "exscan")
     return {base};
