@@ -198,6 +198,7 @@ int analyzeTrace(const std::string &dir, cz::detect::DetectOptions options,
                  const std::string &sitesPath, const cz::detect::SiteLocations &sites,
                  TraceRun &run) {
   const bool speaks = !session || session->rank() == 0;
+  cz::detect::keepFreedMemory();
   auto trace = cz::trace::Trace::open(dir);
   if (session && !session->allOk(trace.ok())) {
     // Process 0 names the problem; another process only when it is alone

@@ -28,6 +28,17 @@ bool enabled() {
 
 } // namespace
 
+void keepFreedMemory() {
+#if defined(__linux__) && defined(__GLIBC__)
+  if (!enabled()) return;
+  // Big vectors from the heap (not one mmap each, unmapped when freed and
+  // faulted in again by the next phase), and freed memory kept.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+  mallopt(M_MMAP_MAX, 0); // and none mapped: a freed big vector stays for the next phase
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
 void prepareHeap(uint64_t bytes) {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
   if (!enabled()) return;
@@ -37,12 +48,8 @@ void prepareHeap(uint64_t bytes) {
   // One block below the mmap threshold comes from the heap (brk); a bigger
   // one would be mapped and unmapped. Several blocks grow the heap further.
   if (bytes < (uint64_t(64) << 20)) return; // small traces: not worth it
-  // Big vectors from the heap (not one mmap each, unmapped when freed and
-  // faulted in again by the next phase), and freed memory kept.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
-  mallopt(M_MMAP_MAX, 0); // and none mapped: a freed big vector stays for the next phase
-  bytes = std::min<uint64_t>(bytes, uint64_t(3) << 29); // the trim threshold is an int
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+  keepFreedMemory();
+  bytes = std::min<uint64_t>(bytes, uint64_t(3) << 29); // 1.5 GB at most
   mallopt(M_TOP_PAD, 64 << 20);
   const uint64_t block = uint64_t(30) << 20;
   std::vector<void *> blocks;

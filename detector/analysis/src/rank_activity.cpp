@@ -6,6 +6,31 @@
 
 namespace cz::detect::detail {
 
+template <class Pos>
+void RankActivity::Buckets::add(uint32_t base, size_t n, Pos pos) {
+  if (from.empty()) from.push_back(0);
+  const uint32_t last = n ? pos(n - 1) : 0;
+  // 32 positions a bucket, wider where a rank's entries are sparse: at
+  // most about two buckets per entry.
+  uint8_t s = 5;
+  while (s < 31 && (uint64_t(last) >> s) > 2 * uint64_t(n) + 1) s++;
+  const uint64_t buckets = (uint64_t(last) >> s) + 2;
+  size_t k = 0;
+  for (uint64_t b = 0; b < buckets; b++) {
+    while (k < n && (uint64_t(pos(k)) >> s) < b) k++;
+    first.push_back(base + uint32_t(k));
+  }
+  from.push_back(first.size());
+  shift.push_back(s);
+}
+
+bool RankActivity::Buckets::range(uint32_t rank, uint32_t pos, uint32_t &lo, uint32_t &hi) const {
+  const size_t b = from[rank] + (pos >> shift[rank]);
+  if (b + 1 >= from[rank + 1]) return false;
+  lo = first[b], hi = first[b + 1];
+  return true;
+}
+
 void RankActivity::index() const {
   if (indexed_) return;
   receipts_.assign(rankSpan(t_), {}); // records may name ranks beyond t.ranks
@@ -26,14 +51,21 @@ void RankActivity::index() const {
     if (t_.messages[i].src < receipts_.size()) sendsFrom_[t_.messages[i].src + 1]++;
   }
   for (size_t r = 0; r < receipts_.size(); r++) sendsFrom_[r + 1] += sendsFrom_[r];
+  for (const std::vector<Receipt> &v : receipts_)
+    receiptBuckets_.add(0, v.size(), [&](size_t k) { return v[k].pos; });
+  for (size_t r = 0; r < receipts_.size(); r++)
+    sendBuckets_.add(sendsFrom_[r], sendsFrom_[r + 1] - sendsFrom_[r],
+                     [&](size_t k) { return sendPos_[sendsFrom_[r] + k]; });
   indexed_ = true;
 }
 
 uint32_t RankActivity::firstSendAt(uint32_t rank, uint32_t pos) const {
   index();
   if (rank >= receipts_.size()) return uint32_t(t_.messages.size());
-  auto from = sendPos_.begin() + sendsFrom_[rank], to = sendPos_.begin() + sendsFrom_[rank + 1];
-  return uint32_t(std::lower_bound(from, to, pos) - sendPos_.begin());
+  uint32_t lo, hi;
+  if (!sendBuckets_.range(rank, pos, lo, hi)) return sendsFrom_[rank + 1];
+  return uint32_t(std::lower_bound(sendPos_.begin() + lo, sendPos_.begin() + hi, pos) -
+                  sendPos_.begin());
 }
 
 const std::vector<Receipt> &RankActivity::receipts(uint32_t rank) const {
@@ -48,7 +80,9 @@ size_t RankActivity::receiptOf(uint32_t message) const {
 
 size_t RankActivity::firstReceiptAfter(uint32_t rank, uint32_t pos) const {
   const std::vector<Receipt> &v = receipts(rank);
-  return size_t(std::upper_bound(v.begin(), v.end(), pos,
+  uint32_t lo, hi;
+  if (!receiptBuckets_.range(rank, pos, lo, hi)) return v.size();
+  return size_t(std::upper_bound(v.begin() + lo, v.begin() + hi, pos,
                                  [](uint32_t p, const Receipt &r) { return p < r.pos; }) -
                 v.begin());
 }

@@ -45,6 +45,22 @@ public:
   uint32_t firstSendAt(uint32_t rank, uint32_t pos) const;
 
 private:
+  // Per rank, where its sorted positions (receipts, or sends in table
+  // order) reach each multiple of 2^shift: a search then spans the entries
+  // of one bucket, not all of the rank's (the rules ask millions of times,
+  // and a binary search over a big rank's entries missed the cache at
+  // nearly every step).
+  struct Buckets {
+    std::vector<uint32_t> first; // per bucket: index of its first entry
+    std::vector<size_t> from;    // per rank: where its buckets begin (ranks + 1)
+    std::vector<uint8_t> shift;  // per rank
+    // Appends a rank's buckets: n entries from index `base`, pos(k) sorted.
+    template <class Pos>
+    void add(uint32_t base, size_t n, Pos pos);
+    // The entries [lo, hi) of rank's bucket holding `pos`; false when pos is
+    // past the rank's last bucket (every entry is below it).
+    bool range(uint32_t rank, uint32_t pos, uint32_t &lo, uint32_t &hi) const;
+  };
   void index() const;
   const MessageTable &t_;
   mutable std::vector<std::vector<Receipt>> receipts_; // per rank
@@ -52,6 +68,7 @@ private:
   // The send positions in table order (a binary search over 4-byte
   // entries, not over the table's records) and where each rank's begin.
   mutable std::vector<uint32_t> sendPos_, sendsFrom_;
+  mutable Buckets receiptBuckets_, sendBuckets_;
   mutable bool indexed_ = false;
 };
 

@@ -6,8 +6,16 @@
 
 #include <cstdint>
 
-// COLLECTIVIZE_HUGE_PAGES=0 in the environment turns both off.
+// COLLECTIVIZE_HUGE_PAGES=0 in the environment turns all three off.
 namespace cz::detect {
+
+// Keeps the memory the process frees for its next allocations (no big
+// block mapped on its own, none handed back to the system): a fresh page
+// costs its first touch again. Call before opening the trace: the OTF2
+// reader zeroes a 4 MiB buffer for every rank's definitions, which glibc
+// otherwise maps and unmaps (each then touched afresh; 15-20 ms of CPU on
+// the bench trace's 8 ranks). prepareHeap does it too.
+void keepFreedMemory();
 
 // Grows the malloc heap by `bytes` up front, marks it for transparent huge
 // pages (MADV_HUGEPAGE: the "madvise" THP mode most distributions ship)
