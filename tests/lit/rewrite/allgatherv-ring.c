@@ -10,6 +10,12 @@
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // CHECK: 01-allgatherv: review prog.c:{{.*}} -> MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_LONG, all, counts, displs, MPI_LONG, MPI_COMM_WORLD);
 // CHECK-NEXT: review: each receive stores the block of rank in (not the rank it receives from): check that counts[q] and displs[q] are rank q's count and displacement
+// Blocks kept at displacements that differ from rank to rank (the
+// report's recv_layout): no patch.
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allgatherv count=2 datatype=MPI_LONG recv_layout=permuted' > %t/permuted.json
+// RUN: %collectivize rewrite -q %t/permuted.json -o %t/q -- %mock-mpi | FileCheck %s --check-prefix=PERMUTED
+// PERMUTED: 01-allgatherv: none
+// PERMUTED-NEXT: no patch: the blocks are received at displacements that differ from rank to rank (the report's recv_layout): MPI_Allgatherv keeps one displacement per rank on every rank
 #include <mpi.h>
 
 void ring(long *all, const int *counts, const int *displs, int me, int p) {
