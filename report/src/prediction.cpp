@@ -71,7 +71,8 @@ double predictMpiMicros(const std::string &kind, int procs, double bytes,
     basis = "a group of fewer than 2 ranks";
     return -1;
   }
-  if (kind == "gatherv" || kind == "scatterv" || kind == "alltoallv") {
+  if (kind == "gatherv" || kind == "scatterv" || kind == "alltoallv" ||
+      kind == "allgatherv") {
     basis = "no model for " + kind + ": its blocks differ in size";
     return -1;
   }

@@ -380,3 +380,56 @@ TEST(RootFamilies, SpreadThenRollIsNotAProvenAllgather) {
   EXPECT_FALSE(b->confirmed);
   EXPECT_NE(b->unproven & cz::detect::kScatteredFirst, 0u);
 }
+
+// A ring allgather on p ranks whose blocks differ in size (rank b's block
+// 16 * (b % 3 + 1) bytes, CRC 0x700 + b): in step s rank q passes block
+// (q - s) mod p to its right neighbour (every rank sends, then every rank
+// receives), from and into the place `at` gives for block b at rank q
+// (buffers 0x10000 apart).
+using BlockPlace = uint64_t (*)(int p, int q, int b);
+uint64_t blockBytes(int b) { return 16 * uint64_t(b % 3 + 1); }
+cz::detect::Report ringAllgatherv(int p, const std::string &name, BlockPlace at) {
+  Script s(p);
+  for (int step = 0; step < p - 1; step++) {
+    for (int q = 0; q < p; q++) {
+      int b = ((q - step) % p + p) % p;
+      s.add(q, EventKind::Send, (q + 1) % p, 0, blockBytes(b), 0x700u + uint32_t(b), at(p, q, b));
+    }
+    for (int q = 0; q < p; q++) {
+      int b = ((q - 1 - step) % p + p) % p;
+      s.add(q, EventKind::Recv, (q + p - 1) % p, 0, blockBytes(b), 0, at(p, q, b));
+    }
+  }
+  return cz::detect::detect(s.table(name));
+}
+
+TEST(Allgatherv, RingOfUnequalBlocksInRankOrderIsOneAllgatherv) {
+  // Block b at the sum of the sizes of the blocks before it, on every rank.
+  auto rep = ringAllgatherv(5, "allgatherv-rank-order", [](int, int q, int b) {
+    uint64_t d = 0;
+    for (int k = 0; k < b; k++) d += blockBytes(k);
+    return 0x10000 * uint64_t(q + 1) + d;
+  });
+  ASSERT_EQ(rep.matches.size(), 1u);
+  const cz::detect::Match &m = rep.matches[0];
+  EXPECT_EQ(m.kind, cz::detect::Kind::Allgatherv);
+  EXPECT_TRUE(m.confirmed);
+  EXPECT_EQ(m.recvLayout, "");
+  EXPECT_EQ(m.bytesPerInstance, 16u + 32 + 48 + 16 + 32);
+  ASSERT_EQ(m.counts.size(), 5u);
+  for (int b = 0; b < 5; b++) EXPECT_EQ(m.counts[size_t(b)].count, blockBytes(b)) << b;
+  EXPECT_NE(m.note.find("in rank order"), std::string::npos) << m.note;
+}
+
+TEST(Allgatherv, BlocksAtPlacesThatDifferFromRankToRankArePermuted) {
+  // Rank q keeps its own block first, then q+1's, ...: the displacements
+  // differ from rank to rank, which MPI_Allgatherv cannot do.
+  auto rep = ringAllgatherv(5, "allgatherv-rotated", [](int p, int q, int b) {
+    uint64_t d = 0;
+    for (int k = q; k != b; k = (k + 1) % p) d += blockBytes(k);
+    return 0x10000 * uint64_t(q + 1) + d;
+  });
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Allgatherv);
+  EXPECT_EQ(rep.matches[0].recvLayout, "permuted");
+}

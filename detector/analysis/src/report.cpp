@@ -281,6 +281,9 @@ std::string equivalentCall(const Match &m) {
   case Kind::Scatterv:
     return "MPI_Scatterv(sendbuf, sendcounts, displs, " + type + ", recvbuf, recvcount, " + type +
            ", " + root + ", " + comm + ")";
+  case Kind::Allgatherv:
+    return "MPI_Allgatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +
+           ", " + comm + ")";
   }
   return "";
 }

@@ -1,6 +1,8 @@
 // root_families.cpp: see root_families.h.
 #include "root_families.h"
 
+#include "allgatherv_layout.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -90,6 +92,7 @@ bool mergeExchange(const std::vector<Match *> &ms, std::vector<Match> &out) {
   bool apart = keptApart(ms, ms[0]->ranks);
   Match all = combine(ms, apart ? Kind::Allgather : Kind::Allreduce);
   if (all.supportOnly) return false; // fills only: no evidence
+  if (apart && blockSizesVary(ms)) makeAllgatherv(ms, all); // blocks of their own lengths
   all.supportOnly = false;
   all.instances = ms[0]->instances;
   for (const Match *m : ms) all.instances = std::min(all.instances, m->instances);

@@ -51,8 +51,9 @@ const std::vector<DetectionRule> &detectionRules() {
        "",
        tiling},
       {"varying-tiling",
-       {Kind::Gatherv, Kind::Scatterv, Kind::Alltoallv, Kind::Gather, Kind::Scatter},
-       "one block of its own length per member, tiling one buffer in rank order",
+       {Kind::Gatherv, Kind::Scatterv, Kind::Alltoallv, Kind::Allgatherv, Kind::Gather, Kind::Scatter},
+       "one block of its own length per member, tiling one buffer in rank order (allgatherv: "
+       "every member sending the same block to all)",
        "after tiling: blocks of equal length are a gather or scatter",
        "tiling",
        varyingTiling},

@@ -59,7 +59,7 @@ void weighSiteEvidence(Report &report, const SiteLocations &sites) {
   for (Match &m : report.matches) weighReduction(m, sites);
   for (Match &m : report.matches) {
     if (!m.direct || (m.kind != Kind::Alltoall && m.kind != Kind::Allgather &&
-                      m.kind != Kind::Alltoallv))
+                      m.kind != Kind::Alltoallv && m.kind != Kind::Allgatherv))
       continue;
     std::set<std::string> classes;
     std::string where;

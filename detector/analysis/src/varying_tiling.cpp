@@ -1,5 +1,6 @@
 // varying_tiling.cpp: gathers and scatters whose members contribute
-// different counts (MPI_Gatherv, MPI_Scatterv).
+// different counts (MPI_Gatherv, MPI_Scatterv; direct MPI_Alltoallv and
+// MPI_Allgatherv).
 //
 // Messages between a pair on a communicator are numbered per (communicator,
 // tag, datatype), whatever their size; the k-th ones form a round. A
@@ -14,13 +15,16 @@
 // same layout: a scatterv. When every member of the round receives that
 // way, it is one exchange of every member's blocks with every other: an
 // alltoallv (direct: site evidence tells a neighbour exchange, which at a
-// few ranks reaches every rank, from one over all ranks). Rounds in which
+// few ranks reaches every rank, from one over all ranks); when each member
+// sent every other the same block (one buffer, length and CRC), an
+// allgatherv. Rounds in which
 // some but not all members qualify are no collective. Equal sizes are left
 // to tiling.cpp.
 #include <algorithm>
 #include <map>
 
 #include "detect_internal.h"
+#include "payload_strength.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -93,8 +97,35 @@ void emitRooted(const MessageTable &t, const Group &g, uint32_t comm, uint32_t r
   out.push_back(std::move(in));
 }
 
+// An alltoallv in which every member sends the same block to every other
+// (one buffer, one length, one CRC): an allgatherv. The blocks' sizes
+// already vary from member to member (the receivers' tiling says so) and
+// tile each receiver's buffer in rank order, so the displacements are the
+// same on every rank. Equal CRCs of a constant fill, or of a few bytes,
+// do not prove the data the same: unproven.
+bool sameBlockToAll(const MessageTable &t,
+                    const std::map<uint32_t, std::vector<uint32_t>> &bySender,
+                    PayloadStrength &strength, Instance &in) {
+  for (auto &[sender, msgs] : bySender) {
+    const Message &first = t.messages[msgs[0]];
+    for (uint32_t i : msgs) {
+      const Message &m = t.messages[i];
+      if (m.sendAddress != first.sendAddress || m.bytes != first.bytes || m.crc != first.crc ||
+          !m.hashed)
+        return false;
+    }
+  }
+  for (auto &[sender, msgs] : bySender) {
+    Strength s = strength.of(t.messages[msgs[0]]);
+    if (s == Strength::Fill) in.unproven |= kPayloadFill;
+    if (s == Strength::Small) in.unproven |= kSmallValue;
+  }
+  return true;
+}
+
 void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  PayloadStrength strength;
   std::vector<Round> rounds = pairRounds(t, candidates, [](const Message &m) {
     return RoundKey{m.comm, m.tag, 0, m.sendType};
   });
@@ -131,6 +162,16 @@ void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
       std::sort(in.participants.begin(), in.participants.end());
       in.note = "every member received one block of a varying count from every other member, "
                 "into one buffer in rank order";
+      if (sameBlockToAll(t, bySender, strength, in)) {
+        for (auto &[sender, msgs] : bySender)
+          in.counts.push_back({sender, t.messages[msgs[0]].sendCount});
+        std::sort(in.counts.begin(), in.counts.end());
+        for (const Match::MemberCount &mc : in.counts) // `count`: the first member's
+          if (mc.rank == g.members[0]) in.count = mc.count;
+        in.kind = Kind::Allgatherv;
+        in.note = "every member sent one block of a count of its own to every other member, each "
+                  "received into one buffer in rank order";
+      }
       for (auto &[root, msgs] : byReceiver)
         for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i), in.bytes += t.messages[i].bytes;
       std::sort(in.messages.begin(), in.messages.end());

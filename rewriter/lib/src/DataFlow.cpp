@@ -185,6 +185,14 @@ bool FunctionFlow::valueWrittenIn(const VarDecl *v, unsigned begin, unsigned end
   return false;
 }
 
+bool FunctionFlow::memoryWrittenIn(const VarDecl *v, unsigned begin, unsigned end, const Ranges &before) const {
+  auto it = writes.find(v);
+  if (it == writes.end()) return false;
+  for (const Write &w : it->second)
+    if (w.memoryOnly && w.offset >= begin && w.offset < end && !inAny(w.offset, before)) return true;
+  return false;
+}
+
 bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std::string *why,
                                const Ranges &before) const {
   if (e->HasSideEffects(src.ctx)) {

@@ -44,6 +44,8 @@ public:
                    const Ranges &before = {}) const;
   // The variable's own value (not its memory) is written in [begin, end).
   bool valueWrittenIn(const clang::VarDecl *v, unsigned begin, unsigned end, const Ranges &before = {}) const;
+  // The variable's memory (`v[i] = ..`, `&v[i]` handed on) is written in [begin, end).
+  bool memoryWrittenIn(const clang::VarDecl *v, unsigned begin, unsigned end, const Ranges &before = {}) const;
   // The values written into v's own value outside [begin, end), in source
   // order (null: not known, as for `&v` or `++v`).
   std::vector<const clang::Expr *> valuesOutside(const clang::VarDecl *v, unsigned begin, unsigned end) const;

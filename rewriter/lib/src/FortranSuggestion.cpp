@@ -71,7 +71,7 @@ std::string arrayNote(const std::string &name, const std::string &holder, const 
          "; no value the trace saw is used (those hold for the traced run only)";
 }
 
-// A v-form's call (gatherv, scatterv, alltoallv): buffers, datatypes, root
+// A v-form's call (gatherv, scatterv, alltoallv, allgatherv): buffers, datatypes, root
 // and communicator from the sites' calls, and in place of its counts and
 // displacements placeholders naming the arrays the program must supply,
 // each explained in `notes`; `supply` gets the reason's words for them.
@@ -107,6 +107,24 @@ std::string varyingCall(const std::string &k, const Side &send, const Side &recv
              "of its block and where it starts in `" + recvArray + "`: the rationale says what each holds)";
     return "call MPI_Gatherv(" + list({send.buf, send.count, send.type, recvArray, "<recvcounts>", "<displs>",
                                        recv.type, root, comm});
+  }
+  if (k == "allgatherv") {
+    counts("<recvcounts>", "every rank", recv, false);
+    displs("<displs>", "every rank", recv, recvArray, false);
+    supply = "; the program must supply `<recvcounts>` and `<displs>` on every rank (per rank, the "
+             "count of its block and where it starts in `" + recvArray + "`: the rationale says what each holds)";
+    // A ring forwards from the array it receives into: each rank's own
+    // block already sits there, at its displacement.
+    if (lower(sendArray) == lower(recvArray)) {
+      notes.push_back("in place: each rank's own block must already sit at its displacement in `" + recvArray +
+                      "`");
+      return "call MPI_Allgatherv(" + list({"MPI_IN_PLACE", "0", "MPI_DATATYPE_NULL", recvArray, "<recvcounts>",
+                                            "<displs>", recv.type, comm});
+    }
+    notes.push_back("MPI_Allgatherv also stores each rank's own block, at its displacement in `" + recvArray +
+                    "`: drop the rank's copy of it");
+    return "call MPI_Allgatherv(" + list({send.buf, send.count, send.type, recvArray, "<recvcounts>", "<displs>",
+                                          recv.type, comm});
   }
   if (k == "scatterv") {
     counts("<sendcounts>", "the root", send, true);
@@ -219,7 +237,7 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p, const std::string &noP
     call = "call MPI_Allreduce(" + list({"MPI_IN_PLACE", send.buf, send.count, send.type, op, comm});
     p.notes.push_back("in place: `" + send.buf + "` holds each rank's contribution and then the result, "
                       "as it does in the hand-made exchange");
-  } else if (k == "gatherv" || k == "scatterv" || k == "alltoallv") {
+  } else if (k == "gatherv" || k == "scatterv" || k == "alltoallv" || k == "allgatherv") {
     call = varyingCall(k, send, recv, root, comm, p.notes, supply);
   } else if (k == "barrier") {
     call = "call MPI_Barrier(" + comm;

@@ -188,13 +188,15 @@ public:
       CallPlan call = buildCall(src, region, *members[g].match, members[g].sites, job.target, int(g));
       if (!call.ok) {
         p.reason = (members.size() > 1 ? members[g].id + ": " : "") + call.whyNot;
+        if (members.size() == 1 && !call.suggestion.empty()) p.suggestion = call.suggestion, p.notes = call.notes;
         return;
       }
       parts.push_back(call.code);
       if (region.between.count(int(g))) parts.push_back(region.between.at(int(g)));
       calls.push_back(call.code);
       for (const char *name : {"MPI_Bcast", "MPI_Scatter", "MPI_Gather", "MPI_Reduce", "MPI_Allreduce",
-                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier", "MPI_Scan"})
+                               "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier", "MPI_Scan",
+                               "MPI_Allgatherv"})
         if (call.code.find(std::string(name) + "(") != std::string::npos &&
             std::find(p.collectives.begin(), p.collectives.end(), name) == p.collectives.end())
           p.collectives.push_back(name);

@@ -108,7 +108,15 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
       << (s.callerFile.empty() ? "" : " called from " + s.callerFile + ":" + std::to_string(s.callerLine) +
                                            (s.callerFunction.empty() ? "" : " in " + s.callerFunction))
       << "\n";
-  if (!p.suggestion.empty()) {
+  if (!p.suggestion.empty() && !isFortranSource(p.path)) {
+    // C: the call has arguments the source does not hold (a v-form's arrays).
+    r << "\n## Suggested replacement (not a patch)\n\n"
+         "The source does not hold every argument this call needs (the <placeholders>), so no patch "
+         "is made: it is written from the arguments of the calls at the sites, to complete and check "
+         "by hand.\n\n```c\n" << p.suggestion << "\n```\n";
+    if (!p.notes.empty()) r << "\nCheck:\n\n";
+    for (const std::string &n : p.notes) r << "- " << n << "\n";
+  } else if (!p.suggestion.empty()) {
     r << "\n## Suggested replacement (not a patch)\n\n"
          "Fortran is not parsed here, so nothing proves this call does what the hand-made code "
          "did: it is written from the text of the calls at the sites, to check by hand.\n\n"
@@ -329,7 +337,8 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
     nullable("diff", hasPatch, p.id + ".diff");
     nullable("yaml", hasPatch, p.id + ".yaml");
     j.attribute("rationale", p.id + ".md");
-    // Fortran: the suggested call and the statements it would replace.
+    // Fortran (and a C v-form without its arrays): the suggested call and
+    // the statements it would replace.
     if (p.suggestion.empty()) {
       j.attribute("suggestion", nullptr);
     } else {

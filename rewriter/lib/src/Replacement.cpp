@@ -27,6 +27,7 @@
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "DataFlow.h"
+#include "VaryingArrays.h"
 
 namespace cz::rewrite {
 
@@ -63,7 +64,7 @@ public:
     // here derives yet (a count seen in the trace never becomes a literal).
     static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",  "reduce", "allreduce",
                                                  "allgather", "alltoall",  "barrier", "scan",   "exscan",
-                                                 "reduce_scatter"};
+                                                 "reduce_scatter", "allgatherv"};
     if (!shaped.count(k))
       return fail(plan, "no patch shape for " + k + " yet" +
                             (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
@@ -76,6 +77,7 @@ public:
                             "): the source has no communicator holding exactly that group; create it "
                             "(MPI_Comm_split) and call the collective on it by hand");
     if (!commText(plan)) return plan;
+    if (k == "allgatherv") return allgatherv(plan);
     if (k == "barrier") {
       plan.hasEffect = true;
       plan.effect.barrier = true;
@@ -338,6 +340,47 @@ private:
       }
     }
     return local(s) ? "" : src.of(s);
+  }
+
+  // MPI_Allgatherv on the arrays the receives take their counts and
+  // displacements from (VaryingArrays.h); without them a suggestion whose
+  // placeholders name the arrays to supply.
+  CallPlan &allgatherv(CallPlan &plan) {
+    if (sends.empty() || recvs.empty()) return fail(plan, "the sites show only one side of the allgatherv");
+    if (!typeText(plan) || !buffersHold(plan)) return plan;
+    if (!match.recvLayout.empty())
+      return fail(plan, "the blocks are received at displacements that differ from rank to rank (the "
+                        "report's recv_layout): MPI_Allgatherv keeps one displacement per rank on every rank");
+    VaryingArrays v = receiveArrays(args);
+    std::string in = v.counts.empty() ? usable(recvs[0].buffer, true) : v.buffer;
+    bool inPlace = !in.empty() && squeeze(baseText(sends[0].buffer)) == squeeze(in);
+    // The rank's own block: in place, or the send's buffer and count.
+    std::string send = "MPI_IN_PLACE, 0";
+    if (!inPlace) {
+      std::string buf = usable(sends[0].buffer, false);
+      send = buf.empty() || !args.holds(sends[0].count) ? "" : buf + ", " + src.of(sends[0].count);
+    }
+    if (v.counts.empty()) {
+      plan.suggestion = "MPI_Allgatherv(" + (send.empty() ? "<sendbuf>, <sendcount>" : send) + ", " + type + ", " +
+                        (in.empty() ? "<recvbuf>" : in) + ", <recvcounts>, <displs>, " + type + ", " + comm + ")";
+      plan.notes = v.placeholderNotes;
+      return fail(plan, "no arrays of counts and displacements in the source for MPI_Allgatherv: " + v.whyNot +
+                        "; the rationale suggests " + plan.suggestion + ", its arrays to supply by hand");
+    }
+    if (send.empty())
+      return fail(plan, "each rank's own block is named by variables of the loop only: no send buffer and count "
+                        "to hand to MPI_Allgatherv");
+    plan.notes.insert(plan.notes.end(), v.notes.begin(), v.notes.end());
+    if (inPlace)
+      plan.notes.push_back("every rank's own block already sits in " + in + ", at its displacement: MPI_IN_PLACE");
+    else
+      plan.review.push_back("MPI_Allgatherv also stores each rank's own block at its displacement in " + in +
+                            ", which the original never wrote: check nothing reads that place expecting its old "
+                            "contents");
+    plan.review.insert(plan.review.end(), v.review.begin(), v.review.end());
+    plan.effectWhyNot = "no effect check for MPI_Allgatherv: its blocks differ in count";
+    return finish(plan, "MPI_Allgatherv(" + send + ", " + type + ", " + in + ", " + v.counts + ", " + v.displs +
+                            ", " + type + ", " + comm + ")");
   }
 
   // A ring that combines each block as it arrives into an accumulator

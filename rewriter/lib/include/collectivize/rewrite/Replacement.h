@@ -40,6 +40,9 @@ struct CallPlan {
   bool hasEffect = false;          // else effectWhyNot says why
   CallEffect effect;
   std::string effectWhyNot;
+  // No call (ok false), but one to write by hand: its placeholders
+  // (`<displs>`) are explained in notes.
+  std::string suggestion;
 };
 
 // group: which of fused matches this call is (RegionRequest::group), for

@@ -1,0 +1,102 @@
+// VaryingArrays.cpp: see VaryingArrays.h.
+#include "VaryingArrays.h"
+
+#include "clang/AST/Expr.h"
+
+#include "AstQueries.h"
+
+namespace cz::rewrite {
+
+using namespace clang;
+
+namespace {
+
+// `A[I]` with A a variable: A and I, else nulls.
+std::pair<const Expr *, const Expr *> subscript(const Expr *e) {
+  const auto *s = dyn_cast<ArraySubscriptExpr>(strip(e));
+  if (!s || !isa<DeclRefExpr>(strip(s->getBase()))) return {nullptr, nullptr};
+  return {strip(s->getBase()), strip(s->getIdx())};
+}
+
+// `B + D[I]`, `D[I] + B` or `&B[D[I]]`: B and `D[I]`, else nulls.
+std::pair<const Expr *, const Expr *> offsetBuffer(const Expr *e) {
+  e = strip(e);
+  if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add) {
+    bool left = b->getLHS()->getType()->isPointerType();
+    return {strip(left ? b->getLHS() : b->getRHS()), strip(left ? b->getRHS() : b->getLHS())};
+  }
+  if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    if (const auto *a = dyn_cast<ArraySubscriptExpr>(strip(u->getSubExpr())))
+      return {strip(a->getBase()), strip(a->getIdx())};
+  return {nullptr, nullptr};
+}
+
+std::string at(const ArgumentContext &c, const Expr *e) {
+  return "`" + c.src.of(e) + "` (line " + std::to_string(c.line(e)) + ")";
+}
+
+} // namespace
+
+VaryingArrays receiveArrays(const ArgumentContext &c) {
+  VaryingArrays out;
+  auto refuse = [&](const std::string &why) {
+    out.buffer = out.counts = out.displs = out.index = "";
+    if (out.whyNot.empty()) out.whyNot = why;
+    return out;
+  };
+  const MessageArgs &first = c.recvs[0];
+  out.placeholderNotes = {
+      "<recvcounts>: an int array the program must supply on every rank, one element per rank of the "
+      "communicator: element q is the number of elements in rank q's block. The hand-made receive moves " +
+          at(c, first.count) + "; no count the trace saw is used (those hold for the traced run only)",
+      "<displs>: an int array the program must supply on every rank: element q is where rank q's block "
+      "starts in the receive buffer, counted in elements of its datatype. The hand-made receive writes " +
+          at(c, first.buffer)};
+  bool peers = true;
+  for (const MessageArgs &a : c.recvs) {
+    auto [countArray, countIndex] = subscript(a.count);
+    if (!countArray)
+      return refuse("the receive at line " + std::to_string(c.line(a.count)) + " moves " + at(c, a.count) +
+                    " elements, not an element of an array of counts indexed by the block's rank");
+    auto [base, displacement] = offsetBuffer(a.buffer);
+    auto [displsArray, displsIndex] = displacement ? subscript(displacement) : std::make_pair(nullptr, nullptr);
+    if (!displsArray)
+      return refuse("the receive at line " + std::to_string(c.line(a.buffer)) + " writes " + at(c, a.buffer) +
+                    ", not a buffer at an element of an array of displacements");
+    if (squeeze(c.src.of(countIndex)) != squeeze(c.src.of(displsIndex)))
+      return refuse("the receive at line " + std::to_string(c.line(a.count)) + " takes its count at index `" +
+                    c.src.of(countIndex) + "` and its displacement at index `" + c.src.of(displsIndex) +
+                    "`: not one rank's count and displacement");
+    std::string b = c.src.of(base), n = c.src.of(countArray), d = c.src.of(displsArray);
+    if (!out.counts.empty() && (squeeze(b) != squeeze(out.buffer) || squeeze(n) != squeeze(out.counts) ||
+                                squeeze(d) != squeeze(out.displs)))
+      return refuse("the receives name different buffers or arrays (" + out.buffer + ", " + out.counts + ", " +
+                    out.displs + " and " + b + ", " + n + ", " + d + ")");
+    for (const Expr *e : {base, countArray, displsArray}) {
+      std::string why;
+      if (!c.holds(e, &why)) return refuse(at(c, e) + " does not hold at the patch point: " + why);
+    }
+    // The arrays' contents, not only the pointers, must be those the
+    // receives read: nothing in the region writes them.
+    for (const Expr *e : {countArray, displsArray}) {
+      const VarDecl *v = referencedVar(e);
+      if (!v || c.flow.memoryWrittenIn(v, c.region.begin, c.region.end, c.precede))
+        return refuse("the array " + at(c, e) + " is written inside the region: its elements at the patch "
+                      "point are not those the receives used");
+    }
+    out.buffer = b, out.counts = n, out.displs = d, out.index = c.src.of(countIndex);
+    peers = peers && a.peer && squeeze(c.src.of(strip(a.peer))) == squeeze(out.index);
+  }
+  out.indexIsPeer = peers;
+  if (!peers)
+    out.review.push_back("each receive stores the block of rank " + out.index + " (not the rank it receives "
+                         "from): check that " + out.counts + "[q] and " + out.displs + "[q] are rank q's count "
+                         "and displacement (the trace shows each block at one displacement on every rank, not "
+                         "which index names it)");
+  out.notes.push_back("recvcounts: " + out.counts + ", displs: " + out.displs + " (the arrays every receive "
+                      "takes its count and displacement from, at index " + out.index + ", unchanged across the "
+                      "region)");
+  return out;
+}
+
+} // namespace cz::rewrite
