@@ -5,9 +5,11 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 #include "bench/results.h"
+#include "collectivize/csv.h"
 
 namespace cz::bench {
 
@@ -24,16 +26,6 @@ void computeRatios(std::vector<Result> &rows) {
     auto it = mpi.find({r.collective, r.procs, r.bytes});
     r.ratioToMpi = r.ok() && it != mpi.end() ? r.medianUs / it->second : 0;
   }
-}
-
-static std::string quote(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c == '\n' ? ' ' : c;
-  }
-  return q + "\"";
 }
 
 // Failed rows leave the timing columns empty: no number for a wrong result.
@@ -54,10 +46,10 @@ void writeCsv(FILE *out, const std::vector<Result> &rows) {
       ratio = buf;
     }
     std::fprintf(out, "%s,%d,%lld,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", r.collective.c_str(),
-                 r.procs, r.bytes, quote(r.algorithm).c_str(), r.iters, r.reps,
+                 r.procs, r.bytes, csv::quote(r.algorithm).c_str(), r.iters, r.reps,
                  num(r.medianUs, r.ok()).c_str(), num(r.minUs, r.ok()).c_str(),
                  num(r.maxUs, r.ok()).c_str(), ratio.c_str(), r.status.c_str(),
-                 quote(r.note).c_str(), num(r.dirtyUs, r.ok() && r.dirtyUs > 0).c_str(),
+                 csv::quote(r.note).c_str(), num(r.dirtyUs, r.ok() && r.dirtyUs > 0).c_str(),
                  num(r.makespanUs, r.ok() && r.makespanUs > 0).c_str());
   }
 }
@@ -77,47 +69,32 @@ bool writeCsvFile(const std::string &path, const std::vector<Result> &rows,
   return true;
 }
 
-std::vector<std::string> splitCsvLine(const std::string &line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); i++) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', i++;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
 bool readCsvFile(const std::string &path, std::vector<Result> &rows, std::string &err) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     err = "cannot read " + path + ": " + std::strerror(errno) +
           " (write one with `collectivize bench -o DIR`)";
     return false;
   }
-  std::string line;
-  if (!std::getline(in, line) || line.rfind("collective,procs,bytes,algorithm", 0) != 0) {
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::vector<csv::CsvLine> lines = csv::readLines(text.str());
+  if (lines.empty() || lines[0].number != 1 ||
+      !csv::startsWith(lines[0].fields, {"collective", "procs", "bytes", "algorithm"})) {
     err = path + ": not a bench.csv (its first line must be the header '" +
           std::string(kCsvHeader) + "')";
     return false;
   }
-  int lineNo = 1;
-  while (std::getline(in, line)) {
-    lineNo++;
-    if (line.empty()) continue;
-    std::vector<std::string> f = splitCsvLine(line);
+  for (size_t k = 1; k < lines.size(); k++) {
+    const csv::CsvLine &line = lines[k];
+    const std::string where = path + ":" + std::to_string(line.number);
+    if (!line.ok) {
+      err = path + ": " + line.error.describe();
+      return false;
+    }
+    const std::vector<std::string> &f = line.fields;
     if (f.size() < 11) {
-      err = path + ":" + std::to_string(lineNo) + ": expected at least 11 fields, got " +
-            std::to_string(f.size());
+      err = where + ": expected at least 11 fields, got " + std::to_string(f.size());
       return false;
     }
     Result r;
@@ -136,7 +113,7 @@ bool readCsvFile(const std::string &path, std::vector<Result> &rows, std::string
     r.dirtyUs = f.size() > 12 ? std::atof(f[12].c_str()) : 0;
     r.makespanUs = f.size() > 13 ? std::atof(f[13].c_str()) : 0;
     if (r.procs < 1 || r.algorithm.empty()) {
-      err = path + ":" + std::to_string(lineNo) + ": bad procs or algorithm";
+      err = where + ": bad procs or algorithm";
       return false;
     }
     rows.push_back(r);

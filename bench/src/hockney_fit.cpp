@@ -1,5 +1,6 @@
 // hockney_fit.cpp: alpha-beta (Hockney) fits of the timings, hockney.csv.
 #include "bench/hockney_fit.h"
+#include "collectivize/csv.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -70,11 +71,11 @@ bool writeHockneyCsv(const std::string &path, const std::vector<HockneyRow> &fit
   for (const HockneyRow &h : fits) {
     if (!h.fit.valid) {
       std::fprintf(f, "%s,%d,%s,%d,,,,\n", h.collective.c_str(), h.procs,
-                   h.algorithm.c_str(), h.fit.points);
+                   csv::quote(h.algorithm).c_str(), h.fit.points);
       continue;
     }
     std::fprintf(f, "%s,%d,%s,%d,%.4f,%.6g,%.4f,%.4f\n", h.collective.c_str(), h.procs,
-                 h.algorithm.c_str(), h.fit.points, h.fit.alphaUs, h.fit.betaUsPerByte,
+                 csv::quote(h.algorithm).c_str(), h.fit.points, h.fit.alphaUs, h.fit.betaUsPerByte,
                  h.fit.gbPerSecond(), h.fit.r2);
   }
   return std::fclose(f) == 0;

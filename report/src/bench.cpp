@@ -2,8 +2,8 @@
 // collective,procs,bytes,algorithm,iters,reps,median_us,min_us,max_us,
 // ratio_to_mpi,status,note. Rows that do not parse are counted and skipped.
 #include <cstdlib>
-#include <sstream>
 
+#include "collectivize/csv.h"
 #include "inputs.h"
 
 namespace cz::report {
@@ -22,23 +22,24 @@ Json loadBench(const std::string &path, InputStatus &status) {
     status.message = error;
     return Json();
   }
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.rfind("collective,procs,bytes,algorithm,", 0) != 0) {
+  std::vector<csv::CsvLine> lines = csv::readLines(text);
+  if (lines.empty() || lines[0].number != 1 ||
+      !csv::startsWith(lines[0].fields, {"collective", "procs", "bytes", "algorithm"})) {
     status.status = "malformed";
     status.message = path + ": not a `collectivize bench` CSV (first line: '" +
-                     line.substr(0, 80) + "')";
+                     (lines.empty() || lines[0].number != 1 ? "" : lines[0].text.substr(0, 80)) +
+                     "')";
     return Json();
   }
   Json rows = Json::array();
-  size_t bad = 0, lineNo = 1;
-  while (std::getline(in, line)) {
-    lineNo++;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> f = csvCells(line);
+  size_t bad = 0;
+  std::string firstBad; // where the first line that does not parse fails
+  for (size_t k = 1; k < lines.size(); k++) {
+    if (!lines[k].ok) {
+      if (!bad++) firstBad = lines[k].error.describe();
+      continue;
+    }
+    const std::vector<std::string> &f = lines[k].fields;
     char *e1 = nullptr, *e2 = nullptr, *e3 = nullptr;
     if (f.size() < 9) {
       bad++;
@@ -67,6 +68,7 @@ Json loadBench(const std::string &path, InputStatus &status) {
   status.status = bad ? "partial" : "ok";
   status.message = std::to_string(out["rows"].size()) + " measurements";
   if (bad) status.message += "; " + std::to_string(bad) + " lines that do not parse were skipped";
+  if (!firstBad.empty()) status.message += " (the first: " + firstBad + ")";
   if (out["rows"].size() == 0 && !bad) {
     status.status = "partial";
     status.message = "the CSV has a header but no measurements";

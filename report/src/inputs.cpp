@@ -11,14 +11,6 @@ namespace fs = std::filesystem;
 
 namespace cz::report {
 
-std::vector<std::string> csvCells(const std::string &line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) cells.push_back(cell);
-  return cells;
-}
-
 bool readFile(const std::string &path, std::string &text, std::string &error) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {

@@ -12,10 +12,6 @@ namespace cz::report {
 using json::Json;
 using json::parseJson;
 
-// One line of a `collectivize bench` CSV (bench.csv, hockney.csv: no
-// quoting) as its cells.
-std::vector<std::string> csvCells(const std::string &line);
-
 // Reads a whole file; false (and why, in `error`) when it cannot.
 bool readFile(const std::string &path, std::string &text, std::string &error);
 

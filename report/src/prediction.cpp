@@ -8,7 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
+
+#include "collectivize/csv.h"
 
 namespace cz::report {
 namespace {
@@ -139,20 +140,24 @@ std::vector<HockneyLine> loadHockney(const std::string &path, InputStatus &statu
     status.message = error;
     return out;
   }
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  if (line.rfind("collective,procs,algorithm,points,alpha_us,beta_us_per_byte", 0) != 0) {
+  std::vector<csv::CsvLine> lines = csv::readLines(text);
+  if (lines.empty() || lines[0].number != 1 ||
+      !csv::startsWith(lines[0].fields, {"collective", "procs", "algorithm", "points", "alpha_us",
+                                         "beta_us_per_byte"})) {
     status.status = "malformed";
     status.message = path + ": not a hockney.csv of `collectivize bench` (first line: '" +
-                     line.substr(0, 80) + "')";
+                     (lines.empty() || lines[0].number != 1 ? "" : lines[0].text.substr(0, 80)) +
+                     "')";
     return out;
   }
   size_t bad = 0;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> f = csvCells(line);
+  std::string firstBad; // where the first line that does not parse fails
+  for (size_t k = 1; k < lines.size(); k++) {
+    if (!lines[k].ok) {
+      if (!bad++) firstBad = lines[k].error.describe();
+      continue;
+    }
+    const std::vector<std::string> &f = lines[k].fields;
     if (f.size() < 6 || f[4].empty() || f[5].empty()) { // a fit that was not valid
       bad += f.size() < 6;
       continue;
@@ -174,6 +179,7 @@ std::vector<HockneyLine> loadHockney(const std::string &path, InputStatus &statu
   status.status = bad ? "partial" : "ok";
   status.message = std::to_string(out.size()) + " fits";
   if (bad) status.message += "; " + std::to_string(bad) + " lines that do not parse were skipped";
+  if (!firstBad.empty()) status.message += " (the first: " + firstBad + ")";
   return out;
 }
 

@@ -1,5 +1,5 @@
 // event_log_fuzz.cpp: the event records a rank leaves while it runs
-// (rank-N.log and rank-N.ring, runtime/trace/event_log.h), walked as
+// (rank-N.log and rank-N.ring, runtime/trace/defs/event_log.h), walked as
 // `trace repair` and MPI_Finalize walk them before encoding them into OTF2:
 // headers, ring halves, record kinds, the TSC calibration. Input: byte 0
 // says which files exist (bit 0 the log, bit 1 the ring); with both, the

@@ -4,7 +4,7 @@ tests/fuzz/corpus/<target>/ from real files: a fixture trace
 (cz_trace_fixture), a real traced run (examples/instrument-make built with
 collectivize-cc, traced on 4 ranks, detected, rewritten), the test inputs
 of the decision table, and event logs and rings written here in the
-tracer's record layout (runtime/trace/event_log.h) with small halves (a
+tracer's record layout (runtime/trace/defs/event_log.h) with small halves (a
 real ring is 5 MiB). Run by hand when a format changes; the seeds are
 committed so that CI needs none of this."""
 import os

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "bench/hockney_fit.h"
@@ -256,11 +257,34 @@ TEST(Tune, SeveralRunsKeepOnlyWinsOfEveryRun) {
   EXPECT_NE(t.find("alltoall   *       32-*        mpi\n"), std::string::npos) << t;
 }
 
-TEST(Csv, QuotedFieldsRoundTrip) {
-  auto f = splitCsvLine("a,\"b,\"\"c\"\"\",,d");
-  ASSERT_EQ(f.size(), 4u);
-  EXPECT_EQ(f[1], "b,\"c\"");
-  EXPECT_EQ(f[2], "");
+// bench.csv through support/csv: a note with ',' and '"' comes back whole,
+// and a damaged file is refused with the line and column where it breaks.
+TEST(Csv, BenchCsvQuotesNotesAndRefusesBadLines) {
+  Result r = modes(8, "mpi", 10, 11, 120);
+  r.status = "failed";
+  r.note = "PMPI_Send failed: \"bad\", rank 3";
+  char path[] = "/tmp/cz-bench-csv-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::string err;
+  ASSERT_TRUE(writeCsvFile(path, {r}, err)) << err;
+  std::vector<Result> back;
+  ASSERT_TRUE(readCsvFile(path, back, err)) << err;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].note, r.note);
+  EXPECT_EQ(back[0].status, "failed");
+
+  FILE *f = std::fopen(path, "a");
+  ASSERT_NE(f, nullptr);
+  std::fprintf(f, "alltoall,4,8,\"mpi,1,1,1,1,1,,ok\n");
+  std::fclose(f);
+  back.clear();
+  EXPECT_FALSE(readCsvFile(path, back, err));
+  unlink(path);
+  EXPECT_NE(err.find(std::string(path) + ": line 3, column 14: a quoted field is not closed"),
+            std::string::npos)
+      << err;
 }
 
 TEST(Svg, PlotNamesAlgorithmsAndAxes) {

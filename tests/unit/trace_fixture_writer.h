@@ -1,6 +1,6 @@
 // trace_fixture_writer.h: writes small Collectivize trace directories with
 // the OTF2 writer API directly (serial, no MPI), following
-// runtime/include/collectivize_trace_format.h, so the reader can be tested
+// runtime/trace/format/collectivize_trace_format.h, so the reader can be tested
 // before (and independently of) the tracer.
 #pragma once
 

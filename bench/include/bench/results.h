@@ -38,10 +38,8 @@ extern const char kCsvHeader[];
 void writeCsv(FILE *out, const std::vector<Result> &rows);
 bool writeCsvFile(const std::string &path, const std::vector<Result> &rows,
                   std::string &err);
-// Reads a bench.csv written by writeCsv (header required).
+// Reads a bench.csv written by writeCsv (header required; support/csv).
 bool readCsvFile(const std::string &path, std::vector<Result> &rows,
                  std::string &err);
-// One CSV line split into fields ("a,\"b,c\",d" -> a | b,c | d).
-std::vector<std::string> splitCsvLine(const std::string &line);
 
 }  // namespace cz::bench

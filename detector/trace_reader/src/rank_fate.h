@@ -1,6 +1,6 @@
 // rank_fate.h: what happened to a rank whose trace is not done, read from
 // the empty marker files the tracer leaves beside rank-N.done (stopped,
-// finalized, nospace: runtime/include/collectivize_trace_format.h). The
+// finalized, nospace: runtime/trace/format/collectivize_trace_format.h). The
 // reader's notes and `trace repair` say it in the same words.
 #pragma once
 

@@ -1,7 +1,7 @@
 // repair.cpp: turning what a killed run left into a readable trace.
 //
 // While rank N runs, its events are fixed records in rank-N.ring and
-// rank-N.log (runtime/trace/event_log.h), which MPI_Finalize encodes into
+// rank-N.log (runtime/trace/defs/event_log.h), which MPI_Finalize encodes into
 // traces/N.evt.
 // A run that never reached MPI_Finalize has records (rank-N.ring and
 // rank-N.log) but no event files, no global definitions and no anchor.

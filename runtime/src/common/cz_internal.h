@@ -106,6 +106,8 @@ int czi_fail(int code, const char *where, const char *fmt, ...)
 /* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>". */
 int czi_mpi_fail(int code, const char *where, const char *call);
 void czi_clear_error(void);
+/* The last error's text ("" when none); cz_last_error() returns it. */
+const char *czi_last_error(void);
 #ifndef __cplusplus
 /* Set while cz_last_error() holds a message; lets a successful call skip
  * clearing it with one thread-local load (initial-exec: no function call). */

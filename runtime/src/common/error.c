@@ -9,7 +9,9 @@
 static _Thread_local char last_error[512];
 _Thread_local unsigned char czi_error_pending;
 
-const char *cz_last_error(void) { return last_error; }
+/* cz_last_error() is libcollectivize's (src/api/last_error.c): this file is
+ * also in the tracer, which must not export it. */
+const char *czi_last_error(void) { return last_error; }
 void czi_clear_error(void) {
   last_error[0] = '\0';
   czi_error_pending = 0;

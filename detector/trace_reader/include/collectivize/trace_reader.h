@@ -1,5 +1,5 @@
 // trace_reader.h: reading a Collectivize trace directory (the format is
-// runtime/include/collectivize_trace_format.h): the manifest, the OTF2 global
+// runtime/trace/format/collectivize_trace_format.h): the manifest, the OTF2 global
 // definitions and the events of each rank, in order, as plain structs.
 //
 // Nothing here throws or exits: every fallible call returns a Result. An

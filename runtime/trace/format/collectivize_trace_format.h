@@ -23,7 +23,7 @@
  *        addresses recorded as sites can be turned into file:line
  *   <dir>/rank-<N>.ring, .log, .comms         while rank N runs: its events
  *        as fixed-size records (the newest in the ring, the older ones in
- *        the log; runtime/trace/event_log.h), which MPI_Finalize encodes
+ *        the log; runtime/trace/defs/event_log.h), which MPI_Finalize encodes
  *        into traces/N.evt, and the communicators
  *        rank N defined (uint64 words: ref, parent ref, region, size, size
  *        world ranks). Both are removed once N.evt is written. After a run
