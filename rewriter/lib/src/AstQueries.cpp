@@ -41,6 +41,17 @@ void declaredIn(const Stmt *s, std::set<const VarDecl *> &out) {
   });
 }
 
+bool integerArithmetic(BinaryOperatorKind op, long l, long r, long &out) {
+  switch (op) {
+  case BO_Add: return out = l + r, true;
+  case BO_Sub: return out = l - r, true;
+  case BO_Mul: return out = l * r, true;
+  case BO_Div: return r != 0 && (out = l / r, true);
+  case BO_Rem: return r != 0 && (out = l % r, true);
+  default: return false;
+  }
+}
+
 bool isLoop(const Stmt *s) {
   return isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
 }

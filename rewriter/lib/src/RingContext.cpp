@@ -370,14 +370,7 @@ bool peerValue(const SourceText &src, const Expr *e, const PeerVars &vars, long 
   if (!b || !peerValue(src, b->getLHS(), vars, me, p, l, depth + 1) ||
       !peerValue(src, b->getRHS(), vars, me, p, r, depth + 1))
     return false;
-  switch (b->getOpcode()) {
-  case BO_Add: return out = l + r, true;
-  case BO_Sub: return out = l - r, true;
-  case BO_Mul: return out = l * r, true;
-  case BO_Div: return r != 0 && (out = l / r, true);
-  case BO_Rem: return r != 0 && (out = l % r, true);
-  default: return false;
-  }
+  return integerArithmetic(b->getOpcode(), l, r, out);
 }
 
 } // namespace

@@ -75,14 +75,7 @@ struct Evaluator {
     const auto *b = dyn_cast<BinaryOperator>(e);
     long l = 0, r = 0;
     if (!b || !value(b->getLHS(), l, depth + 1) || !value(b->getRHS(), r, depth + 1)) return false;
-    switch (b->getOpcode()) {
-    case BO_Add: return out = l + r, true;
-    case BO_Sub: return out = l - r, true;
-    case BO_Mul: return out = l * r, true;
-    case BO_Div: return r != 0 && (out = l / r, true);
-    case BO_Rem: return r != 0 && (out = l % r, true);
-    default: return false;
-    }
+    return integerArithmetic(b->getOpcode(), l, r, out);
   }
 };
 
