@@ -82,6 +82,39 @@ std::string verifyCommand(const PatchPlan &p, const DetectionReport &report) {
          "' -- mpirun -np " + std::to_string(traced) + " " + app;
 }
 
+// For an ambiguous match that still got a patch: what the trace left open
+// and what in the source answered it (Rewrite.cpp's settledBySource lists
+// the questions the planner answers; the patch exists only because it did).
+std::string settledInSource(const DetectedMatch &m) {
+  if (m.status != "ambiguous" || m.unproven.empty()) return "";
+  std::ostringstream r;
+  r << "\n## What the trace left open\n\nThe detector reported this match as *ambiguous*; "
+       "each open question was answered from the source before this patch was made:\n\n";
+  for (const std::string &u : m.unproven) {
+    r << "- `" << u << "`: ";
+    if (u == "values_read")
+      r << "the messages carry values, so they are a barrier only if no rank reads them; the source "
+           "reads none of the received values after the region (a value read there gives no patch).\n";
+    else if (u == "root_block")
+      r << "the root's own block never travels, so the trace cannot show where it is kept; the root's "
+           "loop in the source places rank q's block at the buffer plus q times the count, and the "
+           "root's own block already sits at its place (MPI_IN_PLACE) or is copied there by the code "
+           "the call replaces.\n";
+    else if (u == "combined")
+      r << "every block reached every rank through one receive buffer, combined as it arrived or "
+           "copied out; the source's combine step says which, and gives the operation.\n";
+    else if (u == "reduction_op")
+      r << "no value in the trace pins the operation down; it is the combine step of the ring in the "
+           "source.\n";
+    else if (u == "relay_copied")
+      r << "ranks pass the data on from another buffer than they received it in; the source's "
+           "forwarding copy of the received block explains it.\n";
+    else
+      r << "answered from the source.\n";
+  }
+  return r.str();
+}
+
 std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const DetectionReport &report) {
   std::ostringstream r;
   r << "# " << p.id << ": hand-made " << m.kind;
@@ -131,6 +164,7 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
     for (const std::string &n : p.notes) r << "- " << n << "\n";
   }
   if (p.status == "none") return r.str();
+  r << settledInSource(m);
   r << "\n## The patch\n\n";
   r << "Replaces " << p.file << " lines " << p.beginLine << "-" << p.endLine << " with:\n\n```"
     << (isFortranSource(p.path) ? "fortran" : "c") << "\n"
