@@ -116,9 +116,12 @@ std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &
   plan.notes.push_back("the result is received into " + in + " and copied to block " + rank + " of " + acc +
                        ", where the ring left it; the other blocks and " + in + " are not read afterwards");
   leftIn = acc + " + " + rank + " * " + n;
+  // The copy's counter must name no variable of the program: the count,
+  // the rank or the buffers may be spelled with one called cz_i.
+  std::string i = unusedName(src.ctx, "cz_i");
   return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + type + ", " + ring.op + ", " + comm +
-         ");\nfor (int cz_i = 0; cz_i < " + count + "; cz_i++) " + acc + "[" + rank + " * " + n + " + cz_i] = " + in +
-         "[cz_i]";
+         ");\nfor (int " + i + " = 0; " + i + " < " + count + "; " + i + "++) " + acc + "[" + rank + " * " + n +
+         " + " + i + "] = " + in + "[" + i + "]";
 }
 
 } // namespace cz::rewrite
