@@ -353,6 +353,7 @@ private:
       return fail(plan, "the blocks are received at displacements that differ from rank to rank (the "
                         "report's recv_layout): MPI_Allgatherv keeps one displacement per rank on every rank");
     VaryingArrays v = receiveArrays(args);
+    if (v.wrongBlocks) return fail(plan, v.whyNot);
     std::string in = v.counts.empty() ? usable(recvs[0].buffer, true) : v.buffer;
     bool inPlace = !in.empty() && squeeze(baseText(sends[0].buffer)) == squeeze(in);
     // The rank's own block: in place, or the send's buffer and count.
