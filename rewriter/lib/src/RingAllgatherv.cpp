@@ -23,6 +23,12 @@ std::string where(long p, long q, long s) {
   return "at P = " + std::to_string(p) + " rank " + std::to_string(q) + " step " + std::to_string(s);
 }
 
+const CallExpr *callAround(const SourceText &src, const Expr *argument) {
+  for (const Stmt *p = parentStmt(src, argument); p; p = parentStmt(src, p))
+    if (const auto *c = dyn_cast<CallExpr>(p)) return c;
+  return nullptr;
+}
+
 class Run {
 public:
   Run(const SourceText &src, RingEvaluator &ev, const MessageArgs &send, const MessageArgs &recv,
@@ -163,7 +169,25 @@ RingBlocks ringAllgathervBlocks(const SourceText &src, const std::vector<Message
     if (!message && !isa<DeclStmt>(s))
       return unproven("the ring's loop also does `" + src.of(s) + "` (line " + std::to_string(src.line(s->getBeginLoc())) +
                       "), which the proof of the blocks' places does not follow");
+    // Every rank runs every message of every step: no condition around one.
+    const auto *e = dyn_cast<Expr>(s);
+    if (message && !(e && isa<CallExpr>(strip(e)))) {
+      std::string head = src.of(s);
+      head = head.substr(0, head.find('\n'));
+      while (!head.empty() && head.back() == ' ') head.pop_back();
+      return unproven("the ring's messages run under `" + head + "` (line " + std::to_string(src.line(s->getBeginLoc())) +
+                      "), which the proof (every rank sends and receives once in every step) does not follow");
+    }
   }
+  // What a step sends is what the slot held before the step: a blocking
+  // receive before the send could forward the block it just received.
+  const CallExpr *sendCall = callAround(src, sends[0].buffer), *recvCall = callAround(src, recvs[0].buffer);
+  if (!sendCall || !recvCall) return r;
+  if (sendCall != recvCall && src.offset(recvCall->getBeginLoc()) < src.offset(sendCall->getBeginLoc()) &&
+      calleeName(recvCall) != "MPI_Irecv")
+    return unproven("the ring's receive (line " + std::to_string(src.line(recvCall->getBeginLoc())) + ") completes "
+                    "before its send starts, so a step may send the block it just received, which the proof does "
+                    "not follow");
   RingEvaluator ev(src);
   ev.readFunction(loop, comm);
   Run run(src, ev, sends[0], recvs[0], sendIndex, recvIndex, steps);
