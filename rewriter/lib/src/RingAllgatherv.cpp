@@ -161,23 +161,13 @@ RingBlocks ringAllgathervBlocks(const SourceText &src, const std::vector<Message
   if (const auto *c = dyn_cast<CompoundStmt>(body)) kids.assign(c->body_begin(), c->body_end());
   else kids.push_back(body);
   for (const Stmt *s : kids) {
-    bool message = false;
-    forEachStmt(s, [&](const Stmt *x) {
-      const auto *c = dyn_cast<CallExpr>(x);
-      message = message || (c && (isPointToPoint(calleeName(c)) || isCompletionCall(calleeName(c))));
-    });
-    if (!message && !isa<DeclStmt>(s))
+    if (!holdsMessage(s) && !isa<DeclStmt>(s))
       return unproven("the ring's loop also does `" + src.of(s) + "` (line " + std::to_string(src.line(s->getBeginLoc())) +
                       "), which the proof of the blocks' places does not follow");
     // Every rank runs every message of every step: no condition around one.
-    const auto *e = dyn_cast<Expr>(s);
-    if (message && !(e && isa<CallExpr>(strip(e)))) {
-      std::string head = src.of(s);
-      head = head.substr(0, head.find('\n'));
-      while (!head.empty() && head.back() == ' ') head.pop_back();
-      return unproven("the ring's messages run under `" + head + "` (line " + std::to_string(src.line(s->getBeginLoc())) +
-                      "), which the proof (every rank sends and receives once in every step) does not follow");
-    }
+    if (std::string under = conditionalMessage(src, s); !under.empty())
+      return unproven("the ring's messages run under " + under + ", which the proof (every rank sends and "
+                      "receives once in every step) does not follow");
   }
   // What a step sends is what the slot held before the step: a blocking
   // receive before the send could forward the block it just received.

@@ -3,6 +3,8 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include "collectivize/rewrite/CallShapes.h"
+
 #include "Arguments.h"
 #include "AstQueries.h"
 #include "RingCombine.h"
@@ -22,6 +24,24 @@ std::string ringSizesText() {
   for (size_t i = 0; i < all.size(); i++)
     s += (i == 0 ? "" : i + 1 == all.size() ? " and " : ", ") + std::to_string(all[i]);
   return s;
+}
+
+bool holdsMessage(const Stmt *s) {
+  bool message = false;
+  forEachStmt(s, [&](const Stmt *x) {
+    const auto *c = dyn_cast<CallExpr>(x);
+    message = message || (c && (isPointToPoint(calleeName(c)) || isCompletionCall(calleeName(c))));
+  });
+  return message;
+}
+
+std::string conditionalMessage(const SourceText &src, const Stmt *s) {
+  const auto *e = dyn_cast<Expr>(s);
+  if (!holdsMessage(s) || (e && isa<CallExpr>(strip(e)))) return "";
+  std::string head = src.of(s);
+  head = head.substr(0, head.find('\n'));
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  return "`" + head + "` (line " + std::to_string(src.line(s->getBeginLoc())) + ")";
 }
 
 const DeclRefExpr *varRef(const Expr *e, const VarDecl *v) {

@@ -54,6 +54,14 @@ bool countedLoop(const clang::Stmt *s, CountedLoop &out);
 // size; false when its bounds are no expressions it evaluates.
 bool loopRange(const RingEvaluator &ev, const CountedLoop &loop, long &first, long &last);
 
+// s holds a point-to-point or completion call.
+bool holdsMessage(const clang::Stmt *s);
+// A statement of a ring's loop body holding a message that is not a plain
+// call statement (under an if, in a loop, ...), so not every rank may run
+// it in every step, as the evaluation assumes: "`if (...)` (line N)",
+// else "".
+std::string conditionalMessage(const SourceText &src, const clang::Stmt *s);
+
 // e is a reference to v (parentheses and casts aside).
 const clang::DeclRefExpr *varRef(const clang::Expr *e, const clang::VarDecl *v);
 // The function body around s.

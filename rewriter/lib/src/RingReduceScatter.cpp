@@ -324,13 +324,12 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
   int combines = 0;
   bool messagesDone = false;
   for (const Stmt *s : kids) {
-    bool message = false;
-    forEachStmt(s, [&](const Stmt *x) {
-      const auto *c = dyn_cast<CallExpr>(x);
-      message = message || (c && (isPointToPoint(calleeName(c)) || isCompletionCall(calleeName(c))));
-    });
-    if (message) {
+    if (holdsMessage(s)) {
       if (messagesDone) return reader.refuse("the ring's loop sends again after it combined (" + line(src, s) + ")");
+      // The evaluation runs every message for every rank in every step.
+      if (std::string under = conditionalMessage(src, s); !under.empty())
+        return reader.refuse("the ring's messages run under " + under + ": not every rank may send and receive "
+                             "in every step, which the evaluation of the ring assumes");
       continue;
     }
     if (isa<DeclStmt>(s) && !mentions(s, {r.acc, r.got})) continue;
