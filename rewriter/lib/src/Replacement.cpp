@@ -531,8 +531,11 @@ private:
     for (const VarDecl *v : region.rankVariables)
       if (src.offset(v->getLocation()) < region.begin && !region.regionLocals.count(v))
         return v->getNameAsString();
-    rankDecl = "int cz_rank;\nMPI_Comm_rank(" + comm + ", &cz_rank);\n";
-    return "cz_rank";
+    // A name of the patch's own: the root or the buffers may be spelled
+    // with a program variable called cz_rank.
+    std::string name = unusedName(src.ctx, "cz_rank");
+    rankDecl = "int " + name + ";\nMPI_Comm_rank(" + comm + ", &" + name + ");\n";
+    return name;
   }
 
   // The call's output buffer (the probe's arguments at the region's end):
@@ -551,7 +554,7 @@ private:
 
   CallPlan &finish(CallPlan &plan, const std::string &call) {
     std::string body = call + ";";
-    bool rankUsed = body.find("cz_rank") != std::string::npos;
+    bool rankUsed = !rankDecl.empty() && body.find(rank) != std::string::npos;
     if (!region.wrapperMacro.empty()) {
       size_t at = body.find(call);
       if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");
