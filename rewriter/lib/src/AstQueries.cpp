@@ -109,6 +109,14 @@ std::string indentLines(const std::string &t) {
   return out;
 }
 
+std::string unusedName(const ASTContext &ctx, const std::string &base) {
+  // The identifier table holds every identifier the preprocessor lexed,
+  // a superset of the names in scope at any point of the file.
+  std::string name = base;
+  for (int n = 2; ctx.Idents.find(name) != ctx.Idents.end(); n++) name = base + std::to_string(n);
+  return name;
+}
+
 std::string calleeName(const CallExpr *call) {
   if (const FunctionDecl *f = call->getDirectCallee()) return f->getNameAsString();
   // In a template, a call with dependent arguments is not resolved yet.

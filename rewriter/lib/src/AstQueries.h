@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
@@ -28,6 +29,11 @@ const clang::VarDecl *assignedVar(const clang::Stmt *s, const clang::Expr **lhsO
 bool mentions(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
 const clang::VarDecl *referencedVar(const clang::Expr *e); // `x`, `&x`, `x[i]`, `*x`: x
 std::string calleeName(const clang::CallExpr *call);
+// base, or base2, base3, ...: the first that the translation unit never
+// spells (no declaration, use or macro in the file or its headers), so a
+// name the patch declares can neither hide nor be hidden by one of the
+// program's, whatever is in scope at the patch point.
+std::string unusedName(const clang::ASTContext &ctx, const std::string &base);
 // Two more spaces at the start of every line.
 std::string indentLines(const std::string &text);
 

@@ -24,6 +24,7 @@
 #include "AstQueries.h"
 #include "BlockLayout.h"
 #include "CombineStep.h"
+#include "RingCalls.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "DataFlow.h"
@@ -180,7 +181,7 @@ public:
                               "the call would reorder the buffers under the code that fills and "
                               "reads them; replace the exchange and change that code by hand");
       if (!local(recvs[0].buffer) && k == "allgather") {
-        std::string ring = ringAllreduce(plan);
+        std::string ring = ringCall(plan, ringAllreduceCall);
         if (!plan.whyNot.empty()) return plan;
         if (!ring.empty()) return finish(plan, ring);
       }
@@ -213,7 +214,7 @@ public:
     } else if (k == "allreduce" && std::count(match.unproven.begin(), match.unproven.end(), "combined")) {
       // Every block reached every rank through one receive buffer: an
       // allreduce only when the source combines each one as it arrives.
-      std::string ring = ringAllreduce(plan);
+      std::string ring = ringCall(plan, ringAllreduceCall);
       if (!plan.whyNot.empty()) return plan;
       if (ring.empty())
         return fail(plan, "every block arrives in one place (" + src.of(recvs[0].buffer) +
@@ -222,7 +223,7 @@ public:
                               "out, or consumed, is not rewritten");
       return finish(plan, ring);
     } else if (k == "reduce_scatter") {
-      call = ringReduceScatter(plan);
+      call = ringCall(plan, ringReduceScatterCall);
       if (call.empty()) return plan;
     } else if (k == "reduce" || k == "allreduce") {
       std::string op = match.op, fromSource = sourceOp();
@@ -352,6 +353,7 @@ private:
       return fail(plan, "the blocks are received at displacements that differ from rank to rank (the "
                         "report's recv_layout): MPI_Allgatherv keeps one displacement per rank on every rank");
     VaryingArrays v = receiveArrays(args);
+    if (v.wrongBlocks) return fail(plan, v.whyNot);
     std::string in = v.counts.empty() ? usable(recvs[0].buffer, true) : v.buffer;
     bool inPlace = !in.empty() && squeeze(baseText(sends[0].buffer)) == squeeze(in);
     // The rank's own block: in place, or the send's buffer and count.
@@ -383,99 +385,11 @@ private:
                             ", " + type + ", " + comm + ")");
   }
 
-  // A ring that combines each block as it arrives into an accumulator
-  // and passes it on (RingCombine.h): every rank ends with all blocks
-  // combined in the accumulator, an allreduce. "" when the region is no
-  // such ring; plan.whyNot set when it is one, but not an allreduce.
-  std::string ringAllreduce(CallPlan &plan) {
-    RingCombine ring = analyzeRing(src, sends, recvs, comm);
-    if (!ring.found || region.regionLocals.count(ring.acc)) return "";
-    if (!ring.whyNot.empty()) return fail(plan, ring.whyNot), "";
-    // The call replaces the whole loop, never a step of it.
-    if (region.begin > src.offset(ring.loop->getBeginLoc()) || region.end < src.endOffset(ring.loop))
-      return fail(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
-                            ") does not run over the size of " + comm + ", so it is not part of the region the "
-                            "patch would replace (line " + std::to_string(args.line(sends[0].buffer)) +
-                            " only): one MPI_Allreduce per step would combine again what is combined"),
-             "";
-    // The patch's count is the messages' count (Arguments.cpp's choice
-    // must name the same elements the combine step covers).
-    Expr::EvalResult a, b;
-    bool sameCount = squeeze(count) == squeeze(src.of(ring.count)) ||
-                     (!ring.count->isValueDependent() && ring.count->EvaluateAsInt(a, src.ctx) &&
-                      std::to_string(a.Val.getInt().getExtValue()) == squeeze(count));
-    if (!sameCount)
-      return fail(plan, "the ring combines the " + src.of(ring.count) + " elements of its messages, but the "
-                        "count valid at the region is " + count),
-             "";
-    std::string acc = (ring.array ? "" : "&") + ring.acc->getNameAsString();
-    std::string fits = datatypeFits(ring.acc, "MPI_Allreduce");
-    if (!fits.empty()) return fail(plan, fits), "";
-    plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
-    plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
-    plan.notes.push_back("the result is left in " + ring.acc->getNameAsString() +
-                         ", where the ring accumulated it; the buffers it passed blocks through are not read "
-                         "afterwards");
-    QualType elem = elementType(ring.acc);
-    if (elem->isFloatingType() && (ring.op == "MPI_SUM" || ring.op == "MPI_PROD"))
-      plan.review.push_back("the ring combines in its own order; MPI_Allreduce's order may round the "
-                            "floating-point result differently");
-    leaves(plan, acc, "", false);
-    return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + ring.op + ", " + comm + ")";
-  }
-
-  // A ring over the blocks of one buffer (RingReduceScatter.h): the call
-  // receives the rank's block into the ring's receive buffer, then copies
-  // it where the ring left it. "" and plan.whyNot when it is no such ring.
-  std::string ringReduceScatter(CallPlan &plan) {
-    RingReduceScatter ring = analyzeReduceScatterRing(src, sends, recvs, comm);
-    if (!ring.found)
-      return fail(plan, "the sites are not a ring that sends blocks of one buffer and receives into another "
-                        "inside a loop (a ring reduce-scatter): no patch shape for this reduce-scatter"),
-             "";
-    if (!ring.whyNot.empty()) return fail(plan, ring.whyNot), "";
-    if (!match.recvLayout.empty()) // the trace and the source disagree on the kept block: trust neither
-      return fail(plan, "the trace shows a rank keeping another block than its own (recv_layout " + match.recvLayout +
-                            "), which the source's ring is not seen to do"),
-             "";
-    if (region.begin > src.offset(ring.loop->getBeginLoc()) || region.end < src.endOffset(ring.loop))
-      return fail(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
-                            ") is not part of the region the patch would replace"),
-             "";
-    if (squeeze(count) != squeeze(src.of(ring.count)))
-      return fail(plan, "the ring's blocks are " + src.of(ring.count) + " elements, but the count valid at the "
-                        "region is " + count),
-             "";
-    std::string fits = datatypeFits(ring.acc, "MPI_Reduce_scatter_block");
-    if (!fits.empty()) return fail(plan, fits), "";
-    std::string acc = ring.acc->getNameAsString(), in = ring.got->getNameAsString();
-    bool plain = std::all_of(count.begin(), count.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-    std::string n = plain ? count : "(" + count + ")";
-    plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
-    plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
-    plan.notes.push_back("the result is received into " + in + " and copied to block " + rank + " of " + acc +
-                         ", where the ring left it; the other blocks and " + in + " are not read afterwards");
-    leaves(plan, acc + " + " + rank + " * " + n, "", false);
-    return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + type + ", " + ring.op + ", " + comm +
-           ");\nfor (int cz_i = 0; cz_i < " + count + "; cz_i++) " + acc + "[" + rank + " * " + n + " + cz_i] = " + in +
-           "[cz_i]";
-  }
-
-  // The datatype names the accumulator's element type, when it is one of
-  // MPI's named C types; "" when it fits (or is the program's own).
-  std::string datatypeFits(const VarDecl *accumulator, const std::string &call) const {
-    static const std::map<std::string, std::string> named = {
-        {"MPI_INT", "int"},           {"MPI_DOUBLE", "double"},     {"MPI_FLOAT", "float"},
-        {"MPI_LONG", "long"},         {"MPI_LONG_LONG", "long long"}, {"MPI_LONG_LONG_INT", "long long"},
-        {"MPI_SHORT", "short"},       {"MPI_UNSIGNED", "unsigned int"}, {"MPI_UNSIGNED_LONG", "unsigned long"},
-        {"MPI_CHAR", "char"},         {"MPI_SIGNED_CHAR", "signed char"}, {"MPI_UNSIGNED_CHAR", "unsigned char"},
-        {"MPI_LONG_DOUBLE", "long double"}, {"MPI_BYTE", ""}};
-    auto it = named.find(squeeze(type));
-    if (it == named.end()) return "";
-    std::string elem = elementType(accumulator).getAsString();
-    if (it->second == elem) return "";
-    return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
-           accumulator->getNameAsString() + "': " + call + " would combine " + type + " values";
+  // A ring's call (RingCalls.h), and the buffer it leaves its result in.
+  std::string ringCall(CallPlan &plan, const RingCallBuilder &build) {
+    std::string leftIn, call = build(args, {comm, count, type, rank}, plan, leftIn);
+    if (!call.empty()) leaves(plan, leftIn, "", false);
+    return call;
   }
 
   std::string sourceOp() const {
@@ -573,7 +487,7 @@ private:
   bool buffersHold(CallPlan &plan) {
     // A combining ring that swaps its send and receive pointers each step
     // is replaced whole by a call on its accumulator, which names neither
-    // (ringAllreduce judges the ring).
+    // (ringAllreduceCall judges the ring).
     std::set<const VarDecl *> swapped;
     if (match.kind == "allgather" || match.kind == "allreduce") {
       RingCombine ring = analyzeRing(src, sends, recvs, comm);
@@ -617,8 +531,11 @@ private:
     for (const VarDecl *v : region.rankVariables)
       if (src.offset(v->getLocation()) < region.begin && !region.regionLocals.count(v))
         return v->getNameAsString();
-    rankDecl = "int cz_rank;\nMPI_Comm_rank(" + comm + ", &cz_rank);\n";
-    return "cz_rank";
+    // A name of the patch's own: the root or the buffers may be spelled
+    // with a program variable called cz_rank.
+    std::string name = unusedName(src.ctx, "cz_rank");
+    rankDecl = "int " + name + ";\nMPI_Comm_rank(" + comm + ", &" + name + ");\n";
+    return name;
   }
 
   // The call's output buffer (the probe's arguments at the region's end):
@@ -637,7 +554,7 @@ private:
 
   CallPlan &finish(CallPlan &plan, const std::string &call) {
     std::string body = call + ";";
-    bool rankUsed = body.find("cz_rank") != std::string::npos;
+    bool rankUsed = !rankDecl.empty() && body.find(rank) != std::string::npos;
     if (!region.wrapperMacro.empty()) {
       size_t at = body.find(call);
       if (at != std::string::npos) body.replace(at, call.size(), region.wrapperMacro + "(" + call + ")");

@@ -13,6 +13,7 @@
 
 #include "Arguments.h"
 #include "AstQueries.h"
+#include "RingEvaluator.h"
 
 namespace cz::rewrite {
 
@@ -342,53 +343,12 @@ void checkRingLeftovers(const SourceText &src, RingCombine &r) {
   }
 }
 
-namespace {
-
-// The value of a peer expression at rank me of p: built from the rank,
-// the size, constants and locals written once from those; false when it
-// is anything else.
-struct PeerVars {
-  std::set<const VarDecl *> ranks, sizes;
-  std::map<const VarDecl *, int> writes; // assignments besides the initializer
-};
-
-bool peerValue(const SourceText &src, const Expr *e, const PeerVars &vars, long me, long p, long &out,
-               int depth = 0) {
-  e = strip(e);
-  if (!e || depth > 8 || e->isValueDependent()) return false;
-  Expr::EvalResult k;
-  if (e->EvaluateAsInt(k, src.ctx)) return out = k.Val.getInt().getExtValue(), true;
-  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
-    const auto *v = dyn_cast<VarDecl>(d->getDecl());
-    if (vars.ranks.count(v)) return out = me, true;
-    if (vars.sizes.count(v)) return out = p, true;
-    if (!v || !v->hasLocalStorage() || isa<ParmVarDecl>(v) || !v->getInit() || vars.writes.count(v)) return false;
-    return peerValue(src, v->getInit(), vars, me, p, out, depth + 1);
-  }
-  const auto *b = dyn_cast<BinaryOperator>(e);
-  long l = 0, r = 0;
-  if (!b || !peerValue(src, b->getLHS(), vars, me, p, l, depth + 1) ||
-      !peerValue(src, b->getRHS(), vars, me, p, r, depth + 1))
-    return false;
-  return integerArithmetic(b->getOpcode(), l, r, out);
-}
-
-} // namespace
-
 void checkRingSteps(const SourceText &src, RingCombine &r, const std::string &comm) {
   if (!r.whyNot.empty()) return;
-  PeerVars vars;
-  std::set<const VarDecl *> &sizes = vars.sizes, &ranks = vars.ranks;
-  std::map<const VarDecl *, int> &writes = vars.writes;
-  forEachStmt(chainOf(src, r.loop).back(), [&](const Stmt *x) {
-    const auto *c = dyn_cast<CallExpr>(x);
-    for (const char *query : {"MPI_Comm_size", "MPI_Comm_rank"})
-      if (c && calleeName(c) == query && c->getNumArgs() == 2 && squeeze(src.of(c->getArg(0))) == squeeze(comm))
-        if (const VarDecl *v = referencedVar(c->getArg(1))) (query[9] == 's' ? sizes : ranks).insert(v);
-    if (const VarDecl *v = assignedVar(x)) writes[v]++;
-    if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf)
-      if (const VarDecl *v = referencedVar(u->getSubExpr())) writes[v]++;
-  });
+  // The peers are evaluated like a reduce-scatter ring's indices.
+  RingEvaluator ev(src);
+  ev.readFunction(r.loop, comm);
+  const std::set<const VarDecl *> &sizes = ev.sizes;
   // for (s = c0; s < size - k; s++) runs size - k - c0 times; <=, once more.
   auto proven = [&]() {
     const auto *f = dyn_cast<ForStmt>(r.loop);
@@ -432,8 +392,8 @@ void checkRingSteps(const SourceText &src, RingCombine &r, const std::string &co
   bool next = true, previous = true;
   for (auto [me, p] : std::vector<std::pair<long, long>>{{0, 5}, {1, 5}, {4, 5}, {0, 3}, {2, 3}, {1, 2}, {6, 7}}) {
     long to = 0, from = 0;
-    if (!r.sendPeer || !r.recvPeer || !peerValue(src, r.sendPeer, vars, me, p, to) ||
-        !peerValue(src, r.recvPeer, vars, me, p, from)) {
+    ev.me = me, ev.p = p;
+    if (!r.sendPeer || !r.recvPeer || !ev.value(r.sendPeer, to) || !ev.value(r.recvPeer, from)) {
       next = previous = false;
       break;
     }

@@ -14,17 +14,13 @@
 #include "AstQueries.h"
 #include "CombineStep.h"
 #include "RingCombine.h"
+#include "RingEvaluator.h"
 
 namespace cz::rewrite {
 
 using namespace clang;
 
 namespace {
-
-const DeclRefExpr *varRef(const Expr *e, const VarDecl *v) {
-  const auto *d = dyn_cast_or_null<DeclRefExpr>(strip(e));
-  return d && d->getDecl() == v ? d : nullptr;
-}
 
 // `acc + x`, `&acc[x]`: acc, with x the offset in elements.
 const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
@@ -40,76 +36,6 @@ const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   if (!d) return nullptr;
   offset = a->getIdx();
   return dyn_cast<VarDecl>(d->getDecl());
-}
-
-// Integer values of the expressions the ring's indices are written in:
-// the rank, the size, loop counters bound by the caller, constants, and
-// locals written once (their initializer) from those.
-struct Evaluator {
-  const SourceText &src;
-  std::set<const VarDecl *> ranks, sizes;
-  std::map<const VarDecl *, int> writes; // writes besides the initializer
-  std::map<const VarDecl *, long> bound;  // counters, rank and size now
-  long me = 0, p = 0;
-
-  bool value(const Expr *e, long &out, int depth = 0) const {
-    e = strip(e);
-    if (!e || depth > 12 || e->isValueDependent()) return false;
-    if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
-      const auto *v = dyn_cast<VarDecl>(d->getDecl());
-      if (ranks.count(v)) return out = me, true;
-      if (sizes.count(v)) return out = p, true;
-      if (auto it = bound.find(v); it != bound.end()) return out = it->second, true;
-    }
-    Expr::EvalResult k;
-    if (e->EvaluateAsInt(k, src.ctx)) return out = k.Val.getInt().getExtValue(), true;
-    if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
-      const auto *v = dyn_cast<VarDecl>(d->getDecl());
-      if (!v || !v->hasLocalStorage() || isa<ParmVarDecl>(v) || !v->getInit() || writes.count(v)) return false;
-      return value(v->getInit(), out, depth + 1);
-    }
-    if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Minus) {
-      if (!value(u->getSubExpr(), out, depth + 1)) return false;
-      return out = -out, true;
-    }
-    const auto *b = dyn_cast<BinaryOperator>(e);
-    long l = 0, r = 0;
-    if (!b || !value(b->getLHS(), l, depth + 1) || !value(b->getRHS(), r, depth + 1)) return false;
-    return integerArithmetic(b->getOpcode(), l, r, out);
-  }
-};
-
-// `for (int c = c0; c < bound; c++)` (or <=) whose body neither writes c
-// nor leaves early: c, its first value's and its bound's expressions.
-struct CountedLoop {
-  const VarDecl *counter = nullptr;
-  const Expr *start = nullptr, *bound = nullptr;
-  bool inclusive = false;
-};
-bool countedLoop(const Stmt *s, CountedLoop &out) {
-  const auto *f = dyn_cast<ForStmt>(s);
-  if (!f || !f->getInit() || !f->getCond() || !f->getInc()) return false;
-  if (const auto *d = dyn_cast<DeclStmt>(f->getInit()); d && d->isSingleDecl()) {
-    out.counter = dyn_cast<VarDecl>(d->getSingleDecl());
-    out.start = out.counter ? out.counter->getInit() : nullptr;
-  } else if (const auto *a = dyn_cast<BinaryOperator>(f->getInit()); a && a->getOpcode() == BO_Assign) {
-    out.counter = assignedVar(a), out.start = a->getRHS();
-  }
-  const auto *cond = dyn_cast<BinaryOperator>(strip(f->getCond()));
-  const auto *inc = dyn_cast<UnaryOperator>(f->getInc());
-  if (!out.counter || !out.start || !cond || (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE) ||
-      !varRef(cond->getLHS(), out.counter) || !inc || !inc->isIncrementOp() || !varRef(inc->getSubExpr(), out.counter))
-    return false;
-  out.bound = cond->getRHS();
-  out.inclusive = cond->getOpcode() == BO_LE;
-  bool jumps = false;
-  forEachStmt(f->getBody(), [&](const Stmt *x) {
-    jumps = jumps || isa<BreakStmt>(x) || isa<ContinueStmt>(x) || isa<ReturnStmt>(x) || isa<GotoStmt>(x) ||
-            assignedVar(x) == out.counter;
-    if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf && referencedVar(u) == out.counter)
-      jumps = true;
-  });
-  return !jumps;
 }
 
 // The combine step: `for (i = 0; i < n; i++) acc[k + i] op= in[i]` (or
@@ -176,7 +102,7 @@ std::string line(const SourceText &src, const Stmt *s) { return "line " + std::t
 
 class Reader {
 public:
-  Reader(const SourceText &src, RingReduceScatter &r, Evaluator &ev) : src(src), r(r), ev(ev) {}
+  Reader(const SourceText &src, RingReduceScatter &r, RingEvaluator &ev) : src(src), r(r), ev(ev) {}
 
   RingReduceScatter &refuse(const std::string &why) {
     if (r.whyNot.empty()) r.whyNot = why;
@@ -196,10 +122,9 @@ public:
     ev.p = p;
     long first = 0, last = 0;
     ev.me = 0;
-    if (!ev.value(steps.start, first) || !ev.value(steps.bound, last))
+    if (!loopRange(ev, steps, first, last))
       return refuse("the ring's loop bounds (" + src.of(steps.start) + ", " + src.of(steps.bound) +
                     ") are not expressions of the size the rewriter can evaluate"), false;
-    if (steps.inclusive) last++;
     if (last - first > 64) return refuse("the ring's loop runs more than 64 steps at P = " + std::to_string(p)), false;
     for (long s = first; s < last; s++) {
       ev.bound[steps.counter] = s;
@@ -316,7 +241,7 @@ public:
 private:
   const SourceText &src;
   RingReduceScatter &r;
-  Evaluator &ev;
+  RingEvaluator &ev;
 
   // idx lies in [me * n, me * n + n) for every rank at the sizes tried,
   // with each counted loop around it at its first and last value.
@@ -326,7 +251,7 @@ private:
       CountedLoop c;
       if (countedLoop(f, c) && mentions(idx, {c.counter})) counted.push_back(c);
     }
-    for (long p : {2L, 3L, 4L, 5L, 7L})
+    for (long p : ringSizes())
       for (long q = 0; q < p; q++) {
         ev.p = p, ev.me = q;
         long n = 0;
@@ -367,7 +292,7 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
     return r;
   r.found = true;
   r.count = sends[0].count;
-  Evaluator ev{src, {}, {}, {}, {}};
+  RingEvaluator ev(src);
   Reader reader(src, r, ev);
   std::string acc = "'" + r.acc->getNameAsString() + "'", got = "'" + r.got->getNameAsString() + "'";
   std::set<const VarDecl *> stepLocals;
@@ -399,13 +324,12 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
   int combines = 0;
   bool messagesDone = false;
   for (const Stmt *s : kids) {
-    bool message = false;
-    forEachStmt(s, [&](const Stmt *x) {
-      const auto *c = dyn_cast<CallExpr>(x);
-      message = message || (c && (isPointToPoint(calleeName(c)) || isCompletionCall(calleeName(c))));
-    });
-    if (message) {
+    if (holdsMessage(s)) {
       if (messagesDone) return reader.refuse("the ring's loop sends again after it combined (" + line(src, s) + ")");
+      // The evaluation runs every message for every rank in every step.
+      if (std::string under = conditionalMessage(src, s); !under.empty())
+        return reader.refuse("the ring's messages run under " + under + ": not every rank may send and receive "
+                             "in every step, which the evaluation of the ring assumes");
       continue;
     }
     if (isa<DeclStmt>(s) && !mentions(s, {r.acc, r.got})) continue;
@@ -436,22 +360,10 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
                          "types only");
 
   // The rank, the size and what else the indices read.
-  const Stmt *fn = r.loop;
-  for (const Stmt *p = parentStmt(src, r.loop); p; p = parentStmt(src, p)) fn = p;
-  forEachStmt(fn, [&](const Stmt *x) {
-    const auto *c = dyn_cast<CallExpr>(x);
-    for (const char *query : {"MPI_Comm_size", "MPI_Comm_rank"})
-      if (c && calleeName(c) == query && c->getNumArgs() == 2 && squeeze(src.of(c->getArg(0))) == squeeze(comm))
-        if (const VarDecl *v = referencedVar(c->getArg(1))) (query[9] == 's' ? ev.sizes : ev.ranks).insert(v);
-    if (const VarDecl *v = assignedVar(x)) ev.writes[v]++;
-    if (const auto *u = dyn_cast<UnaryOperator>(x); u && u->getOpcode() == UO_AddrOf)
-      if (const VarDecl *v = referencedVar(u->getSubExpr())) ev.writes[v]++;
-  });
-  for (const VarDecl *v : ev.ranks) ev.writes.erase(v);
-  for (const VarDecl *v : ev.sizes) ev.writes.erase(v);
-  for (long p : {2L, 3L, 4L, 5L, 7L})
+  ev.readFunction(r.loop, comm);
+  for (long p : ringSizes())
     if (!reader.runAt(p, sends[0], recvs[0], sendOffset, combine, steps)) return r;
-  r.notes.push_back("the ring's index arithmetic, run for every rank at P = 2, 3, 4, 5 and 7, leaves rank i with "
+  r.notes.push_back("the ring's index arithmetic, run for every rank at P = " + ringSizesText() + ", leaves rank i with "
                     "block i of " + acc + " holding every rank's block combined once (" + r.op + ")");
   reader.checkLeftovers();
   if (!r.whyNot.empty()) return r;

@@ -1,25 +1,24 @@
 // VaryingArrays.cpp: see VaryingArrays.h.
 #include "VaryingArrays.h"
 
+#include <array>
+
 #include "clang/AST/Expr.h"
 
 #include "AstQueries.h"
+#include "RingAllgatherv.h"
 
 namespace cz::rewrite {
 
 using namespace clang;
 
-namespace {
-
-// `A[I]` with A a variable: A and I, else nulls.
-std::pair<const Expr *, const Expr *> subscript(const Expr *e) {
+std::pair<const Expr *, const Expr *> arrayElement(const Expr *e) {
   const auto *s = dyn_cast<ArraySubscriptExpr>(strip(e));
   if (!s || !isa<DeclRefExpr>(strip(s->getBase()))) return {nullptr, nullptr};
   return {strip(s->getBase()), strip(s->getIdx())};
 }
 
-// `B + D[I]`, `D[I] + B` or `&B[D[I]]`: B and `D[I]`, else nulls.
-std::pair<const Expr *, const Expr *> offsetBuffer(const Expr *e) {
+std::pair<const Expr *, const Expr *> bufferAtOffset(const Expr *e) {
   e = strip(e);
   if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add) {
     bool left = b->getLHS()->getType()->isPointerType();
@@ -30,6 +29,8 @@ std::pair<const Expr *, const Expr *> offsetBuffer(const Expr *e) {
       return {strip(a->getBase()), strip(a->getIdx())};
   return {nullptr, nullptr};
 }
+
+namespace {
 
 std::string at(const ArgumentContext &c, const Expr *e) {
   return "`" + c.src.of(e) + "` (line " + std::to_string(c.line(e)) + ")";
@@ -53,13 +54,14 @@ VaryingArrays receiveArrays(const ArgumentContext &c) {
       "starts in the receive buffer, counted in elements of its datatype. The hand-made receive writes " +
           at(c, first.buffer)};
   bool peers = true;
+  std::array<const Expr *, 4> ring{}; // the last receive's base, counts, displs and index
   for (const MessageArgs &a : c.recvs) {
-    auto [countArray, countIndex] = subscript(a.count);
+    auto [countArray, countIndex] = arrayElement(a.count);
     if (!countArray)
       return refuse("the receive at line " + std::to_string(c.line(a.count)) + " moves " + at(c, a.count) +
                     " elements, not an element of an array of counts indexed by the block's rank");
-    auto [base, displacement] = offsetBuffer(a.buffer);
-    auto [displsArray, displsIndex] = displacement ? subscript(displacement) : std::make_pair(nullptr, nullptr);
+    auto [base, displacement] = bufferAtOffset(a.buffer);
+    auto [displsArray, displsIndex] = displacement ? arrayElement(displacement) : std::make_pair(nullptr, nullptr);
     if (!displsArray)
       return refuse("the receive at line " + std::to_string(c.line(a.buffer)) + " writes " + at(c, a.buffer) +
                     ", not a buffer at an element of an array of displacements");
@@ -86,13 +88,26 @@ VaryingArrays receiveArrays(const ArgumentContext &c) {
     }
     out.buffer = b, out.counts = n, out.displs = d, out.index = c.src.of(countIndex);
     peers = peers && a.peer && squeeze(c.src.of(strip(a.peer))) == squeeze(out.index);
+    ring = {base, countArray, displsArray, countIndex};
   }
   out.indexIsPeer = peers;
-  if (!peers)
-    out.review.push_back("each receive stores the block of rank " + out.index + " (not the rank it receives "
-                         "from): check that " + out.counts + "[q] and " + out.displs + "[q] are rank q's count "
-                         "and displacement (the trace shows each block at one displacement on every rank, not "
-                         "which index names it)");
+  if (!peers) {
+    // A ring: which index names which block is run on paper.
+    RingBlocks blocks = ringAllgathervBlocks(c.src, c.sends, c.recvs, ring[0], ring[1], ring[2], ring[3],
+                                             c.src.of(c.recvs[0].comm));
+    if (blocks.verdict == RingBlocks::Wrong) {
+      out.wrongBlocks = true;
+      return refuse("the ring does not leave rank j's block at " + out.displs + "[j] with " + out.counts +
+                    "[j] elements on every rank, where MPI_Allgatherv leaves it: " + blocks.why);
+    }
+    if (blocks.verdict == RingBlocks::Proven)
+      out.notes.push_back(blocks.note);
+    else
+      out.review.push_back("each receive stores the block of rank " + out.index + " (not the rank it receives "
+                           "from)" + (blocks.why.empty() ? "" : ", and " + blocks.why) + ": check that " +
+                           out.counts + "[q] and " + out.displs + "[q] are rank q's count and displacement (the "
+                           "trace shows each block at one displacement on every rank, not which index names it)");
+  }
   out.notes.push_back("recvcounts: " + out.counts + ", displs: " + out.displs + " (the arrays every receive "
                       "takes its count and displacement from, at index " + out.index + ", unchanged across the "
                       "region)");

@@ -7,8 +7,10 @@
 // receive names the same B, C, D and I, with C and D arrays whose
 // contents hold at the patch point (no write to them in the region), C
 // and D are the call's recvcounts and displs and B its receive buffer.
-// A count the trace saw never enters them: without such arrays there is
-// no patch, and the suggestion names them as placeholders.
+// When I is not the rank received from (a ring passing blocks on), the
+// ring is run on paper (RingAllgatherv.h) to prove which block each
+// receive stores. A count the trace saw never enters them: without such
+// arrays there is no patch, and the suggestion names them as placeholders.
 #pragma once
 
 #include <string>
@@ -23,6 +25,9 @@ struct VaryingArrays {
   std::string whyNot;
   std::string index;                  // I as written
   bool indexIsPeer = false;           // I is the rank received from (a direct exchange)
+  // A ring whose index arithmetic, run on paper, leaves some rank without
+  // some block at its place (RingAllgatherv.h): no patch, whyNot says where.
+  bool wrongBlocks = false;
   std::vector<std::string> notes, review; // review: the index is not the peer
   // For the suggestion without arrays: what each placeholder must hold,
   // and where the hand-made receive gives it.
@@ -30,5 +35,10 @@ struct VaryingArrays {
 };
 
 VaryingArrays receiveArrays(const ArgumentContext &c);
+
+// `A[I]` with A a variable: A and I, else nulls.
+std::pair<const clang::Expr *, const clang::Expr *> arrayElement(const clang::Expr *e);
+// `B + D[I]`, `D[I] + B` or `&B[D[I]]`: B and `D[I]`, else nulls.
+std::pair<const clang::Expr *, const clang::Expr *> bufferAtOffset(const clang::Expr *e);
 
 } // namespace cz::rewrite

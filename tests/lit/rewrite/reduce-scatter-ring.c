@@ -4,14 +4,15 @@
 // rank i ends with block i holding every rank's block i summed: proposed,
 // MPI_Reduce_scatter_block into the ring's receive buffer, copied back to
 // block i, where the program reads it. Refused, with the reason: a ring
-// that leaves rank i with block i+1; reads of another (partial) block or
+// that leaves rank i with block i+1; messages not every rank sends in
+// every step (under a condition); reads of another (partial) block or
 // of the receive buffer after the ring; a combine step that is no MPI
 // operation; blocks of unequal counts (no recvcounts array the call could
 // take); a trace that saw a rank keep another block than its own. Doubles
 // summed in another order: for review.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=55' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=72' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=90' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=107' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=124' 'reduce_scatter count=4 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=141' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=156' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] recv_layout=permuted lines=169' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=58' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=75' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=93' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=110' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=127' 'reduce_scatter count=4 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=144' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=159' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] recv_layout=permuted lines=172' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=206' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
 // RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
@@ -30,7 +31,9 @@
 // SUMMARY-NEXT:   no patch: the ring's blocks have counts that change from step to step (counts[out]): blocks of unequal size are MPI_Reduce_scatter with a recvcounts array, which also needs the blocks in rank order one after another in 'acc'; the rewriter does not prove that layout: replace the ring by hand
 // SUMMARY-NEXT: 08-reduce_scatter: none
 // SUMMARY-NEXT:   no patch: the trace shows a rank keeping another block than its own (recv_layout permuted), which the source's ring is not seen to do
-// SUMMARY-NEXT: 1 proposed, 1 to review, 6 without a patch
+// SUMMARY-NEXT: 09-reduce_scatter: none
+// SUMMARY-NEXT:   no patch: the ring's messages run under `if (me != 0)` (line {{[0-9]+}}): not every rank may send and receive in every step, which the evaluation of the ring assumes
+// SUMMARY-NEXT: 1 proposed, 1 to review, 7 without a patch
 // EFFECT:      "id": "01-reduce_scatter",
 // EFFECT:      "effect": {
 // EFFECT-NEXT:   "buffer": "acc + me * B",
@@ -191,3 +194,20 @@ long rs_trace_disagrees(MPI_Comm comm) {
 // CHECK-NEXT:   free(acc);
 // CHECK-NEXT:   return check;
 // CHECK-NEXT: }
+long rs_conditional(MPI_Comm comm) {
+  int me, p;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *acc = malloc(sizeof(int) * B * p), in[B];
+  for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
+  for (int s = 0; s < p - 1; s++) {
+    int out = (me - s - 1 + p) % p, got = (me - s - 2 + 2 * p) % p;
+    if (me != 0)
+      MPI_Sendrecv(acc + out * B, B, MPI_INT, (me + 1) % p, 5, in, B, MPI_INT, (me + p - 1) % p, 5, comm,
+                   MPI_STATUS_IGNORE);
+    for (int i = 0; i < B; i++) acc[got * B + i] += in[i];
+  }
+  long check = acc[me * B];
+  free(acc);
+  return check;
+}

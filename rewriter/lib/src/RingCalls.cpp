@@ -1,0 +1,127 @@
+// RingCalls.cpp: see RingCalls.h. Each call replaces the ring's whole
+// loop and names only what the ring analysis proved: the accumulator, the
+// receive buffer and the combine step's operation.
+#include "RingCalls.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "clang/AST/ASTContext.h"
+
+#include "AstQueries.h"
+#include "RingCombine.h"
+#include "RingReduceScatter.h"
+
+namespace cz::rewrite {
+
+using namespace clang;
+
+namespace {
+
+std::string refuse(CallPlan &plan, const std::string &why) {
+  plan.ok = false;
+  plan.whyNot = why;
+  return "";
+}
+
+// The datatype names the accumulator's element type, when it is one of
+// MPI's named C types; "" when it fits (or is the program's own).
+std::string datatypeFits(const std::string &type, const VarDecl *accumulator, const std::string &call) {
+  static const std::map<std::string, std::string> named = {
+      {"MPI_INT", "int"},           {"MPI_DOUBLE", "double"},     {"MPI_FLOAT", "float"},
+      {"MPI_LONG", "long"},         {"MPI_LONG_LONG", "long long"}, {"MPI_LONG_LONG_INT", "long long"},
+      {"MPI_SHORT", "short"},       {"MPI_UNSIGNED", "unsigned int"}, {"MPI_UNSIGNED_LONG", "unsigned long"},
+      {"MPI_CHAR", "char"},         {"MPI_SIGNED_CHAR", "signed char"}, {"MPI_UNSIGNED_CHAR", "unsigned char"},
+      {"MPI_LONG_DOUBLE", "long double"}, {"MPI_BYTE", ""}};
+  auto it = named.find(squeeze(type));
+  if (it == named.end()) return "";
+  std::string elem = elementType(accumulator).getAsString();
+  if (it->second == elem) return "";
+  return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
+         accumulator->getNameAsString() + "': " + call + " would combine " + type + " values";
+}
+
+} // namespace
+
+// A ring that combines each block as it arrives into an accumulator
+// and passes it on (RingCombine.h): every rank ends with all blocks
+// combined in the accumulator, an allreduce. "" when the region is no
+// such ring; plan.whyNot set when it is one, but not an allreduce.
+std::string ringAllreduceCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan, std::string &leftIn) {
+  const SourceText &src = args.src;
+  const std::string &comm = w.comm, &count = w.count, &type = w.type;
+  RingCombine ring = analyzeRing(src, args.sends, args.recvs, comm);
+  if (!ring.found || args.region.regionLocals.count(ring.acc)) return "";
+  if (!ring.whyNot.empty()) return refuse(plan, ring.whyNot);
+  // The call replaces the whole loop, never a step of it.
+  if (args.region.begin > src.offset(ring.loop->getBeginLoc()) || args.region.end < src.endOffset(ring.loop))
+    return refuse(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
+                          ") does not run over the size of " + comm + ", so it is not part of the region the "
+                          "patch would replace (line " + std::to_string(args.line(args.sends[0].buffer)) +
+                          " only): one MPI_Allreduce per step would combine again what is combined");
+  // The patch's count is the messages' count (Arguments.cpp's choice
+  // must name the same elements the combine step covers).
+  Expr::EvalResult a, b;
+  bool sameCount = squeeze(count) == squeeze(src.of(ring.count)) ||
+                   (!ring.count->isValueDependent() && ring.count->EvaluateAsInt(a, src.ctx) &&
+                    std::to_string(a.Val.getInt().getExtValue()) == squeeze(count));
+  if (!sameCount)
+    return refuse(plan, "the ring combines the " + src.of(ring.count) + " elements of its messages, but the "
+                      "count valid at the region is " + count);
+  std::string acc = (ring.array ? "" : "&") + ring.acc->getNameAsString();
+  std::string fits = datatypeFits(type, ring.acc, "MPI_Allreduce");
+  if (!fits.empty()) return refuse(plan, fits);
+  plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
+  plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
+  plan.notes.push_back("the result is left in " + ring.acc->getNameAsString() +
+                       ", where the ring accumulated it; the buffers it passed blocks through are not read "
+                       "afterwards");
+  QualType elem = elementType(ring.acc);
+  if (elem->isFloatingType() && (ring.op == "MPI_SUM" || ring.op == "MPI_PROD"))
+    plan.review.push_back("the ring combines in its own order; MPI_Allreduce's order may round the "
+                          "floating-point result differently");
+  leftIn = acc;
+  return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + ring.op + ", " + comm + ")";
+}
+
+// A ring over the blocks of one buffer (RingReduceScatter.h): the call
+// receives the rank's block into the ring's receive buffer, then copies
+// it where the ring left it. "" and plan.whyNot when it is no such ring.
+std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan,
+                                  std::string &leftIn) {
+  const SourceText &src = args.src;
+  const std::string &comm = w.comm, &count = w.count, &type = w.type, &rank = w.rank;
+  RingReduceScatter ring = analyzeReduceScatterRing(src, args.sends, args.recvs, comm);
+  if (!ring.found)
+    return refuse(plan, "the sites are not a ring that sends blocks of one buffer and receives into another "
+                      "inside a loop (a ring reduce-scatter): no patch shape for this reduce-scatter");
+  if (!ring.whyNot.empty()) return refuse(plan, ring.whyNot);
+  if (!args.match.recvLayout.empty()) // the trace and the source disagree on the kept block: trust neither
+    return refuse(plan, "the trace shows a rank keeping another block than its own (recv_layout " + args.match.recvLayout +
+                          "), which the source's ring is not seen to do");
+  if (args.region.begin > src.offset(ring.loop->getBeginLoc()) || args.region.end < src.endOffset(ring.loop))
+    return refuse(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
+                          ") is not part of the region the patch would replace");
+  if (squeeze(count) != squeeze(src.of(ring.count)))
+    return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, but the count valid at the "
+                      "region is " + count);
+  std::string fits = datatypeFits(type, ring.acc, "MPI_Reduce_scatter_block");
+  if (!fits.empty()) return refuse(plan, fits);
+  std::string acc = ring.acc->getNameAsString(), in = ring.got->getNameAsString();
+  bool plain = std::all_of(count.begin(), count.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  std::string n = plain ? count : "(" + count + ")";
+  plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
+  plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
+  plan.notes.push_back("the result is received into " + in + " and copied to block " + rank + " of " + acc +
+                       ", where the ring left it; the other blocks and " + in + " are not read afterwards");
+  leftIn = acc + " + " + rank + " * " + n;
+  // The copy's counter must name no variable of the program: the count,
+  // the rank or the buffers may be spelled with one called cz_i.
+  std::string i = unusedName(src.ctx, "cz_i");
+  return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + type + ", " + ring.op + ", " + comm +
+         ");\nfor (int " + i + " = 0; " + i + " < " + count + "; " + i + "++) " + acc + "[" + rank + " * " + n +
+         " + " + i + "] = " + in + "[" + i + "]";
+}
+
+} // namespace cz::rewrite
