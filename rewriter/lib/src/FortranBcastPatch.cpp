@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "FortranRequests.h"
 #include "FortranStatements.h"
 #include "FortranText.h"
 
@@ -41,6 +42,7 @@ private:
   std::vector<size_t> usesOutsideLoopsOver(const std::string &var) const;
   bool statusUnread(std::string &why);
   bool keptLeaveCallAlone(std::string &why);
+  bool requestsComplete(std::string &why);
   void write();
   std::string wrapped(const std::string &indent, const std::string &buffer, const std::vector<std::string> &rest,
                       const std::string &ierr) const;
@@ -51,6 +53,7 @@ private:
   bool fixed_ = false; // fixed form: columns 7-72, continuation in column 6
   std::vector<Statement> block_; // from `if ... then` to its `end if`, blank lines left out
   const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
+  const Statement *waitall_ = nullptr; // the Isend form: the MPI_Waitall after the loop
   std::vector<const Statement *> kept_; // the root's statements before its loop
   FortranCall sendCall_, recvCall_;
   std::string rank_, root_, size_;
@@ -155,15 +158,20 @@ bool Recogniser::matchOrder(std::string &why) {
     while (i < block_.size() && shapes[i] == S::Simple) kept_.push_back(&block_[i++]);
     return i;
   };
+  // The Isend form's MPI_Waitall right after the loop (FortranRequests.h).
+  auto waitallAt = [&](size_t i) {
+    if (i < block_.size() && isWaitallStatement(block_[i])) waitall_ = &block_[i++];
+    return i;
+  };
   if (rootFirst) {
-    // if (me == root) then / [kept] loop / else / receive / end if
-    ok = loopAt(keptFrom(1), next) && next + 3 == block_.size() && shapes[next] == S::Else &&
+    // if (me == root) then / [kept] loop [waitall] / else / receive / end if
+    ok = loopAt(keptFrom(1), next) && (next = waitallAt(next)) + 3 == block_.size() && shapes[next] == S::Else &&
          shapes[next + 1] == S::Call;
     if (ok) recv_ = &block_[next + 1];
   } else if (comparison(cond, {"/=", ".ne."}, a, b)) {
     // if (me /= root) then / receive / else / [kept] loop / end if
     ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(keptFrom(3), next) &&
-         next + 1 == block_.size();
+         waitallAt(next) + 1 == block_.size();
     if (ok) recv_ = &block_[1];
   } else {
     return fail(why, at(block_[0].line) + ": the block's test `" + cond + "` is not `rank == root` or "
@@ -201,14 +209,18 @@ bool Recogniser::callsAgree(std::string &why) {
   if (!fortranCallAt(p_.original, send_->line, fixed_, sendCall_) ||
       !fortranCallAt(p_.original, recv_->line, fixed_, recvCall_))
     return fail(why, "the calls at " + at(send_->line) + " and " + at(recv_->line) + " do not read as calls");
-  if (norm(sendCall_.name) != "mpi_send" || norm(recvCall_.name) != "mpi_recv")
+  bool isend = norm(sendCall_.name) == "mpi_isend";
+  if ((norm(sendCall_.name) != "mpi_send" && !isend) || norm(recvCall_.name) != "mpi_recv")
     return fail(why, "the calls are " + sendCall_.name + " and " + recvCall_.name +
-                         ": the patch is made for MPI_Send in the loop and MPI_Recv only");
+                         ": the patch is made for MPI_Send or MPI_Isend in the loop and MPI_Recv only");
+  if (waitall_ && !isend)
+    return fail(why, at(waitall_->line) + " holds an MPI_Waitall after a loop of blocking sends: not the pattern");
   const std::vector<std::string> &s = sendCall_.args, &r = recvCall_.args;
-  bool sendHasErr = s.size() == 7, recvHasErr = r.size() == 8;
-  if ((s.size() != 6 && !sendHasErr) || (r.size() != 7 && !recvHasErr))
-    return fail(why, "MPI_Send or MPI_Recv is called with another number of arguments than MPI's");
-  if (sendHasErr != recvHasErr || (sendHasErr && norm(s[6]) != norm(r[7])))
+  const size_t sendArgs = isend ? 7 : 6; // MPI_Isend adds its request
+  bool sendHasErr = s.size() == sendArgs + 1, recvHasErr = r.size() == 8;
+  if ((s.size() != sendArgs && !sendHasErr) || (r.size() != 7 && !recvHasErr))
+    return fail(why, sendCall_.name + " or MPI_Recv is called with another number of arguments than MPI's");
+  if (sendHasErr != recvHasErr || (sendHasErr && norm(s[sendArgs]) != norm(r[7])))
     return fail(why, "the send and the receive set different error arguments");
   // The rank test may name the root first.
   if (norm(r[3]) == rank_) std::swap(rank_, root_);
@@ -289,6 +301,30 @@ bool Recogniser::keptLeaveCallAlone(std::string &why) {
         return fail(why, at(k->line) + " assigns `" + k->var + "`, which the call's argument `" + s[i] +
                          "` reads");
   }
+  return true;
+}
+
+// The Isend form: the MPI_Waitall after the loop completes exactly its
+// requests (FortranRequests.h), and goes with the block.
+bool Recogniser::requestsComplete(std::string &why) {
+  if (norm(sendCall_.name) != "mpi_isend") return true;
+  IsendLoop l;
+  l.source = &p_.original;
+  l.lines = &lines_;
+  l.fixed = fixed_;
+  l.file = p_.file;
+  l.unitFirst = unitFirst_;
+  l.unitLast = unitLast_;
+  l.blockFirst = block_.front().line;
+  l.blockLast = block_.back().lastLine;
+  l.loop = loop_;
+  l.guarded = guard_ != nullptr;
+  l.request = sendCall_.args[6];
+  l.size = size_;
+  l.waitall = waitall_;
+  std::string note;
+  if (!waitallCompletesLoop(l, note, why)) return false;
+  p_.notes.push_back(note);
   return true;
 }
 
@@ -400,13 +436,14 @@ std::string Recogniser::wrapped(const std::string &indent, const std::string &bu
 
 void Recogniser::write() {
   const std::vector<std::string> &s = sendCall_.args;
-  std::string ierr = s.size() == 7 ? ", " + s[6] : "";
+  bool hasErr = s.size() == (norm(sendCall_.name) == "mpi_isend" ? 8u : 7u);
+  std::string ierr = hasErr ? ", " + s.back() : "";
   std::string root = recvCall_.args[3];
   p_.call = "MPI_Bcast(" + s[0] + ", " + s[1] + ", " + s[2] + ", " + root + ", " + s[5] + ierr + ")";
   const std::string &first = lines_[block_.front().line - 1];
   size_t indent = first.find_first_not_of(" \t");
   std::string lead = first.substr(0, indent);
-  p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, ierr.empty() ? "" : s[6]);
+  p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, hasErr ? s.back() : "");
   if (!kept_.empty()) {
     // `if (me == root) then` / the kept lines as written / `end if` / the call.
     std::string test = block_.front().code;
@@ -472,7 +509,7 @@ bool Recogniser::run(std::string &why) {
                          std::to_string(sendLine) + ", " + std::to_string(recvLine) + ")");
   if (!callsAgree(why)) return false;
   unitAround(lines_, fixed_, block_.front().line - 1, unitFirst_, unitLast_);
-  if (!statusUnread(why) || !keptLeaveCallAlone(why)) return false;
+  if (!statusUnread(why) || !keptLeaveCallAlone(why) || !requestsComplete(why)) return false;
   reviewProvenance();
   write();
   return true;
