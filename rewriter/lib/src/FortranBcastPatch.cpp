@@ -473,8 +473,14 @@ void Recogniser::write() {
   p_.endLine = lastLine;
   p_.endColumn = unsigned(endCol + 1);
   p_.collectives = {"MPI_Bcast"};
-  p_.effectWhyNot = "a Fortran source: verify's effect probe is a C statement; the outputs and the "
-                    "retrace are compared";
+  // What verify's Fortran probe hashes after the block: the call's own
+  // buffer, count, datatype and communicator, on every rank.
+  CallEffect effect;
+  effect.buffer = s[0];
+  effect.count = s[1];
+  effect.datatype = s[2];
+  effect.comm = s[5];
+  p_.effects = {effect};
   p_.notes.push_back("read statement by statement (Fortran is not parsed): lines " + std::to_string(block_.front().line) +
                      "-" + std::to_string(block_.back().line) + " hold nothing but the rank test, the loop "
                      "of sends that skips the root, the receive and the block's end; the send and the "
