@@ -55,6 +55,7 @@ private:
   const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
   const Statement *waitall_ = nullptr; // the Isend form: the MPI_Waitall after the loop
   std::vector<const Statement *> kept_; // the root's statements before its loop
+  std::vector<const Statement *> after_; // and after it (after the waitall in the Isend form)
   FortranCall sendCall_, recvCall_;
   std::string rank_, root_, size_;
   std::string rootTest_; // the rank test that holds on the root, as written
@@ -158,30 +159,33 @@ bool Recogniser::matchOrder(std::string &why) {
     while (i < block_.size() && shapes[i] == S::Simple) kept_.push_back(&block_[i++]);
     return i;
   };
-  // The Isend form's MPI_Waitall right after the loop (FortranRequests.h).
-  auto waitallAt = [&](size_t i) {
+  // The Isend form's MPI_Waitall right after the loop (FortranRequests.h),
+  // then the root's statements after its sends.
+  auto waitallAndAfter = [&](size_t i) {
     if (i < block_.size() && isWaitallStatement(block_[i])) waitall_ = &block_[i++];
+    while (i < block_.size() && shapes[i] == S::Simple) after_.push_back(&block_[i++]);
     return i;
   };
   if (rootFirst) {
-    // if (me == root) then / [kept] loop [waitall] / else / receive / end if
-    ok = loopAt(keptFrom(1), next) && (next = waitallAt(next)) + 3 == block_.size() && shapes[next] == S::Else &&
-         shapes[next + 1] == S::Call;
+    // if (me == root) then / [kept] loop [waitall] [after] / else / receive / end if
+    ok = loopAt(keptFrom(1), next) && (next = waitallAndAfter(next)) + 3 == block_.size() &&
+         shapes[next] == S::Else && shapes[next + 1] == S::Call;
     if (ok) recv_ = &block_[next + 1];
   } else if (comparison(cond, {"/=", ".ne."}, a, b)) {
-    // if (me /= root) then / receive / else / [kept] loop / end if
+    // if (me /= root) then / receive / else / [kept] loop [waitall] [after] / end if
     ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(keptFrom(3), next) &&
-         waitallAt(next) + 1 == block_.size();
+         waitallAndAfter(next) + 1 == block_.size();
     if (ok) recv_ = &block_[1];
   } else {
     return fail(why, at(block_[0].line) + ": the block's test `" + cond + "` is not `rank == root` or "
                      "`rank /= root` with a name or a literal on each side");
   }
   for (const Statement &st : block_)
-    if (!ok && st.shape == S::Simple && std::find(kept_.begin(), kept_.end(), &st) == kept_.end())
+    if (!ok && st.shape == S::Simple && std::find(kept_.begin(), kept_.end(), &st) == kept_.end() &&
+        std::find(after_.begin(), after_.end(), &st) == after_.end())
       return fail(why, at(st.line) + " holds `" + st.code + "` in the block: only the root's statements "
-                       "before its loop of sends are kept (the pattern: the rank test, the loop of sends, else, "
-                       "the receive, end if)");
+                       "before and after its loop of sends are kept (the pattern: the rank test, the loop of "
+                       "sends, else, the receive, end if)");
   if (!ok)
     return fail(why, "the block at lines " + std::to_string(block_.front().line) + "-" +
                          std::to_string(block_.back().line) + " is not the pattern (the rank test, a loop "
@@ -196,9 +200,9 @@ bool Recogniser::matchOrder(std::string &why) {
     else if (dot != std::string::npos) rootTest_.replace(dot, 4, cond[dot + 1] == 'N' ? ".EQ." : ".eq.");
     else rootTest_.clear(); // the kept statements cannot be guarded: refused if any
   }
-  if (rootTest_.empty() && !kept_.empty())
+  if (rootTest_.empty() && (!kept_.empty() || !after_.empty()))
     return fail(why, "the rank test `" + cond + "` could not be written for the root, which runs the "
-                     "statements kept before its loop");
+                     "statements kept around its loop");
   return true;
 }
 
@@ -290,6 +294,11 @@ bool Recogniser::statusUnread(std::string &why) {
 // call differ from the sends.
 bool Recogniser::keptLeaveCallAlone(std::string &why) {
   const std::vector<std::string> &s = sendCall_.args;
+  // After the patch nothing sets the loop variable where they run.
+  for (const Statement *k : after_)
+    if (mentions(k->code, loop_->var))
+      return fail(why, at(k->line) + " reads the loop variable `" + loop_->var + "` after the loop: after the "
+                       "patch no loop sets it");
   for (const Statement *k : kept_) {
     if (k->var.empty()) continue; // print, write
     for (const std::string &name : {rank_, root_, size_, norm(loop_->var)})
@@ -444,20 +453,32 @@ void Recogniser::write() {
   size_t indent = first.find_first_not_of(" \t");
   std::string lead = first.substr(0, indent);
   p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, hasErr ? s.back() : "");
-  if (!kept_.empty()) {
-    // `if (me == root) then` / the kept lines as written / `end if` / the call.
-    std::string test = block_.front().code;
-    if (block_.front().condition != rootTest_) {
-      size_t at = test.find(block_.front().condition);
-      test = test.substr(0, at) + rootTest_ + test.substr(at + block_.front().condition.size());
-    }
+  // `if (me == root) then` / the kept lines as written / `end if`, before
+  // the call for the statements before the loop, after it for those after.
+  std::string test = block_.front().code;
+  if (block_.front().condition != rootTest_) {
+    size_t at = test.find(block_.front().condition);
+    test = test.substr(0, at) + rootTest_ + test.substr(at + block_.front().condition.size());
+  }
+  auto rootsOwn = [&](const std::vector<const Statement *> &list) {
     std::string text = test + "\n";
-    for (const Statement *k : kept_)
+    for (const Statement *k : list)
       for (unsigned l = k->line; l <= k->lastLine; l++) text += lines_[l - 1] + "\n";
-    p_.replacement = text + lead + block_.back().code + "\n" + lead + p_.replacement;
-    p_.notes.push_back("the root's statements before its loop (lines " + std::to_string(kept_.front()->line) + "-" +
-                       std::to_string(kept_.back()->lastLine) + ") are kept as written, run by the root "
-                       "before the call as they ran before the sends");
+    return text + lead + block_.back().code;
+  };
+  auto keptNote = [&](const std::vector<const Statement *> &list, const char *where) {
+    p_.notes.push_back("the root's statements " + std::string(where) + " its loop (lines " +
+                       std::to_string(list.front()->line) + "-" + std::to_string(list.back()->lastLine) +
+                       ") are kept as written, run by the root " + where + " the call as they ran " + where +
+                       " the sends");
+  };
+  if (!kept_.empty()) {
+    p_.replacement = rootsOwn(kept_) + "\n" + lead + p_.replacement;
+    keptNote(kept_, "before");
+  }
+  if (!after_.empty()) {
+    p_.replacement += "\n" + lead + rootsOwn(after_);
+    keptNote(after_, "after");
   }
   unsigned offset = 0;
   for (unsigned k = 0; k + 1 < block_.front().line; k++) offset += unsigned(lines_[k].size() + 1);
