@@ -5,7 +5,10 @@
  * it through a weak reference (NULL without this library), and it does
  * nothing unless COLLECTIVIZE_VERIFY_EFFECTS names a directory: each call
  * appends "probe call crc bytes" to DIR/rank-<world rank>.txt
- * (rewriter/PATCH_FORMAT.md, "effect"). */
+ * (rewriter/PATCH_FORMAT.md, "effect"). A Fortran copy has no weak
+ * references: its probe looks cz_verify_effect_f up with dlsym and calls
+ * it with Fortran arguments (all by reference, handles as Fortran
+ * integers). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +125,24 @@ CZT_EXPORT void cz_verify_effect(int probe, const void *buf, long long count, in
     fprintf(f, "%d %llu error 0\n", probe, call);
   fflush(f);
   CZT_UNLOCK();
+}
+
+/* The Fortran probe's entry point: every argument by reference (a Fortran
+ * call through an implicit interface), datatype and comm Fortran handles
+ * (with mpi_f08, TYPE(MPI_Datatype) and TYPE(MPI_Comm), whose storage is
+ * the same integer). Converted, it is the C probe. */
+CZT_EXPORT void cz_verify_effect_f(const MPI_Fint *probe, const void *buf, const MPI_Fint *count,
+                                   const MPI_Fint *per_rank_blocks, const MPI_Fint *datatype,
+                                   const MPI_Fint *comm, const MPI_Fint *root) {
+  int initialized = 0, finalized = 0;
+  if (PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return;
+  if (PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+  if (!probe || !count || !per_rank_blocks || !root) return;
+  if (!buf || !datatype || !comm) {
+    cz_verify_effect(*probe, NULL, 0, 0, NULL, NULL, -1);
+    return;
+  }
+  MPI_Datatype type = PMPI_Type_f2c(*datatype);
+  MPI_Comm c = PMPI_Comm_f2c(*comm);
+  cz_verify_effect(*probe, buf, *count, *per_rank_blocks, &type, &c, *root);
 }

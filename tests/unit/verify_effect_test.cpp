@@ -1,6 +1,7 @@
 // verify's effect check, its pure parts: a patch's effect read from
 // patches.json, the probes put into a copy's sources (at the region's end,
-// after the replacement; no line added) and taken out again, and the
+// after the replacement; no line added in C, a BLOCK on lines of its own in
+// Fortran) and taken out again, and the
 // comparison of the two runs' probe files. The probe itself runs in
 // tests/lit/verify/effect.test and rewritten.test.
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "collectivize/json.h"
 #include "effect.h"
@@ -227,4 +229,58 @@ TEST(VerifyEffect, CommandsCombineToTheFirstDifferenceElseTheirSum) {
   EXPECT_EQ(combineEffects(unchecked, same2).check.calls, 8u);
   EXPECT_EQ(combineEffects(same1, unchecked).check.calls, 4u);
   EXPECT_FALSE(combineEffects(unchecked, unchecked).check.checked);
+}
+
+// A Fortran region: the probe is a BLOCK on the lines after the region's
+// last line (after the replacement's in the patched copy), indented as the
+// region; in fixed form every line stays within column 72. A file without
+// a final newline gets one before the probe; a barrier gets no probe.
+TEST(VerifyEffect, FortranProbeIsABlockAfterTheRegionsLastLine) {
+  const char *patch = R"j({"id": "01-bcast", "replacement": "call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)",
+    "region": {"file": "b.f90", "begin": {"line": 2, "column": 5}, "end": {"line": 6, "column": 11}},
+    "collectives": ["MPI_Bcast"],
+    "effect": {"buffer": "data", "count": "64", "datatype": "MPI_DOUBLE_PRECISION", "comm": "MPI_COMM_WORLD", "root": null, "per_rank_blocks": false}})j";
+  Scratch original, patched;
+  original.write("b.f90", "  x = 1\n    if (me == root) then\n      call send_all()\n    else\n      call recv()\n    end if\n  print *, x\n");
+  // The patched file ends with the replacement, without a newline.
+  patched.write("b.f90", "  x = 1\n    call MPI_Bcast(data, 64, MPI_DOUBLE_PRECISION, root, MPI_COMM_WORLD, ierr)");
+  std::vector<PatchRegion> regions{region(patch)};
+
+  ProbeEdit o = insertProbes(original.path, regions, false);
+  EXPECT_EQ(o.probes.count(1), 1u);
+  std::string text = cz::process::readFile(original.path + "/b.f90");
+  EXPECT_NE(text.find("    end if\n    block\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n        call cz_probe_(1, data, 64, 0, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, -1)\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("    end block\n  print *, x\n"), std::string::npos) << text;
+
+  ProbeEdit p = insertProbes(patched.path, regions, true);
+  EXPECT_EQ(p.probes.count(1), 1u);
+  text = cz::process::readFile(patched.path + "/b.f90");
+  EXPECT_NE(text.find("ierr)\n    block\n"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - 14), "    end block\n");
+
+  // Fixed form: the same probe, continued in column 6 within column 72.
+  Scratch fixed;
+  fixed.write("b.f", "      if (me .eq. 0) then\n        call s()\n      endif\n      end\n");
+  PatchRegion f = region(patch);
+  f.file = "b.f";
+  f.beginLine = 1, f.beginColumn = 7, f.endLine = 3, f.endColumn = 12;
+  f.effects[0].buffer = "the_buffer_with_a_rather_long_name(1, 2)";
+  EXPECT_EQ(insertProbes(fixed.path, {f}, false).probes.count(1), 1u);
+  text = cz::process::readFile(fixed.path + "/b.f");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 72u) << line;
+  EXPECT_NE(text.find("\n     &  "), std::string::npos) << text;
+  EXPECT_NE(text.find("      endif\n      block\n"), std::string::npos) << text;
+
+  // A barrier has no buffer to hash: a C-only probe, so none here.
+  PatchRegion barrier = region(patch);
+  barrier.effects[0].barrier = true;
+  Scratch again;
+  again.write("b.f90", "  x = 1\n    if (me == root) then\n      call send_all()\n    else\n      call recv()\n    end if\n");
+  ProbeEdit none = insertProbes(again.path, {barrier}, false);
+  EXPECT_TRUE(none.probes.empty());
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_EQ(none.notes[0], "01-bcast: a barrier's probe is written in C only");
 }

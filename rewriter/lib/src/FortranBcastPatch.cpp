@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "FortranRequests.h"
 #include "FortranStatements.h"
 #include "FortranText.h"
 
@@ -41,6 +42,7 @@ private:
   std::vector<size_t> usesOutsideLoopsOver(const std::string &var) const;
   bool statusUnread(std::string &why);
   bool keptLeaveCallAlone(std::string &why);
+  bool requestsComplete(std::string &why);
   void write();
   std::string wrapped(const std::string &indent, const std::string &buffer, const std::vector<std::string> &rest,
                       const std::string &ierr) const;
@@ -51,7 +53,9 @@ private:
   bool fixed_ = false; // fixed form: columns 7-72, continuation in column 6
   std::vector<Statement> block_; // from `if ... then` to its `end if`, blank lines left out
   const Statement *send_ = nullptr, *recv_ = nullptr, *loop_ = nullptr, *guard_ = nullptr;
+  const Statement *waitall_ = nullptr; // the Isend form: the MPI_Waitall after the loop
   std::vector<const Statement *> kept_; // the root's statements before its loop
+  std::vector<const Statement *> after_; // and after it (after the waitall in the Isend form)
   FortranCall sendCall_, recvCall_;
   std::string rank_, root_, size_;
   std::string rootTest_; // the rank test that holds on the root, as written
@@ -155,25 +159,33 @@ bool Recogniser::matchOrder(std::string &why) {
     while (i < block_.size() && shapes[i] == S::Simple) kept_.push_back(&block_[i++]);
     return i;
   };
+  // The Isend form's MPI_Waitall right after the loop (FortranRequests.h),
+  // then the root's statements after its sends.
+  auto waitallAndAfter = [&](size_t i) {
+    if (i < block_.size() && isWaitallStatement(block_[i])) waitall_ = &block_[i++];
+    while (i < block_.size() && shapes[i] == S::Simple) after_.push_back(&block_[i++]);
+    return i;
+  };
   if (rootFirst) {
-    // if (me == root) then / [kept] loop / else / receive / end if
-    ok = loopAt(keptFrom(1), next) && next + 3 == block_.size() && shapes[next] == S::Else &&
-         shapes[next + 1] == S::Call;
+    // if (me == root) then / [kept] loop [waitall] [after] / else / receive / end if
+    ok = loopAt(keptFrom(1), next) && (next = waitallAndAfter(next)) + 3 == block_.size() &&
+         shapes[next] == S::Else && shapes[next + 1] == S::Call;
     if (ok) recv_ = &block_[next + 1];
   } else if (comparison(cond, {"/=", ".ne."}, a, b)) {
-    // if (me /= root) then / receive / else / [kept] loop / end if
+    // if (me /= root) then / receive / else / [kept] loop [waitall] [after] / end if
     ok = block_.size() > 4 && shapes[1] == S::Call && shapes[2] == S::Else && loopAt(keptFrom(3), next) &&
-         next + 1 == block_.size();
+         waitallAndAfter(next) + 1 == block_.size();
     if (ok) recv_ = &block_[1];
   } else {
     return fail(why, at(block_[0].line) + ": the block's test `" + cond + "` is not `rank == root` or "
                      "`rank /= root` with a name or a literal on each side");
   }
   for (const Statement &st : block_)
-    if (!ok && st.shape == S::Simple && std::find(kept_.begin(), kept_.end(), &st) == kept_.end())
+    if (!ok && st.shape == S::Simple && std::find(kept_.begin(), kept_.end(), &st) == kept_.end() &&
+        std::find(after_.begin(), after_.end(), &st) == after_.end())
       return fail(why, at(st.line) + " holds `" + st.code + "` in the block: only the root's statements "
-                       "before its loop of sends are kept (the pattern: the rank test, the loop of sends, else, "
-                       "the receive, end if)");
+                       "before and after its loop of sends are kept (the pattern: the rank test, the loop of "
+                       "sends, else, the receive, end if)");
   if (!ok)
     return fail(why, "the block at lines " + std::to_string(block_.front().line) + "-" +
                          std::to_string(block_.back().line) + " is not the pattern (the rank test, a loop "
@@ -188,9 +200,9 @@ bool Recogniser::matchOrder(std::string &why) {
     else if (dot != std::string::npos) rootTest_.replace(dot, 4, cond[dot + 1] == 'N' ? ".EQ." : ".eq.");
     else rootTest_.clear(); // the kept statements cannot be guarded: refused if any
   }
-  if (rootTest_.empty() && !kept_.empty())
+  if (rootTest_.empty() && (!kept_.empty() || !after_.empty()))
     return fail(why, "the rank test `" + cond + "` could not be written for the root, which runs the "
-                     "statements kept before its loop");
+                     "statements kept around its loop");
   return true;
 }
 
@@ -201,14 +213,18 @@ bool Recogniser::callsAgree(std::string &why) {
   if (!fortranCallAt(p_.original, send_->line, fixed_, sendCall_) ||
       !fortranCallAt(p_.original, recv_->line, fixed_, recvCall_))
     return fail(why, "the calls at " + at(send_->line) + " and " + at(recv_->line) + " do not read as calls");
-  if (norm(sendCall_.name) != "mpi_send" || norm(recvCall_.name) != "mpi_recv")
+  bool isend = norm(sendCall_.name) == "mpi_isend";
+  if ((norm(sendCall_.name) != "mpi_send" && !isend) || norm(recvCall_.name) != "mpi_recv")
     return fail(why, "the calls are " + sendCall_.name + " and " + recvCall_.name +
-                         ": the patch is made for MPI_Send in the loop and MPI_Recv only");
+                         ": the patch is made for MPI_Send or MPI_Isend in the loop and MPI_Recv only");
+  if (waitall_ && !isend)
+    return fail(why, at(waitall_->line) + " holds an MPI_Waitall after a loop of blocking sends: not the pattern");
   const std::vector<std::string> &s = sendCall_.args, &r = recvCall_.args;
-  bool sendHasErr = s.size() == 7, recvHasErr = r.size() == 8;
-  if ((s.size() != 6 && !sendHasErr) || (r.size() != 7 && !recvHasErr))
-    return fail(why, "MPI_Send or MPI_Recv is called with another number of arguments than MPI's");
-  if (sendHasErr != recvHasErr || (sendHasErr && norm(s[6]) != norm(r[7])))
+  const size_t sendArgs = isend ? 7 : 6; // MPI_Isend adds its request
+  bool sendHasErr = s.size() == sendArgs + 1, recvHasErr = r.size() == 8;
+  if ((s.size() != sendArgs && !sendHasErr) || (r.size() != 7 && !recvHasErr))
+    return fail(why, sendCall_.name + " or MPI_Recv is called with another number of arguments than MPI's");
+  if (sendHasErr != recvHasErr || (sendHasErr && norm(s[sendArgs]) != norm(r[7])))
     return fail(why, "the send and the receive set different error arguments");
   // The rank test may name the root first.
   if (norm(r[3]) == rank_) std::swap(rank_, root_);
@@ -278,6 +294,11 @@ bool Recogniser::statusUnread(std::string &why) {
 // call differ from the sends.
 bool Recogniser::keptLeaveCallAlone(std::string &why) {
   const std::vector<std::string> &s = sendCall_.args;
+  // After the patch nothing sets the loop variable where they run.
+  for (const Statement *k : after_)
+    if (mentions(k->code, loop_->var))
+      return fail(why, at(k->line) + " reads the loop variable `" + loop_->var + "` after the loop: after the "
+                       "patch no loop sets it");
   for (const Statement *k : kept_) {
     if (k->var.empty()) continue; // print, write
     for (const std::string &name : {rank_, root_, size_, norm(loop_->var)})
@@ -289,6 +310,30 @@ bool Recogniser::keptLeaveCallAlone(std::string &why) {
         return fail(why, at(k->line) + " assigns `" + k->var + "`, which the call's argument `" + s[i] +
                          "` reads");
   }
+  return true;
+}
+
+// The Isend form: the MPI_Waitall after the loop completes exactly its
+// requests (FortranRequests.h), and goes with the block.
+bool Recogniser::requestsComplete(std::string &why) {
+  if (norm(sendCall_.name) != "mpi_isend") return true;
+  IsendLoop l;
+  l.source = &p_.original;
+  l.lines = &lines_;
+  l.fixed = fixed_;
+  l.file = p_.file;
+  l.unitFirst = unitFirst_;
+  l.unitLast = unitLast_;
+  l.blockFirst = block_.front().line;
+  l.blockLast = block_.back().lastLine;
+  l.loop = loop_;
+  l.guarded = guard_ != nullptr;
+  l.request = sendCall_.args[6];
+  l.size = size_;
+  l.waitall = waitall_;
+  std::string note;
+  if (!waitallCompletesLoop(l, note, why)) return false;
+  p_.notes.push_back(note);
   return true;
 }
 
@@ -400,27 +445,40 @@ std::string Recogniser::wrapped(const std::string &indent, const std::string &bu
 
 void Recogniser::write() {
   const std::vector<std::string> &s = sendCall_.args;
-  std::string ierr = s.size() == 7 ? ", " + s[6] : "";
+  bool hasErr = s.size() == (norm(sendCall_.name) == "mpi_isend" ? 8u : 7u);
+  std::string ierr = hasErr ? ", " + s.back() : "";
   std::string root = recvCall_.args[3];
   p_.call = "MPI_Bcast(" + s[0] + ", " + s[1] + ", " + s[2] + ", " + root + ", " + s[5] + ierr + ")";
   const std::string &first = lines_[block_.front().line - 1];
   size_t indent = first.find_first_not_of(" \t");
   std::string lead = first.substr(0, indent);
-  p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, ierr.empty() ? "" : s[6]);
-  if (!kept_.empty()) {
-    // `if (me == root) then` / the kept lines as written / `end if` / the call.
-    std::string test = block_.front().code;
-    if (block_.front().condition != rootTest_) {
-      size_t at = test.find(block_.front().condition);
-      test = test.substr(0, at) + rootTest_ + test.substr(at + block_.front().condition.size());
-    }
+  p_.replacement = wrapped(lead, s[0], {s[1], s[2], root, s[5]}, hasErr ? s.back() : "");
+  // `if (me == root) then` / the kept lines as written / `end if`, before
+  // the call for the statements before the loop, after it for those after.
+  std::string test = block_.front().code;
+  if (block_.front().condition != rootTest_) {
+    size_t at = test.find(block_.front().condition);
+    test = test.substr(0, at) + rootTest_ + test.substr(at + block_.front().condition.size());
+  }
+  auto rootsOwn = [&](const std::vector<const Statement *> &list) {
     std::string text = test + "\n";
-    for (const Statement *k : kept_)
+    for (const Statement *k : list)
       for (unsigned l = k->line; l <= k->lastLine; l++) text += lines_[l - 1] + "\n";
-    p_.replacement = text + lead + block_.back().code + "\n" + lead + p_.replacement;
-    p_.notes.push_back("the root's statements before its loop (lines " + std::to_string(kept_.front()->line) + "-" +
-                       std::to_string(kept_.back()->lastLine) + ") are kept as written, run by the root "
-                       "before the call as they ran before the sends");
+    return text + lead + block_.back().code;
+  };
+  auto keptNote = [&](const std::vector<const Statement *> &list, const char *where) {
+    p_.notes.push_back("the root's statements " + std::string(where) + " its loop (lines " +
+                       std::to_string(list.front()->line) + "-" + std::to_string(list.back()->lastLine) +
+                       ") are kept as written, run by the root " + where + " the call as they ran " + where +
+                       " the sends");
+  };
+  if (!kept_.empty()) {
+    p_.replacement = rootsOwn(kept_) + "\n" + lead + p_.replacement;
+    keptNote(kept_, "before");
+  }
+  if (!after_.empty()) {
+    p_.replacement += "\n" + lead + rootsOwn(after_);
+    keptNote(after_, "after");
   }
   unsigned offset = 0;
   for (unsigned k = 0; k + 1 < block_.front().line; k++) offset += unsigned(lines_[k].size() + 1);
@@ -436,8 +494,14 @@ void Recogniser::write() {
   p_.endLine = lastLine;
   p_.endColumn = unsigned(endCol + 1);
   p_.collectives = {"MPI_Bcast"};
-  p_.effectWhyNot = "a Fortran source: verify's effect probe is a C statement; the outputs and the "
-                    "retrace are compared";
+  // What verify's Fortran probe hashes after the block: the call's own
+  // buffer, count, datatype and communicator, on every rank.
+  CallEffect effect;
+  effect.buffer = s[0];
+  effect.count = s[1];
+  effect.datatype = s[2];
+  effect.comm = s[5];
+  p_.effects = {effect};
   p_.notes.push_back("read statement by statement (Fortran is not parsed): lines " + std::to_string(block_.front().line) +
                      "-" + std::to_string(block_.back().line) + " hold nothing but the rank test, the loop "
                      "of sends that skips the root, the receive and the block's end; the send and the "
@@ -472,7 +536,7 @@ bool Recogniser::run(std::string &why) {
                          std::to_string(sendLine) + ", " + std::to_string(recvLine) + ")");
   if (!callsAgree(why)) return false;
   unitAround(lines_, fixed_, block_.front().line - 1, unitFirst_, unitLast_);
-  if (!statusUnread(why) || !keptLeaveCallAlone(why)) return false;
+  if (!statusUnread(why) || !keptLeaveCallAlone(why) || !requestsComplete(why)) return false;
   reviewProvenance();
   write();
   return true;

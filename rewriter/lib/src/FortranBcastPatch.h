@@ -10,11 +10,15 @@
 //   end if
 //
 // (the guard may be a block `if ... then / call / end if`; with root 0
-// the loop may start at 1 instead), which becomes
+// the loop may start at 1 instead; the loop's sends may be MPI_Isend
+// completed by an MPI_Waitall of exactly their requests right after the
+// loop, FortranRequests.h), which becomes
 // `call MPI_Bcast(buf, n, type, root, comm, ierr)`. The block is read
 // statement by statement (continuation lines joined; free form, or fixed
 // form with a labelled `do 20 q = ...` ending at `20 continue`) around
-// exactly the match's two sites; anything else in it (other statements,
+// exactly the match's two sites (the root's assignments and prints before
+// its loop are kept in an `if` before the call, those after its loop in
+// one after it); anything else in it (other statements,
 // comments, `;`, other labels, text past column 72 in fixed form),
 // arguments that differ between the two calls, a loop that does not
 // provably skip the root, or a status read elsewhere refuses the patch, and

@@ -195,7 +195,7 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p, const std::string &noP
                         "` changes from rank to rank, so the root is left to fill in");
   }
   std::string op = m.op.empty() ? "<op>" : m.op;
-  if (m.op.empty() && (k == "reduce" || k == "allreduce"))
+  if (m.op.empty() && (k == "reduce" || k == "allreduce" || k == "reduce_scatter"))
     p.notes.push_back("the operation: no observed value proved one, so it is left to fill in");
   auto list = [](std::initializer_list<std::string> a) {
     std::string s;
@@ -237,6 +237,16 @@ void suggestFortran(const DetectedMatch &m, PatchPlan &p, const std::string &noP
     call = "call MPI_Allreduce(" + list({"MPI_IN_PLACE", send.buf, send.count, send.type, op, comm});
     p.notes.push_back("in place: `" + send.buf + "` holds each rank's contribution and then the result, "
                       "as it does in the hand-made exchange");
+  } else if (k == "reduce_scatter") {
+    // The ring combines blocks of one array of P blocks, receiving each
+    // partial block into a scratch buffer.
+    call = "call MPI_Reduce_scatter_block(" + list({arrayOf(send.buf), recv.buf, send.count, send.type, op, comm});
+    p.notes.push_back("`" + arrayOf(send.buf) + "` holds the rank's P blocks of `" + send.count +
+                      "` elements (block q for rank q); MPI_Reduce_scatter_block leaves the rank's combined "
+                      "block in `" + recv.buf + "` and the other blocks of `" + arrayOf(send.buf) +
+                      "` as they were, where the ring leaves it in a block of `" + arrayOf(send.buf) +
+                      "` and partial results in the others: copy it to where the program reads it, and "
+                      "check that no one reads the other blocks afterwards");
   } else if (k == "gatherv" || k == "scatterv" || k == "alltoallv" || k == "allgatherv") {
     call = varyingCall(k, send, recv, root, comm, p.notes, supply);
   } else if (k == "barrier") {

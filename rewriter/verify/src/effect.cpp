@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "collectivize/process.h"
+#include "fortran_probe.h"
 
 namespace fs = std::filesystem;
 
@@ -72,6 +73,26 @@ bool followedByElse(const std::string &text, size_t offset) {
   }
   if (i >= text.size() || text.compare(i, 4, "else") != 0) return false;
   return i + 4 == text.size() || !(std::isalnum((unsigned char)text[i + 4]) || text[i + 4] == '_');
+}
+
+// A Fortran region's probes: on the lines after the one where the region
+// (or the replacement) ends, indented as its first line.
+bool fortranProbesAfter(const std::string &text, const PatchRegion &r, size_t end, bool fixedForm, bool patched,
+                        std::vector<std::pair<size_t, std::string>> &inserts, std::string &why) {
+  size_t begin = patched ? end - r.replacement.size() : offsetOf(text, r.beginLine, 1);
+  if (begin == std::string::npos || begin > end) return why = "the region's begin is not in " + r.file, false;
+  size_t lineStart = begin == 0 ? 0 : text.rfind('\n', begin - 1) + 1; // npos + 1: the first line
+  size_t indentEnd = text.find_first_not_of(" \t", lineStart);
+  std::string indent = text.substr(lineStart, (indentEnd == std::string::npos ? text.size() : indentEnd) - lineStart);
+  std::string probes;
+  for (const EffectSpec &e : r.effects) {
+    if (e.barrier) return why = "a barrier's probe is written in C only", false;
+    probes += fortranProbe(e, fixedForm, indent);
+  }
+  size_t lineEnd = text.find('\n', end);
+  if (lineEnd == std::string::npos) inserts.push_back({text.size(), "\n" + probes});
+  else inserts.push_back({lineEnd + 1, probes});
+  return true;
 }
 
 struct ProbeLine {
@@ -217,6 +238,16 @@ ProbeEdit insertProbes(const std::string &copyRoot, const std::vector<PatchRegio
                                                   : "the region's end is not in " + r.file));
       continue;
     }
+    bool fixedForm = false;
+    if (isFortranPath(r.file, fixedForm)) {
+      std::string why;
+      if (!fortranProbesAfter(text, r, at, fixedForm, patched, byFile[path], why)) {
+        edit.notes.push_back(r.id + ": " + why);
+        continue;
+      }
+      for (const EffectSpec &e : r.effects) idsOf[path].push_back(e.probe);
+      continue;
+    }
     std::string probes;
     for (const EffectSpec &e : r.effects) {
       probes += " " + probeStatement(e);
@@ -310,7 +341,8 @@ EffectJudgement judgeEffects(const std::vector<PatchRegion> &regions, const std:
     if (!lines.empty()) ranks.insert(rank);
   if (ranks.empty())
     return effectNotChecked("the probes never ran: the traced runs did not reach the region's end, or the "
-                            "program's build keeps the weak reference from binding to the preloaded tracer");
+                            "program's build keeps the probe (a weak reference in C, dlsym in Fortran) from finding the "
+                            "preloaded tracer");
   j.check.checked = true;
   j.check.ranks = int(ranks.size());
   for (int rank : ranks) {

@@ -200,3 +200,40 @@ subroutine filled(n)
     call MPI_Recv(z, n, MPI_DOUBLE_PRECISION, 1, 16, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
   end if
 end subroutine filled
+
+! 21-22: the root's branch goes on after its loop
+subroutine after_loop()
+  use mpi
+  double precision :: w(3)
+  integer :: me, p, q, ierr
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
+  w = me
+  ! 21 proposed: statements before and after the loop, kept on the root
+  if (me == 2) then
+    w(1) = 7
+    do q = 0, p - 1
+      if (q /= 2) call MPI_Send(w, 3, MPI_DOUBLE_PRECISION, q, 17, MPI_COMM_WORLD, ierr)
+    end do
+    print *, 'root sent', w(1)
+    w = 0
+  else
+    call MPI_Recv(w, 3, MPI_DOUBLE_PRECISION, 2, 17, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  end if
+end subroutine after_loop
+
+! 22 refused: the statement after the loop reads the loop variable
+subroutine after_loop_var(me, p, w)
+  use mpi
+  integer, intent(in) :: me, p
+  double precision, intent(inout) :: w(3)
+  integer :: q, ierr
+  if (me == 2) then
+    do q = 0, p - 1
+      if (q /= 2) call MPI_Send(w, 3, MPI_DOUBLE_PRECISION, q, 18, MPI_COMM_WORLD, ierr)
+    end do
+    print *, 'last', q
+  else
+    call MPI_Recv(w, 3, MPI_DOUBLE_PRECISION, 2, 18, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  end if
+end subroutine after_loop_var
