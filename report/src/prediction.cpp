@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "collectivize/collective_kinds.h"
 
 namespace cz::report {
 namespace {
@@ -71,8 +72,7 @@ double predictMpiMicros(const std::string &kind, int procs, double bytes,
     basis = "a group of fewer than 2 ranks";
     return -1;
   }
-  if (kind == "gatherv" || kind == "scatterv" || kind == "alltoallv" ||
-      kind == "allgatherv") {
+  if (cz::kinds::hasVaryingCounts(kind)) {
     basis = "no model for " + kind + ": its blocks differ in size";
     return -1;
   }
