@@ -58,16 +58,55 @@ const char *tableUsage() { return cz::docs::helpText(kTableUsageText); }
 } // namespace
 
 const char kAlgorithmsUsage[] =
-    "usage: collectivize algorithms [COLLECTIVE]\n\n"
+    "usage: collectivize algorithms [--long] [COLLECTIVE]\n\n"
     "Lists the runtime's algorithms for each collective (or one: alltoall,\n"
     "allgather, bcast, alltoallv, allreduce), as cz_<coll>_algorithm() and\n"
     "COLLECTIVIZE_<COLL>_ALGORITHM name them; `name[:R]` takes a parameter\n"
     "(Bruck's radix). The decision table picks among them by process count and\n"
-    "size (`collectivize table which ...`); `mpi` is the MPI library's own.\n";
+    "size (`collectivize table which ...`); `mpi` is the MPI library's own.\n\n"
+    "  --long, -l   one algorithm a line: what it does, its parameter's range\n"
+    "               and default\n";
+
+namespace {
+
+// The registry's entries of one collective, in its order (cz_algorithm_info).
+std::vector<cz_algorithm_desc> algorithmsOf(cz_collective coll) {
+  std::vector<cz_algorithm_desc> out;
+  cz_algorithm_desc a;
+  for (int i = 0; cz_algorithm_info(coll, i, &a) == MPI_SUCCESS; i++) out.push_back(a);
+  return out;
+}
+
+// "bruck[:R]" for an algorithm that takes a parameter, else its name.
+std::string listedName(const cz_algorithm_desc &a) {
+  return std::string(a.name) + (a.param_name ? "[:R]" : "");
+}
+
+void printAlgorithms(cz_collective coll, bool detailed) {
+  std::vector<cz_algorithm_desc> algorithms = algorithmsOf(coll);
+  if (!detailed) {
+    std::string names;
+    for (const cz_algorithm_desc &a : algorithms) names += (names.empty() ? "" : " ") + listedName(a);
+    std::printf("%-10s %s\n", cz_collective_name(coll), names.c_str());
+    return;
+  }
+  std::printf("%s\n", cz_collective_name(coll));
+  for (const cz_algorithm_desc &a : algorithms) {
+    std::string text = a.summary ? a.summary : "";
+    if (a.param_name)
+      text += " (R: " + std::string(a.param_name) + ", " + std::to_string(a.param_min) + ".." +
+              std::to_string(a.param_max) + ", default " + std::to_string(a.param_default) + ")";
+    std::printf("  %-20s %s\n", listedName(a).c_str(), text.c_str());
+  }
+}
+
+} // namespace
 
 int algorithmsVerb(int argc, char **argv) {
   cz::options::VerbParser parser("collectivize algorithms", kAlgorithmsUsage);
   std::vector<std::string> named;
+  bool detailed = false;
+  parser.app().add_flag("-l,--long", detailed);
   parser.app().add_option("COLLECTIVE", named);
   if (auto status = parser.parse(cz::options::argsOf(argc, argv))) return *status;
   if (named.size() > 1) return parser.usageError("one collective at a time (got '" + named[0] +
@@ -75,11 +114,8 @@ int algorithmsVerb(int argc, char **argv) {
   cz_collective only = CZ_COLL_COUNT;
   if (named.size() == 1 && !parseCollective(named[0].c_str(), only))
     return parser.usageError("unknown collective '" + named[0] + "' (valid: " + kCollectives + ")");
-  for (int c = 0; c < CZ_COLL_COUNT; c++) {
-    if (only != CZ_COLL_COUNT && c != only) continue;
-    auto coll = static_cast<cz_collective>(c);
-    std::printf("%-10s %s\n", cz_collective_name(coll), cz_algorithm_names(coll));
-  }
+  for (int c = 0; c < CZ_COLL_COUNT; c++)
+    if (only == CZ_COLL_COUNT || c == only) printAlgorithms(static_cast<cz_collective>(c), detailed);
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// inputs.cpp: reading files, versioned JSON inputs and the patch directory.
+// inputs.cpp: reading files, CSV and versioned JSON inputs and the patch
+// directory.
 #include "inputs.h"
 
 #include <cerrno>
@@ -6,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "collectivize/csv.h"
 
 namespace fs = std::filesystem;
 
@@ -26,6 +29,43 @@ bool readFile(const std::string &path, std::string &text, std::string &error) {
   s << in.rdbuf();
   text = s.str();
   return true;
+}
+
+bool readCsvRows(const std::string &path, const std::vector<std::string> &header,
+                 const std::string &what, InputStatus &status,
+                 const std::function<bool(const std::vector<std::string> &)> &row,
+                 SkippedLines &skipped) {
+  std::string text, error;
+  if (!readFile(path, text, error)) {
+    status.status = "missing";
+    status.message = error;
+    return false;
+  }
+  std::vector<csv::CsvLine> lines = csv::readLines(text);
+  const bool hasHeader = !lines.empty() && lines[0].number == 1;
+  if (!hasHeader || !csv::startsWith(lines[0].fields, header)) {
+    status.status = "malformed";
+    status.message = path + ": not " + what + " (first line: '" +
+                     (hasHeader ? lines[0].text.substr(0, 80) : "") + "')";
+    return false;
+  }
+  skipped = SkippedLines();
+  for (size_t k = 1; k < lines.size(); k++) {
+    if (!lines[k].ok) {
+      if (!skipped.count++) skipped.first = lines[k].error.describe();
+    } else if (!row(lines[k].fields)) {
+      skipped.count++;
+    }
+  }
+  return true;
+}
+
+void setCsvStatus(InputStatus &status, const std::string &kept, const SkippedLines &skipped) {
+  status.status = skipped.count ? "partial" : "ok";
+  status.message = kept;
+  if (skipped.count)
+    status.message += "; " + std::to_string(skipped.count) + " lines that do not parse were skipped";
+  if (!skipped.first.empty()) status.message += " (the first: " + skipped.first + ")";
 }
 
 Json loadVersioned(const std::string &path, const std::string &format, InputStatus &status) {

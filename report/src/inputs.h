@@ -2,6 +2,7 @@
 // its status. Private to report/.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,30 @@ using json::parseJson;
 
 // Reads a whole file; false (and why, in `error`) when it cannot.
 bool readFile(const std::string &path, std::string &text, std::string &error);
+
+// The lines of a CSV input that were skipped: how many, and where the first
+// that is not CSV fails ("line L, column C: ...", empty when every skipped
+// line was CSV that its reader could not use).
+struct SkippedLines {
+  size_t count = 0;
+  std::string first;
+};
+
+// The CSV file `path` (what `collectivize bench` writes), whose first line
+// must start with `header`; else status "missing" or "malformed" ("PATH: not
+// WHAT (first line: '...')") and false. Every later line that is CSV goes to
+// `row`, which returns false for a line it cannot use (a line it passes over
+// on purpose returns true); those and the lines that are not CSV are counted
+// in `skipped`.
+bool readCsvRows(const std::string &path, const std::vector<std::string> &header,
+                 const std::string &what, InputStatus &status,
+                 const std::function<bool(const std::vector<std::string> &)> &row,
+                 SkippedLines &skipped);
+
+// status "partial" when lines were skipped, else "ok"; message: `kept`
+// ("12 measurements"), then how many lines were skipped and the first's
+// problem.
+void setCsvStatus(InputStatus &status, const std::string &kept, const SkippedLines &skipped);
 
 // A JSON input with the expected "format" and a version we understand.
 // status.status becomes "ok", "missing" or "malformed".

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "collectivize/csv.h"
+#include "collectivize/collective_kinds.h"
 
 namespace cz::report {
 namespace {
@@ -72,8 +72,7 @@ double predictMpiMicros(const std::string &kind, int procs, double bytes,
     basis = "a group of fewer than 2 ranks";
     return -1;
   }
-  if (kind == "gatherv" || kind == "scatterv" || kind == "alltoallv" ||
-      kind == "allgatherv") {
+  if (cz::kinds::hasVaryingCounts(kind)) {
     basis = "no model for " + kind + ": its blocks differ in size";
     return -1;
   }
@@ -134,34 +133,10 @@ std::vector<HockneyLine> loadHockney(const std::string &path, InputStatus &statu
     status.message = "no hockney.csv beside --bench and no --model FILE: gains are not predicted";
     return out;
   }
-  std::string text, error;
-  if (!readFile(path, text, error)) {
-    status.status = "missing";
-    status.message = error;
-    return out;
-  }
-  std::vector<csv::CsvLine> lines = csv::readLines(text);
-  if (lines.empty() || lines[0].number != 1 ||
-      !csv::startsWith(lines[0].fields, {"collective", "procs", "algorithm", "points", "alpha_us",
-                                         "beta_us_per_byte"})) {
-    status.status = "malformed";
-    status.message = path + ": not a hockney.csv of `collectivize bench` (first line: '" +
-                     (lines.empty() || lines[0].number != 1 ? "" : lines[0].text.substr(0, 80)) +
-                     "')";
-    return out;
-  }
-  size_t bad = 0;
-  std::string firstBad; // where the first line that does not parse fails
-  for (size_t k = 1; k < lines.size(); k++) {
-    if (!lines[k].ok) {
-      if (!bad++) firstBad = lines[k].error.describe();
-      continue;
-    }
-    const std::vector<std::string> &f = lines[k].fields;
-    if (f.size() < 6 || f[4].empty() || f[5].empty()) { // a fit that was not valid
-      bad += f.size() < 6;
-      continue;
-    }
+  SkippedLines skipped;
+  auto row = [&out](const std::vector<std::string> &f) {
+    if (f.size() < 6) return false;
+    if (f[4].empty() || f[5].empty()) return true; // a fit that was not valid: no model
     char *e1 = nullptr, *e2 = nullptr, *e3 = nullptr;
     HockneyLine h;
     h.collective = f[0];
@@ -170,16 +145,15 @@ std::vector<HockneyLine> loadHockney(const std::string &path, InputStatus &statu
     h.alphaUs = std::strtod(f[4].c_str(), &e2);
     h.betaUsPerByte = std::strtod(f[5].c_str(), &e3);
     if (*e1 || *e2 || *e3 || h.procs < 1 || !std::isfinite(h.alphaUs) ||
-        !std::isfinite(h.betaUsPerByte)) {
-      bad++;
-      continue;
-    }
+        !std::isfinite(h.betaUsPerByte))
+      return false;
     out.push_back(h);
-  }
-  status.status = bad ? "partial" : "ok";
-  status.message = std::to_string(out.size()) + " fits";
-  if (bad) status.message += "; " + std::to_string(bad) + " lines that do not parse were skipped";
-  if (!firstBad.empty()) status.message += " (the first: " + firstBad + ")";
+    return true;
+  };
+  if (!readCsvRows(path, {"collective", "procs", "algorithm", "points", "alpha_us", "beta_us_per_byte"},
+                   "a hockney.csv of `collectivize bench`", status, row, skipped))
+    return out;
+  setCsvStatus(status, std::to_string(out.size()) + " fits", skipped);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // algorithms.h: what the suites iterate over. Algorithm names come from the
-// library itself (cz_algorithm_names), so an algorithm added to the registry
-// is tested without touching the tests.
+// library's registry itself (cz_algorithm_info), so an algorithm added to the
+// registry is tested without touching the tests.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +19,9 @@ namespace cztest {
 // picks an algorithm from the decision table.
 extern const char kDispatch[];
 
-// Every algorithm of coll as a name cz_<coll>_algorithm accepts; "bruck[:R]"
-// becomes "bruck", "bruck:3" and "bruck:4". Then kDispatch.
+// Every algorithm of coll as a name cz_<coll>_algorithm accepts; one taking
+// a parameter (Bruck's radix, default 2) also with the two values after its
+// default that its range allows ("bruck", "bruck:3", "bruck:4"). Then kDispatch.
 std::vector<std::string> algorithmsOf(cz_collective coll);
 
 // gtest parameter names must be identifiers: "bruck:3" -> "bruck_3".

@@ -11,7 +11,8 @@
 namespace cz::bench {
 
 // The algorithms to time per collective: every registered name (the
-// parameterised "bruck[:R]" as bruck plus bruck:4), or those of `wanted`
+// registry's entries, cz_algorithm_info; alltoall's parameterised bruck as
+// bruck plus bruck:4), or those of `wanted`
 // that the collective knows ("auto" = the decision table's choice). "mpi" is
 // always included, first, for the side-by-side ratio. Errors (a name no
 // selected collective knows) go to err.

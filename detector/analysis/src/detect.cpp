@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "collectivize_trace_format.h"
+#include "collectivize/collective_kinds.h"
 #include "collectivize/windows.h"
 #include "detect_internal.h"
 #include "rank_activity.h"
@@ -20,25 +21,15 @@
 
 namespace cz::detect {
 
-const char *kindName(Kind k) {
-  switch (k) {
-#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) \
-  case Kind::Enum: return name;
-#include "collectivize/collective_kinds.def"
-#undef COLLECTIVE_KIND
-  }
-  return "?";
-}
+namespace {
+// Kind's enumerators follow the table's lines, so a kind is its row.
+const cz::kinds::CollectiveKind &rowOf(Kind k) { return cz::kinds::kCollectiveKinds[size_t(k)]; }
+} // namespace
 
-const char *mpiCallOf(Kind k) {
-  switch (k) {
-#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) \
-  case Kind::Enum: return call;
-#include "collectivize/collective_kinds.def"
-#undef COLLECTIVE_KIND
-  }
-  return "?";
-}
+const char *kindName(Kind k) { return rowOf(k).name; }
+const char *mpiCallOf(Kind k) { return rowOf(k).mpiCall; }
+const char *mpiArgumentsOf(Kind k) { return rowOf(k).args; }
+bool isExchange(Kind k) { return rowOf(k).exchange; }
 
 bool isAmbiguous(const Match &m) {
   return !m.confirmed && m.unproven && !m.shapeOnly && (!m.subset || !m.splitColors.empty());

@@ -242,50 +242,23 @@ Json matchJson(const Match &m, const ReportContext &ctx) {
 } // namespace
 
 std::string equivalentCall(const Match &m) {
-  std::string type = typeName(m.datatype), count = std::to_string(m.count);
-  std::string root = m.root >= 0 ? std::to_string(m.root) : m.roots.empty() ? "?" : "root";
-  std::string comm = m.subset && !m.splitColors.empty() ? "row_comm" : "comm";
-  std::string op = m.op.empty() ? "op" : m.op;
-  switch (m.kind) {
-  case Kind::Bcast: return "MPI_Bcast(buf, " + count + ", " + type + ", " + root + ", " + comm + ")";
-  case Kind::Scatter:
-    return "MPI_Scatter(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
-           ", " + root + ", " + comm + ")";
-  case Kind::Gather:
-    return "MPI_Gather(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
-           ", " + root + ", " + comm + ")";
-  case Kind::Allgather:
-    return "MPI_Allgather(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
-           ", " + comm + ")";
-  case Kind::Alltoall:
-    return "MPI_Alltoall(sendbuf, " + count + ", " + type + ", recvbuf, " + count + ", " + type +
-           ", " + comm + ")";
-  case Kind::Reduce:
-    return "MPI_Reduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + root + ", " +
-           comm + ")";
-  case Kind::Allreduce:
-    return "MPI_Allreduce(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
-  case Kind::Scan:
-    return "MPI_Scan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
-  case Kind::Exscan:
-    return "MPI_Exscan(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
-  case Kind::ReduceScatter:
-    return "MPI_Reduce_scatter_block(sendbuf, recvbuf, " + count + ", " + type + ", " + op + ", " + comm + ")";
-  case Kind::Barrier: return "MPI_Barrier(" + comm + ")";
-  case Kind::Gatherv:
-    return "MPI_Gatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +
-           ", " + root + ", " + comm + ")";
-  case Kind::Alltoallv:
-    return "MPI_Alltoallv(sendbuf, sendcounts, sdispls, " + type + ", recvbuf, recvcounts, rdispls, " +
-           type + ", " + comm + ")";
-  case Kind::Scatterv:
-    return "MPI_Scatterv(sendbuf, sendcounts, displs, " + type + ", recvbuf, recvcount, " + type +
-           ", " + root + ", " + comm + ")";
-  case Kind::Allgatherv:
-    return "MPI_Allgatherv(sendbuf, sendcount, " + type + ", recvbuf, recvcounts, displs, " + type +
-           ", " + comm + ")";
+  const std::string values[][2] = {
+      {"COUNT", std::to_string(m.count)},
+      {"TYPE", typeName(m.datatype)},
+      {"ROOT", m.root >= 0 ? std::to_string(m.root) : m.roots.empty() ? "?" : "root"},
+      {"OP", m.op.empty() ? "op" : m.op},
+      {"COMM", m.subset && !m.splitColors.empty() ? "row_comm" : "comm"}};
+  // The kind's arguments (collective_kinds.def), each placeholder replaced.
+  std::string call = std::string(mpiCallOf(m.kind)) + "(", args = mpiArgumentsOf(m.kind);
+  for (size_t at = 0; at <= args.size();) {
+    size_t end = std::min(args.find(", ", at), args.size());
+    std::string arg = args.substr(at, end - at);
+    for (const auto &v : values)
+      if (arg == v[0]) arg = v[1];
+    call += (at ? ", " : "") + arg;
+    at = end + 2;
   }
-  return "";
+  return call + ")";
 }
 
 void writeJson(std::ostream &out, const Report &r, const ReportContext &ctx) {

@@ -58,9 +58,7 @@ void weighReduction(Match &m, const SiteLocations &sites) {
 void weighSiteEvidence(Report &report, const SiteLocations &sites) {
   for (Match &m : report.matches) weighReduction(m, sites);
   for (Match &m : report.matches) {
-    if (!m.direct || (m.kind != Kind::Alltoall && m.kind != Kind::Allgather &&
-                      m.kind != Kind::Alltoallv && m.kind != Kind::Allgatherv))
-      continue;
+    if (!m.direct || !isExchange(m.kind)) continue;
     std::set<std::string> classes;
     std::string where;
     bool known = false, anyRank = false;

@@ -26,7 +26,7 @@ namespace json = llvm::json;
 // without a change (the planner then says whether it has a patch shape).
 const std::vector<const char *> &knownKinds() {
   static const std::vector<const char *> kinds = {
-#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction) name,
+#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction, exchange, args) name,
 #include "collectivize/collective_kinds.def"
 #undef COLLECTIVE_KIND
   };
@@ -34,7 +34,7 @@ const std::vector<const char *> &knownKinds() {
 }
 
 bool rootedKind(const std::string &kind) {
-#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction) \
+#define COLLECTIVE_KIND(Enum, name, MpiCall, rooted, counts, reduction, exchange, args) \
   if (kind == name) return rooted;
 #include "collectivize/collective_kinds.def"
 #undef COLLECTIVE_KIND

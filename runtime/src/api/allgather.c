@@ -60,22 +60,21 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                        recvcount, recvtype, comm);
 }
 
-#define CZ_ALLGATHER_ENTRY(algo)                                              \
+#define CZ_ALLGATHER_ENTRY(algo, param_default)                               \
   int cz_allgather_##algo(const void *sendbuf, int sendcount,                 \
                           MPI_Datatype sendtype, void *recvbuf, int recvcount, \
                           MPI_Datatype recvtype, MPI_Comm comm) {             \
     return run_allgather(__func__,                                            \
-                         czi_algorithm_named(CZ_COLL_ALLGATHER, #algo), 0,    \
+                         czi_algorithm_named(CZ_COLL_ALLGATHER, #algo),       \
+                         param_default,                                       \
                          sendbuf, sendcount, sendtype, recvbuf, recvcount,    \
                          recvtype, comm);                                     \
   }
-CZ_ALLGATHER_ENTRY(gather_bcast)
-CZ_ALLGATHER_ENTRY(recursive_doubling)
-CZ_ALLGATHER_ENTRY(bruck)
-CZ_ALLGATHER_ENTRY(ring)
-CZ_ALLGATHER_ENTRY(shm)
-CZ_ALLGATHER_ENTRY(shm_flag)
-CZ_ALLGATHER_ENTRY(mpi)
+/* cz_allgather_<name> for every algorithm in algorithms.def, run with its
+ * parameter's default. */
+#define CZI_ALLGATHER_ALGORITHM(algo, param, param_default, ...) \
+  CZ_ALLGATHER_ENTRY(algo, param_default)
+#include "algorithms.def"
 
 int cz_allgather_algorithm(const char *algorithm, const void *sendbuf,
                            int sendcount, MPI_Datatype sendtype, void *recvbuf,

@@ -51,16 +51,19 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
                        comm);
 }
 
-#define CZ_ALLREDUCE_ENTRY(algo)                                              \
+#define CZ_ALLREDUCE_ENTRY(algo, param_default)                               \
   int cz_allreduce_##algo(const void *sendbuf, void *recvbuf, int count,      \
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {  \
     return run_allreduce(__func__,                                            \
-                         czi_algorithm_named(CZ_COLL_ALLREDUCE, #algo), 0,    \
+                         czi_algorithm_named(CZ_COLL_ALLREDUCE, #algo),       \
+                         param_default,                                       \
                          sendbuf, recvbuf, count, datatype, op, comm);        \
   }
-CZ_ALLREDUCE_ENTRY(shm)
-CZ_ALLREDUCE_ENTRY(shm_rs)
-CZ_ALLREDUCE_ENTRY(mpi)
+/* cz_allreduce_<name> for every algorithm in algorithms.def, run with its
+ * parameter's default. */
+#define CZI_ALLREDUCE_ALGORITHM(algo, param, param_default, ...) \
+  CZ_ALLREDUCE_ENTRY(algo, param_default)
+#include "algorithms.def"
 
 int cz_allreduce_algorithm(const char *algorithm, const void *sendbuf,
                            void *recvbuf, int count, MPI_Datatype datatype,

@@ -67,29 +67,21 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       recvcount, recvtype, comm);
 }
 
-#define CZ_ALLTOALL_ENTRY(algo)                                              \
-  int cz_alltoall_##algo(const void *sendbuf, int sendcount,                 \
+#define CZ_ALLTOALL_ENTRY(algo, param_default)                                \
+  int cz_alltoall_##algo(const void *sendbuf, int sendcount,                  \
                          MPI_Datatype sendtype, void *recvbuf, int recvcount, \
-                         MPI_Datatype recvtype, MPI_Comm comm) {             \
-    return run_alltoall(__func__,                                            \
-                        czi_algorithm_named(CZ_COLL_ALLTOALL, #algo), 0,     \
-                        sendbuf, sendcount, sendtype, recvbuf, recvcount,    \
-                        recvtype, comm);                                     \
+                         MPI_Datatype recvtype, MPI_Comm comm) {              \
+    return run_alltoall(__func__,                                             \
+                        czi_algorithm_named(CZ_COLL_ALLTOALL, #algo),         \
+                        param_default,                                        \
+                        sendbuf, sendcount, sendtype, recvbuf, recvcount,     \
+                        recvtype, comm);                                      \
   }
-CZ_ALLTOALL_ENTRY(spread_out)
-CZ_ALLTOALL_ENTRY(pairwise)
-CZ_ALLTOALL_ENTRY(shm_push)
-CZ_ALLTOALL_ENTRY(shm_pull)
-CZ_ALLTOALL_ENTRY(shm_flag_push)
-CZ_ALLTOALL_ENTRY(shm_flag_pull)
-CZ_ALLTOALL_ENTRY(mpi)
-
-int cz_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                      MPI_Comm comm) {
-  return cz_alltoall_bruck_radix(sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, recvtype, comm, 2);
-}
+/* cz_alltoall_<name> for every algorithm in algorithms.def, run with its
+ * parameter's default. */
+#define CZI_ALLTOALL_ALGORITHM(algo, param, param_default, ...) \
+  CZ_ALLTOALL_ENTRY(algo, param_default)
+#include "algorithms.def"
 
 int cz_alltoall_bruck_radix(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,

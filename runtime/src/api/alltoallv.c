@@ -113,22 +113,23 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                        recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-#define CZ_ALLTOALLV_ENTRY(algo)                                              \
+#define CZ_ALLTOALLV_ENTRY(algo, param_default)                               \
   int cz_alltoallv_##algo(const void *sendbuf, const int sendcounts[],        \
                           const int sdispls[], MPI_Datatype sendtype,         \
                           void *recvbuf, const int recvcounts[],              \
                           const int rdispls[], MPI_Datatype recvtype,         \
                           MPI_Comm comm) {                                    \
     return run_alltoallv(__func__,                                            \
-                         czi_algorithm_named(CZ_COLL_ALLTOALLV, #algo), 0,    \
+                         czi_algorithm_named(CZ_COLL_ALLTOALLV, #algo),       \
+                         param_default,                                       \
                          sendbuf, sendcounts, sdispls, sendtype, recvbuf,     \
                          recvcounts, rdispls, recvtype, comm);                \
   }
-CZ_ALLTOALLV_ENTRY(spread_out)
-CZ_ALLTOALLV_ENTRY(pairwise)
-CZ_ALLTOALLV_ENTRY(planned)
-CZ_ALLTOALLV_ENTRY(two_phase)
-CZ_ALLTOALLV_ENTRY(mpi)
+/* cz_alltoallv_<name> for every algorithm in algorithms.def, run with its
+ * parameter's default. */
+#define CZI_ALLTOALLV_ALGORITHM(algo, param, param_default, ...) \
+  CZ_ALLTOALLV_ENTRY(algo, param_default)
+#include "algorithms.def"
 
 int cz_alltoallv_algorithm(const char *algorithm, const void *sendbuf,
                            const int sendcounts[], const int sdispls[],

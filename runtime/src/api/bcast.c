@@ -49,16 +49,17 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   return run_bcast(__func__, NULL, 0, buffer, count, datatype, root, comm);
 }
 
-#define CZ_BCAST_ENTRY(algo)                                                \
-  int cz_bcast_##algo(void *buffer, int count, MPI_Datatype datatype,       \
-                      int root, MPI_Comm comm) {                            \
-    return run_bcast(__func__, czi_algorithm_named(CZ_COLL_BCAST, #algo), \
-                     0, buffer, count, datatype, root, comm);                  \
+#define CZ_BCAST_ENTRY(algo, param_default)                                   \
+  int cz_bcast_##algo(void *buffer, int count, MPI_Datatype datatype,         \
+                      int root, MPI_Comm comm) {                              \
+    return run_bcast(__func__, czi_algorithm_named(CZ_COLL_BCAST, #algo),     \
+                     param_default, buffer, count, datatype, root, comm);     \
   }
-CZ_BCAST_ENTRY(binomial)
-CZ_BCAST_ENTRY(scatter_allgather)
-CZ_BCAST_ENTRY(shm)
-CZ_BCAST_ENTRY(mpi)
+/* cz_bcast_<name> for every algorithm in algorithms.def, run with its
+ * parameter's default. */
+#define CZI_BCAST_ALGORITHM(algo, param, param_default, ...) \
+  CZ_BCAST_ENTRY(algo, param_default)
+#include "algorithms.def"
 
 int cz_bcast_algorithm(const char *algorithm, void *buffer, int count,
                        MPI_Datatype datatype, int root, MPI_Comm comm) {

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 
 #include "comm_state.h"
-#include "../decision/registry.h"
 
 unsigned czi_comm_generation = 1;
 _Thread_local czi_comm_slot czi_comm_slots[CZI_COMM_SLOTS];
@@ -121,7 +120,7 @@ int czi_private_comm(MPI_Comm comm, MPI_Comm *out) {
 
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
-                   const czi_algorithm *alg, const czi_params *params) {
+                   const struct czi_algorithm *alg, const czi_params *params) {
   if (!st->predefined || !rt->predefined) return;
   czi_memo *m = &s->memo[coll];
   m->gen = czi_comm_gen_now();

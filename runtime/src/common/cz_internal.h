@@ -57,34 +57,15 @@ typedef int (*czi_bcast_fn)(CZI_BCAST_ARGS);
 typedef int (*czi_alltoallv_fn)(CZI_ALLTOALLV_ARGS);
 typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 
-/* One function per algorithm file, listed once in decision/registry.c. */
-int czi_alltoall_bruck(CZI_ALLTOALL_ARGS);
-int czi_alltoall_spread_out(CZI_ALLTOALL_ARGS);
-int czi_alltoall_pairwise(CZI_ALLTOALL_ARGS);
-int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS);
-int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS);
-int czi_alltoall_shm_flag_push(CZI_ALLTOALL_ARGS);
-int czi_alltoall_shm_flag_pull(CZI_ALLTOALL_ARGS);
-int czi_alltoall_mpi(CZI_ALLTOALL_ARGS);
-int czi_allgather_gather_bcast(CZI_ALLGATHER_ARGS);
-int czi_allgather_recursive_doubling(CZI_ALLGATHER_ARGS);
-int czi_allgather_bruck(CZI_ALLGATHER_ARGS);
-int czi_allgather_ring(CZI_ALLGATHER_ARGS);
-int czi_allgather_shm(CZI_ALLGATHER_ARGS);
-int czi_allgather_shm_flag(CZI_ALLGATHER_ARGS);
-int czi_allgather_mpi(CZI_ALLGATHER_ARGS);
-int czi_bcast_binomial(CZI_BCAST_ARGS);
-int czi_bcast_scatter_allgather(CZI_BCAST_ARGS);
-int czi_bcast_shm(CZI_BCAST_ARGS);
-int czi_bcast_mpi(CZI_BCAST_ARGS);
-int czi_alltoallv_spread_out(CZI_ALLTOALLV_ARGS);
-int czi_alltoallv_pairwise(CZI_ALLTOALLV_ARGS);
-int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS);
-int czi_alltoallv_planned(CZI_ALLTOALLV_ARGS);
-int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS);
-int czi_allreduce_shm(CZI_ALLREDUCE_ARGS);
-int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS);
-int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS);
+/* One function per algorithm file, czi_<coll>_<name> in
+ * src/coll/<coll>_<name>.c, each listed once in algorithms.def. */
+#define CZI_ARGS_alltoall CZI_ALLTOALL_ARGS
+#define CZI_ARGS_allgather CZI_ALLGATHER_ARGS
+#define CZI_ARGS_bcast CZI_BCAST_ARGS
+#define CZI_ARGS_alltoallv CZI_ALLTOALLV_ARGS
+#define CZI_ARGS_allreduce CZI_ALLREDUCE_ARGS
+#define CZI_ALGORITHM(coll, name, ...) int czi_##coll##_##name(CZI_ARGS_##coll);
+#include "algorithms.def"
 
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */

@@ -1,6 +1,7 @@
-/* registry.c: every algorithm listed once, as data (MPICH coll_algorithms.txt
- * style). The decision table, the environment overrides, the public
- * cz_<coll>_<algo> entry points, the benchmark and the tests all read it. */
+/* registry.c: the registry of algorithms made from their list
+ * (common/algorithms.def), and lookups by name. The decision table, the
+ * environment overrides, the public cz_<coll>_<algo> entry points, the
+ * benchmark and the tests all read it. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,67 +10,19 @@
 #include "registry.h"
 
 #define FN(f) ((void (*)(void))(f))
+#define CZI_COLL_alltoall CZ_COLL_ALLTOALL
+#define CZI_COLL_allgather CZ_COLL_ALLGATHER
+#define CZI_COLL_bcast CZ_COLL_BCAST
+#define CZI_COLL_alltoallv CZ_COLL_ALLTOALLV
+#define CZI_COLL_allreduce CZ_COLL_ALLREDUCE
 
+/* The list itself is common/algorithms.def. */
 const czi_algorithm czi_algorithms[] = {
-    {"bruck", CZ_COLL_ALLTOALL, FN(czi_alltoall_bruck), "radix", 2, 2, 1 << 20,
-     "log-step Bruck with rotation phases (radix r: log_r P steps)"},
-    {"spread_out", CZ_COLL_ALLTOALL, FN(czi_alltoall_spread_out), NULL, 0, 0, 0,
-     "all Irecv, all Isend in rank-staggered order, one Waitall"},
-    {"pairwise", CZ_COLL_ALLTOALL, FN(czi_alltoall_pairwise), NULL, 0, 0, 0,
-     "P-1 Sendrecv steps (XOR partner for powers of two)"},
-    {"shm_push", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_push), NULL, 0, 0, 0,
-     "one node: write blocks into peers' shared-memory slots, barrier, copy out"},
-    {"shm_pull", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_pull), NULL, 0, 0, 0,
-     "one node: stage blocks in my shared-memory slots, barrier, peers copy"},
-    {"shm_flag_push", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_flag_push), NULL, 0,
-     0, 0, "shm_push with per-rank round flags instead of the barrier"},
-    {"shm_flag_pull", CZ_COLL_ALLTOALL, FN(czi_alltoall_shm_flag_pull), NULL, 0,
-     0, 0, "shm_pull with per-rank round flags instead of the barrier"},
-    {"mpi", CZ_COLL_ALLTOALL, FN(czi_alltoall_mpi), NULL, 0, 0, 0,
-     "the MPI library's own MPI_Alltoall"},
-
-    {"gather_bcast", CZ_COLL_ALLGATHER, FN(czi_allgather_gather_bcast), NULL, 0,
-     0, 0, "linear gather to rank 0, then binomial broadcast"},
-    {"recursive_doubling", CZ_COLL_ALLGATHER,
-     FN(czi_allgather_recursive_doubling), NULL, 0, 0, 0,
-     "pairwise exchange of doubling halves (any P: extra ranks fold in)"},
-    {"bruck", CZ_COLL_ALLGATHER, FN(czi_allgather_bruck), NULL, 0, 0, 0,
-     "ceil(log2 P) dissemination steps, then one rotation"},
-    {"ring", CZ_COLL_ALLGATHER, FN(czi_allgather_ring), NULL, 0, 0, 0,
-     "P-1 steps passing blocks to the right neighbour"},
-    {"shm", CZ_COLL_ALLGATHER, FN(czi_allgather_shm), NULL, 0, 0, 0,
-     "one node: each block written once to shared memory, read by all"},
-    {"shm_flag", CZ_COLL_ALLGATHER, FN(czi_allgather_shm_flag), NULL, 0, 0, 0,
-     "allgather shm with per-rank round flags instead of the barrier"},
-    {"mpi", CZ_COLL_ALLGATHER, FN(czi_allgather_mpi), NULL, 0, 0, 0,
-     "the MPI library's own MPI_Allgather"},
-
-    {"binomial", CZ_COLL_BCAST, FN(czi_bcast_binomial), NULL, 0, 0, 0,
-     "binomial tree from the root"},
-    {"scatter_allgather", CZ_COLL_BCAST, FN(czi_bcast_scatter_allgather), NULL,
-     0, 0, 0, "binomial scatter of P chunks, then ring allgather"},
-    {"shm", CZ_COLL_BCAST, FN(czi_bcast_shm), NULL, 0, 0, 0,
-     "one node: root writes once into pipelined shared-memory segments"},
-    {"mpi", CZ_COLL_BCAST, FN(czi_bcast_mpi), NULL, 0, 0, 0,
-     "the MPI library's own MPI_Bcast"},
-
-    {"spread_out", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_spread_out), NULL, 0, 0,
-     0, "all Irecv, all Isend in rank-staggered order, one Waitall"},
-    {"pairwise", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_pairwise), NULL, 0, 0, 0,
-     "P-1 Sendrecv steps (XOR partner for powers of two)"},
-    {"planned", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_planned), NULL, 0, 0, 0,
-     "node-aware: one message per node pair via shared memory (cached plans)"},
-    {"two_phase", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_two_phase), NULL, 0, 0,
-     0, "Bruck-style log-step exchange of variable-size blocks"},
-    {"mpi", CZ_COLL_ALLTOALLV, FN(czi_alltoallv_mpi), NULL, 0, 0, 0,
-     "the MPI library's own MPI_Alltoallv"},
-
-    {"shm", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm), NULL, 0, 0, 0,
-     "one node: inputs in shared memory, every rank reduces all in rank order"},
-    {"shm_rs", CZ_COLL_ALLREDUCE, FN(czi_allreduce_shm_rs), NULL, 0, 0, 0,
-     "one node: shared-memory reduce-scatter of 1/P slices, then allgather"},
-    {"mpi", CZ_COLL_ALLREDUCE, FN(czi_allreduce_mpi), NULL, 0, 0, 0,
-     "the MPI library's own MPI_Allreduce"},
+#define CZI_ALGORITHM(coll, name, param, param_default, param_min, param_max, \
+                      summary)                                                \
+  {#name,      CZI_COLL_##coll, FN(czi_##coll##_##name), param, param_default, \
+   param_min,  param_max,       summary},
+#include "algorithms.def"
     {NULL, 0, NULL, NULL, 0, 0, 0, NULL}};
 
 static const char *const collective_names[CZ_COLL_COUNT] = {

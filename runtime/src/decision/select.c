@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "registry.h"
-#include "comm_state.h"
 
 typedef struct config {
   czi_table table;

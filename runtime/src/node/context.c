@@ -1,6 +1,7 @@
 /* context.c: a private communicator's node context (node.h): which ranks share
  * a node, the node's shared segment (one MPI-3 shared window per node, reused
- * by every plan, grown when a plan needs more), and the plan cache. It is an
+ * by every plan, grown when a plan needs more), and what the layers above
+ * keep on it (plan cache, shm window: freed through free_layer). It is an
  * attribute of the private duplicate, so freeing the user's communicator
  * (which frees the duplicate) frees it; an attribute on MPI_COMM_SELF frees
  * whatever is left at MPI_Finalize.
@@ -18,8 +19,6 @@
 
 #include "node.h"
 #include "node_wait.h"
-#include "plan.h" /* the plan cache, freed with the context */
-#include "shm.h"  /* the shm window, freed with the context */
 
 /* CPUs the ranks of a node may run on together: the union of their
  * affinity masks. A rank's own mask says nothing about its peers: under
@@ -105,8 +104,8 @@ static czi_node_ctx *live; /* contexts whose communicator is still alive */
 static void free_mpi_resources(czi_node_ctx *ctx) {
   if (!ctx->alive) return;
   ctx->alive = 0;
-  czi_plan_cache_clear(ctx);
-  czi_shm_destroy(ctx);
+  for (int layer = 0; layer < CZI_NODE_LAYERS; layer++)
+    if (ctx->free_layer[layer]) ctx->free_layer[layer](ctx);
   if (ctx->win != MPI_WIN_NULL) PMPI_Win_free(&ctx->win);
   if (ctx->ctl_win != MPI_WIN_NULL) PMPI_Win_free(&ctx->ctl_win);
   if (ctx->leaders != MPI_COMM_NULL) PMPI_Comm_free(&ctx->leaders);

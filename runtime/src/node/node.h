@@ -2,8 +2,9 @@
  * (real, or simulated with COLLECTIVIZE_RANKS_PER_NODE), the node's shared
  * segment and control block, its barrier and votes. The planned alltoallv
  * (plan/) keeps its plan cache here and the single-node collectives (shm/)
- * their window: the context owns both and frees them with itself
- * (context.c), so neither plan/ nor shm/ includes the other for it. */
+ * their window; each hands the context the function that frees what it
+ * keeps (free_layer), so node/ includes neither and neither includes the
+ * other for it. */
 #ifndef CZ_NODE_H
 #define CZ_NODE_H
 
@@ -14,6 +15,11 @@ extern "C" {
 #endif
 
 typedef struct czi_plan_entry czi_plan_entry;
+
+/* The layers built on a context, in the order their resources are freed
+ * when the context's MPI resources go (plans before the window they may
+ * use). */
+typedef enum { CZI_NODE_PLANS, CZI_NODE_SHM, CZI_NODE_LAYERS } czi_node_layer;
 
 /* One per private communicator (an attribute on it, so it goes when the
  * user's communicator is freed, and at MPI_Finalize). */
@@ -44,6 +50,9 @@ typedef struct czi_node_ctx {
   int nseen, seen_next;
   struct czi_node_ctx *next_live, *prev_live;
   struct czi_shm *shm; /* single-node collectives' window (shm/), or NULL */
+  /* Set by a layer when it first keeps something here; NULL: nothing kept.
+   * Called collectively, before the node's windows and communicators go. */
+  void (*free_layer[CZI_NODE_LAYERS])(struct czi_node_ctx *ctx);
 } czi_node_ctx;
 
 /* Barrier of the ranks of one node through shared memory (yields while it

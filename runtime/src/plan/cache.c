@@ -85,7 +85,8 @@ static int same_key(const cz_alltoallv_plan_t plan, const int *sc,
          !memcmp(a + 3 * plan->p, rd, n);
 }
 
-void czi_plan_cache_clear(czi_node_ctx *ctx) {
+/* The context's release of this layer (node.h, free_layer). */
+static void plan_cache_clear(czi_node_ctx *ctx) {
   for (int i = 0; i < ctx->nentries; i++) czi_plan_destroy(ctx->entries[i].plan);
   free(ctx->entries);
   ctx->entries = NULL;
@@ -128,6 +129,7 @@ static void cache_insert(czi_node_ctx *ctx, unsigned long long h,
       ctx->entries = calloc((size_t)cap, sizeof *ctx->entries);
       if (!ctx->entries) { czi_plan_destroy(plan); return; }
       ctx->capacity = cap;
+      ctx->free_layer[CZI_NODE_PLANS] = plan_cache_clear;
     }
     slot = ctx->nentries++;
   } else if (slot < 0) {

@@ -78,7 +78,6 @@ int czi_alltoallv_cached(const void *sendbuf, const int *sendcounts,
                          const int *rdispls, MPI_Datatype recvtype,
                          MPI_Comm priv, const czi_plan_how *how,
                          int plan_first_call);
-void czi_plan_cache_clear(czi_node_ctx *ctx);
 /* Exposed for the benchmark's hashing cost measurement. */
 unsigned long long czi_plan_key_hash(const int *sendcounts, const int *sdispls,
                                      const int *recvcounts, const int *rdispls,

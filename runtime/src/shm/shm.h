@@ -1,8 +1,8 @@
 /* shm.h: the node's shared-memory window for the single-node collectives
  * (coll/ files named *shm*). One window per private communicator, made on first use,
  * grown when a call needs more, and freed with the communicator (it hangs on
- * the planned alltoallv's node context, plan/context.c, whose node
- * communicator, node barrier and lifetime it shares).
+ * the communicator's node context, node/node.h, whose node communicator,
+ * node barrier and lifetime it shares).
  *
  * Layout: every rank of the node owns a region: its round flag, two round
  * descriptors, then two halves of `half` bytes (double buffering: a round
@@ -185,12 +185,10 @@ typedef struct czi_shm_allreduce_call {
 } czi_shm_allreduce_call;
 int czi_shm_allreduce_start(CZI_ALLREDUCE_ARGS, czi_shm_allreduce_call *c, int *rc);
 
-/* The node barrier between a round's writes and reads (plan/context.c). */
+/* The node barrier between a round's writes and reads (the context's,
+ * node/node.h). */
 void czi_shm_barrier(const czi_shm_view *v);
 
-/* Frees the window (collective over the node; plan/context.c calls it when
- * the communicator goes). */
-void czi_shm_destroy(struct czi_node_ctx *ctx);
 
 /* Waits until f->value >= want: spins, then yields, or sleeps when the
  * node's ranks outnumber its cores (common/node_wait.h). */

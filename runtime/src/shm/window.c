@@ -1,6 +1,6 @@
 /* window.c: the shared-memory window of the single-node collectives (see
- * shm.h): made on first use over the node communicator of the planned
- * alltoallv's node context, grown on demand up to COLLECTIVIZE_SHM_BYTES,
+ * shm.h): made on first use over the node communicator of the
+ * communicator's node context (node/node.h), grown on demand up to COLLECTIVIZE_SHM_BYTES,
  * freed with the communicator. A window that cannot be made turns the
  * communicator's shm algorithms into the library's collectives, with one
  * warning per process. */
@@ -49,7 +49,9 @@ static void release_window(czi_shm *shm) {
   shm->half = 0;
 }
 
-void czi_shm_destroy(czi_node_ctx *ctx) {
+/* Frees the window, collectively over the node: the context's release of
+ * this layer (node.h, free_layer). */
+static void shm_destroy(czi_node_ctx *ctx) {
   czi_shm *shm = ctx->shm;
   if (!shm) return;
   release_window(shm);
@@ -126,6 +128,7 @@ static int create(czi_node_ctx *ctx, MPI_Aint need) {
   if (!shm) return czi_fail(MPI_ERR_NO_MEM, __func__, "out of memory");
   shm->win = MPI_WIN_NULL;
   ctx->shm = shm;
+  ctx->free_layer[CZI_NODE_SHM] = shm_destroy;
   CZI_MALLOC(shm->region, sizeof(char *) * (size_t)ctx->node_size);
   const long long limit = shm_limit();
   const long long halves = limit - (long long)bcast_area();

@@ -21,25 +21,14 @@ static void crc_from_prefix(czt_record *r) {
 }
 
 static void site_attrs(OTF2_AttributeList *a, const czt_record *r) {
-  OTF2_AttributeList_AddUint64(
-      a, r->flags & CZT_REC_SITE_RA ? CZT_ATTR_RETURN_ADDRESS : CZT_ATTR_SITE,
-      r->site);
+  OTF2_AttributeList_AddUint64(a, czt_site_attribute(r), r->site);
 }
 
 static void msg_attrs(OTF2_AttributeList *a, const czt_record *r) {
-  int hashed = (r->flags & CZT_REC_HASHED) != 0;
-  if (hashed) OTF2_AttributeList_AddUint32(a, CZT_ATTR_CRC32, r->crc);
-  OTF2_AttributeList_AddUint64(a, CZT_ATTR_ADDRESS, r->address);
-  if (hashed) OTF2_AttributeList_AddUint64(a, CZT_ATTR_PREFIX, r->prefix);
-  site_attrs(a, r);
-  /* Only sites in the program's own wrappers have one: traces of programs
-   * without them do not grow. */
-  if (r->caller) OTF2_AttributeList_AddUint64(a, CZT_ATTR_CALLER, r->caller);
-  OTF2_AttributeList_AddUint32(a, CZT_ATTR_COUNT, r->count);
-  OTF2_AttributeList_AddUint32(a, CZT_ATTR_DATATYPE, r->dtype);
-  /* On MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already. */
-  if (r->ref > 1) OTF2_AttributeList_AddUint32(a, CZT_ATTR_PEER_WORLD, r->peer_world);
-  if (r->flags & CZT_REC_KEPT) OTF2_AttributeList_AddUint8(a, CZT_ATTR_KEPT, 1);
+#define CZT_ADD_ATTRIBUTE(attribute, type, value, when) \
+  if (when) OTF2_AttributeList_Add##type(a, attribute, value);
+  CZT_MESSAGE_ATTRIBUTES(CZT_ADD_ATTRIBUTE)
+#undef CZT_ADD_ATTRIBUTE
 }
 
 uint64_t czt_clock_ns(const czt_clock_map *m, uint64_t t) {

@@ -96,6 +96,31 @@ typedef struct czt_record {
   uint8_t kind; /* stored last */
 } czt_record;
 
+/* Which attribute holds a record's site: an instrumenter's id or a return
+ * address. */
+static inline uint32_t czt_site_attribute(const czt_record *r) {
+  return r->flags & CZT_REC_SITE_RA ? CZT_ATTR_RETURN_ADDRESS : CZT_ATTR_SITE;
+}
+
+/* The attributes of a message record (MpiSend, MpiIsend, MpiRecv, MpiIrecv)
+ * in the order they are written: X(ATTRIBUTE, TYPE, VALUE, WHEN) adds VALUE
+ * of record r with OTF2_AttributeList_Add<TYPE> when WHEN holds. A new
+ * field of messages: its member in czt_record above (and CZT_LOG_VERSION
+ * bumped), one line here, and the tracer code that fills it. */
+#define CZT_MESSAGE_ATTRIBUTES(X)                                             \
+  X(CZT_ATTR_CRC32, Uint32, r->crc, r->flags & CZT_REC_HASHED)                \
+  X(CZT_ATTR_ADDRESS, Uint64, r->address, 1)                                  \
+  X(CZT_ATTR_PREFIX, Uint64, r->prefix, r->flags & CZT_REC_HASHED)            \
+  X(czt_site_attribute(r), Uint64, r->site, 1)                                \
+  /* only sites in the program's own wrappers have a caller: traces of     */ \
+  /* programs without them do not grow                                     */ \
+  X(CZT_ATTR_CALLER, Uint64, r->caller, r->caller != 0)                       \
+  X(CZT_ATTR_COUNT, Uint32, r->count, 1)                                      \
+  X(CZT_ATTR_DATATYPE, Uint32, r->dtype, 1)                                   \
+  /* on MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already       */ \
+  X(CZT_ATTR_PEER_WORLD, Uint32, r->peer_world, r->ref > 1)                   \
+  X(CZT_ATTR_KEPT, Uint8, 1, r->flags & CZT_REC_KEPT)
+
 /* What a record's t counts: CLOCK_MONOTONIC nanoseconds, or x86 TSC
  * ticks mapped to CLOCK_MONOTONIC at conversion through the ring header's
  * calibration pairs (reading the TSC costs a few ns, the VM's kvm-clock

@@ -188,7 +188,8 @@
  * reads, prints and compares them (the tracer's OTF2 definitions, the
  * trace reader, `collectivize trace dump`, the tests' trace writer): a new
  * attribute is its #define and comment above, one line here, the member of
- * the reader's Event, and the tracer code that records it.
+ * the reader's Event, and the tracer code that records it (runtime/
+ * README.md, "A new trace field").
  *   X(ID, TYPE, MEMBER, SHOWN, DESCRIPTION)
  *   ID           the name is CZ_TRACE_ATTR_<ID>
  *   TYPE         the OTF2 type written: OTF2_TYPE_<TYPE>

@@ -31,12 +31,18 @@ struct Provenance;
 }
 
 enum class Kind {
-#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction) Enum,
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction, exchange, args) Enum,
 #include "collectivize/collective_kinds.def"
 #undef COLLECTIVE_KIND
 };
 const char *kindName(Kind k); // "bcast", as the report writes it
 const char *mpiCallOf(Kind k); // "MPI_Bcast"
+// mpiCallOf's arguments with placeholders ("buf, COUNT, TYPE, ROOT, COMM":
+// collective_kinds.def, args), from which the report's "equivalent" is made.
+const char *mpiArgumentsOf(Kind k);
+// Every member's data goes to every other member (collective_kinds.def,
+// exchange): alltoall, allgather and their v forms.
+bool isExchange(Kind k);
 
 // The detection rules in the order they run (the registry in
 // detector/analysis/src/rules.cpp), as `detect --list-rules` prints them.

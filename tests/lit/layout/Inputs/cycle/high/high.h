@@ -1,0 +1,2 @@
+/* high.h: built on low/. */
+#include "low.h"

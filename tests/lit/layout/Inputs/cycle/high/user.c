@@ -1,0 +1,2 @@
+#include "high.h"
+#include <stdio.h>

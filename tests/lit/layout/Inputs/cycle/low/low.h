@@ -1,0 +1,2 @@
+/* low.h: a lower layer that wrongly reaches up. */
+#include "high.h"
