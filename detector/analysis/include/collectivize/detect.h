@@ -65,8 +65,9 @@ enum Unproven : uint32_t {
   kScatteredFirst = 1u << 9, // an allgather whose blocks may have been scattered just before
   kRelayCopied = 1u << 10,   // the same data left relays from other buffers than it arrived in
   kStagedCopy = 1u << 11,    // the layout comes from a staging copy in the source, not the trace
+  kScratchReceive = 1u << 12, // a gather received into one place: no layout in the trace
 };
-constexpr uint32_t kUnprovenBits = 12;
+constexpr uint32_t kUnprovenBits = 13;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
