@@ -113,6 +113,10 @@ struct Match {
   int root = -1;                  // rank in the group, -1 if rootless
   uint32_t rootWorld = kNone;
   std::vector<uint32_t> otherRoots; // world ranks that satisfy it as well
+  // Not confirmed: other kinds the same messages fit as well, which only
+  // what `unproven` names could tell apart (blocks received into one place:
+  // combined, an allreduce, or consumed, an allgather).
+  std::vector<Kind> otherKinds;
   // Rooted kinds whose root changes from instance to instance (a loop
   // over panels owned by different ranks): every root, world ranks,
   // ascending; root is then -1 and rootWorld kNone.
