@@ -4,6 +4,8 @@ usage: score.py OUT PROGRAM     (reads expect/PROGRAM.json, OUT/PROGRAM/*/report
 
 Every match of a report is put in one class:
   TP          kind, communicator, group and root of a required label, sites inside its sites
+              (a match that is not confirmed may have the kind among its other_kinds: the
+              report says the same messages fit it as well)
   ACCEPTABLE  the same against an acceptable label (a defensible reading, neither TP nor FP)
   WRONG-KIND  sites and group of a required label, another kind            (a false positive)
   FP          sites inside a negative label (a labelled non-collective pattern) or unlabelled
@@ -37,6 +39,7 @@ def classify(match, labels, np, build_dir):
     sites = {site_key(s, build_dir) for s in match["sites"]}
     comm = match["communicator"]["name"]
     partial = match["status"] != "confirmed"
+    kinds = [match["kind"]] + (match.get("other_kinds", []) if partial else [])
     best, best_rank, tp_labels = None, None, []
     for lid, L in labels.items():
         if not label_applies(L, np) or not sites or not sites <= set(L["sites"]):
@@ -50,7 +53,7 @@ def classify(match, labels, np, build_dir):
                 continue
         if L["status"] == "negative":
             cand = ("FP", lid)
-        elif match["kind"] not in L["kinds"]:
+        elif not any(k in L["kinds"] for k in kinds):
             cand = ("WRONG-KIND", lid) if L["status"] == "required" else None
         elif L.get("root") is not None and match.get("root_world") != L["root"]:
             cand = None

@@ -53,6 +53,7 @@ const char *unprovenName(uint32_t bit) {
   case kScatteredFirst: return "scattered_first";
   case kRelayCopied: return "relay_copied";
   case kStagedCopy: return "staged_copy";
+  case kScratchReceive: return "scratch_receive";
   }
   return "?";
 }
@@ -94,6 +95,11 @@ const char *unprovenSettle(uint32_t bit) {
            "layout: the copy that fills (empties) it says block q comes from (goes to) an offset "
            "that follows q; check in the source that the offset is q times the block, and patch "
            "by hand (MPI_Scatter from, or MPI_Gather into, the copied array, the copy removed)";
+  case kScratchReceive:
+    return "the root received every member's block into one place (a scalar, one scratch "
+           "buffer) and used it before the next arrived, so the trace shows no layout: check in "
+           "the source where the root keeps the blocks (MPI_Gather, MPI_Gatherv need one array "
+           "with a block per rank), and patch by hand";
   case kScatteredFirst:
     return "each member may have received its block just before, from the group (a scatter "
            "then an allgather is one bcast): trace with per-block CRCs (collectivize run "

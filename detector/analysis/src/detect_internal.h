@@ -131,6 +131,12 @@ void findVaryingTilings(const MessageTable &t, const DetectOptions &o,
 // (staged_copies.cpp): always ambiguous (kStagedCopy).
 void findStagedCopies(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                       std::vector<Instance> &out);
+// A gather of counts then a gatherv of lists into one place at the root
+// (counted_gather.cpp): every member sends one integer, then that many
+// records; always ambiguous (kScratchReceive).
+void findCountedGathers(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
 // Barriers: empty or constant messages through which every member hears
 // from every member.
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,

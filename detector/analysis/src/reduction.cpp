@@ -146,7 +146,12 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
     sc.sends[size_t(a)]++;
     changes |= m.crc != t.messages[msgs[0]].crc;
   }
-  if (!changes || std::count(sc.seen.begin(), sc.seen.end(), 0) != 0) return;
+  if (std::count(sc.seen.begin(), sc.seen.end(), 0) != 0) return;
+  // One value everywhere is no exchange's evidence, but a flat star of one
+  // scalar is still a linear reduce's shape (partial sums that happen to
+  // be equal, zeros most often): kept for the reduce branch alone.
+  bool equalScalars = !changes && key.bytes <= 8 && msgs.size() >= 2;
+  if (!changes && !equalScalars) return;
   // Replay in time order: heard sets, and per rank the values it sent and
   // received (for the op check).
   HeardFrom heard(p, msgs);
@@ -218,6 +223,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
     }
   }
   Instance in;
+  if (!changes && (inner || full.size() != 1)) return; // equal values: a flat star only
   // Everyone hearing from everyone is also an alltoall's shape: an
   // allreduce combines in place (one send buffer per rank) or its values
   // say so.
@@ -266,6 +272,11 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   }
   if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, activity, msgs, in.rootWorld))
     return; // a master answering requests (task farm), not a reduce
+  if (!changes)
+    in.note = "every member sent the root one message of the same " + std::to_string(key.bytes) +
+              " bytes directly: a reduce of equal partial results (or a gather of them into "
+              "one scratch buffer); equal values show no operation: trace with data whose "
+              "partial results differ from rank to rank";
   in.comm = key.comm;
   if (in.kind != Kind::Alltoall) {
     in.bytes = key.bytes;

@@ -230,6 +230,10 @@ Json matchJson(const Match &m, const ReportContext &ctx) {
       one.set("ranks", whole(run.ranks));
     }
   }
+  if (!m.otherKinds.empty()) {
+    Json &kinds = o.set("other_kinds", Json::array());
+    for (Kind k : m.otherKinds) kinds.push(Json::string(kindName(k)));
+  }
   if (m.unproven) {
     Json &unproven = o.set("unproven", Json::array());
     for (uint32_t b = 0; b < kUnprovenBits; b++)
@@ -336,6 +340,11 @@ void writeText(std::ostream &out, const Report &r, const ReportContext &ctx) {
     out << "\n  equivalent: " << equivalentCall(m) << "\n";
     if (!m.counts.empty()) out << "  counts: " << countsText(m) << "\n";
     if (!m.note.empty()) out << "  note: " << m.note << "\n";
+    if (!m.otherKinds.empty()) {
+      out << "  also fits:";
+      for (Kind k : m.otherKinds) out << " " << kindName(k);
+      out << " (the same messages; what is unproven tells them apart)\n";
+    }
     if (!m.runs.empty()) {
       out << "  runs:";
       for (size_t k = 0; k < m.runs.size(); k++)

@@ -108,6 +108,7 @@ bool mergeExchange(const std::vector<Match *> &ms, std::vector<Match> &out) {
   }
   if (!apart) {
     all.unproven |= kCombined;
+    all.otherKinds = {Kind::Allgather}; // the data of one, its blocks consumed as they arrive
     all.note = "every member's block reached every member, each received into the place the "
                "previous one was received in: combined as they arrive (an allreduce), unless "
                "the program copies each one out";

@@ -22,6 +22,9 @@ namespace {
 void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
 void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
 void stagedCopies(RuleInputs &in) { findStagedCopies(in.t, in.o, in.claimed, in.instances); }
+void countedGathers(RuleInputs &in) {
+  findCountedGathers(in.t, in.o, in.activity(), in.claimed, in.instances);
+}
 void reduceScatters(RuleInputs &in) { findReduceScatters(in.t, in.o, in.claimed, in.instances); }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
@@ -66,6 +69,15 @@ const std::vector<DetectionRule> &detectionRules() {
        "shape",
        "",
        stagedCopies},
+      {"counted-gather",
+       {Kind::Gather},
+       "nothing: every member but the root sends it one integer, then a message of k times that "
+       "many elements (one k for all), from the same call sites, received into one place; a "
+       "gather of counts then a gatherv of lists whose layout the trace never shows stays "
+       "ambiguous",
+       "after tiling, before reductions: the counts into one scalar have a reduction's shape",
+       "",
+       countedGathers},
       {"reduce-scatter-ring",
        {Kind::ReduceScatter, Kind::Allreduce},
        "nothing by itself (the values never show the operation: ambiguous): every member sends "

@@ -71,8 +71,9 @@ enum Unproven : uint32_t {
   kScatteredFirst = 1u << 9, // an allgather whose blocks may have been scattered just before
   kRelayCopied = 1u << 10,   // the same data left relays from other buffers than it arrived in
   kStagedCopy = 1u << 11,    // the layout comes from a staging copy in the source, not the trace
+  kScratchReceive = 1u << 12, // a gather received into one place: no layout in the trace
 };
-constexpr uint32_t kUnprovenBits = 12;
+constexpr uint32_t kUnprovenBits = 13;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
@@ -118,6 +119,10 @@ struct Match {
   int root = -1;                  // rank in the group, -1 if rootless
   uint32_t rootWorld = kNone;
   std::vector<uint32_t> otherRoots; // world ranks that satisfy it as well
+  // Not confirmed: other kinds the same messages fit as well, which only
+  // what `unproven` names could tell apart (blocks received into one place:
+  // combined, an allreduce, or consumed, an allgather).
+  std::vector<Kind> otherKinds;
   // Rooted kinds whose root changes from instance to instance (a loop
   // over panels owned by different ranks): every root, world ranks,
   // ascending; root is then -1 and rootWorld kNone.
