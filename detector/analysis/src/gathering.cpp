@@ -23,11 +23,11 @@
 namespace cz::detect::detail {
 namespace {
 
-struct Arrival {
+struct Arrival { // (32 bytes, no padding: one per segment of every message)
   uint32_t rank;    // where it arrived
+  uint32_t message;
   uint64_t address; // of the origin's first byte there (if offset 0)
   uint64_t offset, bytes;
-  uint32_t message;
 };
 
 struct ArrivalLists {
@@ -82,7 +82,7 @@ void findGatherings(const MessageTable &t, const Provenance &pv, const DetectOpt
       const Message &m = t.messages[i];
       uint64_t at = 0;
       for (const Segment &s : pv.segments[i]) {
-        arrivals.all[fill[s.origin]++] = {m.dst, m.recvAddress + at - s.offset, s.offset, s.bytes, i};
+        arrivals.all[fill[s.origin]++] = {m.dst, i, m.recvAddress + at - s.offset, s.offset, s.bytes};
         at += s.bytes;
       }
     }
