@@ -20,8 +20,6 @@ namespace cz::rewrite {
 
 using namespace clang;
 
-namespace {
-
 // `acc + x`, `&acc[x]`: acc, with x the offset in elements.
 const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   e = strip(e);
@@ -37,6 +35,8 @@ const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   offset = a->getIdx();
   return dyn_cast<VarDecl>(d->getDecl());
 }
+
+namespace {
 
 // The combine step: `for (i = 0; i < n; i++) acc[k + i] op= in[i]` (or
 // `acc[k + i] = acc[k + i] op in[i]`, either operand order): its MPI_Op
@@ -278,7 +278,8 @@ private:
 } // namespace
 
 RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vector<MessageArgs> &sends,
-                                           const std::vector<MessageArgs> &recvs, const std::string &comm) {
+                                           const std::vector<MessageArgs> &recvs, const std::string &comm,
+                                           bool firstPhaseOnly) {
   RingReduceScatter r;
   if (sends.size() != 1 || recvs.size() != 1) return r;
   const Expr *sendOffset = nullptr;
@@ -359,6 +360,8 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
     return reader.refuse("the ring combines floating-point values with " + r.op + ", which MPI defines for integer "
                          "types only");
 
+  r.sendOffset = sendOffset, r.combineOffset = combine.offset;
+  if (firstPhaseOnly) return r;
   // The rank, the size and what else the indices read.
   ev.readFunction(r.loop, comm);
   for (long p : ringSizes())
