@@ -400,22 +400,11 @@ private:
                         "loops of a ring allreduce (a ring combining blocks of one buffer, then a ring "
                         "forwarding them) whose combine step and block placement the rewriter proves"), true;
     }
-    if (ring.whyNot.empty() && local(ring.count))
-      return fail(plan, "the ring's block count " + src.of(ring.count) + " is not valid at the patch point"), true;
-    Expr::EvalResult n;
-    if (ring.whyNot.empty() && match.count > 0 && !ring.count->isValueDependent() &&
-        ring.count->EvaluateAsInt(n, src.ctx) &&
-        n.Val.getInt().getExtValue() * (long long)match.ranks.size() != match.count)
-      return fail(plan, "the ring's blocks are " + src.of(ring.count) + " elements, " +
-                        std::to_string(match.ranks.size()) + " of them are not the " + std::to_string(match.count) +
-                        " elements the trace shows"), true;
-    if (ring.whyNot.empty()) count = src.of(ring.count);
+    if (ring.count) count = src.of(ring.count); // ringTwoPhaseAllreduceCall checks it
     if (!typeText(plan) || !buffersHold(plan)) return true;
     rank = rankText();
     std::string call = ringCall(plan, ringTwoPhaseAllreduceCall);
-    if (call.empty()) return true;
-    plan.effect.perRankBlocks = true; // all P blocks of the accumulator
-    finish(plan, call);
+    if (!call.empty()) plan.effect.perRankBlocks = true, finish(plan, call); // all P blocks of the accumulator
     return true;
   }
 

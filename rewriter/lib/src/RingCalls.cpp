@@ -143,9 +143,15 @@ std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWor
     return refuse(plan, "the ring's loops (lines " + std::to_string(src.line(ring.first->getBeginLoc())) + " and " +
                           std::to_string(src.line(ring.second->getBeginLoc())) + ") are not both part of the "
                           "region the patch would replace");
-  if (squeeze(count) != squeeze(src.of(ring.count)))
-    return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, but the count valid at the "
-                      "region is " + count);
+  if (mentions(ring.count, args.region.regionLocals))
+    return refuse(plan, "the ring's block count " + src.of(ring.count) + " is not valid at the patch point");
+  // The trace's count is all P blocks.
+  Expr::EvalResult n;
+  if (args.match.count > 0 && !ring.count->isValueDependent() && ring.count->EvaluateAsInt(n, src.ctx) &&
+      n.Val.getInt().getExtValue() * (long long)args.match.ranks.size() != args.match.count)
+    return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, " +
+                      std::to_string(args.match.ranks.size()) + " of them are not the " +
+                      std::to_string(args.match.count) + " elements the trace shows");
   if (!args.match.op.empty() && args.match.op != ring.op)
     return refuse(plan, "the source combines with " + ring.op + " but the traced values fit " + args.match.op +
                       " only: the two disagree, so neither is trusted");

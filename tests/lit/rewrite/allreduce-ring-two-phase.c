@@ -7,11 +7,11 @@
 // stores each block one place off; a combine step with two operators;
 // the scratch buffer read after the ring; messages of the second loop
 // under a condition; a statement between the two loops; a trace whose
-// values fit another operation than the source's. Doubles summed in
-// another order: for review.
+// values fit another operation than the source's, or whose count is not
+// P blocks. Doubles summed in another order: for review.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=32-37' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=52-58' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=74-81' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=97-103' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=119-126' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=142-149' 'allreduce count=16 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=165-171' 'allreduce count=16 status=confirmed op=MPI_PROD lines=32-37' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=32-37' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=52-58' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=74-81' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=97-103' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=119-126' 'allreduce count=16 status=ambiguous unproven=["reduction_op"] lines=142-149' 'allreduce count=16 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=165-171' 'allreduce count=16 status=confirmed op=MPI_PROD lines=32-37' 'allreduce count=12 status=ambiguous unproven=["reduction_op"] lines=32-37' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
 // RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
@@ -190,7 +190,9 @@ double ar_doubles(MPI_Comm comm) {
 // SUMMARY-NEXT:   review: the ring combines in its own order; MPI_Allreduce's order may round the floating-point result differently
 // SUMMARY-NEXT: 08-allreduce: none
 // SUMMARY-NEXT:   no patch: the source combines with MPI_SUM but the traced values fit MPI_PROD only: the two disagree, so neither is trusted
-// SUMMARY-NEXT: 1 proposed, 1 to review, 6 without a patch
+// SUMMARY-NEXT: 09-allreduce: none
+// SUMMARY-NEXT:   no patch: the ring's blocks are B elements, 4 of them are not the 12 elements the trace shows
+// SUMMARY-NEXT: 1 proposed, 1 to review, 7 without a patch
 // EFFECT:      "id": "01-allreduce",
 // EFFECT:      "effect": {
 // EFFECT-NEXT:   "buffer": "acc",
