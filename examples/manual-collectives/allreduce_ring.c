@@ -29,9 +29,15 @@ int main(int argc, char **argv) {
     MPI_Sendrecv(acc + out * B, B, MPI_INT, right, 6, acc + got * B, B, MPI_INT, left, 6,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
+  /* Every element checked: element i is the sum over the ranks r of
+   * r * 100 + i. A block in the wrong place or summed twice shows. */
   long check = 0;
-  for (int i = 0; i < B * p; i++) check += acc[i];
-  printf("allreduce_ring: rank %d total %ld\n", me, check);
+  int wrong = 0;
+  for (int i = 0; i < B * p; i++) {
+    check += acc[i];
+    if (acc[i] != 100 * p * (p - 1) / 2 + p * i) wrong++;
+  }
+  printf("allreduce_ring: rank %d total %ld, %d of %d elements wrong\n", me, check, wrong, B * p);
   free(acc);
   MPI_Finalize();
   return 0;

@@ -17,6 +17,7 @@
 #include "CombineStep.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
+#include "RingTwoPhase.h"
 #include "WrapperCalls.h"
 
 namespace cz::rewrite {
@@ -279,6 +280,15 @@ private:
         RingReduceScatter ring =
             analyzeReduceScatterRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
         if (ring.found) req.collectiveWrites.insert({ring.acc, ring.got});
+        if (ring.combineStep) req.collectiveSteps.insert(ring.combineStep);
+      }
+      // A ring allreduce in two loops: its buffers and combine step are the call's.
+      if (k == "allreduce") {
+        std::vector<MessageArgs> sends, recvs;
+        for (const SiteCall &s : members[g].sites)
+          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+        TwoPhaseRing ring = analyzeTwoPhaseRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
+        if (ring.found && ring.acc) req.collectiveWrites.insert({ring.acc, ring.got});
         if (ring.combineStep) req.collectiveSteps.insert(ring.combineStep);
       }
       // A ring combining what arrives (`sum += got; pass = got`): sum is

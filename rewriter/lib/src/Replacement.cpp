@@ -27,6 +27,7 @@
 #include "RingCalls.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
+#include "RingTwoPhase.h"
 #include "DataFlow.h"
 #include "VaryingArrays.h"
 
@@ -88,6 +89,7 @@ public:
     if (k == "reduce_scatter") // a ring it refuses whatever the count (unequal blocks): why
       if (RingReduceScatter ring = analyzeReduceScatterRing(src, sends, recvs, comm); !ring.whyNot.empty())
         return fail(plan, ring.whyNot);
+    if (k == "allreduce" && twoPhaseRing(plan)) return plan;
     if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
     if (rooted && !take(chooseRoot(args), root, plan)) return plan;
     if (!buffersHold(plan)) return plan;
@@ -383,6 +385,27 @@ private:
     plan.effectWhyNot = "no effect check for MPI_Allgatherv: its blocks differ in count";
     return finish(plan, "MPI_Allgatherv(" + send + ", " + type + ", " + in + ", " + v.counts + ", " + v.displs +
                             ", " + type + ", " + comm + ")");
+  }
+
+  // The two loops of a ring allreduce (RingTwoPhase.h): the call counts
+  // P blocks of the messages' count, which is not the trace's whole count
+  // chooseCount looks for. True when the plan is decided: the call, or why
+  // not; a trace that left the operation open is settled by nothing else
+  // (Rewrite.cpp settledBySource).
+  bool twoPhaseRing(CallPlan &plan) {
+    TwoPhaseRing ring = analyzeTwoPhaseRing(src, sends, recvs, comm);
+    if (!ring.found) {
+      if (!std::count(match.unproven.begin(), match.unproven.end(), "reduction_op")) return false;
+      return fail(plan, "the trace does not show the reduction's operation, and the sites are not the two "
+                        "loops of a ring allreduce (a ring combining blocks of one buffer, then a ring "
+                        "forwarding them) whose combine step and block placement the rewriter proves"), true;
+    }
+    if (ring.count) count = src.of(ring.count); // ringTwoPhaseAllreduceCall checks it
+    if (!typeText(plan) || !buffersHold(plan)) return true;
+    rank = rankText();
+    std::string call = ringCall(plan, ringTwoPhaseAllreduceCall);
+    if (!call.empty()) plan.effect.perRankBlocks = true, finish(plan, call); // all P blocks of the accumulator
+    return true;
   }
 
   // A ring's call (RingCalls.h), and the buffer it leaves its result in.

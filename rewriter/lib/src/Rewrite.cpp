@@ -38,7 +38,9 @@ using namespace clang;
 // they arrive (the ring's combine step: Replacement's ringAllreduce, which
 // also finds the forward `pass = got` that makes its relays copy), a
 // reduce-scatter's operation (the ring's combine step, RingReduceScatter,
-// which no patch goes without). Any
+// which no patch goes without), an allreduce's operation (only the two
+// loops of a ring allreduce, RingTwoPhase, whose proof the patch needs:
+// Replacement refuses any other allreduce the trace left it open for). Any
 // other doubt (constant payloads, a neighbour exchange, runs that disagree,
 // an unknown operation) the source cannot settle.
 bool settledBySource(const DetectedMatch &m) {
@@ -47,7 +49,7 @@ bool settledBySource(const DetectedMatch &m) {
     bool ok = (u == "root_block" && (m.kind == "gather" || m.kind == "scatter")) ||
               (u == "values_read" && m.kind == "barrier") ||
               (u == "combined" && m.kind == "allreduce") ||
-              (u == "reduction_op" && m.kind == "reduce_scatter") ||
+              (u == "reduction_op" && (m.kind == "reduce_scatter" || m.kind == "allreduce")) ||
               (u == "relay_copied" && m.kind == "allreduce" &&
                std::count(m.unproven.begin(), m.unproven.end(), "combined"));
     if (!ok) return false;

@@ -12,6 +12,7 @@
 #include "AstQueries.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
+#include "RingTwoPhase.h"
 
 namespace cz::rewrite {
 
@@ -40,6 +41,12 @@ std::string datatypeFits(const std::string &type, const VarDecl *accumulator, co
   if (it->second == elem) return "";
   return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
          accumulator->getNameAsString() + "': " + call + " would combine " + type + " values";
+}
+
+// count as a factor: `B`, `(n + 1)`.
+std::string factor(const std::string &count) {
+  bool plain = std::all_of(count.begin(), count.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  return plain ? count : "(" + count + ")";
 }
 
 } // namespace
@@ -109,8 +116,7 @@ std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &
   std::string fits = datatypeFits(type, ring.acc, "MPI_Reduce_scatter_block");
   if (!fits.empty()) return refuse(plan, fits);
   std::string acc = ring.acc->getNameAsString(), in = ring.got->getNameAsString();
-  bool plain = std::all_of(count.begin(), count.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-  std::string n = plain ? count : "(" + count + ")";
+  std::string n = factor(count);
   plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
   plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
   plan.notes.push_back("the result is received into " + in + " and copied to block " + rank + " of " + acc +
@@ -122,6 +128,45 @@ std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &
   return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + type + ", " + ring.op + ", " + comm +
          ");\nfor (int " + i + " = 0; " + i + " < " + count + "; " + i + "++) " + acc + "[" + rank + " * " + n +
          " + " + i + "] = " + in + "[" + i + "]";
+}
+
+// The two loops of the bandwidth-optimal ring allreduce (RingTwoPhase.h):
+// one MPI_Allreduce in place over all P blocks of the accumulator.
+std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan,
+                                      std::string &leftIn) {
+  const SourceText &src = args.src;
+  const std::string &comm = w.comm, &count = w.count, &type = w.type;
+  TwoPhaseRing ring = analyzeTwoPhaseRing(src, args.sends, args.recvs, comm);
+  if (!ring.found) return "";
+  if (!ring.whyNot.empty()) return refuse(plan, ring.whyNot);
+  if (args.region.begin > src.offset(ring.first->getBeginLoc()) || args.region.end < src.endOffset(ring.second))
+    return refuse(plan, "the ring's loops (lines " + std::to_string(src.line(ring.first->getBeginLoc())) + " and " +
+                          std::to_string(src.line(ring.second->getBeginLoc())) + ") are not both part of the "
+                          "region the patch would replace");
+  if (mentions(ring.count, args.region.regionLocals))
+    return refuse(plan, "the ring's block count " + src.of(ring.count) + " is not valid at the patch point");
+  // The trace's count is all P blocks.
+  Expr::EvalResult n;
+  if (args.match.count > 0 && !ring.count->isValueDependent() && ring.count->EvaluateAsInt(n, src.ctx) &&
+      n.Val.getInt().getExtValue() * (long long)args.match.ranks.size() != args.match.count)
+    return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, " +
+                      std::to_string(args.match.ranks.size()) + " of them are not the " +
+                      std::to_string(args.match.count) + " elements the trace shows");
+  if (!args.match.op.empty() && args.match.op != ring.op)
+    return refuse(plan, "the source combines with " + ring.op + " but the traced values fit " + args.match.op +
+                      " only: the two disagree, so neither is trusted");
+  std::string fits = datatypeFits(type, ring.acc, "MPI_Allreduce");
+  if (!fits.empty()) return refuse(plan, fits);
+  std::string acc = ring.acc->getNameAsString();
+  plan.notes.insert(plan.notes.end(), ring.notes.begin(), ring.notes.end());
+  plan.review.insert(plan.review.end(), ring.review.begin(), ring.review.end());
+  plan.notes.push_back("operation " + ring.op + " from the combine step of the first loop");
+  plan.notes.push_back("the result is left in all " + ring.size->getNameAsString() + " blocks of " + acc +
+                       ", where the ring left it; the scratch buffer " + ring.got->getNameAsString() +
+                       " is not read afterwards");
+  leftIn = acc;
+  return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + ring.size->getNameAsString() + " * " + factor(count) + ", " +
+         type + ", " + ring.op + ", " + comm + ")";
 }
 
 } // namespace cz::rewrite

@@ -33,4 +33,10 @@ std::string ringAllreduceCall(const ArgumentContext &args, const CallWords &w, C
 std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan,
                                   std::string &leftIn);
 
+// The bandwidth-optimal ring allreduce, a reduce-scatter ring then an
+// allgather ring over the blocks of one buffer: MPI_Allreduce in place over
+// all P blocks. "" alone when the sites are no such pair of loops.
+std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan,
+                                      std::string &leftIn);
+
 } // namespace cz::rewrite

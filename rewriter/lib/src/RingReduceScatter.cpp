@@ -20,8 +20,6 @@ namespace cz::rewrite {
 
 using namespace clang;
 
-namespace {
-
 // `acc + x`, `&acc[x]`: acc, with x the offset in elements.
 const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   e = strip(e);
@@ -37,6 +35,8 @@ const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   offset = a->getIdx();
   return dyn_cast<VarDecl>(d->getDecl());
 }
+
+namespace {
 
 // The combine step: `for (i = 0; i < n; i++) acc[k + i] op= in[i]` (or
 // `acc[k + i] = acc[k + i] op in[i]`, either operand order): its MPI_Op
@@ -114,11 +114,14 @@ public:
   bool runAt(long p, const MessageArgs &send, const MessageArgs &recv, const Expr *sendOffset,
              const Combine &combine, const CountedLoop &steps) {
     std::string acc = "'" + r.acc->getNameAsString() + "'";
-    // content[rank][block][origin]: how often origin's block is combined in.
+    // content[rank][block][o * P + j]: how often rank o's block j is
+    // combined in (a block combined into another index than it was sent
+    // from counts as that other block, not as the one it lands on).
     const size_t np = static_cast<size_t>(p);
     std::vector<std::vector<std::vector<int>>> content(np, std::vector<std::vector<int>>(np));
     for (long q = 0; q < p; q++)
-      for (long k = 0; k < p; k++) content[size_t(q)][size_t(k)].assign(np, 0), content[size_t(q)][size_t(k)][size_t(q)] = 1;
+      for (long k = 0; k < p; k++)
+        content[size_t(q)][size_t(k)].assign(np * np, 0), content[size_t(q)][size_t(k)][size_t(q) * np + size_t(k)] = 1;
     ev.p = p;
     long first = 0, last = 0;
     ev.me = 0;
@@ -154,14 +157,15 @@ public:
       }
       for (long q = 0; q < p; q++) {
         std::vector<int> &block = content[size_t(q)][size_t(into[size_t(q)])];
-        for (long o = 0; o < p; o++) block[size_t(o)] += sent[size_t(from[size_t(q)])][size_t(o)];
+        for (size_t o = 0; o < np * np; o++) block[o] += sent[size_t(from[size_t(q)])][o];
       }
     }
     ev.bound.erase(steps.counter);
     for (long q = 0; q < p; q++) {
       auto whole = [&](long k) {
-        for (int c : content[size_t(q)][size_t(k)])
-          if (c != 1) return false;
+        const std::vector<int> &b = content[size_t(q)][size_t(k)];
+        for (size_t o = 0; o < b.size(); o++)
+          if (b[o] != (long(o % np) == k ? 1 : 0)) return false;
         return true;
       };
       if (whole(q)) continue;
@@ -172,7 +176,7 @@ public:
                         "MPI_Reduce_scatter_block leaves rank i block i: the program reads the result "
                         "where the ring left it, so the call cannot take its place"), false;
       return refuse("at P = " + std::to_string(p) + " rank " + std::to_string(q) +
-                    " ends with no block of " + acc + " holding every rank's block combined once: no "
+                    " ends with no block k of " + acc + " holding every rank's block k combined once: no "
                     "reduce-scatter"), false;
     }
     return true;
@@ -278,7 +282,8 @@ private:
 } // namespace
 
 RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vector<MessageArgs> &sends,
-                                           const std::vector<MessageArgs> &recvs, const std::string &comm) {
+                                           const std::vector<MessageArgs> &recvs, const std::string &comm,
+                                           bool firstPhaseOnly) {
   RingReduceScatter r;
   if (sends.size() != 1 || recvs.size() != 1) return r;
   const Expr *sendOffset = nullptr;
@@ -359,6 +364,8 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
     return reader.refuse("the ring combines floating-point values with " + r.op + ", which MPI defines for integer "
                          "types only");
 
+  r.sendOffset = sendOffset, r.combineOffset = combine.offset;
+  if (firstPhaseOnly) return r;
   // The rank, the size and what else the indices read.
   ev.readFunction(r.loop, comm);
   for (long p : ringSizes())

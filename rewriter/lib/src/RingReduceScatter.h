@@ -37,12 +37,20 @@ struct RingReduceScatter {
   const clang::Stmt *combineStep = nullptr; // the collective's own work in the loop
   const clang::Expr *count = nullptr; // the messages' count expression
   std::string op;                     // the combine step's MPI_Op
+  // The offsets (in elements) of the block sent and of the block combined into.
+  const clang::Expr *sendOffset = nullptr, *combineOffset = nullptr;
   std::vector<std::string> notes, review;
 };
 
 // comm: the communicator's text (MPI_Comm_rank/size on it name the rank
-// and the size the indices are written in).
+// and the size the indices are written in). firstPhaseOnly: the ring is
+// the first half of an allreduce (RingTwoPhase.h), which runs it on paper
+// itself and judges what is read afterwards: only its loop is read.
 RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vector<MessageArgs> &sends,
-                                           const std::vector<MessageArgs> &recvs, const std::string &comm);
+                                           const std::vector<MessageArgs> &recvs, const std::string &comm,
+                                           bool firstPhaseOnly = false);
+
+// `acc + x`, `&acc[x]`: acc, with x the offset in elements (else null).
+const clang::VarDecl *blockOf(const clang::Expr *e, const clang::Expr *&offset);
 
 } // namespace cz::rewrite

@@ -12,7 +12,7 @@
 // summed in another order: for review.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=58' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=75' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=93' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=110' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=127' 'reduce_scatter count=4 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=144' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=159' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] recv_layout=permuted lines=172' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=206' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=60' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=77' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=95' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=112' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=129' 'reduce_scatter count=4 datatype=MPI_DOUBLE status=ambiguous unproven=["reduction_op"] lines=146' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=161' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] recv_layout=permuted lines=174' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=208' 'reduce_scatter count=4 status=ambiguous unproven=["reduction_op"] lines=227' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p --apply -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
 // RUN: FileCheck %s --check-prefix=EFFECT < %t/p/patches.json
@@ -33,7 +33,9 @@
 // SUMMARY-NEXT:   no patch: the trace shows a rank keeping another block than its own (recv_layout permuted), which the source's ring is not seen to do
 // SUMMARY-NEXT: 09-reduce_scatter: none
 // SUMMARY-NEXT:   no patch: the ring's messages run under `if (me != 0)` (line {{[0-9]+}}): not every rank may send and receive in every step, which the evaluation of the ring assumes
-// SUMMARY-NEXT: 1 proposed, 1 to review, 7 without a patch
+// SUMMARY-NEXT: 10-reduce_scatter: none
+// SUMMARY-NEXT:   no patch: at P = 3 rank 0 ends with no block k of 'acc' holding every rank's block k combined once: no reduce-scatter
+// SUMMARY-NEXT: 1 proposed, 1 to review, 8 without a patch
 // EFFECT:      "id": "01-reduce_scatter",
 // EFFECT:      "effect": {
 // EFFECT-NEXT:   "buffer": "acc + me * B",
@@ -205,6 +207,25 @@ long rs_conditional(MPI_Comm comm) {
     if (me != 0)
       MPI_Sendrecv(acc + out * B, B, MPI_INT, (me + 1) % p, 5, in, B, MPI_INT, (me + p - 1) % p, 5, comm,
                    MPI_STATUS_IGNORE);
+    for (int i = 0; i < B; i++) acc[got * B + i] += in[i];
+  }
+  long check = acc[me * B];
+  free(acc);
+  return check;
+}
+// Refused too: a ring combining the block it receives into another index
+// than the one it was sent from, so that block i ends with a contribution
+// of every rank, but of other indices.
+long rs_index_mismatch(MPI_Comm comm) {
+  int me, p;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &p);
+  int *acc = malloc(sizeof(int) * B * p), in[B];
+  for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
+  for (int s = 0; s < p - 1; s++) {
+    int out = (me + s + 1) % p, got = (me + s + 2) % p; /* combines block j into block j + 1 */
+    MPI_Sendrecv(acc + out * B, B, MPI_INT, (me + 1) % p, 5, in, B, MPI_INT, (me + p - 1) % p, 5, comm,
+                 MPI_STATUS_IGNORE);
     for (int i = 0; i < B; i++) acc[got * B + i] += in[i];
   }
   long check = acc[me * B];
