@@ -290,7 +290,8 @@ VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm) {
   else
     out.review.push_back("MPI_Alltoallv also copies each rank's own block, " + snd.buffer + " + " + snd.displs +
                          "[me], into " + rcv.buffer + " + " + rcv.displs + "[me], which the replaced code does "
-                         "not do (no copy of exactly that block in the region, and no send to itself the rewriter proves): check nothing reads that "
+                         "not do (no copy of exactly that block in the region, and no send to itself the "
+                         "rewriter proves): check nothing reads that "
                          "place expecting its old contents");
   out.call = "MPI_Alltoallv(" + snd.buffer + ", " + snd.counts + ", " + snd.displs + ", " + sendType + ", " +
              rcv.buffer + ", " + rcv.counts + ", " + rcv.displs + ", " + recvType + ", " + comm + ")";

@@ -77,7 +77,8 @@ SideArrays sideArrays(const ArgumentContext &c, const std::vector<MessageArgs> &
                          : t->isArrayType() ? QualType(t->getPointeeOrArrayElementType(), 0)
                                             : QualType();
       if (element.isNull() || !c.src.ctx.hasSameUnqualifiedType(element, c.src.ctx.IntTy))
-        return refuse("the array " + textAt(c, e) + " holds " + (element.isNull() ? t : element.getUnqualifiedType()).getAsString() +
+        return refuse("the array " + textAt(c, e) + " holds " +
+                      (element.isNull() ? t : element.getUnqualifiedType()).getAsString() +
                       " elements, not int: MPI takes counts and displacements as int arrays");
     }
     // The arrays' contents, not only the pointers, must be those the
