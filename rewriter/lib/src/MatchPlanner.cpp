@@ -13,6 +13,7 @@
 #include "collectivize/rewrite/CallShapes.h"
 #include "collectivize/rewrite/Region.h"
 
+#include "AlltoallvCall.h"
 #include "AstQueries.h"
 #include "CombineStep.h"
 #include "RingCombine.h"
@@ -256,6 +257,14 @@ private:
                      [&](const Member &a, const Member &b) { return first(a) < first(b); });
   }
 
+  // A member's send and receive arguments, one entry per role.
+  static std::pair<std::vector<MessageArgs>, std::vector<MessageArgs>> sides(const Member &m) {
+    std::vector<MessageArgs> sends, recvs;
+    for (const SiteCall &s : m.sites)
+      if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+    return {sends, recvs};
+  }
+
   static RegionRequest request(const std::vector<Member> &members, const SourceText &src) {
     RegionRequest req;
     req.groups = int(members.size());
@@ -272,11 +281,15 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
+      // An alltoallv's copy of the rank's own block: the call's own work.
+      if (k == "alltoallv") {
+        auto [sends, recvs] = sides(members[g]);
+        std::set<const Stmt *> copies = ownBlockCopies(src, sends, recvs);
+        req.ownBlockCopies.insert(copies.begin(), copies.end());
+      }
       // A reduce-scatter ring: its buffers and combine step are the call's.
       if (k == "reduce_scatter") {
-        std::vector<MessageArgs> sends, recvs;
-        for (const SiteCall &s : members[g].sites)
-          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+        auto [sends, recvs] = sides(members[g]);
         RingReduceScatter ring =
             analyzeReduceScatterRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
         if (ring.found) req.collectiveWrites.insert({ring.acc, ring.got});
@@ -294,9 +307,7 @@ private:
       // A ring combining what arrives (`sum += got; pass = got`): sum is
       // the result, the combine and the forward the collective's own work.
       if (k == "allgather" || k == "allreduce") {
-        std::vector<MessageArgs> sends, recvs;
-        for (const SiteCall &s : members[g].sites)
-          if (MessageArgs a = messageArgs(s.call, s.callee, s.send); a.valid()) (s.send ? sends : recvs).push_back(a);
+        auto [sends, recvs] = sides(members[g]);
         RingCombine ring = analyzeRing(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
         if (ring.found && ring.acc) {
           req.collectiveWrites.insert({ring.acc, ring.pass});

@@ -145,6 +145,10 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
                        "patch would move it after the collective call");
         return false;
       }
+      if (!block && req.ownBlockCopies.count(k)) {
+        plan.droppedCopies.push_back(k);
+        continue;
+      }
       if (!isStorageStatement(k) && !isBookkeeping(k, plan)) pending.push_back(k);
       continue;
     }

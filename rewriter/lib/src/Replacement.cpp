@@ -20,6 +20,7 @@
 
 #include "collectivize/rewrite/CallShapes.h"
 
+#include "AlltoallvCall.h"
 #include "Arguments.h"
 #include "AstQueries.h"
 #include "BlockLayout.h"
@@ -62,11 +63,12 @@ public:
     const std::string &k = match.kind;
     bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
     // The kinds with a call shape below; the v forms need a count and a
-    // displacement per rank, as arrays the source holds, which nothing
-    // here derives yet (a count seen in the trace never becomes a literal).
+    // displacement per rank, as arrays the source holds (VaryingArrays.h),
+    // which only allgatherv and alltoallv derive (a count seen in the
+    // trace never becomes a literal).
     static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",  "reduce", "allreduce",
                                                  "allgather", "alltoall",  "barrier", "scan",   "exscan",
-                                                 "reduce_scatter", "allgatherv"};
+                                                 "reduce_scatter", "allgatherv", "alltoallv"};
     if (!shaped.count(k))
       return fail(plan, "no patch shape for " + k + " yet" +
                             (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
@@ -80,6 +82,7 @@ public:
                             "(MPI_Comm_split) and call the collective on it by hand");
     if (!commText(plan)) return plan;
     if (k == "allgatherv") return allgatherv(plan);
+    if (k == "alltoallv") return alltoallv(plan);
     if (k == "barrier") {
       plan.hasEffect = true;
       plan.effect.barrier = true;
@@ -406,6 +409,17 @@ private:
     std::string call = ringCall(plan, ringTwoPhaseAllreduceCall);
     if (!call.empty()) plan.effect.perRankBlocks = true, finish(plan, call); // all P blocks of the accumulator
     return true;
+  }
+
+  CallPlan &alltoallv(CallPlan &plan) {
+    if (!buffersHold(plan)) return plan;
+    VaryingCall v = alltoallvCall(args, comm);
+    plan.notes.insert(plan.notes.end(), v.notes.begin(), v.notes.end());
+    plan.review.insert(plan.review.end(), v.review.begin(), v.review.end());
+    plan.suggestion = v.suggestion;
+    if (v.call.empty()) return fail(plan, v.whyNot);
+    plan.effectWhyNot = "no effect check for MPI_Alltoallv: its blocks differ in count";
+    return finish(plan, v.call);
   }
 
   // A ring's call (RingCalls.h), and the buffer it leaves its result in.

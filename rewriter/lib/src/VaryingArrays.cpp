@@ -1,8 +1,7 @@
 // VaryingArrays.cpp: see VaryingArrays.h.
 #include "VaryingArrays.h"
 
-#include <array>
-
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
 #include "AstQueries.h"
@@ -32,64 +31,92 @@ std::pair<const Expr *, const Expr *> bufferAtOffset(const Expr *e) {
 
 namespace {
 
-std::string at(const ArgumentContext &c, const Expr *e) {
+} // namespace
+
+std::string textAt(const ArgumentContext &c, const Expr *e) {
   return "`" + c.src.of(e) + "` (line " + std::to_string(c.line(e)) + ")";
 }
 
-} // namespace
-
-VaryingArrays receiveArrays(const ArgumentContext &c) {
-  VaryingArrays out;
+SideArrays sideArrays(const ArgumentContext &c, const std::vector<MessageArgs> &side, bool sending) {
+  SideArrays out;
   auto refuse = [&](const std::string &why) {
     out.buffer = out.counts = out.displs = out.index = "";
     if (out.whyNot.empty()) out.whyNot = why;
     return out;
   };
-  const MessageArgs &first = c.recvs[0];
-  out.placeholderNotes = {
-      "<recvcounts>: an int array the program must supply on every rank, one element per rank of the "
-      "communicator: element q is the number of elements in rank q's block. The hand-made receive moves " +
-          at(c, first.count) + "; no count the trace saw is used (those hold for the traced run only)",
-      "<displs>: an int array the program must supply on every rank: element q is where rank q's block "
-      "starts in the receive buffer, counted in elements of its datatype. The hand-made receive writes " +
-          at(c, first.buffer)};
+  const std::string site = sending ? "the send" : "the receive", uses = sending ? " reads " : " writes ";
   bool peers = true;
-  std::array<const Expr *, 4> ring{}; // the last receive's base, counts, displs and index
-  for (const MessageArgs &a : c.recvs) {
+  for (const MessageArgs &a : side) {
     auto [countArray, countIndex] = arrayElement(a.count);
     if (!countArray)
-      return refuse("the receive at line " + std::to_string(c.line(a.count)) + " moves " + at(c, a.count) +
+      return refuse(site + " at line " + std::to_string(c.line(a.count)) + " moves " + textAt(c, a.count) +
                     " elements, not an element of an array of counts indexed by the block's rank");
     auto [base, displacement] = bufferAtOffset(a.buffer);
     auto [displsArray, displsIndex] = displacement ? arrayElement(displacement) : std::make_pair(nullptr, nullptr);
     if (!displsArray)
-      return refuse("the receive at line " + std::to_string(c.line(a.buffer)) + " writes " + at(c, a.buffer) +
+      return refuse(site + " at line " + std::to_string(c.line(a.buffer)) + uses + textAt(c, a.buffer) +
                     ", not a buffer at an element of an array of displacements");
     if (squeeze(c.src.of(countIndex)) != squeeze(c.src.of(displsIndex)))
-      return refuse("the receive at line " + std::to_string(c.line(a.count)) + " takes its count at index `" +
+      return refuse(site + " at line " + std::to_string(c.line(a.count)) + " takes its count at index `" +
                     c.src.of(countIndex) + "` and its displacement at index `" + c.src.of(displsIndex) +
                     "`: not one rank's count and displacement");
     std::string b = c.src.of(base), n = c.src.of(countArray), d = c.src.of(displsArray);
     if (!out.counts.empty() && (squeeze(b) != squeeze(out.buffer) || squeeze(n) != squeeze(out.counts) ||
                                 squeeze(d) != squeeze(out.displs)))
-      return refuse("the receives name different buffers or arrays (" + out.buffer + ", " + out.counts + ", " +
+      return refuse(site + "s name different buffers or arrays (" + out.buffer + ", " + out.counts + ", " +
                     out.displs + " and " + b + ", " + n + ", " + d + ")");
     for (const Expr *e : {base, countArray, displsArray}) {
       std::string why;
-      if (!c.holds(e, &why)) return refuse(at(c, e) + " does not hold at the patch point: " + why);
+      if (!c.holds(e, &why)) return refuse(textAt(c, e) + " does not hold at the patch point: " + why);
+    }
+    // MPI takes the counts and displacements as int arrays: another
+    // element type would need a converted copy, which is the program's to make.
+    for (const Expr *e : {countArray, displsArray}) {
+      QualType t = e->getType();
+      QualType element = t->isPointerType() ? t->getPointeeType()
+                         : t->isArrayType() ? QualType(t->getPointeeOrArrayElementType(), 0)
+                                            : QualType();
+      if (element.isNull() || !c.src.ctx.hasSameUnqualifiedType(element, c.src.ctx.IntTy))
+        return refuse("the array " + textAt(c, e) + " holds " +
+                      (element.isNull() ? t : element.getUnqualifiedType()).getAsString() +
+                      " elements, not int: MPI takes counts and displacements as int arrays");
     }
     // The arrays' contents, not only the pointers, must be those the
-    // receives read: nothing in the region writes them.
+    // sites read: nothing in the region writes them.
     for (const Expr *e : {countArray, displsArray}) {
       const VarDecl *v = referencedVar(e);
       if (!v || c.flow.memoryWrittenIn(v, c.region.begin, c.region.end, c.precede))
-        return refuse("the array " + at(c, e) + " is written inside the region: its elements at the patch "
-                      "point are not those the receives used");
+        return refuse("the array " + textAt(c, e) + " is written inside the region: its elements at the patch "
+                      "point are not those the " + (sending ? "sends" : "receives") + " used");
     }
     out.buffer = b, out.counts = n, out.displs = d, out.index = c.src.of(countIndex);
     peers = peers && a.peer && squeeze(c.src.of(strip(a.peer))) == squeeze(out.index);
-    ring = {base, countArray, displsArray, countIndex};
+    out.last = {base, countArray, displsArray, countIndex};
   }
+  out.indexIsPeer = peers;
+  return out;
+}
+
+VaryingArrays receiveArrays(const ArgumentContext &c) {
+  VaryingArrays out;
+  const MessageArgs &first = c.recvs[0];
+  out.placeholderNotes = {
+      "<recvcounts>: an int array the program must supply on every rank, one element per rank of the "
+      "communicator: element q is the number of elements in rank q's block. The hand-made receive moves " +
+          textAt(c, first.count) + "; no count the trace saw is used (those hold for the traced run only)",
+      "<displs>: an int array the program must supply on every rank: element q is where rank q's block "
+      "starts in the receive buffer, counted in elements of its datatype. The hand-made receive writes " +
+          textAt(c, first.buffer)};
+  SideArrays side = sideArrays(c, c.recvs, false);
+  if (side.counts.empty()) return out.whyNot = side.whyNot, out;
+  out.buffer = side.buffer, out.counts = side.counts, out.displs = side.displs, out.index = side.index;
+  auto refuse = [&](const std::string &why) {
+    out.buffer = out.counts = out.displs = out.index = "";
+    if (out.whyNot.empty()) out.whyNot = why;
+    return out;
+  };
+  bool peers = side.indexIsPeer;
+  const auto &ring = side.last;
   out.indexIsPeer = peers;
   if (!peers) {
     // A ring: which index names which block is run on paper.

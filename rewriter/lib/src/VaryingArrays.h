@@ -13,6 +13,7 @@
 // arrays there is no patch, and the suggestion names them as placeholders.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,21 @@ struct VaryingArrays {
 };
 
 VaryingArrays receiveArrays(const ArgumentContext &c);
+
+// One side's sites (every send, or every receive) at `B + D[I]` with
+// `C[I]` elements, the same B, C, D and I at each, B, C and D holding at
+// the patch point, C and D int arrays the region does not write.
+struct SideArrays {
+  std::string buffer, counts, displs, index; // counts empty: none (whyNot says why)
+  std::string whyNot;
+  bool indexIsPeer = false; // I is the peer at every site
+  // The last site's B, C, D and I.
+  std::array<const clang::Expr *, 4> last{};
+};
+SideArrays sideArrays(const ArgumentContext &c, const std::vector<MessageArgs> &side, bool sending);
+
+// "`text` (line N)" of a source expression, for reasons and notes.
+std::string textAt(const ArgumentContext &c, const clang::Expr *e);
 
 // `A[I]` with A a variable: A and I, else nulls.
 std::pair<const clang::Expr *, const clang::Expr *> arrayElement(const clang::Expr *e);

@@ -1,16 +1,16 @@
 // The v forms (alltoallv, gatherv, scatterv) the detector reports are read
 // as matches like any kind (the report's kinds come from the one table of
-// collective kinds), and get no patch with the reason: MPI_Alltoallv needs
-// a count and a displacement per rank, which the rewriter does not derive
-// from the source. Before, an alltoallv match was refused as "malformed"
-// and the verb failed.
+// collective kinds). Gatherv gets no patch with the reason; the alltoallv
+// a call on the arrays, for review: its loops run to p, which is no size
+// the function asks MPI for, so a send to itself is not proven. Before, an
+// alltoallv match was refused as "malformed" and the verb failed.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'alltoallv count=2 lines=20-27' 'gatherv root=0 count=2 lines=20-27' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi > %t/summary.txt
 // RUN: FileCheck %s < %t/summary.txt
-// CHECK: 01-alltoallv: none
-// CHECK-NEXT: no patch: no patch shape for alltoallv yet: its MPI call takes a count and a displacement per rank, which the rewriter does not derive from the source; replace it by hand (the report gives each rank's count)
+// CHECK: 01-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, comm);
+// CHECK-NEXT: review: MPI_Alltoallv also copies each rank's own block, out + displs[me], into in + displs[me], which the replaced code does not do (no copy of exactly that block in the region, and no send to itself the rewriter proves)
 // CHECK: 02-gatherv: none
 // CHECK-NEXT: no patch: no patch shape for gatherv yet: its MPI call
 #include <mpi.h>

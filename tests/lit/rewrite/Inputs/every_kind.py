@@ -17,7 +17,7 @@ CASES = [  # kind, example, ranks
     ("gather", "gather_binomial", 5), ("reduce", "reduce_binomial", 4),
     ("allreduce", "allreduce_recursive_doubling", 4), ("allgather", "allgather_ring", 4),
     ("alltoall", "alltoall_pairwise", 4), ("barrier", "barrier_dissemination", 4),
-    ("allgatherv", "allgatherv_linear", 4),
+    ("allgatherv", "allgatherv_linear", 4), ("alltoallv", "alltoallv_linear", 4),
 ]
 env = dict(os.environ, COLLECTIVIZE_QUIET="1")
 

@@ -49,6 +49,8 @@ struct RegionPlan {
   // Variables the kept work writes into (`all[root * n + i] = ..`, memcpy).
   std::set<const clang::VarDecl *> keptWrites;
   std::vector<const clang::Stmt *> patterns;
+  // RegionRequest::ownBlockCopies the region dropped (not kept).
+  std::vector<const clang::Stmt *> droppedCopies;
   // Rank comparisons in the region and the sites' context (`me == root`):
   // the side that is not the rank variable, as root candidates.
   std::vector<const clang::Expr *> rootCandidates;
@@ -67,6 +69,10 @@ struct RegionRequest {
   // Statements the collective itself does (a ring's forward `memcpy(pass,
   // in, ..)`): no work of the program's own inside the pattern.
   std::set<const clang::Stmt *> collectiveSteps;
+  // Copies of a rank's own block that the collective call makes too (an
+  // alltoallv's): dropped when they run unconditionally in the region
+  // (its top level), kept otherwise.
+  std::set<const clang::Stmt *> ownBlockCopies;
   // A barrier: what the messages carry must be read nowhere else (the
   // collective call would not deliver it).
   bool messagesCarryNoData = false;
