@@ -22,6 +22,7 @@
  * written through stdio: after a kill the unflushed tail is lost, and the
  * detector treats those sends as if blocks had not been asked for. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -87,7 +88,8 @@ void czt_blocks_close(void) {
 
 /* The packed payload of m (NULL when it cannot be had). */
 static const unsigned char *payload(const czt_msg *m) {
-  if (m->layout.dense) return (const unsigned char *)m->buf + m->layout.true_lb;
+  /* In integers: MPI_BOTTOM (null) plus an absolute address (payload_hash.c). */
+  if (m->layout.dense) return (const unsigned char *)((uintptr_t)m->buf + (uintptr_t)m->layout.true_lb);
   if (m->bytes > INT_MAX) return NULL;
   if (m->bytes > packed_cap) {
     unsigned char *p = realloc(packed, m->bytes);

@@ -2,6 +2,7 @@
  * layouts are hashed in place; other layouts are packed with PMPI_Pack into
  * a per-thread buffer first, so a sender's vector and a receiver's
  * contiguous array of the same data hash equally. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -188,7 +189,9 @@ CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, c
   if (n == 0) return;
   const unsigned char *data;
   if (t->dense) {
-    data = (const unsigned char *)buf + t->true_lb;
+    /* In integers: buf may be MPI_BOTTOM (null) with absolute addresses in
+     * the datatype, where pointer arithmetic on it is undefined. */
+    data = (const unsigned char *)((uintptr_t)buf + (uintptr_t)t->true_lb);
   } else {
     /* Whole elements; a partial last one (short receive) is cut to n. */
     size_t full = (size_t)count * t->size;

@@ -182,8 +182,11 @@ int czi_block_setup(MPI_Comm comm, MPI_Datatype sendtype,
 /* buf + offset bytes. A call without data may pass NULL buffers, and
  * NULL + 0 is undefined in C (UBSan stops there): a zero offset returns buf
  * itself. */
+/* Address arithmetic in integers: buf may be MPI_BOTTOM (a null pointer)
+ * with a datatype of absolute addresses, where `(char *)buf + offset` is
+ * undefined behaviour in C. */
 static inline char *czi_at(const void *buf, MPI_Aint offset) {
-  return offset ? (char *)buf + offset : (char *)buf;
+  return (char *)((uintptr_t)buf + (uintptr_t)offset);
 }
 /* Address of element index*count of buf (block `index` of `count` elements). */
 static inline char *czi_block(const void *buf, MPI_Aint index, int count,
