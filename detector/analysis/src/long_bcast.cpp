@@ -370,6 +370,7 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   const int size = int(g->members.size()), rootPos = rankIn(*g, R);
   // Slots in ring order from R; slot s holds its member's own piece.
   std::vector<std::pair<int, size_t>> bySlot;
+  bySlot.reserve(roll.pieces.size()); // (grown: a few allocations per candidate root)
   for (size_t k = 0; k < roll.pieces.size(); k++)
     bySlot.push_back({(rankIn(*g, roll.pieces[k].owner) - rootPos + size) % size, k});
   std::sort(bySlot.begin(), bySlot.end());
