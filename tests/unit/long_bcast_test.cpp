@@ -44,12 +44,11 @@ Message message(uint32_t src, uint32_t dst, uint32_t sendPos, uint32_t recvPos, 
 }
 
 cz::detect::detail::SpreadChain follow(const MessageTable &t, const std::vector<Piece> &pieces) {
-  auto sends = [&](uint32_t rank, uint32_t from, uint32_t to) {
-    std::vector<uint32_t> out;
+  auto sends = [&](uint32_t rank, uint32_t from, uint32_t to, std::vector<uint32_t> &out) {
+    out.clear();
     for (uint32_t i = 0; i < t.messages.size(); i++)
       if (t.messages[i].src == rank && t.messages[i].sendPos >= from && t.messages[i].sendPos < to)
         out.push_back(i);
-    return out;
   };
   // Slots 0..3 are world ranks 0..3; the root sends before position 10,
   // the others forward before 20.

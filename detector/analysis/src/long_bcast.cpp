@@ -100,13 +100,14 @@ SpreadChain followSpread(const MessageTable &t, const std::vector<uint32_t> &slo
   };
   Runs runs(pieces);
   std::vector<Holding> work{{slotRank[0], 0, n, rootFrom}};
-  std::vector<uint32_t> used;
+  std::vector<uint32_t> used, sends;
   for (size_t w = 0; w < work.size(); w++) {
     const Holding h = work[w];
     const bool root = h.rank == slotRank[0];
     int slot = slotOf(h.rank);
     uint32_t to = root ? rootTo : forwardTo[size_t(slot)];
-    for (uint32_t i : sendsBetween(h.rank, root ? rootFrom : h.from + 1, to)) {
+    sendsBetween(h.rank, root ? rootFrom : h.from + 1, to, sends);
+    for (uint32_t i : sends) {
       if (std::find(used.begin(), used.end(), i) != used.end()) continue;
       const Message &m = t.messages[i];
       if (m.bytes == 0 || !m.hashed || m.dst == slotRank[0]) continue;
@@ -369,6 +370,7 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   const int size = int(g->members.size()), rootPos = rankIn(*g, R);
   // Slots in ring order from R; slot s holds its member's own piece.
   std::vector<std::pair<int, size_t>> bySlot;
+  bySlot.reserve(roll.pieces.size()); // (grown: a few allocations per candidate root)
   for (size_t k = 0; k < roll.pieces.size(); k++)
     bySlot.push_back({(rankIn(*g, roll.pieces[k].owner) - rootPos + size) % size, k});
   std::sort(bySlot.begin(), bySlot.end());
@@ -382,8 +384,8 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
     ownFirstSend[s] = p.ownerFirstSend;
     forwardTo[s] = roll.spans.at(p.owner).hi + 1;
   }
-  auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to) {
-    std::vector<uint32_t> sends;
+  auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to, std::vector<uint32_t> &sends) {
+    sends.clear();
     for (auto it = firstSendAt(t, activity, rank, from);
          it != t.messages.end() && it->src == rank && it->sendPos < to; ++it) {
       uint32_t i = uint32_t(it - t.messages.begin());
@@ -392,7 +394,6 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
           (!claimed[i] || std::binary_search(roll.messages.begin(), roll.messages.end(), i)))
         sends.push_back(i);
     }
-    return sends;
   };
   SpreadChain chain = followSpread(t, slotRank, pieces, rootFrom, rootTo, forwardTo, sendsBetween);
   for (size_t s = 1; s < n; s++)

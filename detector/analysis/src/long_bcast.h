@@ -17,8 +17,10 @@ struct Piece {
   uint64_t bytes = 0;
 };
 
-// The sends of `rank` posted at positions in [from, to), message indices.
-using SendsBetween = std::function<std::vector<uint32_t>(uint32_t rank, uint32_t from, uint32_t to)>;
+// The sends of `rank` posted at positions in [from, to), message indices,
+// into `out` (cleared first: the caller reuses it for every holder).
+using SendsBetween =
+    std::function<void(uint32_t rank, uint32_t from, uint32_t to, std::vector<uint32_t> &out)>;
 
 // What the spread of the pieces proved.
 struct SpreadChain {

@@ -88,6 +88,7 @@ struct Scratch {
   std::vector<Step> steps;
   std::vector<uint32_t> rootOf, parent, flat, start, fill;
   std::vector<uint32_t> byReceiver; // relayedInPlace's order of an instance's messages
+  std::vector<uint32_t> participants; // analyzeInstance's, before it keeps a copy
   std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
 };
 
@@ -160,7 +161,10 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
                      Strength strength, uint32_t *msgs, uint32_t *msgsEnd, Scratch &sc,
                      std::vector<Instance> &out) {
   const Message &first = t.messages[msgs[0]];
-  std::vector<uint32_t> participants;
+  // (Scratch: most instances are dropped before they keep their list; one
+  // grown afresh cost several allocations per instance.)
+  std::vector<uint32_t> &participants = sc.participants;
+  participants.clear();
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
     const Message &m = t.messages[*i];
     if (m.comm != first.comm) return; // one collective lives on one communicator
@@ -207,6 +211,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
       in.count = m.sendCount;
     }
   }
+  in.arrivals.reserve(participants.size());
   for (uint32_t q : participants) {
     if (q == in.rootWorld) {
       in.arrivals.push_back({q, in.rootFirstSend, in.rootAddress, in.bytes});
@@ -236,7 +241,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     in.unproven |= kRelayCopied;
     in.note = "relays sent the data on from other buffers than they received it in";
   }
-  in.participants = std::move(participants);
+  in.participants = participants;
   in.messages.assign(msgs, msgsEnd);
   out.push_back(std::move(in));
 }

@@ -602,7 +602,9 @@ void assign(std::optional<T> &member, uint64_t v) {
   member = T(v);
 }
 
-void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref, uint64_t v) {
+// (Inlined: called for every attribute of every event.)
+__attribute__((always_inline)) inline void applyAttribute(const Trace::Impl &impl, Event &e, uint32_t ref,
+                                                          uint64_t v) {
   AttrKey key = impl.attrKey(ref);
   switch (key) {
 #define CZ_APPLY_ATTRIBUTE(id, type, member, shown, description) \
