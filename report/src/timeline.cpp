@@ -84,10 +84,13 @@ Json loadTimelines(const Json &detection, const std::string &traceDir, int cap,
   size_t drawn = 0;
   for (const Json &match : detection["matches"].items()) {
     std::set<uint64_t> ranks, sites;
-    for (const Json &r : match["ranks"].items()) ranks.insert(uint64_t(r.num()));
+    long long v = 0;
+    for (const Json &r : match["ranks"].items())
+      if (r.integerIn(0, 1LL << 24, v)) ranks.insert(uint64_t(v));
     for (const Json &s : match["sites"].items())
       sites.insert(std::strtoull(s["id"].text().c_str(), nullptr, 10));
-    const uint32_t comm = uint32_t(match["communicator"]["ref"].num(-1));
+    // An absent or unusable ref is UINT32_MAX (as -1 was meant to be).
+    const uint32_t comm = match["communicator"]["ref"].integerIn(0, UINT32_MAX, v) ? uint32_t(v) : UINT32_MAX;
     auto candidate = [&](const detect::Message &m) {
       return m.comm == comm && ranks.count(m.src) && ranks.count(m.dst) &&
              (sites.count(m.sendSite) || sites.count(m.recvSite));

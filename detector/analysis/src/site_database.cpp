@@ -49,8 +49,12 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
                                         "' is not a decimal number"};
     SourceLocation sl;
     sl.file = file->str();
-    sl.line = int(line->num());
-    sl.column = column ? int(column->num()) : 0;
+    long long lineNo = 0, columnNo = 0;
+    if (!line->integerIn(0, 1LL << 30, lineNo) || (column && !column->integerIn(0, 1LL << 30, columnNo)))
+      return trace::Error{path, -1, "site record " + std::to_string(k) +
+                                        ": line or column is not a line number"};
+    sl.line = int(lineNo);
+    sl.column = int(columnNo);
     sl.callee = callee ? callee->str() : "";
     sl.function = function ? function->str() : "";
     if (const Json *peers = r.find("peers"); peers && peers->isArray())
@@ -65,7 +69,11 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
         return trace::Error{path, -1, "site record " + std::to_string(k) +
                                           ": \"staging\" lacks copy, line, buffer, array, "
                                           "offset or offset_from"};
-      sl.staging = {copy->str(), int(sline->num()), buffer->str(), array->str(), offset->str(),
+      long long stagingLine = 0;
+      if (!sline->integerIn(0, 1LL << 30, stagingLine))
+        return trace::Error{path, -1, "site record " + std::to_string(k) +
+                                          ": \"staging\" line is not a line number"};
+      sl.staging = {copy->str(), int(stagingLine), buffer->str(), array->str(), offset->str(),
                     from->str()};
     }
     out[uint64_t(v)] = sl;

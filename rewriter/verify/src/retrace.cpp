@@ -30,27 +30,66 @@ bool checkReport(const std::string &path, const Json &report, std::string &error
   return true;
 }
 
-ManualCollective toCollective(const Json &m) {
-  ManualCollective c;
+// An integer field of the report in [lo, hi] (absent: `otherwise`); a
+// value of another type or out of range is an error naming the field.
+bool integerField(const Json &o, const std::string &key, long long lo, long long hi,
+                  long long otherwise, long long &out, const std::string &where, std::string &error) {
+  const Json *v = o.find(key);
+  out = otherwise;
+  if (!v || v->isNull()) return true;
+  if (v->integerIn(lo, hi, out)) return true;
+  error = where + ": \"" + key + "\" is " + (v->isNumber() ? v->text() : "not a number") +
+          ", not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return false;
+}
+
+constexpr long long kMaxRanks = 1 << 24;
+
+bool toCollective(const Json &m, const std::string &where, ManualCollective &c, std::string &error) {
   c.kind = m.str("kind");
   c.confirmed = m.str("status") == "confirmed";
-  c.rootWorld = long(m.num("root_world", -1));
-  c.instances = long(m.num("instances", 0));
+  long long v = 0;
+  if (!integerField(m, "root_world", -1, kMaxRanks, -1, v, where, error)) return false;
+  c.rootWorld = long(v);
+  if (!integerField(m, "instances", 0, (1LL << 53), 0, v, where, error)) return false;
+  c.instances = long(v);
   if (const Json *r = m.find("ranks"))
-    for (const Json &x : r->items()) c.ranks.push_back(long(x.num()));
-  return c;
+    for (const Json &x : r->items()) {
+      if (!x.integerIn(0, kMaxRanks, v)) {
+        error = where + ": \"ranks\" holds " + (x.isNumber() ? x.text() : "a value that is not a number") +
+                ", not a rank";
+        return false;
+      }
+      c.ranks.push_back(long(v));
+    }
+  return true;
 }
 
 bool findingsOf(const std::string &path, const Json &report, TraceFindings &out,
                 std::string &error) {
   if (!checkReport(path, report, error)) return false;
   out = TraceFindings();
-  out.ranks = int(report.num("ranks"));
-  if (const Json *ms = report.find("matches"))
-    for (const Json &m : ms->items()) out.matches.push_back(toCollective(m));
+  long long v = 0;
+  if (!integerField(report, "ranks", 0, kMaxRanks, 0, v, path, error)) return false;
+  out.ranks = int(v);
+  if (const Json *ms = report.find("matches")) {
+    size_t k = 0;
+    for (const Json &m : ms->items()) {
+      ManualCollective c;
+      if (!toCollective(m, path + ": match " + std::to_string(k++), c, error)) return false;
+      out.matches.push_back(c);
+    }
+  }
   if (const Json *stats = report.find("stats"))
     if (const Json *colls = stats->find("collectives"))
-      for (const auto &[name, n] : colls->members()) out.collectives[name] = uint64_t(n.num());
+      for (const auto &[name, n] : colls->members()) {
+        if (!n.integerIn(0, (1LL << 53), v)) {
+          error = path + ": stats.collectives \"" + name + "\" is " +
+                  (n.isNumber() ? n.text() : "not a number") + ", not a count";
+          return false;
+        }
+        out.collectives[name] = uint64_t(v);
+      }
   return true;
 }
 

@@ -53,6 +53,14 @@ Json Json::object() {
 double Json::num(double fallback) const {
   return type_ == Type::Number ? std::strtod(text_.c_str(), nullptr) : fallback;
 }
+bool Json::integerIn(long long lo, long long hi, long long &out) const {
+  if (type_ != Type::Number) return false;
+  double v = std::strtod(text_.c_str(), nullptr);
+  if (!(v >= double(lo) && v <= double(hi)) || v != std::floor(v) || std::fabs(v) >= 9.0e18)
+    return false;
+  out = (long long)v;
+  return out >= lo && out <= hi;
+}
 const std::string &Json::str() const {
   static const std::string empty;
   return type_ == Type::String ? text_ : empty;

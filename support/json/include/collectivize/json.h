@@ -35,6 +35,10 @@ public:
 
   // Accessors with a fallback for the wrong type: inputs are untrusted.
   double num(double fallback = 0) const;
+  // A number that is a whole number in [lo, hi]: its value in `out`.
+  // (Casting num() of an out-of-range value to an integer type is
+  // undefined behaviour; readers of files others write go through this.)
+  bool integerIn(long long lo, long long hi, long long &out) const;
   const std::string &str() const; // "" unless a string
   std::string text() const;       // string, or a number's text
   bool flag(bool fallback = false) const;
