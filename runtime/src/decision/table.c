@@ -135,11 +135,11 @@ int czi_table_parse(const char *text, const char *source, czi_table *table,
     long long lo, hi;
     int prc = parse_range(fields[1], 0, &lo, &hi);
     if (prc == 0 && strcmp(fields[1], "*") == 0) lo = 1;
-    if (prc || lo < 1 || (hi > INT_MAX && hi != BYTES_MAX)) {
+    if (prc || lo < 1 || lo > INT_MAX || (hi > INT_MAX && hi != BYTES_MAX)) {
       rc = fail_at(err, errlen, source, line_no,
                    prc == -2 ? "process range '%s' ends before it starts"
                              : "bad process range '%s' (want N, LO-HI, LO-* or "
-                               "*, with N >= 1)",
+                               "*, with 1 <= N <= 2147483647)",
                    fields[1]);
       goto done;
     }
