@@ -11,7 +11,9 @@
 // The trace holds every payload's first 8 bytes (the prefix), so the
 // first element(s) of every message are known: a rank that sends more than
 // once in an allreduce must send op(what it sent before, what it received
-// since) element by element; the operations that fit every rank (sum,
+// since) element by element, or, as an exchange step, op(what it sent
+// before, what it received and has not combined yet but what came from
+// the partner it sends to: that it combines after the send); the operations that fit every rank (sum,
 // prod, min, max; band, bor, bxor on integers) are kept, and the op is
 // reported when one remains.
 //
@@ -98,8 +100,44 @@ struct RoundScratch {
   std::vector<Step> steps;
   std::vector<Values> lastSent;
   std::vector<std::vector<Values>> receivedSince;
+  // The exchange reading: per rank, receipts not yet combined into a send
+  // (value and sender), in time order.
+  std::vector<std::vector<std::pair<Values, size_t>>> held;
+  std::vector<uint8_t> fitsSince, fitsExchange; // per rank: ops (bit k) each reading allows
   std::vector<const Values *> operands;
 };
+
+// Which ops give `v` as op(operands...): bit k for op k (with `last` the
+// only operand, all when v is `last` again, none when it changed).
+uint8_t opsFitting(const Values &v, const std::vector<const Values *> &operands, const Elem &e) {
+  bool fit[kOps];
+  std::fill(fit, fit + kOps, true);
+  checkOps(v, operands, e, fit);
+  uint8_t bits = 0;
+  for (int k = 0; k < kOps; k++)
+    if (fit[k]) bits |= uint8_t(1u << k);
+  return bits;
+}
+
+// The ops rank a's send `v` to b allows, under each reading (a rank keeps
+// one reading for all its sends): it combines everything it received
+// since its previous send; or, as an exchange step, everything it holds
+// but what came from b itself, which it combines after the send (a rank
+// that receives from its partner before it sends to it, and sends the
+// partial result it held: the upper rank of a blocking butterfly pair).
+// Applied to the round's ops; the receipts b sent are held for later.
+void checkSend(RoundScratch &sc, size_t a, size_t b, const Values &v, const Elem &e,
+               bool ops[kOps]) {
+  sc.operands.assign(1, &sc.lastSent[a]);
+  for (const Values &r : sc.receivedSince[a]) sc.operands.push_back(&r);
+  sc.fitsSince[a] &= opsFitting(v, sc.operands, e);
+  sc.operands.resize(1);
+  for (const auto &[value, from] : sc.held[a])
+    if (from != b) sc.operands.push_back(&value);
+  sc.fitsExchange[a] &= opsFitting(v, sc.operands, e);
+  uint8_t either = sc.fitsSince[a] | sc.fitsExchange[a];
+  for (int k = 0; k < kOps; k++) ops[k] &= ((either >> k) & 1) != 0;
+}
 
 // The centre of a gather-then-release (a member that heard from every
 // member before it sent anything of the round) talked to someone else
@@ -165,8 +203,9 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   std::vector<Values> &lastSent = sc.lastSent;
   std::vector<std::vector<Values>> &receivedSince = sc.receivedSince;
   lastSent.assign(small ? p : 0, Values{});
-  if (receivedSince.size() < (small ? p : 0)) receivedSince.resize(p);
-  for (size_t r = 0; r < (small ? p : 0); r++) receivedSince[r].clear();
+  if (receivedSince.size() < (small ? p : 0)) receivedSince.resize(p), sc.held.resize(p);
+  for (size_t r = 0; r < (small ? p : 0); r++) receivedSince[r].clear(), sc.held[r].clear();
+  sc.fitsSince.assign(p, 0xff), sc.fitsExchange.assign(p, 0xff);
   sc.hasSent.assign(p, 0), sc.hasReceived.assign(p, 0);
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
@@ -183,22 +222,28 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       sc.sendBuffer[a] = m.sendAddress;
       if (small) {
         Values v = decode(m.prefix, m.bytes, e);
+        // A send with nothing received since the previous one is no
+        // evidence (its value may be the rank's own, not a combination).
         if (sc.hasSent[a] && !receivedSince[a].empty()) {
-          std::vector<const Values *> &operands = sc.operands;
-          operands.assign(1, &lastSent[a]);
-          for (const Values &r : receivedSince[a]) operands.push_back(&r);
-          checkOps(v, operands, e, ops);
+          checkSend(sc, a, b, v, e, ops);
           opEvidence = true;
         }
         lastSent[a] = v;
         receivedSince[a].clear();
+        auto &held = sc.held[a];
+        held.erase(std::remove_if(held.begin(), held.end(),
+                                  [b](const std::pair<Values, size_t> &r) { return r.second != b; }),
+                   held.end());
       }
       sc.hasSent[a] = 1;
     } else {
       heard.receive(s.msg, b);
       sc.hasReceived[b] = 1;
       sc.children[b]++;
-      if (small) receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
+      if (small) {
+        receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
+        sc.held[b].emplace_back(receivedSince[b].back(), a);
+      }
     }
   }
   std::vector<size_t> full;
