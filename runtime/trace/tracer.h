@@ -246,6 +246,7 @@ void czt_req_start(MPI_Request handle);
 void czt_req_done(MPI_Request saved, const MPI_Status *st);
 void czt_req_cancel(MPI_Request handle);
 void czt_req_forget(MPI_Request handle);
+int czt_req_complete_leftover_receives(void);
 /* Nonzero when some request is registered (fast path for Wait/Test). */
 int czt_req_pending(void);
 /* Per-thread scratch arrays for the Wait/Test families. */
