@@ -500,6 +500,10 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
       m.confirmed = false;
       if (m.note.empty())
         m.note = "only the shape says so: a gather into one scratch buffer looks the same";
+      // A reduce with neither combining on the way nor values is a flat
+      // star of equal-sized messages to the root: a gather's shape too
+      // (blocks kept in separate buffers, or in one scratch buffer).
+      if (m.kind == Kind::Reduce && m.otherKinds.empty()) m.otherKinds = {Kind::Gather};
     }
     if (m.subset && m.splitColors.empty()) {
       // Partial: enough of the group, and one tag (a chain that changes
