@@ -504,6 +504,13 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
       // star of equal-sized messages to the root: a gather's shape too
       // (blocks kept in separate buffers, or in one scratch buffer).
       if (m.kind == Kind::Reduce && m.otherKinds.empty()) m.otherKinds = {Kind::Gather};
+      // An allreduce seen in its shape alone (direct messages, no value
+      // pinning an operation) of a few bytes a member is also a barrier's
+      // exchange of tokens, if no rank reads them (barrier.cpp takes only
+      // equal tokens for one).
+      if (m.kind == Kind::Allreduce && m.op.empty() && m.otherKinds.empty() &&
+          m.bytesPerInstance <= 8)
+        m.otherKinds = {Kind::Barrier};
     }
     if (m.subset && m.splitColors.empty()) {
       // Partial: enough of the group, and one tag (a chain that changes
