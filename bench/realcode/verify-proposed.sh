@@ -11,10 +11,14 @@ cz=${1:?usage: verify-proposed.sh CZ OUT} out=${2:?usage: verify-proposed.sh CZ 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 T=tutorials/mpi-broadcast-and-collective-communication/code
+A=Laboratoare/lab09
 # program|case|build command|first run command|more run commands (;-separated)
 CASES="mpitutorial|my_bcast|make -C $T MPICC=mpicc my_bcast|mpirun -np 4 $T/my_bcast|mpirun -np 8 $T/my_bcast
 mpitutorial|compare_bcast|make -C $T MPICC=mpicc compare_bcast|mpirun -np 4 $T/compare_bcast 1000 10|mpirun -np 8 $T/compare_bcast 1000 10;mpirun -np 4 $T/compare_bcast 100000 3
-etudes|my-bcast|make MPICC=mpicc CFLAGS='-std=c99 -Wall -g -O2' mpi-my-bcast|mpirun -np 4 ./mpi-my-bcast|mpirun -np 8 ./mpi-my-bcast"
+etudes|my-bcast|make MPICC=mpicc CFLAGS='-std=c99 -Wall -g -O2' mpi-my-bcast|mpirun -np 4 ./mpi-my-bcast|mpirun -np 8 ./mpi-my-bcast
+apd|broadcast|mpicc -g -O2 -o $A/broadcast/broadcast $A/broadcast/broadcast.c|mpirun -np 4 $A/broadcast/broadcast|mpirun -np 8 $A/broadcast/broadcast
+apd|reduce|mpicc -g -O2 -o $A/reduce/reduce $A/reduce/reduce.c|mpirun -np 4 $A/reduce/reduce|mpirun -np 8 $A/reduce/reduce
+commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier"
 report=$out/VERIFY.md
 {
   echo "# Proposed patches, verified ($(date -u +%Y-%m-%d), $("$cz" --version 2>/dev/null | head -1))"
