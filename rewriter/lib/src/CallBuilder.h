@@ -10,6 +10,7 @@
 
 #include "collectivize/rewrite/Replacement.h"
 
+#include "AlltoallvCall.h"
 #include "Arguments.h"
 #include "AstQueries.h"
 #include "DataFlow.h"
@@ -62,6 +63,10 @@ private:
   // (Rewrite.cpp settledBySource).
   bool twoPhaseRing(CallPlan &plan);
   CallPlan &alltoallv(CallPlan &plan);
+  // MPI_Gatherv, MPI_Scatterv (RootedVaryingCall.h).
+  CallPlan &rootedVarying(CallPlan &plan);
+  // A v-form call (VaryingCall), or why not.
+  CallPlan &varying(CallPlan &plan, const VaryingCall &v, const std::string &mpiCall);
 
   // A ring's call (RingCalls.h), and the buffer it leaves its result in.
   std::string ringCall(CallPlan &plan, const RingCallBuilder &build);

@@ -30,6 +30,7 @@
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "RingTwoPhase.h"
+#include "RootedVaryingCall.h"
 #include "DataFlow.h"
 #include "VaryingArrays.h"
 
@@ -53,18 +54,14 @@ CallPlan CallBuilder::run() {
   const std::string &k = match.kind;
   bool rooted = k == "bcast" || k == "scatter" || k == "gather" || k == "reduce";
   // The kinds with a call shape below; the v forms need a count and a
-  // displacement per rank, as arrays the source holds (VaryingArrays.h),
-  // which only allgatherv and alltoallv derive (a count seen in the
-  // trace never becomes a literal).
+  // displacement per rank, as arrays the source holds (VaryingArrays.h;
+  // a count seen in the trace never becomes a literal).
   static const std::set<std::string> shaped = {"bcast",     "scatter",   "gather",  "reduce", "allreduce",
                                                "allgather", "alltoall",  "barrier", "scan",   "exscan",
-                                               "reduce_scatter", "allgatherv", "alltoallv"};
+                                               "reduce_scatter", "allgatherv", "alltoallv",
+                                               "gatherv",        "scatterv"};
   if (!shaped.count(k))
-    return fail(plan, "no patch shape for " + k + " yet" +
-                          (k.back() == 'v' ? ": its MPI call takes a count and a displacement per rank, "
-                                             "which the rewriter does not derive from the source; "
-                                             "replace it by hand (the report gives each rank's count)"
-                                           : ""));
+    return fail(plan, "no patch shape for " + k + " yet");
   if (sends.empty() && recvs.empty()) return fail(plan, "no send or receive arguments at the sites");
   if (match.subset)
     return fail(plan, "the collective runs on a part of its communicator (ranks " + rankList() +
@@ -73,6 +70,7 @@ CallPlan CallBuilder::run() {
   if (!commText(plan)) return plan;
   if (k == "allgatherv") return allgatherv(plan);
   if (k == "alltoallv") return alltoallv(plan);
+  if (k == "gatherv" || k == "scatterv") return rootedVarying(plan);
   if (k == "barrier") {
     plan.hasEffect = true;
     plan.effect.barrier = true;
@@ -336,12 +334,22 @@ bool CallBuilder::twoPhaseRing(CallPlan &plan) {
 
 CallPlan &CallBuilder::alltoallv(CallPlan &plan) {
   if (!buffersHold(plan)) return plan;
-  VaryingCall v = alltoallvCall(args, comm);
+  return varying(plan, alltoallvCall(args, comm), "MPI_Alltoallv");
+}
+
+CallPlan &CallBuilder::rootedVarying(CallPlan &plan) {
+  if (!buffersHold(plan) || !take(chooseRoot(args), root, plan)) return plan;
+  rank = rankText();
+  bool scatter = match.kind == "scatterv";
+  return varying(plan, rootedVaryingCall(args, comm, root, rank, scatter), scatter ? "MPI_Scatterv" : "MPI_Gatherv");
+}
+
+CallPlan &CallBuilder::varying(CallPlan &plan, const VaryingCall &v, const std::string &mpiCall) {
   plan.notes.insert(plan.notes.end(), v.notes.begin(), v.notes.end());
   plan.review.insert(plan.review.end(), v.review.begin(), v.review.end());
   plan.suggestion = v.suggestion;
   if (v.call.empty()) return fail(plan, v.whyNot);
-  plan.effectWhyNot = "no effect check for MPI_Alltoallv: its blocks differ in count";
+  plan.effectWhyNot = "no effect check for " + mpiCall + ": its blocks differ in count";
   return finish(plan, v.call);
 }
 
