@@ -294,7 +294,10 @@ VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm) {
   out.notes.push_back("sendcounts: " + snd.counts + ", sdispls: " + snd.displs + ", recvcounts: " + rcv.counts +
                       ", rdispls: " + rcv.displs + " (the arrays every send and receive takes its count and "
                       "displacement from, at the peer's index, unchanged across the region)");
-  std::string unshown = pairwiseCounts(c, comm, snd, rcv);
+  std::string unshown = squeeze(sendType) != squeeze(recvType)
+                            ? "the sends are in " + sendType + " and the receives in " + recvType +
+                                  ": counts of different datatypes do not compare"
+                            : pairwiseCounts(c, comm, snd, rcv);
   if (unshown.empty())
     out.notes.push_back(rcv.counts + "[q] at rank r equals " + snd.counts + "[r] at rank q, evaluated from the "
                         "source's fills for every pair of ranks at P = " + ringSizesText());

@@ -55,6 +55,22 @@ bool ArrayFills::learn(const VarDecl *array) {
     refused.insert(array);
     return false;
   };
+  // Only an array this function owns: a global or a parameter may be
+  // written by code this walk does not see, and so may a pointer to
+  // memory it did not allocate itself.
+  const Expr *init = array->getInit() ? strip(array->getInit()) : nullptr;
+  const auto *alloc = dyn_cast_or_null<CallExpr>(init);
+  bool owned = array->getType()->isArrayType() ||
+               (alloc && (calleeName(alloc) == "malloc" || calleeName(alloc) == "calloc"));
+  if (!array->hasLocalStorage() || isa<ParmVarDecl>(array) || !owned) {
+    whyNot = "`" + name + "` is " +
+             (isa<ParmVarDecl>(array) ? std::string("a parameter")
+              : !array->hasLocalStorage() ? std::string("not a local array")
+                                          : "a pointer to memory the function does not allocate itself") +
+             ": its elements may be set where the function does not show";
+    refused.insert(array);
+    return false;
+  }
   std::vector<Fill> found;
   std::set<const BinaryOperator *> known;
   bool ok = true;
@@ -113,7 +129,7 @@ bool ArrayFills::learn(const VarDecl *array) {
   });
   if (!ok) return false;
   if (found.empty()) {
-    whyNot = "`" + name + "` is filled by no statement of the function (a parameter or a global)";
+    whyNot = "`" + name + "` is filled by no statement of the function";
     refused.insert(array);
     return false;
   }

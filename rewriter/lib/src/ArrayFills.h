@@ -6,7 +6,8 @@
 // equal what its sender sends, which a point-to-point receive does not
 // (it may be posted for more). The trace records what arrived, not what
 // was posted; the source shows it when the arrays are filled by plain
-// statements of the rank and the size: `C[0] = e;` and counted loops
+// statements of the rank and the size (C a local array, or a local
+// pointer to memory the function mallocs): `C[0] = e;` and counted loops
 // `for (j = a; j < b; j++) C[j] = e, D[j] = f;` at the function's top
 // level, before the exchange, with no other write to the array anywhere
 // in the function (no `&C[i]` or `C` handed to a call but free). Values

@@ -127,8 +127,12 @@ VaryingCall rootedVaryingCall(const ArgumentContext &c, const std::string &comm,
   out.notes.push_back("the root's own block: MPI_IN_PLACE at the root, so it stays where it is in " + arrays.buffer +
                       ", as in the original, whose root " + (scatter ? "sent" : "received") +
                       " only the other ranks' blocks");
-  CountProof proof = proveCounts(c, comm, referencedVar(arrays.last[1]), referencedVar(arrays.last[2]), m.count,
-                                 scatter);
+  CountProof proof;
+  if (squeeze(type) != squeeze(memberType))
+    proof.unshown = "the root's messages are in " + type + " and the other ranks' in " + memberType +
+                    ": counts of different datatypes do not compare";
+  else
+    proof = proveCounts(c, comm, referencedVar(arrays.last[1]), referencedVar(arrays.last[2]), m.count, scatter);
   if (!proof.contradiction.empty()) return out.whyNot = proof.contradiction, out;
   if (!proof.unshown.empty())
     out.review.push_back(unshownCounts(call, proof.unshown));

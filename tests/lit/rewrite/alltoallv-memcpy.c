@@ -10,7 +10,7 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'alltoallv lines=20-30 datatype=MPI_FLOAT' 'alltoallv lines=35-45 datatype=MPI_FLOAT' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // CHECK: 01-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, sc, sd, MPI_FLOAT, in, rc, rd, MPI_FLOAT, comm);
-// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`rc` is filled by no statement of the function (a parameter or a global)): MPI_Alltoallv needs them equal, while a point-to-point receive may be posted for more than arrives, and the trace records only what arrived; check that every rank's count matches its peer's{{ *$}}
+// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`rc` is a parameter: its elements may be set where the function does not show): MPI_Alltoallv needs them equal, while a point-to-point receive may be posted for more than arrives, and the trace records only what arrived; check that every rank's count matches its peer's{{ *$}}
 // CHECK: 02-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, sc, sd, MPI_FLOAT, in, rc, rd, MPI_FLOAT, comm);
 // CHECK-NEXT: review: {{.*}}; MPI_Alltoallv also copies each rank's own block
 #include <mpi.h>

@@ -11,7 +11,7 @@
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck %s --check-prefix=NOTES < %t/p/01-alltoallv.md
 // CHECK: 01-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, sc, sd, MPI_INT, in, rc, rd, MPI_INT, comm);
-// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`rc` is filled by no statement of the function (a parameter or a global)): MPI_Alltoallv needs them equal, while a point-to-point receive may be posted for more than arrives, and the trace records only what arrived; check that every rank's count matches its peer's{{ *$}}
+// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`rc` is a parameter: its elements may be set where the function does not show): MPI_Alltoallv needs them equal, while a point-to-point receive may be posted for more than arrives, and the trace records only what arrived; check that every rank's count matches its peer's{{ *$}}
 // CHECK: 02-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, sc, sd, MPI_INT, in, rc, rd, MPI_INT, comm);
 // CHECK-NEXT: review: {{.*}}; MPI_Alltoallv also copies each rank's own block, out + sd[me], into in + rd[me], which the replaced code does not do (no copy of exactly that block in the region, and no send to itself the rewriter proves)
 // NOTES: - each rank's own block: every send and receive runs for every rank of comm, itself included (a loop from 0 to the size on every rank at P = 2, 3, 4, 5 and 7, under no condition), so the replaced code sends that block to itself, as MPI_Alltoallv moves it

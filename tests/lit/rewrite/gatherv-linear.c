@@ -16,7 +16,7 @@
 // RUN: %collectivize rewrite -q %t/wrong.json -o %t/w -- %mock-mpi | FileCheck %s --check-prefix=WRONG
 // CHECK: 01-gatherv: proposed prog.c:{{.*}} -> MPI_Gatherv((me == 0 ? MPI_IN_PLACE : mine), n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm);
 // CHECK: 02-gatherv: review prog.c:{{.*}} -> MPI_Gatherv((me == 0 ? MPI_IN_PLACE : mine), n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm);
-// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`counts` is filled by no statement of the function (a parameter or a global)): MPI_Gatherv needs them equal
+// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`counts` is a parameter: its elements may be set where the function does not show): MPI_Gatherv needs them equal
 // CHECK: 03-gatherv: review prog.c:{{.*}} -> MPI_Gatherv(
 // CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (the root receives counts[1] = 3 elements for rank 1, which sends 2 at P = 2 with root 0)
 // WRONG: 01-gatherv: none

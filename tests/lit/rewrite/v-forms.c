@@ -13,7 +13,7 @@
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi > %t/summary.txt
 // RUN: FileCheck %s < %t/summary.txt
 // CHECK: 01-alltoallv: review prog.c:{{.*}} -> MPI_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, comm);
-// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`counts` is filled by no statement of the function (a parameter or a global)): MPI_Alltoallv needs them equal{{.*}}; MPI_Alltoallv also copies each rank's own block, out + displs[me], into in + displs[me], which the replaced code does not do (no copy of exactly that block in the region, and no send to itself the rewriter proves)
+// CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`counts` is a parameter: its elements may be set where the function does not show): MPI_Alltoallv needs them equal{{.*}}; MPI_Alltoallv also copies each rank's own block, out + displs[me], into in + displs[me], which the replaced code does not do (no copy of exactly that block in the region, and no send to itself the rewriter proves)
 // CHECK: 02-gatherv: none
 // CHECK-NEXT: no patch: no root expression: 
 #include <mpi.h>
