@@ -13,7 +13,6 @@
 #include "AstQueries.h"
 #include "RingCombine.h"
 #include "RingEvaluator.h"
-#include "RootedVaryingCall.h"
 #include "VaryingArrays.h"
 
 namespace cz::rewrite {

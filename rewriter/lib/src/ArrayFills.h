@@ -62,6 +62,10 @@ private:
   bool store(const clang::BinaryOperator *b, int depth);
 };
 
+// The review line of a v-form call (MPI_Gatherv, ...) whose receive
+// counts are not shown equal to the sent ones, why saying what stopped it.
+std::string unshownCounts(const std::string &call, const std::string &why);
+
 // The array of `A[i]`, A a local or parameter variable; else null.
 const clang::VarDecl *arrayOf(const clang::Expr *e);
 

@@ -12,12 +12,6 @@ namespace cz::rewrite {
 
 using namespace clang;
 
-std::string unshownCounts(const std::string &call, const std::string &why) {
-  return "the receive counts are not shown to equal what each sender sends (" + why + "): " + call +
-         " needs them equal, while a point-to-point receive may be posted for more than arrives, and the "
-         "trace records only what arrived; check that every rank's count matches its peer's";
-}
-
 namespace {
 
 struct CountProof {

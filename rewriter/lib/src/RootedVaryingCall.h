@@ -31,8 +31,4 @@ namespace cz::rewrite {
 VaryingCall rootedVaryingCall(const ArgumentContext &c, const std::string &comm, const std::string &root,
                               const std::string &rank, bool scatter);
 
-// Why receive counts are not shown to equal the sent ones, for the review
-// line of a v-form call whose counts the source does not give.
-std::string unshownCounts(const std::string &call, const std::string &why);
-
 } // namespace cz::rewrite
