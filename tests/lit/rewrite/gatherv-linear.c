@@ -6,19 +6,26 @@
 // from the fills in the source (first function). Counts the source does
 // not fill (a parameter) or that disagree with the sender's give a patch
 // to review with the reason; a source count the trace contradicts gives
-// none. No count the report gives enters a patch.
+// none, as does a trace in which the root sent itself its block. No count
+// the report gives enters a patch.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'gatherv root=0 count=1 counts=[null,2,3,1] lines=30-46' 'gatherv root=0 count=1 lines=48-59' 'gatherv root=0 count=1 lines=61-76' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'gatherv root=0 count=1 counts=[null,2,3,1] lines=37-53' 'gatherv root=0 count=1 lines=55-66' 'gatherv root=0 count=1 lines=68-83' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck %s --check-prefix=NOTES < %t/p/01-gatherv.md
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'gatherv root=0 count=1 counts=[null,5,3,1] lines=30-46' > %t/wrong.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'gatherv root=0 count=1 counts=[null,5,3,1] lines=37-53' > %t/wrong.json
 // RUN: %collectivize rewrite -q %t/wrong.json -o %t/w -- %mock-mpi | FileCheck %s --check-prefix=WRONG
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'gatherv root=0 count=1 messages=4 lines=37-53' > %t/self.json
+// RUN: %collectivize rewrite -q %t/self.json -o %t/s -- %mock-mpi | FileCheck %s --check-prefix=SELF
 // CHECK: 01-gatherv: proposed prog.c:{{.*}} -> MPI_Gatherv((me == 0 ? MPI_IN_PLACE : mine), n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm);
 // CHECK: 02-gatherv: review prog.c:{{.*}} -> MPI_Gatherv((me == 0 ? MPI_IN_PLACE : mine), n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm);
 // CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (`counts` is a parameter: its elements may be set where the function does not show): MPI_Gatherv needs them equal
 // CHECK: 03-gatherv: review prog.c:{{.*}} -> MPI_Gatherv(
 // CHECK-NEXT: review: the receive counts are not shown to equal what each sender sends (the root receives counts[1] = 3 elements for rank 1, which sends 2 at P = 2 with root 0)
+// A root that moved its own block by a message (one message per member):
+// MPI_IN_PLACE would not move it.
+// SELF: 01-gatherv: none
+// SELF-NEXT: no patch: the trace shows 4 messages in 1 instances, not one per member but the root
 // WRONG: 01-gatherv: none
 // WRONG-NEXT: no patch: rank 1 sends n = 2 elements by the source, but the trace shows 5
 // NOTES: - recvcounts: counts, displs: displs (the arrays every receive of the root takes its count and displacement from, at the peer's index, unchanged across the region)
