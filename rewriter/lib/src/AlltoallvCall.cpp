@@ -9,6 +9,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include "ArrayFills.h"
 #include "AstQueries.h"
 #include "RingCombine.h"
 #include "RingEvaluator.h"
@@ -203,9 +204,32 @@ bool reachesItself(const ArgumentContext &c, const MessageArgs &a, const std::st
   return true;
 }
 
-// The datatype every site of one side names, valid at the patch point.
+// Rank a's recvcounts[b] equals rank b's sendcounts[a], for every pair of
+// ranks at every size of ringSizes(), both evaluated from the fills in
+// the source (ArrayFills.h); "" when shown, else why not.
+std::string pairwiseCounts(const ArgumentContext &c, const std::string &comm, const SideArrays &snd,
+                           const SideArrays &rcv) {
+  const VarDecl *sc = referencedVar(snd.last[1]), *rc = referencedVar(rcv.last[1]);
+  if (!sc || !rc) return "the count arrays are no variables";
+  ArrayFills fills(c.src, c.recvs[0].count, comm, c.region.begin);
+  for (long p : ringSizes())
+    for (long a = 0; a < p; a++)
+      for (long b = 0; b < p; b++) {
+        long posted = 0, sent = 0;
+        if (a == b) continue;
+        if (!fills.element(rc, b, p, a, posted) || !fills.element(sc, a, p, b, sent)) return fills.whyNot;
+        if (posted != sent)
+          return "at P = " + std::to_string(p) + " rank " + std::to_string(a) + " receives " + rcv.counts + "[" +
+                 std::to_string(b) + "] = " + std::to_string(posted) + " elements from rank " + std::to_string(b) +
+                 ", which sends it " + snd.counts + "[" + std::to_string(a) + "] = " + std::to_string(sent);
+      }
+  return "";
+}
+
+} // namespace
+
 std::string sideType(const ArgumentContext &c, const std::vector<MessageArgs> &side, const char *what,
-                     std::string &whyNot) {
+                     const std::string &call, std::string &whyNot) {
   std::string type = c.src.of(side[0].datatype);
   for (const MessageArgs &a : side)
     if (squeeze(c.src.of(a.datatype)) != squeeze(type))
@@ -218,8 +242,6 @@ std::string sideType(const ArgumentContext &c, const std::vector<MessageArgs> &s
   return type;
 }
 
-} // namespace
-
 VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm) {
   VaryingCall out;
   if (c.sends.empty() || c.recvs.empty()) return out.whyNot = "the sites show only one side of the alltoallv", out;
@@ -227,8 +249,8 @@ VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm) {
     return out.whyNot = "the blocks are placed in another order than the peers' (the report's send_layout/"
                         "recv_layout): MPI_Alltoallv keeps one displacement per peer",
            out;
-  std::string sendType = sideType(c, c.sends, "sends", out.whyNot), recvType;
-  if (!sendType.empty()) recvType = sideType(c, c.recvs, "receives", out.whyNot);
+  std::string sendType = sideType(c, c.sends, "sends", "MPI_Alltoallv", out.whyNot), recvType;
+  if (!sendType.empty()) recvType = sideType(c, c.recvs, "receives", "MPI_Alltoallv", out.whyNot);
   if (recvType.empty()) return out;
   SideArrays snd = sideArrays(c, c.sends, true), rcv = sideArrays(c, c.recvs, false);
   if (snd.counts.empty() || rcv.counts.empty()) {
@@ -271,6 +293,15 @@ VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm) {
   out.notes.push_back("sendcounts: " + snd.counts + ", sdispls: " + snd.displs + ", recvcounts: " + rcv.counts +
                       ", rdispls: " + rcv.displs + " (the arrays every send and receive takes its count and "
                       "displacement from, at the peer's index, unchanged across the region)");
+  std::string unshown = squeeze(sendType) != squeeze(recvType)
+                            ? "the sends are in " + sendType + " and the receives in " + recvType +
+                                  ": counts of different datatypes do not compare"
+                            : pairwiseCounts(c, comm, snd, rcv);
+  if (unshown.empty())
+    out.notes.push_back(rcv.counts + "[q] at rank r equals " + snd.counts + "[r] at rank q, evaluated from the "
+                        "source's fills for every pair of ranks at P = " + ringSizesText());
+  else
+    out.review.push_back(unshownCounts("MPI_Alltoallv", unshown));
   std::string notThisRank;
   std::vector<const Stmt *> copies = provenCopies(c, notThisRank);
   if (!notThisRank.empty()) return out.whyNot = notThisRank, out;

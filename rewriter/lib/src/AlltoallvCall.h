@@ -36,6 +36,11 @@ struct VaryingCall {
 std::set<const clang::Stmt *> ownBlockCopies(const SourceText &src, const std::vector<MessageArgs> &sends,
                                              const std::vector<MessageArgs> &recvs);
 
+// The datatype every site of one side names, valid at the patch point;
+// "" with whyNot naming call when they differ or it is not valid there.
+std::string sideType(const ArgumentContext &c, const std::vector<MessageArgs> &side, const char *what,
+                     const std::string &call, std::string &whyNot);
+
 // comm: the communicator's text, valid at the patch point.
 VaryingCall alltoallvCall(const ArgumentContext &c, const std::string &comm);
 

@@ -195,7 +195,7 @@ Chosen chooseRoot(const ArgumentContext &c) {
   };
   // 1. The peer every non-root rank names: where bcast/scatter receivers
   // receive from, where gather/reduce senders send to.
-  bool fromRoot = c.match.kind == "bcast" || c.match.kind == "scatter";
+  bool fromRoot = c.match.kind == "bcast" || c.match.kind == "scatter" || c.match.kind == "scatterv";
   const std::vector<MessageArgs> &members = fromRoot ? c.recvs : c.sends;
   std::set<std::string> peers;
   for (const MessageArgs &a : members)

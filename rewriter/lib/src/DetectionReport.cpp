@@ -110,7 +110,8 @@ public:
     wrong(key, *v, "true or false");
     return false;
   }
-  std::vector<int> ints(llvm::StringRef key, long long min) {
+  // nullable: a null element is -1 (a member's count the trace did not see).
+  std::vector<int> ints(llvm::StringRef key, long long min, bool nullable = false) {
     std::vector<int> out;
     const json::Value *v = o.get(key);
     if (!v || v->kind() == json::Value::Null) return out;
@@ -120,6 +121,10 @@ public:
       return out;
     }
     for (const json::Value &e : *a) {
+      if (nullable && e.kind() == json::Value::Null) {
+        out.push_back(-1);
+        continue;
+      }
       auto i = e.getAsInteger();
       if (!i || *i < min || *i > INT32_MAX) {
         if (problem.empty())
@@ -234,6 +239,7 @@ void readMatch(const json::Object &m, DetectedMatch &d) {
   d.bytesMoved = f.integer("bytes_moved", 0, kMaxCount, 0);
   d.secondsInMessages = f.number("seconds_in_messages", 0);
   d.count = f.integer("count", 0, kMaxInt, 0, d.kind != "barrier");
+  d.counts = f.ints("counts", 0, true);
   d.datatype = f.string("datatype", d.kind != "barrier");
   d.op = f.string("op");
   d.equivalent = f.string("equivalent");
@@ -241,6 +247,11 @@ void readMatch(const json::Object &m, DetectedMatch &d) {
   d.recvLayout = f.string("recv_layout");
   d.sendLayout = f.string("send_layout");
   if (!problem.empty()) return;
+  if (!d.counts.empty() && d.counts.size() != d.ranks.size()) {
+    problem = "\"counts\" has " + std::to_string(d.counts.size()) + " entries for a group of " +
+              std::to_string(d.ranks.size()) + " (one per member of \"ranks\")";
+    return;
+  }
   if (rooted && d.ranks.empty()) {
     problem = "\"ranks\" is empty: a " + d.kind + " needs its group to name the root";
     return;

@@ -95,6 +95,10 @@ std::string settledInSource(const DetectedMatch &m) {
     if (u == "values_read")
       r << "the messages carry values, so they are a barrier only if no rank reads them; the source "
            "reads none of the received values after the region (a value read there gives no patch).\n";
+    else if (u == "root_block" && m.kind.back() == 'v')
+      r << "the root's own block never travels, so the trace cannot show where it is kept; the root's "
+           "loop in the source places rank q's block at the displacement its array gives for q, and "
+           "the call leaves the root's own block where it is (MPI_IN_PLACE), as the original did.\n";
     else if (u == "root_block")
       r << "the root's own block never travels, so the trace cannot show where it is kept; the root's "
            "loop in the source places rank q's block at the buffer plus q times the count, and the "

@@ -46,7 +46,8 @@ using namespace clang;
 bool settledBySource(const DetectedMatch &m) {
   if (m.status != "ambiguous" || m.unproven.empty()) return false;
   for (const std::string &u : m.unproven) {
-    bool ok = (u == "root_block" && (m.kind == "gather" || m.kind == "scatter")) ||
+    bool ok = (u == "root_block" &&
+               (m.kind == "gather" || m.kind == "scatter" || m.kind == "gatherv" || m.kind == "scatterv")) ||
               (u == "values_read" && m.kind == "barrier") ||
               (u == "combined" && m.kind == "allreduce") ||
               (u == "reduction_op" && (m.kind == "reduce_scatter" || m.kind == "allreduce")) ||

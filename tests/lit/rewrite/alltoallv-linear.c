@@ -2,7 +2,9 @@
 // sc[q] elements and receives rank q's block into in + rd[q], rc[q]
 // elements, nonblocking, completed together, and copies its own block
 // itself: MPI_Alltoallv on the program's own four arrays, found where the
-// messages read them. The copy goes with the messages (the call makes
+// messages read them, proposed because the fills in the source show rank
+// r's rc[q] equal to rank q's sc[r] (each receive is posted for exactly
+// what its peer sends). The copy goes with the messages (the call makes
 // it); the counts the report gives appear nowhere in the patch.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
@@ -12,15 +14,19 @@
 // RUN: FileCheck %s --check-prefix=NOTES < %t/p/01-alltoallv.md
 // SUMMARY: 01-alltoallv: proposed prog.c:{{.*}} -> MPI_Alltoallv(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE, comm);
 // NOTES: - sendcounts: sc, sdispls: sd, recvcounts: rc, rdispls: rd (the arrays every send and receive takes its count and displacement from, at the peer's index, unchanged across the region)
-// NOTES: - each rank's own block: the copy of out + sd[me] into in + rd[me] at line 30 is part of the exchange; MPI_Alltoallv makes it, so the patch drops it
+// NOTES: - rc[q] at rank r equals sc[r] at rank q, evaluated from the source's fills for every pair of ranks at P = 2, 3, 4, 5 and 7
+// NOTES: - each rank's own block: the copy of out + sd[me] into in + rd[me] at line 36 is part of the exchange; MPI_Alltoallv makes it, so the patch drops it
 // NOTES-NOT: 88
 #include <mpi.h>
 
-void exchange(const double *out, const int *sc, const int *sd, double *in, const int *rc, const int *rd,
-              MPI_Comm comm) {
+void exchange(const double *out, double *in, MPI_Comm comm) {
   int me, p;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &p);
+  int sc[64], sd[64], rc[64], rd[64];
+  for (int q = 0; q < p; q++) sc[q] = (me + q) % 3 + 1, rc[q] = (q + me) % 3 + 1;
+  sd[0] = rd[0] = 0;
+  for (int q = 1; q < p; q++) sd[q] = sd[q - 1] + sc[q - 1], rd[q] = rd[q - 1] + rc[q - 1];
   MPI_Request req[64];
   int n = 0;
   for (int q = 0; q < p; q++)
@@ -30,11 +36,14 @@ void exchange(const double *out, const int *sc, const int *sd, double *in, const
   for (int i = 0; i < rc[me]; i++) in[rd[me] + i] = out[sd[me] + i];
   MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
 }
-// CHECK:      void exchange(const double *out, const int *sc, const int *sd, double *in, const int *rc, const int *rd,
-// CHECK-NEXT:               MPI_Comm comm) {
+// CHECK:      void exchange(const double *out, double *in, MPI_Comm comm) {
 // CHECK-NEXT:   int me, p;
 // CHECK-NEXT:   MPI_Comm_rank(comm, &me);
 // CHECK-NEXT:   MPI_Comm_size(comm, &p);
+// CHECK-NEXT:   int sc[64], sd[64], rc[64], rd[64];
+// CHECK-NEXT:   for (int q = 0; q < p; q++) sc[q] = (me + q) % 3 + 1, rc[q] = (q + me) % 3 + 1;
+// CHECK-NEXT:   sd[0] = rd[0] = 0;
+// CHECK-NEXT:   for (int q = 1; q < p; q++) sd[q] = sd[q - 1] + sc[q - 1], rd[q] = rd[q - 1] + rc[q - 1];
 // CHECK-NEXT:   MPI_Request req[64];
 // CHECK-NEXT:   int n = 0;
 // CHECK-NEXT:   MPI_Alltoallv(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE, comm);

@@ -10,12 +10,13 @@
 // RUN:   'bcast root=0 count=4 ranks=0,x' 'bcast root=0 count=4 instances=-1' \
 // RUN:   'bcast root=0 count=4 site.id="12ab"' 'bcast root=0 count=4 site.role="sender"' \
 // RUN:   'bcast root=0 count=-3' 'bcast root=0 count=4 seconds_in_messages="slow"' \
-// RUN:   'bcast root=0 count=4 unproven="bcast"' > %t/report.json
+// RUN:   'bcast root=0 count=4 unproven="bcast"' 'bcast root=0 count=4 counts=[1,2]' \
+// RUN:   'bcast root=0 count=4 counts=[1,null,"x",2]' > %t/report.json
 // RUN: not %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefix=OUT < %t/out
 // RUN: FileCheck %s --check-prefix=ERR < %t/err
 // OUT: 01-bcast: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Bcast(buf, n, MPI_INT, root, comm);
-// OUT: 1 proposed, 0 to review, 13 without a patch; patches in {{.*}}
+// OUT: 1 proposed, 0 to review, 15 without a patch; patches in {{.*}}
 // ERR: collectivize rewrite: 02-bcast: failed: match 2 of {{.*}}report.json is malformed: "count" is "four", not a non-negative integer
 // ERR-NEXT: collectivize rewrite: 03-bcast: failed: {{.*}} site 1: "line" is -5, not a non-negative integer
 // ERR-NEXT: collectivize rewrite: 04-bcast: failed: {{.*}} "sites" is empty: the report names no call site to rewrite
@@ -31,6 +32,9 @@
 // A string where the list of unproven reasons goes (found by the fuzzer:
 // the reader dereferenced the missing array).
 // ERR-NEXT: collectivize rewrite: 14-bcast: failed: {{.*}} "unproven" is "bcast", not an array
+// Per-member counts (gatherv, scatterv): one per member, null where unseen.
+// ERR-NEXT: collectivize rewrite: 15-bcast: failed: {{.*}} "counts" has 2 entries for a group of 4 (one per member of "ranks")
+// ERR-NEXT: collectivize rewrite: 16-bcast: failed: {{.*}} "counts" holds "x", not a non-negative integer
 //
 // The file's frame: no report is read, nothing is written.
 // RUN: echo '{"format": "collectivize-detection", "version": "1", "matches": []}' > %t/version.json

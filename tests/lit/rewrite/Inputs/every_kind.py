@@ -18,6 +18,7 @@ CASES = [  # kind, example, ranks
     ("allreduce", "allreduce_recursive_doubling", 4), ("allgather", "allgather_ring", 4),
     ("alltoall", "alltoall_pairwise", 4), ("barrier", "barrier_dissemination", 4),
     ("allgatherv", "allgatherv_linear", 4), ("alltoallv", "alltoallv_linear", 4),
+    ("gatherv", "gatherv_linear", 4), ("scatterv", "scatterv_linear", 4),
 ]
 env = dict(os.environ, COLLECTIVIZE_QUIET="1")
 

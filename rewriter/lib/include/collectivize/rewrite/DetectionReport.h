@@ -43,6 +43,9 @@ struct DetectedMatch {
   long long instances = 0, messages = 0, bytesPerInstance = 0, bytesMoved = 0;
   double secondsInMessages = 0;
   long long count = 0;
+  // gatherv, scatterv, allgatherv: each member's elements in the order of
+  // ranks, -1 where the trace did not see them; empty when not reported.
+  std::vector<int> counts;
   std::string datatype, op, equivalent, note;
   // Allgather: "rotated" or "permuted" when the receivers keep the blocks
   // in another order than MPI_Allgather's rank order; "" otherwise.
