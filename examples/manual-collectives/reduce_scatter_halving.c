@@ -13,7 +13,11 @@
  * arrived (not a reduce-scatter).
  * `reduce_scatter_halving lowfirst` takes the masks from 1 up: each rank
  * ends with the block at its rank's bit-reversed position (a
- * reduce-scatter, but not MPI_Reduce_scatter_block's order). */
+ * reduce-scatter, but not MPI_Reduce_scatter_block's order).
+ * `reduce_scatter_halving allreduce` then undoes the halving (recursive
+ * doubling with the same partners in reverse order: each rank sends the
+ * range it holds finished and receives its partner's beside it), so that
+ * every rank ends with the whole sum: Rabenseifner's MPI_Allreduce. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,7 @@ int main(int argc, char **argv) {
   }
   const char *mode = argc > 1 ? argv[1] : "";
   int zeros = !strcmp(mode, "zeros"), forward = !strcmp(mode, "forward"), lowFirst = !strcmp(mode, "lowfirst");
+  int allreduce = !strcmp(mode, "allreduce");
   int *acc = malloc(sizeof(int) * B * (size_t)p), *in = malloc(sizeof(int) * B * (size_t)p);
   for (int i = 0; i < B * p; i++) acc[i] = zeros ? 0 : me * 1000 + i;
   int lo = 0, blocks = p; /* the range of blocks still worked on */
@@ -44,13 +49,21 @@ int main(int argc, char **argv) {
     for (int i = 0; i < half * B && !forward; i++) acc[keep * B + i] += in[i];
     lo = keep, blocks = half;
   }
-  /* Block `lo` of the sum: sum over ranks q of q * 1000 + (lo * B + i);
-   * lo is `me` unless the masks went from 1 up. */
-  int wrong = lo != me && !lowFirst;
-  for (int i = 0; i < B && !wrong && !forward; i++) {
-    long want = zeros ? 0 : 1000L * p * (p - 1) / 2 + (long)p * (lo * B + i);
-    wrong = acc[lo * B + i] != want;
+  for (int mask = 1; mask < p && allreduce; mask *= 2) {
+    int theirs = (me & mask) ? lo - blocks : lo + blocks;
+    MPI_Sendrecv(acc + lo * B, blocks * B, MPI_INT, me ^ mask, 8, acc + theirs * B, blocks * B, MPI_INT,
+                 me ^ mask, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    lo = lo < theirs ? lo : theirs, blocks *= 2;
   }
+  /* Block b of the sum: sum over ranks q of q * 1000 + (b * B + i). The
+   * rank's block is `lo` (`me` unless the masks went from 1 up); after
+   * the allreduce every block is checked. */
+  int wrong = lo != me && !lowFirst && !allreduce;
+  for (int b = allreduce ? 0 : lo; b < (allreduce ? p : lo + 1) && !forward; b++)
+    for (int i = 0; i < B && !wrong; i++) {
+      long want = zeros ? 0 : 1000L * p * (p - 1) / 2 + (long)p * (b * B + i);
+      wrong = acc[b * B + i] != want;
+    }
   if (wrong) fprintf(stderr, "reduce_scatter_halving: rank %d holds a wrong block\n", me);
   if (me == 0) printf("reduce_scatter_halving: done (%d)\n", acc[0]);
   free(acc), free(in);

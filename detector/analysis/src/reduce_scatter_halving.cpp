@@ -24,6 +24,13 @@
 // down); another gives recv_layout "permuted" (masks from 1 up keep the
 // bit-reversed block). Two members make one swap, which shows nothing
 // (two_ranks is for the rules that report groups of two): P >= 4 only.
+//
+// Rabenseifner's allreduce follows the halving with recursive doubling:
+// L more rounds with the same partners in reverse order, each member
+// sending the range it kept in that round (first its finished block) and
+// receiving the partner's at the same offset, passing on what arrived.
+// Then the 2L rounds are one allreduce (op unknown, confirmed on the same
+// proof), and the halving is not reported on its own.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -110,8 +117,9 @@ public:
       if (!all || !any) return;
       for (size_t r = 0; r < p; r++) next[r] = inst[r].firstSend + 1;
       if (!consistent(g, sends, inst, l)) continue;
-      emit(key, g, sends, inst, l);
-      for (size_t r = 0; r < p; r++) next[r] = inst[r].firstSend + l;
+      size_t steps = doublingFollows(g, sends, inst, l) ? 2 * l : l;
+      emit(key, g, sends, inst, l, steps);
+      for (size_t r = 0; r < p; r++) next[r] = inst[r].firstSend + steps;
     }
   }
 
@@ -164,6 +172,37 @@ private:
     return true;
   }
 
+  // The next L sends of every member undo the halving (recursive
+  // doubling): send k carries the range the member kept in round L-1-k
+  // (first its finished block) to the same partner, the partner's range
+  // lands at the same offset of the member's buffer as it left the
+  // partner's, and every send after the first leaves after the previous
+  // range arrived and passes it on (the replay finds its bytes): every
+  // member ends with every finished block in place, an allreduce
+  // (Rabenseifner's), and the halving is not reported on its own.
+  bool doublingFollows(const Group &g, const std::vector<std::vector<uint32_t>> &sends,
+                       const std::vector<Halving> &inst, size_t l) {
+    size_t p = sends.size();
+    for (size_t r = 0; r < p; r++)
+      if (inst[r].firstSend + 2 * l > sends[r].size()) return false;
+    for (size_t r = 0; r < p; r++) {
+      const Halving &h = inst[r];
+      for (size_t k = 0; k < l; k++) {
+        uint32_t i = sends[r][h.firstSend + l + k];
+        const Message &m = t.messages[i];
+        size_t j = l - 1 - k, q = r ^ h.masks[j];
+        const Halving &hq = inst[q];
+        const Message &in = t.messages[sends[q][hq.firstSend + l + k]];
+        if (claimed[i] || rankIn(g, m.dst) != int(q) || m.sendAddress - h.base != h.keptFrom[j]) return false;
+        if (rankIn(g, in.dst) != int(r) || in.recvAddress - h.base != hq.keptFrom[j]) return false;
+        if (k == 0) continue;
+        const Message &before = t.messages[sends[q][hq.firstSend + l + k - 1]];
+        if (m.sendPos < before.recvPos || !forwardsReceivedBytes(i)) return false;
+      }
+    }
+    return true;
+  }
+
   // The replay found bytes of another rank's origin in the message: it
   // passes on what arrived instead of combining it.
   bool forwardsReceivedBytes(uint32_t msg) const {
@@ -175,17 +214,18 @@ private:
   }
 
   void emit(const Key &key, const Group &g, const std::vector<std::vector<uint32_t>> &sends,
-            const std::vector<Halving> &inst, size_t l) {
+            const std::vector<Halving> &inst, size_t l, size_t steps) {
     size_t p = sends.size();
+    bool allreduce = steps > l;
     Instance in;
-    in.kind = Kind::ReduceScatter;
+    in.kind = allreduce ? Kind::Allreduce : Kind::ReduceScatter;
     in.comm = key.comm;
     in.participants = g.members;
     std::sort(in.participants.begin(), in.participants.end());
     bool fill = false, rankOrder = true;
     for (size_t r = 0; r < p; r++) {
       rankOrder &= inst[r].hole == r;
-      for (size_t j = 0; j < l; j++) {
+      for (size_t j = 0; j < steps; j++) {
         uint32_t i = sends[r][inst[r].firstSend + j];
         in.messages.push_back(i);
         claimed[i] = 1;
@@ -198,14 +238,25 @@ private:
     in.count = last.sendCount;
     in.oneTag = std::all_of(in.messages.begin(), in.messages.end(),
                             [&](uint32_t i) { return t.messages[i].tag == last.tag; });
-    if (!rankOrder) in.recvLayout = "permuted";
-    in.note = "recursive halving: in each of log2 P rounds every member sent its partner the half of its "
-              "remaining range that the partner keeps and received the other half, the halves nesting "
-              "down to one block of " + std::to_string(last.bytes) + " bytes kept " +
-              (rankOrder ? "at its rank's position" : "at another position than its rank's (not "
-                                                      "MPI_Reduce_scatter_block's order)") +
-              "; each later half left after the previous one arrived and carries none of the bytes "
-              "received (combined, not forwarded); the values do not show the operation";
+    if (allreduce) {
+      in.bytes = last.bytes * p;
+      in.count = uint64_t(last.sendCount) * p;
+      in.note = "recursive halving then recursive doubling (Rabenseifner): each member's halves, sent to "
+                "its partner rank ^ mask, nest down to one block of " + std::to_string(last.bytes) +
+                " bytes, each later half carrying none of the bytes received (combined, not forwarded); "
+                "the finished blocks then travel back up the same partners unchanged, each landing at its "
+                "place: every member ends with every block combined; the values do not show the "
+                "operation";
+    } else {
+      if (!rankOrder) in.recvLayout = "permuted";
+      in.note = "recursive halving: in each of log2 P rounds every member sent its partner the half of "
+                "its remaining range that the partner keeps and received the other half, the halves "
+                "nesting down to one block of " + std::to_string(last.bytes) + " bytes kept " +
+                (rankOrder ? "at its rank's position" : "at another position than its rank's (not "
+                                                        "MPI_Reduce_scatter_block's order)") +
+                "; each later half left after the previous one arrived and carries none of the bytes "
+                "received (combined, not forwarded); the values do not show the operation";
+    }
     if (fill) {
       in.unproven |= kPayloadFill;
       in.note += "; the payloads are a constant fill, which shows no combining";

@@ -92,12 +92,13 @@ const std::vector<DetectionRule> &detectionRules() {
        "",
        reduceScatters},
       {"reduce-scatter-halving",
-       {Kind::ReduceScatter},
+       {Kind::ReduceScatter, Kind::Allreduce},
        "P = 2^L members exchange in L rounds with rank ^ mask, each sending the half of its "
        "remaining range its partner keeps (nested halves tiling P blocks with one hole, the block "
        "kept) and receiving the other; every later half leaves after the previous one arrived and "
        "the provenance replay finds no received byte in it (combined, not forwarded); the op stays "
-       "unknown",
+       "unknown; followed by L rounds of recursive doubling that bring every finished block back "
+       "in place, the whole is an allreduce",
        "before barriers and reductions: its rounds are pairwise exchanges of partial results",
        "",
        halvingReduceScatters},
