@@ -106,8 +106,10 @@ const char *unprovenSettle(uint32_t bit) {
            "--block-bytes N, N the block size) to follow the pieces";
   case kTwoRanks:
     return "with two ranks, any message between them has the shape of a scatter, a gather or a "
-           "bcast, and any swap that of an alltoall: trace at three or more ranks per group (the "
-           "same call sites forming this collective on a larger group in the same trace settle it)";
+           "bcast, and any swap that of an alltoall, an allgather or an allreduce (a ring of two "
+           "is one exchange, as a pairwise MPI_Sendrecv is): trace at three or more ranks per "
+           "group (the same call sites forming this collective on a larger group in the same "
+           "trace settle it)";
   case kCombined:
     return "every block reached every rank through one receive buffer: an allreduce if the "
            "program combines them as they arrive, an allgather if it copies them out (the "
@@ -382,6 +384,19 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
 // on a larger group of the same trace (HPL's panel broadcasts on 2-rank
 // rows beside 4-rank ones); otherwise ambiguous (two_ranks). A match left
 // without messages (its messages taken by other matches) is no finding.
+// A swap between two ranks (each sends the other its data once) is what
+// an alltoall, an allgather and an allreduce of two ranks all come to: a
+// ring of two is one exchange, and so is a pairwise MPI_Sendrecv (a halo).
+// The kinds a two-rank swap fits besides the one reported.
+static std::vector<Kind> swapsBetweenTwo(Kind k) {
+  const Kind swaps[] = {Kind::Alltoall, Kind::Allgather, Kind::Allreduce};
+  if (std::find(std::begin(swaps), std::end(swaps), k) == std::end(swaps)) return {};
+  std::vector<Kind> others;
+  for (Kind s : swaps)
+    if (s != k) others.push_back(s);
+  return others;
+}
+
 static void weighSmallGroups(Report &rep) {
   size_t empty = 0;
   std::vector<Match> kept;
@@ -420,6 +435,7 @@ static void weighSmallGroups(Report &rep) {
     if (!larger) {
       m.unproven |= kTwoRanks;
       m.confirmed = false;
+      m.otherKinds = swapsBetweenTwo(m.kind);
       continue;
     }
     if (m.kind != larger->first) {

@@ -159,6 +159,12 @@ void findBruckShapes(const MessageTable &t, const DetectOptions &o,
 void findReduceScatters(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                         std::vector<Instance> &out);
 
+// Recursive-halving reduce-scatters (P a power of two), proven by their
+// nested halves and, through the provenance replay pv, by sends that
+// carry no received byte (reduce_scatter_halving.cpp).
+void findHalvingReduceScatters(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
+                               std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
 // Reduce and allreduce: shape (who hears from whom) and small values.
 // activity: one index of the table for the passes that ask what a rank did
 // between two of its events (built on first use).

@@ -26,6 +26,9 @@ void countedGathers(RuleInputs &in) {
   findCountedGathers(in.t, in.o, in.activity(), in.claimed, in.instances);
 }
 void reduceScatters(RuleInputs &in) { findReduceScatters(in.t, in.o, in.claimed, in.instances); }
+void halvingReduceScatters(RuleInputs &in) {
+  findHalvingReduceScatters(in.t, in.provenance(), in.o, in.claimed, in.instances);
+}
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
@@ -88,6 +91,17 @@ const std::vector<DetectionRule> &detectionRules() {
        "send places say more",
        "",
        reduceScatters},
+      {"reduce-scatter-halving",
+       {Kind::ReduceScatter, Kind::Allreduce},
+       "P = 2^L members exchange in L rounds with rank ^ mask, each sending the half of its "
+       "remaining range its partner keeps (nested halves tiling P blocks with one hole, the block "
+       "kept) and receiving the other; every later half leaves after the previous one arrived and "
+       "the provenance replay finds no received byte in it (combined, not forwarded); the op stays "
+       "unknown; followed by L rounds of recursive doubling that bring every finished block back "
+       "in place, the whole is an allreduce",
+       "before barriers and reductions: its rounds are pairwise exchanges of partial results",
+       "",
+       halvingReduceScatters},
       {"barrier",
        {Kind::Barrier, Kind::Allreduce},
        "every member hears from every member through empty messages, or values the program "

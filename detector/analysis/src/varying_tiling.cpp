@@ -22,6 +22,7 @@
 // to tiling.cpp.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "detect_internal.h"
 #include "payload_strength.h"
@@ -102,10 +103,14 @@ void emitRooted(const MessageTable &t, const Group &g, uint32_t comm, uint32_t r
 // already vary from member to member (the receivers' tiling says so) and
 // tile each receiver's buffer in rank order, so the displacements are the
 // same on every rank. Equal CRCs of a constant fill, or of a few bytes,
-// do not prove the data the same: unproven.
+// do not prove the data the same: unproven; but a few bytes of each member
+// that differ from every other member's (three or more), sent the same way
+// as the longer blocks, are one exchange's blocks, not values equal by
+// chance (root_families.cpp clears small_value so for a ring).
 bool sameBlockToAll(const MessageTable &t,
                     const std::map<uint32_t, std::vector<uint32_t>> &bySender,
                     PayloadStrength &strength, Instance &in) {
+  std::set<uint32_t> blockCrcs;
   for (auto &[sender, msgs] : bySender) {
     const Message &first = t.messages[msgs[0]];
     for (uint32_t i : msgs) {
@@ -114,11 +119,13 @@ bool sameBlockToAll(const MessageTable &t,
           !m.hashed)
         return false;
     }
+    blockCrcs.insert(first.crc);
   }
+  bool distinctBlocks = bySender.size() >= 3 && blockCrcs.size() == bySender.size();
   for (auto &[sender, msgs] : bySender) {
     Strength s = strength.of(t.messages[msgs[0]]);
     if (s == Strength::Fill) in.unproven |= kPayloadFill;
-    if (s == Strength::Small) in.unproven |= kSmallValue;
+    if (s == Strength::Small && !distinctBlocks) in.unproven |= kSmallValue;
   }
   return true;
 }
