@@ -7,6 +7,8 @@
 #include <deque>
 #include <unordered_map>
 
+#include "radix_sort.h"
+
 
 namespace cz::detect {
 namespace {
@@ -142,9 +144,10 @@ std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
     at(kb.rank).push_back({kb.pos, CausalEvent::Kept, 0, 0, kb.time, uint32_t(k)});
   }
   auto byPos = [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; };
+  // (positions are unique in a rank: any sort by them gives this order)
   for (auto &events : ranks)
     if (!std::is_sorted(events.begin(), events.end(), byPos))
-      std::sort(events.begin(), events.end(), byPos);
+      detail::radixSortByKey(events, [](const CausalEvent &e) { return uint64_t(e.pos); });
   return ranks;
 }
 
