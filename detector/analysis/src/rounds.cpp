@@ -152,11 +152,18 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
 std::vector<uint32_t> hashedCandidates(const MessageTable &t, const DetectOptions &o,
                                        const std::vector<uint8_t> &claimed) {
   std::vector<uint32_t> candidates;
+  // (group() scans the groups: asked again only when the communicator changes)
+  uint32_t lastComm = 0;
+  bool lastLarge = false, known = false;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+    if (!known || m.comm != lastComm) {
+      const Group *g = t.group(m.comm);
+      lastComm = m.comm, known = true;
+      lastLarge = g && int(g->members.size()) >= o.minGroup;
+    }
+    if (lastLarge) candidates.push_back(i);
   }
   return candidates;
 }
