@@ -1,8 +1,7 @@
 // radix_sort.h: a stable sort of records by an unsigned integer key, in
-// linear time (least significant byte first). The replay's steps (by time)
-// and each rank's causal events (by position) are sorted with it: a
-// comparison sort spent ~20 comparisons per element on them, each loading
-// its operands from a random place.
+// linear time (least significant byte first), through a second array of
+// the records. Each rank's causal events (by position) are sorted with it:
+// a comparison sort spent ~20 comparisons per element on them.
 #pragma once
 
 #include <algorithm>
