@@ -115,6 +115,7 @@ struct Keyed {
 };
 TEST(RadixSort, SameOrderAsStableSort) {
   std::mt19937_64 rng(11);
+  std::vector<Keyed> spare; // reused by every sort, as the detector does
   const uint64_t masks[] = {0xffull, 0xff00000000000000ull, 0x00ff00ff0000ff00ull, ~0ull, 0x3ull};
   for (uint64_t mask : masks)
     for (size_t n : {0u, 1u, 5u, 63u, 64u, 65u, 1000u, 70000u}) {
@@ -123,7 +124,7 @@ TEST(RadixSort, SameOrderAsStableSort) {
       std::vector<Keyed> expected = items;
       std::stable_sort(expected.begin(), expected.end(),
                        [](const Keyed &a, const Keyed &b) { return a.key < b.key; });
-      cz::detect::detail::radixSortByKey(items, [](const Keyed &k) { return k.key; });
+      cz::detect::detail::radixSortByKey(items, [](const Keyed &k) { return k.key; }, spare);
       ASSERT_EQ(items, expected) << "mask " << mask << ", " << n << " items";
     }
 }

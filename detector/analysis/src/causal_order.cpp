@@ -175,9 +175,10 @@ std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
   }
   auto byPos = [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; };
   // (positions are unique in a rank: any sort by them gives this order)
+  std::vector<CausalEvent> spare;
   for (auto &events : ranks)
     if (!std::is_sorted(events.begin(), events.end(), byPos))
-      detail::radixSortByKey(events, [](const CausalEvent &e) { return uint64_t(e.pos); });
+      detail::radixSortByKey(events, [](const CausalEvent &e) { return uint64_t(e.pos); }, spare);
   return ranks;
 }
 

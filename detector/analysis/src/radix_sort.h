@@ -1,6 +1,6 @@
 // radix_sort.h: a stable sort of records by an unsigned integer key, in
 // linear time (least significant byte first), through a second array of
-// the records. Each rank's causal events (by position) are sorted with it:
+// the records (the caller's, kept between sorts). Each rank's causal events (by position) are sorted with it:
 // a comparison sort spent ~20 comparisons per element on them.
 #pragma once
 
@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -17,8 +16,10 @@ namespace cz::detect::detail {
 // Sorts `items` by keyOf(item) (a uint64_t), keeping the order of equal
 // keys. Bytes in which all keys agree cost no pass; a short vector is
 // sorted by comparisons (the same order: both are stable).
+// `spare` holds the records between passes: one vector for many sorts
+// spares the kernel zeroing fresh pages for each (this VM's costly part).
 template <class T, class KeyOf>
-void radixSortByKey(std::vector<T> &items, KeyOf keyOf) {
+void radixSortByKey(std::vector<T> &items, KeyOf keyOf, std::vector<T> &spare) {
   const size_t n = items.size();
   if (n < 64) {
     std::stable_sort(items.begin(), items.end(),
@@ -37,12 +38,9 @@ void radixSortByKey(std::vector<T> &items, KeyOf keyOf) {
     uint64_t k = keyOf(item);
     for (unsigned p = 0; p < passes; p++) counts[p][(k >> (8 * varying[p])) & 0xff]++;
   }
-  // The other buffer is written before it is read: no need to construct
-  // its records (T is trivially copyable).
   static_assert(std::is_trivially_copyable_v<T>);
-  std::unique_ptr<T, void (*)(T *)> spare(static_cast<T *>(::operator new(n * sizeof(T))),
-                                          [](T *p) { ::operator delete(p); });
-  T *from = items.data(), *to = spare.get();
+  if (spare.size() < n) spare.resize(n);
+  T *from = items.data(), *to = spare.data();
   for (unsigned p = 0; p < passes; p++) {
     const unsigned shift = 8 * varying[p];
     std::array<size_t, 256> start;
