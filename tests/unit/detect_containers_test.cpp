@@ -1,5 +1,5 @@
 // detect_containers_test.cpp: the detector's flat containers (flat_index.h,
-// rank_values.h, node_pool.h) against the standard containers they replace.
+// rank_values.h, node_pool.h, radix_sort.h) against the standard containers they replace.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,6 +9,7 @@
 
 #include "flat_index.h"
 #include "node_pool.h"
+#include "radix_sort.h"
 #include "rank_values.h"
 
 namespace {
@@ -102,6 +103,30 @@ TEST(NodePool, MapOnPoolBehavesLikeStdMap) {
   }
   ASSERT_EQ(pooled.size(), plain.size());
   EXPECT_TRUE(std::equal(pooled.begin(), pooled.end(), plain.begin(), plain.end()));
+}
+
+// The radix sort against std::stable_sort: keys that vary in a few bytes
+// only (high, low, scattered), many equal keys (their order kept), and
+// vectors below and above the length where it stops comparing.
+struct Keyed {
+  uint64_t key;
+  uint32_t seq;
+  bool operator==(const Keyed &o) const { return key == o.key && seq == o.seq; }
+};
+TEST(RadixSort, SameOrderAsStableSort) {
+  std::mt19937_64 rng(11);
+  std::vector<Keyed> spare; // reused by every sort, as the detector does
+  const uint64_t masks[] = {0xffull, 0xff00000000000000ull, 0x00ff00ff0000ff00ull, ~0ull, 0x3ull};
+  for (uint64_t mask : masks)
+    for (size_t n : {0u, 1u, 5u, 63u, 64u, 65u, 1000u, 70000u}) {
+      std::vector<Keyed> items(n);
+      for (size_t i = 0; i < n; i++) items[i] = {(rng() & mask) + 12345, uint32_t(i)};
+      std::vector<Keyed> expected = items;
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const Keyed &a, const Keyed &b) { return a.key < b.key; });
+      cz::detect::detail::radixSortByKey(items, [](const Keyed &k) { return k.key; }, spare);
+      ASSERT_EQ(items, expected) << "mask " << mask << ", " << n << " items";
+    }
 }
 
 } // namespace

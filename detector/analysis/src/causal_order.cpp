@@ -5,15 +5,15 @@
 
 #include <algorithm>
 #include <deque>
-#include <unordered_map>
+
+#include "radix_sort.h"
 
 
 namespace cz::detect {
 namespace {
 
 constexpr uint32_t kNobody = 0xffffffffu;
-
-uint64_t key(uint32_t src, uint32_t sendPos) { return uint64_t(src) << 32 | sendPos; }
+constexpr uint32_t kNotSend = 0xfffffffeu; // (SendIndex: the first event at a position is no send)
 
 // Index of the send of (src, sendPos) in ranks[src], or SIZE_MAX.
 size_t sendIndex(const std::vector<std::vector<CausalEvent>> &ranks, uint32_t src, uint32_t pos) {
@@ -24,6 +24,36 @@ size_t sendIndex(const std::vector<std::vector<CausalEvent>> &ranks, uint32_t sr
   if (it == events.end() || it->pos != pos || it->kind != CausalEvent::Send) return SIZE_MAX;
   return size_t(it - events.begin());
 }
+
+// Where each send lies in its rank's events, by position: a table when the
+// positions are dense (they are the rank's event numbers), else a binary
+// search (sendIndex). Looked up for every receive the pass places.
+class SendIndex {
+public:
+  explicit SendIndex(const std::vector<std::vector<CausalEvent>> &ranks) : ranks_(ranks) {
+    byPos_.resize(ranks.size());
+    for (size_t r = 0; r < ranks.size(); r++) {
+      const auto &events = ranks[r];
+      if (events.empty() || events.back().pos > 4 * events.size() + 1024) continue;
+      std::vector<uint32_t> &at = byPos_[r];
+      at.assign(size_t(events.back().pos) + 1, kNobody);
+      // As the binary search: the first event at a position, if a send.
+      for (size_t i = 0; i < events.size(); i++)
+        if (at[events[i].pos] == kNobody)
+          at[events[i].pos] = events[i].kind == CausalEvent::Send ? uint32_t(i) : kNotSend;
+    }
+  }
+  size_t of(uint32_t src, uint32_t pos) const {
+    if (src >= byPos_.size()) return SIZE_MAX;
+    const std::vector<uint32_t> &at = byPos_[src];
+    if (at.empty()) return sendIndex(ranks_, src, pos);
+    return pos < at.size() && at[pos] < kNotSend ? at[pos] : SIZE_MAX;
+  }
+
+private:
+  const std::vector<std::vector<CausalEvent>> &ranks_;
+  std::vector<std::vector<uint32_t>> byPos_; // per rank: index of the send at pos, or above
+};
 
 } // namespace
 
@@ -48,7 +78,10 @@ uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
   const size_t n = ranks.size();
   std::vector<size_t> next(n, 0);      // each rank's first event not placed yet
   std::vector<uint64_t> shift(n, 0);   // how far each rank's clock was raised
-  std::unordered_map<uint64_t, uint32_t> waiting; // message -> rank waiting for its send
+  const SendIndex sends(ranks);
+  // Per rank and event: the rank whose receive waits for that send, or kNobody.
+  std::vector<std::vector<uint32_t>> waiter(n);
+  for (size_t r = 0; r < n; r++) waiter[r].assign(ranks[r].size(), kNobody);
   std::deque<uint32_t> ready;
   for (uint32_t r = 0; r < n; r++) ready.push_back(r);
   uint64_t raised = 0;
@@ -67,9 +100,9 @@ uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
         t = std::max(t, before.time + (before.kind == CausalEvent::Receive ? 1 : 0));
       }
       if (e.kind == CausalEvent::Receive) {
-        size_t s = sendIndex(ranks, e.src, e.sendPos);
+        size_t s = sends.of(e.src, e.sendPos);
         if (s != SIZE_MAX && next[e.src] <= s && !ignoreFirst) {
-          waiting[key(e.src, e.sendPos)] = r;
+          waiter[e.src][s] = r;
           return;
         }
         if (s != SIZE_MAX && next[e.src] > s) t = std::max(t, ranks[e.src][s].time + 1);
@@ -80,15 +113,13 @@ uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
         shift[r] = std::max(shift[r], t - e.time);
         e.time = t;
       }
+      uint32_t &w = waiter[r][next[r]];
+      if (w != kNobody) {
+        ready.push_back(w);
+        w = kNobody;
+      }
       next[r]++;
       placed++;
-      if (e.kind == CausalEvent::Send) {
-        auto w = waiting.find(key(r, e.pos));
-        if (w != waiting.end()) {
-          ready.push_back(w->second);
-          waiting.erase(w);
-        }
-      }
     }
   };
 
@@ -103,7 +134,8 @@ uint64_t orderCausally(std::vector<std::vector<CausalEvent>> &ranks) {
           pick = r;
       if (pick == kNobody) break;
       const CausalEvent &e = ranks[pick][next[pick]];
-      waiting.erase(key(e.src, e.sendPos));
+      size_t s = sends.of(e.src, e.sendPos);
+      if (s != SIZE_MAX) waiter[e.src][s] = kNobody;
       advance(pick, true);
       continue;
     }
@@ -142,9 +174,11 @@ std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t) {
     at(kb.rank).push_back({kb.pos, CausalEvent::Kept, 0, 0, kb.time, uint32_t(k)});
   }
   auto byPos = [](const CausalEvent &a, const CausalEvent &b) { return a.pos < b.pos; };
+  // (positions are unique in a rank: any sort by them gives this order)
+  std::vector<CausalEvent> spare;
   for (auto &events : ranks)
     if (!std::is_sorted(events.begin(), events.end(), byPos))
-      std::sort(events.begin(), events.end(), byPos);
+      detail::radixSortByKey(events, [](const CausalEvent &e) { return uint64_t(e.pos); }, spare);
   return ranks;
 }
 

@@ -31,6 +31,9 @@ Provenance traceProvenance(const MessageTable &t) {
   auto keyOf = [&](const Step &s) {
     return s.isSend ? sendKey(t.messages[s.msg]) : receiveKey(t.messages[s.msg]);
   };
+  // (A radix sort by time took 53 M fewer instructions on the bench trace
+  // but its second array of steps raised the peak by 12 MB: this sort
+  // works in place.)
   std::sort(steps.begin(), steps.end(), [&](const Step &a, const Step &b) {
     if (a.time != b.time) return a.time < b.time;
     return keyOf(a) < keyOf(b);

@@ -35,6 +35,31 @@ struct PairHash {
   }
 };
 
+// Messages counted so far per (key, pair): in a table of ranks x ranks
+// counters per key when the world is small (the hash index cost ~45
+// instructions a message, a tenth of the rounds' work), else hashed.
+class PairCounters {
+public:
+  explicit PairCounters(int ranks) : ranks_(ranks > 0 && ranks <= kDenseRanks ? uint32_t(ranks) : 0) {}
+  // The count of (key, src, dst) before this message; counts it.
+  uint32_t next(uint32_t key, uint32_t src, uint32_t dst) {
+    const size_t square = size_t(ranks_) * ranks_;
+    if (src < ranks_ && dst < ranks_ && (size_t(key) + 1) * square <= kDenseCounters) {
+      size_t at = size_t(key) * square + size_t(src) * ranks_ + dst;
+      if (at >= dense_.size()) dense_.resize((size_t(key) + 1) * square, 0);
+      return dense_[at]++;
+    }
+    return (*hashed_.insert({key, src, dst}, 0).first)++;
+  }
+
+private:
+  static constexpr uint32_t kDenseRanks = 32;
+  static constexpr size_t kDenseCounters = size_t(1) << 22; // 16 MB at most
+  uint32_t ranks_; // 0: every pair hashed
+  std::vector<uint32_t> dense_;
+  FlatIndex<PairKey, PairHash> hashed_;
+};
+
 } // namespace
 
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgsIn,
@@ -53,7 +78,7 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
   // round of its key.
   FlatIndex<RoundKey, KeyHash> stateOf;
   std::vector<std::vector<uint32_t>> roundOfK; // per key
-  FlatIndex<PairKey, PairHash> perPair;
+  PairCounters pairs(t.ranks);
   std::vector<Round> rounds;
   std::vector<uint32_t> roundOf(msgs->size()), sizes;
   RoundKey lastKey{};
@@ -67,7 +92,7 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
       last = *state, lastKey = key;
     }
     std::vector<uint32_t> &rk = roundOfK[last];
-    uint32_t k = (*perPair.insert({last, m.src, m.dst}, 0).first)++;
+    uint32_t k = pairs.next(last, m.src, m.dst);
     if (k == rk.size()) {
       rk.push_back(uint32_t(rounds.size()));
       rounds.emplace_back();
@@ -127,11 +152,18 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
 std::vector<uint32_t> hashedCandidates(const MessageTable &t, const DetectOptions &o,
                                        const std::vector<uint8_t> &claimed) {
   std::vector<uint32_t> candidates;
+  // (group() scans the groups: asked again only when the communicator changes)
+  uint32_t lastComm = 0;
+  bool lastLarge = false, known = false;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
-    const Group *g = t.group(m.comm);
-    if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
+    if (!known || m.comm != lastComm) {
+      const Group *g = t.group(m.comm);
+      lastComm = m.comm, known = true;
+      lastLarge = g && int(g->members.size()) >= o.minGroup;
+    }
+    if (lastLarge) candidates.push_back(i);
   }
   return candidates;
 }
