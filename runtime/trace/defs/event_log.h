@@ -45,7 +45,7 @@ extern "C" {
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
 #define CZT_LOG_VERSION 3u /* 2: the log header is a 4 KiB block; 3: caller */
-#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records */
+#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records (2026-11) */
 #define CZT_RING_HEADER_BYTES 4096u
 #define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
 #define CZT_RING_EMPTY UINT64_MAX
@@ -97,7 +97,9 @@ enum {
  * them whole; zero unless the call set them. A new field the wrappers pass
  * is a member here (CZT_LOG_VERSION bumped), its line in
  * CZT_MESSAGE_ATTRIBUTES below, and `site.passed.<member> = ...` in the
- * wrappers that know it (runtime/README.md, "A new trace field"). */
+ * wrappers that know it (runtime/README.md, "A new trace field"). The
+ * first member after caller grows the record by 8 bytes (alignment), the
+ * ones that fit in that padding do not. */
 typedef struct czt_passed {
   /* the return address of the program's function holding the MPI call
    * when cz_trace_site_at said so (a site in the program's own wrapper of
