@@ -12,18 +12,13 @@ static _Thread_local uint8_t pending_kind;
 static _Thread_local int pending;
 
 CZT_HOT czt_site czt_take_site(void *ra) {
-  czt_site s;
+  /* Designated: every passed value the wrapper does not set stays 0. */
   if (atomic_load_explicit(&czt.sites, memory_order_relaxed) && pending) {
     pending = 0;
-    s.id = pending_site;
-    s.kind = pending_kind;
-    s.caller = pending_caller;
-  } else {
-    s.id = (uint64_t)(uintptr_t)ra;
-    s.kind = 1;
-    s.caller = 0;
+    return (czt_site){.id = pending_site, .kind = pending_kind,
+                      .passed = {.caller = pending_caller}};
   }
-  return s;
+  return (czt_site){.id = (uint64_t)(uintptr_t)ra, .kind = 1};
 }
 
 CZT_EXPORT void cz_trace_site(unsigned long long site_id) {

@@ -216,7 +216,7 @@ CZT_HOT static void take_msg(czt_record *e, const czt_msg *m) {
   e->address = (uint64_t)(uintptr_t)m->buf;
   e->prefix = m->prefix;
   e->site = m->site.id;
-  e->caller = m->site.caller;
+  e->passed = m->site.passed;
   e->count = (uint32_t)m->count;
   e->dtype = m->type_code;
   e->flags = (uint8_t)((m->hashed ? CZT_REC_HASHED : 0) |

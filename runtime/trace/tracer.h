@@ -99,9 +99,13 @@ void czt_disable(const char *why);
 void czt_write_objects(const char *dir);
 
 /* ---- call sites (api.c) ------------------------------------------------ */
+/* Where a call came from, and what else its message records take from it
+ * unchanged (czt_passed, event_log.h): a wrapper sets those in the site it
+ * took (`site.passed.<member> = ...`), which goes with the call's messages
+ * to their records. */
 typedef struct czt_site {
   uint64_t id;
-  uint64_t caller; /* cz_trace_site_at: the wrapper's return address, else 0 */
+  czt_passed passed; /* zero unless the call set them */
   uint8_t kind; /* 0 instrumenter id, 1 return address */
 } czt_site;
 /* "sites PATH" manifest lines for the site databases instrumented code

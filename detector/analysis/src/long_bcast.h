@@ -1,6 +1,7 @@
 // long_bcast.h: van de Geijn's long broadcast (HPL's BCAST 4 and 5): the
 // root spreads consecutive pieces of its buffer, then the pieces are rolled
-// around a ring until everyone has all of them. long_bcast.cpp has the rule.
+// around a ring until everyone has all of them. long_bcast.cpp has the rule,
+// long_bcast_spread.cpp the spread's proof (followSpread).
 #pragma once
 
 #include <cstdint>

@@ -45,7 +45,7 @@ extern "C" {
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
 #define CZT_LOG_VERSION 3u /* 2: the log header is a 4 KiB block; 3: caller */
-#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records */
+#define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records (2026-11) */
 #define CZT_RING_HEADER_BYTES 4096u
 #define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
 #define CZT_RING_EMPTY UINT64_MAX
@@ -83,14 +83,33 @@ enum {
 /* One event. Fields by kind:
  *   messages: peer (rank in comm), ref (comm), tag, bytes, crc, prefix,
  *             address, site, count, dtype, peer_world; req for ISEND/IRECV;
- *             caller (0: none) when the site came with one (cz_trace_site_at)
+ *             passed: what the call passed (czt_passed)
  *   requests: req
  *   COLL_END: count = OTF2 collective op, ref, peer = root, peer_world =
  *             root's world rank, bytes = sent, req = received, site
  *   ENTER/LEAVE: tag = region; LEAVE: peer = new comm ref, ref = comm,
  *             site, count = color (CZT_REC_HAS_COLOR) */
+/* What a message's record takes unchanged from its call: values only the
+ * call knows (its wrapper's arguments, or cz_trace_site_at before it). The
+ * wrapper puts them in the call's czt_site (tracer.h), which every path
+ * already carries to the record (blocking, nonblocking and persistent
+ * calls, late receives, both records of a Sendrecv), and the record copies
+ * them whole; zero unless the call set them. A new field the wrappers pass
+ * is a member here (CZT_LOG_VERSION bumped), its line in
+ * CZT_MESSAGE_ATTRIBUTES below, and `site.passed.<member> = ...` in the
+ * wrappers that know it (runtime/README.md, "A new trace field"). The
+ * first member after caller grows the record by 8 bytes (alignment), the
+ * ones that fit in that padding do not. */
+typedef struct czt_passed {
+  /* the return address of the program's function holding the MPI call
+   * when cz_trace_site_at said so (a site in the program's own wrapper of
+   * the call); 0: none */
+  uint64_t caller;
+} czt_passed;
+
 typedef struct czt_record {
-  uint64_t t, bytes, prefix, site, address, req, caller;
+  uint64_t t, bytes, prefix, site, address, req;
+  czt_passed passed; /* messages */
   uint32_t peer, ref, tag, crc, count, dtype, peer_world;
   uint8_t flags, unused[2];
   uint8_t kind; /* stored last */
@@ -105,8 +124,9 @@ static inline uint32_t czt_site_attribute(const czt_record *r) {
 /* The attributes of a message record (MpiSend, MpiIsend, MpiRecv, MpiIrecv)
  * in the order they are written: X(ATTRIBUTE, TYPE, VALUE, WHEN) adds VALUE
  * of record r with OTF2_AttributeList_Add<TYPE> when WHEN holds. A new
- * field of messages: its member in czt_record above (and CZT_LOG_VERSION
- * bumped), one line here, and the tracer code that fills it. */
+ * field of messages: its member in czt_record above, or in czt_passed when
+ * the call passes it (and CZT_LOG_VERSION bumped), one line here, and the
+ * code that fills it (take_msg in otf2_writer.c, or the wrappers). */
 #define CZT_MESSAGE_ATTRIBUTES(X)                                             \
   X(CZT_ATTR_CRC32, Uint32, r->crc, r->flags & CZT_REC_HASHED)                \
   X(CZT_ATTR_ADDRESS, Uint64, r->address, 1)                                  \
@@ -114,7 +134,7 @@ static inline uint32_t czt_site_attribute(const czt_record *r) {
   X(czt_site_attribute(r), Uint64, r->site, 1)                                \
   /* only sites in the program's own wrappers have a caller: traces of     */ \
   /* programs without them do not grow                                     */ \
-  X(CZT_ATTR_CALLER, Uint64, r->caller, r->caller != 0)                       \
+  X(CZT_ATTR_CALLER, Uint64, r->passed.caller, r->passed.caller != 0)         \
   X(CZT_ATTR_COUNT, Uint32, r->count, 1)                                      \
   X(CZT_ATTR_DATATYPE, Uint32, r->dtype, 1)                                   \
   /* on MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already       */ \

@@ -186,16 +186,18 @@
 
 /* Every attribute above, once, for all the code that declares, writes,
  * reads, prints and compares them (the tracer's OTF2 definitions, the
- * trace reader, `collectivize trace dump`, the tests' trace writer): a new
- * attribute is its #define and comment above, one line here, the member of
- * the reader's Event, and the tracer code that records it (runtime/
+ * trace reader's Event members and decoding, `collectivize trace dump`,
+ * the tests' trace writer): a new attribute is its #define and comment
+ * above, one line here, and the tracer code that records it (runtime/
  * README.md, "A new trace field").
  *   X(ID, TYPE, MEMBER, SHOWN, DESCRIPTION)
  *   ID           the name is CZ_TRACE_ATTR_<ID>
  *   TYPE         the OTF2 type written: OTF2_TYPE_<TYPE>
- *   MEMBER       the reader's cz::trace::Event member that holds it
- *                (SITE and RETURN_ADDRESS share `site`; `siteKind` says
- *                which one the record had)
+ *   MEMBER       the reader's cz::trace::Event member that holds it,
+ *                declared from this line (an optional of TYPE's C++
+ *                type, signed when SHOWN is SIGNED; SITE and
+ *                RETURN_ADDRESS share `site`, `siteKind` says which one
+ *                the record had)
  *   SHOWN        how `trace dump` prints it: HEX, HEX_FIXED (all digits
  *                of TYPE), DECIMAL, SIGNED, DATATYPE (cz_trace_type name),
  *                FLAG (its name when non-zero), COMM (a ref, or "null"),

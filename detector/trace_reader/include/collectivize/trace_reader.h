@@ -16,8 +16,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "collectivize_trace_format.h"
 
 namespace cz::trace {
 
@@ -71,6 +74,27 @@ const char *eventKindName(EventKind kind);
 constexpr uint32_t kNoComm = 0xffffffffu; // OTF2_UNDEFINED_COMM
 constexpr uint32_t kCommNull = 0xffffffffu; // CZ_TRACE_ATTR_NEW_COMM for MPI_COMM_NULL
 
+// The Event member of each attribute of CZ_TRACE_ATTRIBUTES: an optional
+// of its OTF2 type's C++ type (signed when the dump shows it SIGNED: an
+// int written as UINT32); RETURN_ADDRESS (WITH_SITE) shares SITE's member.
+#define CZ_EVENT_VALUE_UINT8 uint8_t
+#define CZ_EVENT_VALUE_UINT32 uint32_t
+#define CZ_EVENT_VALUE_UINT64 uint64_t
+#define CZ_EVENT_VALUE_COMM uint32_t
+#define CZ_EVENT_MEMBER(id, type, member, shown, description) \
+  CZ_EVENT_MEMBER_##shown(member, CZ_EVENT_VALUE_##type)
+#define CZ_EVENT_OPTIONAL(member, value) std::optional<value> member;
+#define CZ_EVENT_MEMBER_HEX CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_HEX_FIXED CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_DECIMAL CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_DATATYPE CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_FLAG CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_COMM CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_SITE CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_WITH_PEER CZ_EVENT_OPTIONAL
+#define CZ_EVENT_MEMBER_SIGNED(member, value) std::optional<std::make_signed_t<value>> member;
+#define CZ_EVENT_MEMBER_WITH_SITE(member, value)
+
 struct Event {
   EventKind kind = EventKind::Send;
   int rank = 0;            // world rank (= OTF2 location) that recorded it
@@ -82,9 +106,6 @@ struct Event {
   // rank in `comm`; absent for records without one (and for collectives
   // with no root: OTF2_UNDEFINED_UINT32).
   std::optional<uint32_t> peer;
-  // World rank of the peer: CZ_TRACE_ATTR_PEER_WORLD if recorded, else
-  // translated through the communicator's group when it is defined.
-  std::optional<uint32_t> peerWorld;
   uint32_t comm = kNoComm;          // OTF2 comm ref
   uint32_t tag = 0;                 // send/recv
   uint64_t bytes = 0;               // send/recv; collectives: bytes sent
@@ -92,24 +113,15 @@ struct Event {
   std::optional<uint64_t> request;  // isend/isend_complete/irecv*/cancelled
   uint32_t collectiveOp = 0;        // OTF2_CollectiveOp, collective_end
   uint32_t region = 0;              // enter/leave: OTF2 region ref
-  // Collectivize attributes (absent when the record does not carry them):
-  // the members CZ_TRACE_ATTRIBUTES names (collectivize_trace_format.h).
-  std::optional<uint32_t> crc32;
-  std::optional<uint64_t> address;
-  std::optional<uint64_t> prefix;
-  std::optional<uint64_t> site;
+  // Collectivize attributes (absent when the record does not carry them),
+  // one member per line of CZ_TRACE_ATTRIBUTES, named in its MEMBER column
+  // (collectivize_trace_format.h says what each holds). peerWorld, when
+  // the record omits it, is translated through the communicator's group
+  // when that is defined.
+  CZ_TRACE_ATTRIBUTES(CZ_EVENT_MEMBER)
+  // Which attribute gave `site`: 0 CZ_TRACE_ATTR_SITE (an instrumenter's
+  // id), 1 CZ_TRACE_ATTR_RETURN_ADDRESS.
   std::optional<uint8_t> siteKind;
-  // Point-to-point records whose site is in the program's own wrapper of
-  // the MPI call: the wrapper's return address in the rank's process.
-  std::optional<uint64_t> caller;
-  std::optional<uint32_t> count;
-  std::optional<uint32_t> datatype;
-  std::optional<uint8_t> kept;
-  std::optional<uint32_t> newComm;
-  // The communicator argument of a communicator call, on its Leave: the
-  // parent of a creation, the communicator MPI_Comm_free freed.
-  std::optional<uint32_t> commArgument;
-  std::optional<int32_t> color; // MPI_Comm_split's color, on its Leave
 
   bool operator==(const Event &o) const;
   bool operator!=(const Event &o) const { return !(*this == o); }
