@@ -27,6 +27,7 @@ void countedGathers(RuleInputs &in) {
 }
 void reduceScatters(RuleInputs &in) { findReduceScatters(in.t, in.o, in.claimed, in.instances); }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
+void echoBarriers(RuleInputs &in) { findEchoBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
 void prefixReductions(RuleInputs &in) { findPrefixReductions(in.t, in.o, in.claimed, in.instances); }
@@ -97,6 +98,15 @@ const std::vector<DetectionRule> &detectionRules() {
        "",
        "barriers",
        barriers},
+      {"echo-barrier",
+       {Kind::Barrier},
+       "nothing by itself (the forward messages carry data a rank may read: ambiguous): every "
+       "message is one half of a pair whose reply leaves, unchanged, from where the first "
+       "arrived, and every member hears from every member by its last event",
+       "before block-flows and reductions: an exchange in which everyone hears from everyone "
+       "is a reduction's shape too, and an echo combines nothing",
+       "",
+       echoBarriers},
       {"block-flows",
        {Kind::Alltoall},
        "each member's distinct blocks (per-block CRCs, --block-bytes) reach their destinations "
