@@ -154,4 +154,57 @@ TEST(StagedCopies, SiteDatabaseStagingIsReadAndOlderRecordsStayReadable) {
   EXPECT_NE(bad.error().message().find("\"staging\" lacks"), std::string::npos);
 }
 
+TEST(StagedCopies, BufferIndexedByThePeerIsReadAsABufferPerMember) {
+  const std::string text = R"({"format": "collectivize-sites", "version": 1, "sites": [
+    {"id": "21", "file": "b.cpp", "line": 19, "callee": "MPI_Isend",
+     "args": ["sendbuf[i]", "n", "MPI_CHAR", "i", "1", "MPI_COMM_WORLD", "&r"]},
+    {"id": "22", "file": "b.cpp", "line": 24, "callee": "MPI_Irecv",
+     "args": ["recvbuf [ q ]", "n", "MPI_CHAR", "q", "1", "MPI_COMM_WORLD", "&r"]},
+    {"id": "23", "file": "b.cpp", "line": 30, "callee": "MPI_Send",
+     "args": ["sendbuf[i]", "n", "MPI_CHAR", "j", "1", "MPI_COMM_WORLD"]},
+    {"id": "24", "file": "b.cpp", "line": 31, "callee": "MPI_Send",
+     "args": ["sendbuf[0]", "n", "MPI_CHAR", "0", "1", "MPI_COMM_WORLD"]},
+    {"id": "25", "file": "b.cpp", "line": 32, "callee": "MPI_Sendrecv",
+     "args": ["a[i]", "1", "MPI_INT", "i", "1", "b[i]", "1", "MPI_INT", "i", "1", "c", "s"]}]})";
+  auto db = cz::detect::parseSiteDatabase(text, "sites.json");
+  ASSERT_TRUE(db.ok()) << db.error().message();
+  auto sites = cz::detect::stagedSitesOf(db.value());
+  ASSERT_EQ(sites.size(), 2u); // another index, a constant peer, a Sendrecv: none
+  EXPECT_TRUE(sites.at(21).perPeer);
+  EXPECT_TRUE(sites.at(21).send);
+  EXPECT_EQ(sites.at(21).buffer, "sendbuf[i]");
+  EXPECT_EQ(sites.at(21).copy, "b.cpp:19");
+  EXPECT_FALSE(sites.at(22).send);
+  EXPECT_EQ(sites.at(22).buffer, "recvbuf[q]");
+}
+
+// Every rank sends every other its block from a buffer per destination
+// (an alltoall's senders): no rank is a scatter's root.
+TEST(StagedCopies, BufferPerPeerAtEveryRankIsNoScatter) {
+  const int p = 4;
+  Script s(p);
+  for (int a = 0; a < p; a++)
+    for (int b = 0; b < p; b++) {
+      if (a == b) continue;
+      s.add(a, EventKind::Send, b, 5, 32, 0x100u * uint32_t(a + 1) + uint32_t(b), 0x1000 + 0x100 * b).site = kSendSite;
+      s.spec.events[size_t(a)].back().siteKind = 0;
+    }
+  for (int b = 0; b < p; b++)
+    for (int a = 0; a < p; a++) {
+      if (a == b) continue;
+      s.add(b, EventKind::Recv, a, 5, 32, 0, 0x2000).site = kRecvSite;
+      s.spec.events[size_t(b)].back().siteKind = 0;
+    }
+  auto t = s.table("per-peer-everywhere");
+  cz::detect::DetectOptions o;
+  o.stagedSites[kSendSite] = {true, "sendbuf[q]", "a.c:9", true};
+  for (const auto &m : cz::detect::detect(t, o).matches) EXPECT_NE(m.kind, cz::detect::Kind::Scatter);
+  // One root alone at that site is one.
+  auto one = stagedSends("per-peer-root", 4, 1, false);
+  auto rep = cz::detect::detect(one, o);
+  ASSERT_EQ(rep.matches.size(), 1u);
+  EXPECT_EQ(rep.matches[0].kind, cz::detect::Kind::Scatter);
+  EXPECT_EQ(rep.matches[0].unproven, uint32_t(cz::detect::kBufferPerPeer));
+}
+
 } // namespace

@@ -54,6 +54,7 @@ const char *unprovenName(uint32_t bit) {
   case kRelayCopied: return "relay_copied";
   case kStagedCopy: return "staged_copy";
   case kScratchReceive: return "scratch_receive";
+  case kBufferPerPeer: return "buffer_per_peer";
   }
   return "?";
 }
@@ -95,6 +96,11 @@ const char *unprovenSettle(uint32_t bit) {
            "layout: the copy that fills (empties) it says block q comes from (goes to) an offset "
            "that follows q; check in the source that the offset is q times the block, and patch "
            "by hand (MPI_Scatter from, or MPI_Gather into, the copied array, the copy removed)";
+  case kBufferPerPeer:
+    return "the root sent (received) every block from (into) a buffer of its own, an element of "
+           "an array of buffers indexed by the peer, so the trace shows no one buffer's layout: "
+           "MPI_Scatter (MPI_Gather) needs the blocks in one array, rank q's at q times the block; "
+           "patch by hand";
   case kScratchReceive:
     return "the root received every member's block into one place (a scalar, one scratch "
            "buffer) and used it before the next arrived, so the trace shows no layout: check in "

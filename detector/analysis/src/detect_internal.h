@@ -141,6 +141,11 @@ void findCountedGathers(const MessageTable &t, const DetectOptions &o, const Ran
 // from every member.
 void findBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
                   std::vector<Instance> &out);
+// Barriers of pairs that exchange a message and its echo, the reply sent
+// back unchanged from where the first arrived (echo_barrier.cpp);
+// ambiguous (kValuesRead): the forward messages carry data.
+void findEchoBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+                      std::vector<Instance> &out);
 
 // Alltoall of any shape from per-block CRCs (block_flows.cpp): each
 // member's distinct blocks followed to their destinations through packed

@@ -30,6 +30,7 @@ void halvingReduceScatters(RuleInputs &in) {
   findHalvingReduceScatters(in.t, in.provenance(), in.o, in.claimed, in.instances);
 }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
+void echoBarriers(RuleInputs &in) { findEchoBarriers(in.t, in.o, in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
 void prefixReductions(RuleInputs &in) { findPrefixReductions(in.t, in.o, in.claimed, in.instances); }
@@ -67,7 +68,9 @@ const std::vector<DetectionRule> &detectionRules() {
        {Kind::Scatter, Kind::Gather, Kind::Scatterv, Kind::Gatherv},
        "nothing: a root that sends distinct blocks to (receives one from) every member once, "
        "through a buffer the source fills (empties) by a copy at an offset following the peer "
-       "(site database \"staging\"), is a possible scatter (gather); it stays ambiguous",
+       "(site database \"staging\"), or from (into) a buffer per member the peer indexes "
+       "(site database \"args\": sendbuf[i] to rank i), is a possible scatter (gather); it "
+       "stays ambiguous",
        "after tiling, before reductions: a gather into one scratch buffer has a reduction's "
        "shape",
        "",
@@ -109,6 +112,15 @@ const std::vector<DetectionRule> &detectionRules() {
        "",
        "barriers",
        barriers},
+      {"echo-barrier",
+       {Kind::Barrier},
+       "nothing by itself (the forward messages carry data a rank may read: ambiguous): every "
+       "message is one half of a pair whose reply leaves, unchanged, from where the first "
+       "arrived, and every member hears from every member by its last event",
+       "before block-flows and reductions: an exchange in which everyone hears from everyone "
+       "is a reduction's shape too, and an echo combines nothing",
+       "",
+       echoBarriers},
       {"block-flows",
        {Kind::Alltoall},
        "each member's distinct blocks (per-block CRCs, --block-bytes) reach their destinations "

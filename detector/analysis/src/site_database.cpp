@@ -3,6 +3,8 @@
 // picked out (unknown fields are ignored, as the format allows).
 #include "collectivize/site_database.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -60,6 +62,9 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
     if (const Json *peers = r.find("peers"); peers && peers->isArray())
       for (const Json &p : peers->items())
         if (p.isString()) sl.peers.push_back(p.str());
+    if (const Json *args = r.find("args"); args && args->isArray())
+      for (const Json &a : args->items())
+        if (a.isString()) sl.args.push_back(a.str());
     if (const Json *st = r.find("staging"); st && st->isObject()) { // absent in older databases
       const Json *copy = st->find("copy"), *sline = st->find("line"), *buffer = st->find("buffer"),
                  *array = st->find("array"), *offset = st->find("offset"),
@@ -81,18 +86,47 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
   return out;
 }
 
+namespace {
+
+std::string withoutSpaces(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\n') out += c;
+  return out;
+}
+
+// The buffer argument `NAME[PEER]`, PEER the call's peer argument (the
+// destination of a send, the source of a receive: the fourth argument of
+// MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and their kin) and not a
+// number: one buffer per member, the peer choosing it. "" otherwise.
+std::string bufferIndexedByPeer(const SourceLocation &sl) {
+  if (sl.args.size() < 4) return "";
+  std::string buffer = withoutSpaces(sl.args[0]), peer = withoutSpaces(sl.args[3]);
+  if (peer.empty() || std::all_of(peer.begin(), peer.end(), [](char c) { return std::isdigit(uint8_t(c)); }))
+    return "";
+  std::string index = "[" + peer + "]";
+  if (buffer.size() <= index.size() || buffer.compare(buffer.size() - index.size(), index.size(), index))
+    return "";
+  return buffer;
+}
+
+} // namespace
+
 std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites) {
   std::map<uint64_t, StagedSite> out;
   for (const auto &[id, sl] : sites) {
-    const SourceLocation::Staging &st = sl.staging;
-    if (st.copy.empty() || (st.offsetFrom != "peer" && st.offsetFrom != "source" &&
-                            st.offsetFrom != "loop"))
-      continue;
     bool send = sl.callee.find("send") != std::string::npos ||
                 sl.callee.find("Send") != std::string::npos;
     bool recv = sl.callee.find("recv") != std::string::npos ||
                 sl.callee.find("Recv") != std::string::npos;
     if (send == recv) continue; // Sendrecv, or not a transfer
+    const SourceLocation::Staging &st = sl.staging;
+    if (st.copy.empty()) {
+      if (std::string buffer = bufferIndexedByPeer(sl); !buffer.empty())
+        out[id] = StagedSite{send, buffer, sl.file + ":" + std::to_string(sl.line), true};
+      continue;
+    }
+    if (st.offsetFrom != "peer" && st.offsetFrom != "source" && st.offsetFrom != "loop") continue;
     std::string where = sl.file + ":" + std::to_string(st.line) + " ";
     std::string dir = send ? "from " : "to ";
     if (st.copy == "loop") where += "element loop " + dir + st.array + "[" + st.offset + "]";

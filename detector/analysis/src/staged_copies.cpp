@@ -7,6 +7,10 @@
 // (receives one from every other member) is taken for the scatter
 // (gather) the copy makes of it. The layout rests on the source's copy,
 // which no message proves: ambiguous (kStagedCopy), with the copy named.
+// A root that sends every block from a buffer of its own, the element of
+// an array of buffers its destination indexes (`sendbuf[i]` to rank i;
+// receives likewise), is taken the same way: ambiguous (kBufferPerPeer),
+// MPI_Scatter (MPI_Gather) needing the blocks in one array.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -54,6 +58,7 @@ Instance stagedInstance(const MessageTable &t, const DetectOptions &o, uint32_t 
   uint64_t n = t.messages[msgs.front()].bytes, total = 0;
   bool varies = false;
   std::set<std::string> copies, buffers;
+  bool perPeer = false;
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
     varies |= m.bytes != n;
@@ -62,6 +67,7 @@ Instance stagedInstance(const MessageTable &t, const DetectOptions &o, uint32_t 
     const StagedSite &s = o.stagedSites.at(scatter ? m.sendSite : m.recvSite);
     copies.insert(s.copy);
     buffers.insert(s.buffer);
+    perPeer |= s.perPeer;
   }
   std::sort(in.counts.begin(), in.counts.end());
   if (varies) {
@@ -78,6 +84,15 @@ Instance stagedInstance(const MessageTable &t, const DetectOptions &o, uint32_t 
     return out;
   };
   std::string through = join(buffers, ", ");
+  if (perPeer) {
+    in.unproven = kBufferPerPeer;
+    in.note = std::string("possible ") + kindName(in.kind) + (scatter ? " from " : " into ") +
+              "a buffer per member (" + through + " at " + join(copies, ", ") + "): every block " +
+              (scatter ? "left from" : "arrived in") + " a buffer of its own that the " +
+              (scatter ? "destination" : "source") + " chooses, so the trace shows no one "
+              "buffer's layout";
+    return in;
+  }
   in.unproven = kStagedCopy;
   in.note = std::string("possible ") + kindName(in.kind) + " staged through " + through + " (" +
             join(copies, "; ") + "): every block " + (scatter ? "left from " : "arrived in ") +
@@ -116,10 +131,29 @@ void findStagedCopies(const MessageTable &t, const DetectOptions &o, std::vector
     }
     for (auto &[key, msgs] : sides) byRoot[key].push_back({round.key.comm, std::move(msgs)});
   }
+  // A buffer per member chosen by the peer is also how every member of an
+  // alltoall (allgather) keeps its blocks: at such sites, a root is one
+  // only when no other rank sends (receives) there.
+  std::map<std::pair<uint64_t, bool>, std::set<uint32_t>> perPeerRoots; // (site, send) -> roots
+  for (uint32_t i : candidates) {
+    const Message &m = t.messages[i];
+    if (const StagedSite *s = stagedAt(o, m, true); s && s->perPeer)
+      perPeerRoots[{m.sendSite, true}].insert(m.src);
+    if (const StagedSite *s = stagedAt(o, m, false); s && s->perPeer)
+      perPeerRoots[{m.recvSite, false}].insert(m.dst);
+  }
+  auto sharedPerPeerSite = [&](uint32_t root, bool scatter, const std::vector<uint32_t> &msgs) {
+    return std::any_of(msgs.begin(), msgs.end(), [&](uint32_t i) {
+      const Message &m = t.messages[i];
+      auto it = perPeerRoots.find({scatter ? m.sendSite : m.recvSite, scatter});
+      return it != perPeerRoots.end() && it->second.size() > 1 && it->second.count(root);
+    });
+  };
   for (auto &[key, rounds] : byRoot) {
     const auto [root, scatter] = key;
     bool all = std::all_of(rounds.begin(), rounds.end(), [&, root = root, scatter = scatter](const auto &r) {
-      return oneBlockPerMember(t, *t.group(r.first), root, r.second, scatter);
+      return oneBlockPerMember(t, *t.group(r.first), root, r.second, scatter) &&
+             !sharedPerPeerSite(root, scatter, r.second);
     });
     if (!all) continue;
     for (auto &[comm, msgs] : rounds) {

@@ -72,8 +72,9 @@ enum Unproven : uint32_t {
   kRelayCopied = 1u << 10,   // the same data left relays from other buffers than it arrived in
   kStagedCopy = 1u << 11,    // the layout comes from a staging copy in the source, not the trace
   kScratchReceive = 1u << 12, // a gather received into one place: no layout in the trace
+  kBufferPerPeer = 1u << 13,  // a buffer of its own per member (buf[q]): no one buffer's layout
 };
-constexpr uint32_t kUnprovenBits = 13;
+constexpr uint32_t kUnprovenBits = 14;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
@@ -199,11 +200,15 @@ const char *statusName(const Match &m);
 // before the call, or a receive whose buffer it empties into one just
 // after (the site database's "staging", read by stagedSitesOf), at an
 // offset that follows the peer: a scatter through one temporary buffer, a
-// gather into one scratch buffer, whose messages show no layout.
+// gather into one scratch buffer, whose messages show no layout. Also a
+// send (receive) whose buffer is an element of an array of buffers that
+// the peer argument indexes (`sendbuf[i]` to rank i, perPeer): blocks in
+// separate buffers, which no one buffer's layout shows either.
 struct StagedSite {
   bool send = true;
-  std::string buffer; // "tmp"
+  std::string buffer; // "tmp"; "sendbuf[i]" (perPeer)
   std::string copy;   // for notes: "scatter_staged.c:25 memcpy from all + q * BLOCK"
+  bool perPeer = false;
 };
 
 struct DetectOptions {

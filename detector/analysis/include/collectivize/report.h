@@ -32,6 +32,8 @@ struct SourceLocation {
     int line = 0;
     std::string buffer, array, offset, offsetFrom;
   } staging;
+  // The call's arguments as written (site database "args").
+  std::vector<std::string> args;
 };
 using SiteLocations = std::map<uint64_t, SourceLocation>;
 
