@@ -48,6 +48,21 @@ bool integerArithmetic(BinaryOperatorKind op, long l, long r, long &out) {
   case BO_Mul: return out = l * r, true;
   case BO_Div: return r != 0 && (out = l / r, true);
   case BO_Rem: return r != 0 && (out = l % r, true);
+  // The bit operations a partner or a round's mask is computed with
+  // (`me ^ mask`, `mask >> 1`), and the comparisons that pick a half.
+  case BO_Xor: return out = l ^ r, true;
+  case BO_And: return out = l & r, true;
+  case BO_Or: return out = l | r, true;
+  case BO_Shl: return r >= 0 && r < 62 && l >= 0 && (out = l << r, true);
+  case BO_Shr: return r >= 0 && r < 62 && (out = l >> r, true);
+  case BO_LT: return out = l < r, true;
+  case BO_GT: return out = l > r, true;
+  case BO_LE: return out = l <= r, true;
+  case BO_GE: return out = l >= r, true;
+  case BO_EQ: return out = l == r, true;
+  case BO_NE: return out = l != r, true;
+  case BO_LAnd: return out = l && r, true;
+  case BO_LOr: return out = l || r, true;
   default: return false;
   }
 }

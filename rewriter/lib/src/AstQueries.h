@@ -21,7 +21,8 @@ void forEachStmt(const clang::Stmt *s, const std::function<void(const clang::Stm
 void declaredIn(const clang::Stmt *s, std::set<const clang::VarDecl *> &out);
 bool isLoop(const clang::Stmt *s);
 // l OP r for the integer operators a rank or an offset is computed with
-// (+ - * / %); false for another operator or a division by zero.
+// (+ - * / %, the bit operations, comparisons); false for another operator,
+// a division by zero or a shift out of range.
 bool integerArithmetic(clang::BinaryOperatorKind op, long l, long r, long &out);
 // The variable an assignment, ++/-- or compound assignment writes (`x = ..`
 // -> x; null for `a[i] = ..`); lhsOut: the written expression, if any.

@@ -62,6 +62,10 @@ private:
   // not; a trace that left the operation open is settled by nothing else
   // (Rewrite.cpp settledBySource).
   bool twoPhaseRing(CallPlan &plan);
+  // A recursive halving (reduce_scatter) or Rabenseifner's allreduce
+  // (RingCalls.h halvingCall): decided (true) when the sites exchange with
+  // `rank ^ mask` partners in such loops.
+  bool halving(CallPlan &plan);
   CallPlan &alltoallv(CallPlan &plan);
   // MPI_Gatherv, MPI_Scatterv (RootedVaryingCall.h).
   CallPlan &rootedVarying(CallPlan &plan);

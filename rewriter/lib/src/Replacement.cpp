@@ -26,6 +26,7 @@
 #include "AstQueries.h"
 #include "BlockLayout.h"
 #include "CombineStep.h"
+#include "HalvingExchange.h"
 #include "RingCalls.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
@@ -77,6 +78,7 @@ CallPlan CallBuilder::run() {
     plan.effect.comm = comm;
     return finish(plan, "MPI_Barrier(" + comm + ")");
   }
+  if ((k == "reduce_scatter" || k == "allreduce") && halving(plan)) return plan;
   if (k == "reduce_scatter") // a ring it refuses whatever the count (unequal blocks): why
     if (RingReduceScatter ring = analyzeReduceScatterRing(src, sends, recvs, comm); !ring.whyNot.empty())
       return fail(plan, ring.whyNot);
@@ -329,6 +331,22 @@ bool CallBuilder::twoPhaseRing(CallPlan &plan) {
   rank = rankText();
   std::string call = ringCall(plan, ringTwoPhaseAllreduceCall);
   if (!call.empty()) plan.effect.perRankBlocks = true, finish(plan, call); // all P blocks of the accumulator
+  return true;
+}
+
+bool CallBuilder::halving(CallPlan &plan) {
+  if (!exchangesWithXorPartner(sends, recvs)) return false;
+  HalvingExchange h = analyzeHalving(src, sends, recvs, comm, match.kind == "allreduce");
+  if (!h.found) return false;
+  if (!typeText(plan)) return true;
+  rank = rankText();
+  if (h.block) count = src.of(h.block);
+  std::string call = ringCall(plan, [&h](const ArgumentContext &a, const CallWords &w, CallPlan &p, std::string &in) {
+    return halvingCall(h, a, w, p, in);
+  });
+  if (call.empty() || !buffersHold(plan)) return true;
+  if (match.kind == "allreduce") plan.effect.perRankBlocks = true;
+  finish(plan, call);
   return true;
 }
 

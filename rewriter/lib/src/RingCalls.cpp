@@ -10,6 +10,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include "AstQueries.h"
+#include "HalvingExchange.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "RingTwoPhase.h"
@@ -41,6 +42,42 @@ std::string datatypeFits(const std::string &type, const VarDecl *accumulator, co
   if (it->second == elem) return "";
   return "the ring's messages carry " + type + " but it combines them as " + elem + " in '" +
          accumulator->getNameAsString() + "': " + call + " would combine " + type + " values";
+}
+
+// The loops first..last lie in the region the patch replaces, and count
+// (if any) is valid there: why not, else "". shape: what the reason calls
+// the loops.
+std::string outsideRegion(const ArgumentContext &args, const std::string &shape, const Stmt *first, const Stmt *last,
+                          const Expr *count) {
+  const SourceText &src = args.src;
+  auto at = [&](const Stmt *s) { return std::to_string(src.line(s->getBeginLoc())); };
+  if (args.region.begin > src.offset(first->getBeginLoc()) || args.region.end < src.endOffset(last))
+    return first == last ? "the " + shape + "'s loop (line " + at(first) + ") is not part of the region the patch "
+                           "would replace"
+                         : "the " + shape + "'s loops (lines " + at(first) + " and " + at(last) + ") are not both "
+                           "part of the region the patch would replace";
+  if (count && mentions(count, args.region.regionLocals))
+    return "the " + shape + "'s block count " + src.of(count) + " is not valid at the patch point";
+  return "";
+}
+
+// The trace's count (P blocks of `block` elements when perRank, else one)
+// and its operation, where it shows them, agree with the source's: why
+// not, else "". shape: what the reason calls the loops.
+std::string traceDisagrees(const ArgumentContext &args, const Expr *block, bool perRank, const std::string &op,
+                           const std::string &shape) {
+  const DetectedMatch &m = args.match;
+  Expr::EvalResult n;
+  long long blocks = perRank ? (long long)m.ranks.size() : 1;
+  if (m.count > 0 && !block->isValueDependent() && block->EvaluateAsInt(n, args.src.ctx) &&
+      n.Val.getInt().getExtValue() * blocks != m.count)
+    return "the " + shape + "'s blocks are " + args.src.of(block) + " elements, " +
+           (perRank ? std::to_string(blocks) + " of them are" : std::string("which is")) + " not the " +
+           std::to_string(m.count) + " elements the trace shows";
+  if (!m.op.empty() && m.op != op)
+    return "the source combines with " + op + " but the traced values fit " + m.op +
+           " only: the two disagree, so neither is trusted";
+  return "";
 }
 
 // count as a factor: `B`, `(n + 1)`.
@@ -107,9 +144,8 @@ std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &
   if (!args.match.recvLayout.empty()) // the trace and the source disagree on the kept block: trust neither
     return refuse(plan, "the trace shows a rank keeping another block than its own (recv_layout " + args.match.recvLayout +
                           "), which the source's ring is not seen to do");
-  if (args.region.begin > src.offset(ring.loop->getBeginLoc()) || args.region.end < src.endOffset(ring.loop))
-    return refuse(plan, "the ring's loop (line " + std::to_string(src.line(ring.loop->getBeginLoc())) +
-                          ") is not part of the region the patch would replace");
+  if (std::string why = outsideRegion(args, "ring", ring.loop, ring.loop, nullptr); !why.empty())
+    return refuse(plan, why);
   if (squeeze(count) != squeeze(src.of(ring.count)))
     return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, but the count valid at the "
                       "region is " + count);
@@ -139,22 +175,10 @@ std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWor
   TwoPhaseRing ring = analyzeTwoPhaseRing(src, args.sends, args.recvs, comm);
   if (!ring.found) return "";
   if (!ring.whyNot.empty()) return refuse(plan, ring.whyNot);
-  if (args.region.begin > src.offset(ring.first->getBeginLoc()) || args.region.end < src.endOffset(ring.second))
-    return refuse(plan, "the ring's loops (lines " + std::to_string(src.line(ring.first->getBeginLoc())) + " and " +
-                          std::to_string(src.line(ring.second->getBeginLoc())) + ") are not both part of the "
-                          "region the patch would replace");
-  if (mentions(ring.count, args.region.regionLocals))
-    return refuse(plan, "the ring's block count " + src.of(ring.count) + " is not valid at the patch point");
+  if (std::string why = outsideRegion(args, "ring", ring.first, ring.second, ring.count); !why.empty())
+    return refuse(plan, why);
   // The trace's count is all P blocks.
-  Expr::EvalResult n;
-  if (args.match.count > 0 && !ring.count->isValueDependent() && ring.count->EvaluateAsInt(n, src.ctx) &&
-      n.Val.getInt().getExtValue() * (long long)args.match.ranks.size() != args.match.count)
-    return refuse(plan, "the ring's blocks are " + src.of(ring.count) + " elements, " +
-                      std::to_string(args.match.ranks.size()) + " of them are not the " +
-                      std::to_string(args.match.count) + " elements the trace shows");
-  if (!args.match.op.empty() && args.match.op != ring.op)
-    return refuse(plan, "the source combines with " + ring.op + " but the traced values fit " + args.match.op +
-                      " only: the two disagree, so neither is trusted");
+  if (std::string why = traceDisagrees(args, ring.count, true, ring.op, "ring"); !why.empty()) return refuse(plan, why);
   std::string fits = datatypeFits(type, ring.acc, "MPI_Allreduce");
   if (!fits.empty()) return refuse(plan, fits);
   std::string acc = ring.acc->getNameAsString();
@@ -167,6 +191,49 @@ std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWor
   leftIn = acc;
   return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + ring.size->getNameAsString() + " * " + factor(count) + ", " +
          type + ", " + ring.op + ", " + comm + ")";
+}
+
+// A recursive halving (HalvingExchange.h): MPI_Reduce_scatter_block into
+// the halving's scratch buffer, copied to the rank's block where the loop
+// left it; with the doubling after it, MPI_Allreduce in place over all P
+// blocks. The operation is the combine step's, the count and buffers the
+// source's; the trace only checks them.
+std::string halvingCall(const HalvingExchange &h, const ArgumentContext &args, const CallWords &w, CallPlan &plan,
+                        std::string &leftIn) {
+  const SourceText &src = args.src;
+  const DetectedMatch &m = args.match;
+  bool allreduce = m.kind == "allreduce";
+  if (!h.found) return "";
+  if (!h.whyNot.empty()) return refuse(plan, h.whyNot);
+  if (!allreduce && !m.recvLayout.empty())
+    return refuse(plan, "the trace shows a rank keeping another block than its own (recv_layout " + m.recvLayout +
+                            "), which MPI_Reduce_scatter_block would not leave there");
+  if (std::string why = outsideRegion(args, "halving", h.first, h.last, h.block); !why.empty())
+    return refuse(plan, why);
+  if (std::string why = traceDisagrees(args, h.block, allreduce, h.op, "halving"); !why.empty())
+    return refuse(plan, why);
+  std::string call = allreduce ? "MPI_Allreduce" : "MPI_Reduce_scatter_block";
+  std::string fits = datatypeFits(w.type, h.acc, call);
+  if (!fits.empty()) return refuse(plan, fits);
+  std::string acc = h.acc->getNameAsString(), in = h.got->getNameAsString(), count = src.of(h.block);
+  std::string b = factor(count);
+  plan.notes.insert(plan.notes.end(), h.notes.begin(), h.notes.end());
+  plan.review.insert(plan.review.end(), h.review.begin(), h.review.end());
+  plan.notes.push_back("operation " + h.op + " from the combine step in the source");
+  if (allreduce) {
+    plan.notes.push_back("the result is left in all " + h.size->getNameAsString() + " blocks of " + acc +
+                         ", where the loops left it; the scratch buffer " + in + " is not read afterwards");
+    leftIn = acc;
+    return "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + h.size->getNameAsString() + " * " + b + ", " + w.type +
+           ", " + h.op + ", " + w.comm + ")";
+  }
+  plan.notes.push_back("the result is received into " + in + " and copied to block " + w.rank + " of " + acc +
+                       ", where the halving left it; the other blocks and " + in + " are not read afterwards");
+  leftIn = acc + " + " + w.rank + " * " + b;
+  std::string i = unusedName(src.ctx, "cz_i");
+  return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + w.type + ", " + h.op + ", " + w.comm +
+         ");\nfor (int " + i + " = 0; " + i + " < " + count + "; " + i + "++) " + acc + "[" + w.rank + " * " + b +
+         " + " + i + "] = " + in + "[" + i + "]";
 }
 
 } // namespace cz::rewrite

@@ -39,4 +39,11 @@ std::string ringReduceScatterCall(const ArgumentContext &args, const CallWords &
 std::string ringTwoPhaseAllreduceCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan,
                                       std::string &leftIn);
 
+// A recursive-halving reduce-scatter, or the halving then recursive
+// doubling of Rabenseifner's allreduce, as analyzeHalving read it
+// (HalvingExchange.h). "" alone when h found no such loops.
+struct HalvingExchange;
+std::string halvingCall(const HalvingExchange &h, const ArgumentContext &args, const CallWords &w, CallPlan &plan,
+                        std::string &leftIn);
+
 } // namespace cz::rewrite

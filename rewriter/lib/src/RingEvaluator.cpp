@@ -69,6 +69,18 @@ void RingEvaluator::readFunction(const Stmt *inner, const std::string &comm) {
   for (const VarDecl *v : sizes) writes.erase(v);
 }
 
+const VarDecl *unchangedSize(const SourceText &src, const RingEvaluator &ev, const Stmt *inner) {
+  for (const VarDecl *v : ev.sizes) {
+    int writes = 0;
+    forEachStmt(outermostStmt(src, inner), [&](const Stmt *x) {
+      const auto *u = dyn_cast<UnaryOperator>(x);
+      if (assignedVar(x) == v || (u && u->getOpcode() == UO_AddrOf && referencedVar(u->getSubExpr()) == v)) writes++;
+    });
+    if (writes == 1) return v;
+  }
+  return nullptr;
+}
+
 bool RingEvaluator::value(const Expr *e, long &out, int depth) const {
   e = strip(e);
   if (!e || depth > 12 || e->isValueDependent()) return false;
@@ -85,9 +97,13 @@ bool RingEvaluator::value(const Expr *e, long &out, int depth) const {
     if (!v || !v->hasLocalStorage() || isa<ParmVarDecl>(v) || !v->getInit() || writes.count(v)) return false;
     return value(v->getInit(), out, depth + 1);
   }
-  if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Minus) {
+  if (const auto *u = dyn_cast<UnaryOperator>(e); u && (u->getOpcode() == UO_Minus || u->getOpcode() == UO_LNot)) {
     if (!value(u->getSubExpr(), out, depth + 1)) return false;
-    return out = -out, true;
+    return out = u->getOpcode() == UO_Minus ? -out : !out, true;
+  }
+  if (const auto *c = dyn_cast<ConditionalOperator>(e)) {
+    long cond = 0;
+    return value(c->getCond(), cond, depth + 1) && value(cond ? c->getTrueExpr() : c->getFalseExpr(), out, depth + 1);
   }
   const auto *b = dyn_cast<BinaryOperator>(e);
   long l = 0, r = 0;

@@ -42,6 +42,10 @@ struct RingEvaluator {
   bool value(const clang::Expr *e, long &out, int depth = 0) const;
 };
 
+// The variable MPI_Comm_size on the communicator fills and nothing else in
+// the function around inner writes (or passes on by address), else null.
+const clang::VarDecl *unchangedSize(const SourceText &src, const RingEvaluator &ev, const clang::Stmt *inner);
+
 // `for (int c = c0; c < bound; c++)` (or <=) whose body neither writes c
 // nor leaves early: c, its first value's and its bound's expressions.
 struct CountedLoop {

@@ -36,15 +36,6 @@ const VarDecl *blockOf(const Expr *e, const Expr *&offset) {
   return dyn_cast<VarDecl>(d->getDecl());
 }
 
-namespace {
-
-// The combine step: `for (i = 0; i < n; i++) acc[k + i] op= in[i]` (or
-// `acc[k + i] = acc[k + i] op in[i]`, either operand order): its MPI_Op
-// and k, the offset of the block it combines into.
-struct Combine {
-  std::string op;
-  const Expr *offset = nullptr, *elements = nullptr;
-};
 bool combineOf(const SourceText &src, const Stmt *s, const VarDecl *acc, const VarDecl *got, Combine &out) {
   CountedLoop loop;
   if (!countedLoop(s, loop)) return false;
@@ -89,6 +80,8 @@ bool combineOf(const SourceText &src, const Stmt *s, const VarDecl *acc, const V
   out.elements = loop.bound;
   return !out.op.empty();
 }
+
+namespace {
 
 bool isAllocation(const Expr *e) {
   e = strip(e);
@@ -219,7 +212,7 @@ public:
       }
       if (const auto *a = dyn_cast<ArraySubscriptExpr>(s); a && varRef(a->getBase(), r.acc) && after(s)) {
         if (!ownBlock(a->getIdx(), loops))
-          refuse("the ring leaves partial results in the other blocks of " + accName + ", and the program reads " +
+          refuse("the " + r.shape + " leaves partial results in the other blocks of " + accName + ", and the program reads " +
                  src.of(a) + " at " + line(src, a) + ", which is not seen to lie in the block the rank ends with "
                  "(MPI_Reduce_scatter_block leaves the other blocks as they were)");
         walk(a->getIdx());
@@ -227,10 +220,10 @@ public:
       }
       if (const auto *d = dyn_cast<DeclRefExpr>(s); d && after(s)) {
         if (d->getDecl() == r.got)
-          refuse("the ring leaves the last block it received in " + gotName + ", which the program reads at " +
+          refuse("the " + r.shape + " leaves the last block it received in " + gotName + ", which the program reads at " +
                  line(src, d) + "; the patch receives the result there");
         else if (d->getDecl() == r.acc)
-          refuse("the program uses " + accName + " at " + line(src, d) + " after the ring (" + src.of(d) +
+          refuse("the program uses " + accName + " at " + line(src, d) + " after the " + r.shape + " (" + src.of(d) +
                  ") otherwise than by reading an element of the block the rank ends with");
         return;
       }
@@ -280,6 +273,14 @@ private:
 };
 
 } // namespace
+
+bool ownsMemory(const VarDecl *v) {
+  return v->hasLocalStorage() && !isa<ParmVarDecl>(v) && (v->getType()->isArrayType() || isAllocation(v->getInit()));
+}
+
+void checkReduceScatterLeftovers(const SourceText &src, RingReduceScatter &r, RingEvaluator &ev) {
+  Reader(src, r, ev).checkLeftovers();
+}
 
 RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vector<MessageArgs> &sends,
                                            const std::vector<MessageArgs> &recvs, const std::string &comm,
@@ -374,9 +375,7 @@ RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vec
                     "block i of " + acc + " holding every rank's block combined once (" + r.op + ")");
   reader.checkLeftovers();
   if (!r.whyNot.empty()) return r;
-  bool owned = r.acc->hasLocalStorage() && !isa<ParmVarDecl>(r.acc) &&
-               (r.acc->getType()->isArrayType() || isAllocation(r.acc->getInit()));
-  if (!owned)
+  if (!ownsMemory(r.acc))
     r.review.push_back(acc + " is memory the function does not own: code elsewhere may read its other blocks, "
                        "which the ring leaves holding partial results and MPI_Reduce_scatter_block leaves as they were");
   if (!r.got->getType()->isArrayType())

@@ -39,6 +39,7 @@ struct RingReduceScatter {
   std::string op;                     // the combine step's MPI_Op
   // The offsets (in elements) of the block sent and of the block combined into.
   const clang::Expr *sendOffset = nullptr, *combineOffset = nullptr;
+  std::string shape = "ring"; // what the refusals call the loop
   std::vector<std::string> notes, review;
 };
 
@@ -49,6 +50,26 @@ struct RingReduceScatter {
 RingReduceScatter analyzeReduceScatterRing(const SourceText &src, const std::vector<MessageArgs> &sends,
                                            const std::vector<MessageArgs> &recvs, const std::string &comm,
                                            bool firstPhaseOnly = false);
+
+// The combine step: `for (i = 0; i < n; i++) acc[k + i] op= in[i]` (or
+// `acc[k + i] = acc[k + i] op in[i]`, either operand order): its MPI_Op,
+// k (the offset of the block it combines into) and n.
+struct Combine {
+  std::string op;
+  const clang::Expr *offset = nullptr, *elements = nullptr;
+};
+bool combineOf(const SourceText &src, const clang::Stmt *s, const clang::VarDecl *acc, const clang::VarDecl *got,
+               Combine &out);
+
+// After r.loop (and in a loop around it) the program reads of r.acc only
+// the block the rank ends with (r.count elements at rank * r.count), and
+// nothing of r.got; else r.whyNot. ev has read the function.
+struct RingEvaluator;
+void checkReduceScatterLeftovers(const SourceText &src, RingReduceScatter &r, RingEvaluator &ev);
+
+// v is an array of the function's own or a pointer to an allocation it
+// makes: no code elsewhere reads what the loop leaves in it.
+bool ownsMemory(const clang::VarDecl *v);
 
 // `acc + x`, `&acc[x]`: acc, with x the offset in elements (else null).
 const clang::VarDecl *blockOf(const clang::Expr *e, const clang::Expr *&offset);

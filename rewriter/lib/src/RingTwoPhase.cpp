@@ -151,33 +151,41 @@ bool readSecondLoop(const SourceText &src, TwoPhaseRing &t, Phase &ph, Runner &r
   return true;
 }
 
-// The scratch buffer holds the last block the first loop received; the
-// call leaves it as it was, so nothing may read it after the ring (nor
-// before it in a loop around it).
-void checkScratchUnread(const SourceText &src, TwoPhaseRing &t, Runner &run) {
-  const Stmt *fn = outermostStmt(src, t.first), *outer = nullptr;
-  for (const Stmt *p = parentStmt(src, t.first); p; p = parentStmt(src, p))
+} // namespace
+
+std::string scratchReadAfter(const SourceText &src, const VarDecl *got, const Stmt *first, const Stmt *last,
+                             const std::string &shape) {
+  const Stmt *fn = outermostStmt(src, first), *outer = nullptr;
+  for (const Stmt *p = parentStmt(src, first); p; p = parentStmt(src, p))
     if (!outer && isLoop(p)) outer = p;
-  unsigned begin = src.offset(t.first->getBeginLoc()), end = src.endOffset(t.second);
+  unsigned begin = src.offset(first->getBeginLoc()), end = src.endOffset(last);
+  std::string why;
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
-    if (!s || !t.whyNot.empty() || isa<UnaryExprOrTypeTraitExpr>(s)) return;
+    if (!s || !why.empty() || isa<UnaryExprOrTypeTraitExpr>(s)) return;
     if (const auto *c = dyn_cast<CallExpr>(s); c && calleeName(c) == "free" && c->getNumArgs() == 1 &&
-                                                  referencedVar(c->getArg(0)) == t.got)
+                                                  referencedVar(c->getArg(0)) == got)
       return;
-    if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == t.got) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == got) {
       unsigned at = src.offset(s->getBeginLoc());
       bool inOuter = outer && at >= src.offset(outer->getBeginLoc()) && at < src.endOffset(outer);
       if (at >= end || (inOuter && at < begin))
-        run.refuse("the ring leaves the last block it received in '" + t.got->getNameAsString() +
-                   "', which the program reads at " + line(src, d) + "; MPI_Allreduce leaves it as it was");
+        why = "the " + shape + " leaves the last block it received in '" + got->getNameAsString() +
+              "', which the program reads at " + line(src, d) + "; MPI_Allreduce leaves it as it was";
       return;
     }
     for (const Stmt *c : s->children()) walk(c);
   };
   walk(fn);
+  return why;
 }
 
-} // namespace
+bool followsDirectly(const SourceText &src, const Stmt *first, const Stmt *second) {
+  const auto *block = dyn_cast_or_null<CompoundStmt>(parentStmt(src, first));
+  if (!block || parentStmt(src, second) != block) return false;
+  for (auto it = block->body_begin(); it != block->body_end(); ++it)
+    if (*it == first) return std::next(it) != block->body_end() && *std::next(it) == second;
+  return false;
+}
 
 TwoPhaseRing analyzeTwoPhaseRing(const SourceText &src, const std::vector<MessageArgs> &sends,
                                  const std::vector<MessageArgs> &recvs, const std::string &comm) {
@@ -223,13 +231,7 @@ TwoPhaseRing analyzeTwoPhaseRing(const SourceText &src, const std::vector<Messag
       return run.refuse("the first loop's blocks are " + src.of(t.count) + " elements, the second loop's " +
                         src.of(n)), t;
   // The call replaces both loops: nothing may stand between them.
-  const Stmt *parent = parentStmt(src, t.first);
-  const auto *block = dyn_cast_or_null<CompoundStmt>(parent);
-  bool adjacent = false;
-  if (block && parentStmt(src, t.second) == parent)
-    for (auto it = block->body_begin(); it != block->body_end(); ++it)
-      if (*it == t.first) adjacent = std::next(it) != block->body_end() && *std::next(it) == t.second;
-  if (!adjacent)
+  if (!followsDirectly(src, t.first, t.second))
     return run.refuse("the loop at " + line(src, t.second) + " that forwards the combined blocks does not "
                       "follow the combining loop at " + line(src, t.first) + " directly: the call replacing "
                       "both would drop or reorder what lies between them"), t;
@@ -243,19 +245,11 @@ TwoPhaseRing analyzeTwoPhaseRing(const SourceText &src, const std::vector<Messag
                     "combined once (" + t.op + ")");
   // The call's count names the size: a variable MPI_Comm_size sets and
   // nothing else writes (or passes on by address).
-  for (const VarDecl *v : ev.sizes) {
-    int writes = 0;
-    forEachStmt(outermostStmt(src, t.first), [&](const Stmt *x) {
-      const auto *u = dyn_cast<UnaryOperator>(x);
-      if (assignedVar(x) == v || (u && u->getOpcode() == UO_AddrOf && referencedVar(u->getSubExpr()) == v)) writes++;
-    });
-    if (writes == 1 && !t.size) t.size = v;
-  }
+  t.size = unchangedSize(src, ev, t.first);
   if (!t.size)
     return run.refuse("no variable holds the size of " + comm + " unchanged (MPI_Comm_size into it, written "
                       "nowhere else), which the call's count P * " + src.of(t.count) + " would name"), t;
-  checkScratchUnread(src, t, run);
-  if (!t.whyNot.empty()) return t;
+  if (std::string read = scratchReadAfter(src, t.got, t.first, t.second, "ring"); !read.empty()) return run.refuse(read), t;
   if (!t.got->getType()->isArrayType())
     t.review.push_back("'" + t.got->getNameAsString() + "' is a pointer: check that it does not overlap " + acc);
   QualType elem = elementType(t.acc);

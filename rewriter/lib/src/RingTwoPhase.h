@@ -40,6 +40,15 @@ struct TwoPhaseRing {
   std::vector<std::string> notes, review;
 };
 
+// The scratch buffer got holds the last block received; a call replacing
+// the loops first..last leaves it as it was, so nothing may read it after
+// them (nor before them in a loop around them): why not, else "". shape:
+// what the reason calls the loops ("ring").
+std::string scratchReadAfter(const SourceText &src, const clang::VarDecl *got, const clang::Stmt *first,
+                             const clang::Stmt *last, const std::string &shape);
+// second is the statement right after first in one block.
+bool followsDirectly(const SourceText &src, const clang::Stmt *first, const clang::Stmt *second);
+
 TwoPhaseRing analyzeTwoPhaseRing(const SourceText &src, const std::vector<MessageArgs> &sends,
                                  const std::vector<MessageArgs> &recvs, const std::string &comm);
 
