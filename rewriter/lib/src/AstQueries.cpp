@@ -2,6 +2,8 @@
 // region planner and the replacement builder both ask.
 #include "AstQueries.h"
 
+#include <climits>
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -42,18 +44,20 @@ void declaredIn(const Stmt *s, std::set<const VarDecl *> &out) {
 }
 
 bool integerArithmetic(BinaryOperatorKind op, long l, long r, long &out) {
+  // A value the program's own expression would overflow is no value: the
+  // caller then leaves the count or index unshown (review), never wrapped.
   switch (op) {
-  case BO_Add: return out = l + r, true;
-  case BO_Sub: return out = l - r, true;
-  case BO_Mul: return out = l * r, true;
-  case BO_Div: return r != 0 && (out = l / r, true);
-  case BO_Rem: return r != 0 && (out = l % r, true);
+  case BO_Add: return !__builtin_add_overflow(l, r, &out);
+  case BO_Sub: return !__builtin_sub_overflow(l, r, &out);
+  case BO_Mul: return !__builtin_mul_overflow(l, r, &out);
+  case BO_Div: return r != 0 && !(l == LONG_MIN && r == -1) && (out = l / r, true);
+  case BO_Rem: return r != 0 && !(l == LONG_MIN && r == -1) && (out = l % r, true);
   // The bit operations a partner or a round's mask is computed with
   // (`me ^ mask`, `mask >> 1`), and the comparisons that pick a half.
   case BO_Xor: return out = l ^ r, true;
   case BO_And: return out = l & r, true;
   case BO_Or: return out = l | r, true;
-  case BO_Shl: return r >= 0 && r < 62 && l >= 0 && (out = l << r, true);
+  case BO_Shl: return r >= 0 && r < 62 && l >= 0 && l <= (LONG_MAX >> r) && (out = l << r, true);
   case BO_Shr: return r >= 0 && r < 62 && (out = l >> r, true);
   case BO_LT: return out = l < r, true;
   case BO_GT: return out = l > r, true;
