@@ -7,7 +7,9 @@
 //   every member hears from every member         allreduce
 //   one member (the root) hears from all and
 //   sends nothing in the instance                reduce
-// (a chain that returns to its start, like a token ring, is neither).
+// (a chain that returns to its start, like a token ring, is neither; nor
+// is a chain whose root sends back to its start through the same code in
+// other steps: a shift, closed_shift.h).
 // The trace holds every payload's first 8 bytes (the prefix), so the
 // first element(s) of every message are known: a rank that sends more than
 // once in an allreduce must send op(what it sent before, what it received
@@ -34,6 +36,7 @@
 #include <algorithm>
 #include <map>
 
+#include "closed_shift.h"
 #include "detect_internal.h"
 #include "heard_from.h"
 #include "rank_activity.h"
@@ -302,6 +305,9 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   } else if (full.size() == 1 && sc.sends[full[0]] == 0 && inTree(sc.sends, full[0]) && !noOp) {
     in.kind = Kind::Reduce;
     in.rootWorld = g.members[full[0]];
+    // The shape alone, and the root sends back to where the chain began
+    // through the same code: a step of a shift (closed_shift.h).
+    if (!opProven && rootClosesShift(t, msgs, in.rootWorld)) return;
     if (!opProven && inner && !branchesAndCombines(sc.children, inner)) {
       in.unproven |= kReductionOp;
       in.note = "a chain of equal messages ending at the root, each sent after the previous one "
