@@ -7,13 +7,17 @@
 //   every member hears from every member         allreduce
 //   one member (the root) hears from all and
 //   sends nothing in the instance                reduce
-// (a chain that returns to its start, like a token ring, is neither).
+// (a chain that returns to its start, like a token ring, is neither; nor
+// is a chain whose root sends back to its start through the same code in
+// other steps: a shift, closed_shift.h).
 // The trace holds every payload's first 8 bytes (the prefix), so the
 // first element(s) of every message are known: a rank that sends more than
 // once in an allreduce must send op(what it sent before, what it received
 // since) element by element, or, as an exchange step, op(what it sent
 // before, what it received and has not combined yet but what came from
-// the partner it sends to: that it combines after the send); the operations that fit every rank (sum,
+// the partner it sends to: that it combines after the send); a rank's
+// first send, op(its own unknown value, what it received), rules out what
+// no own value gives (checkOpsWithUnknown); the operations that fit every rank (sum,
 // prod, min, max; band, bor, bxor on integers) are kept, and the op is
 // reported when one remains.
 //
@@ -34,6 +38,7 @@
 #include <algorithm>
 #include <map>
 
+#include "closed_shift.h"
 #include "detect_internal.h"
 #include "heard_from.h"
 #include "rank_activity.h"
@@ -108,11 +113,16 @@ struct RoundScratch {
 };
 
 // Which ops give `v` as op(operands...): bit k for op k (with `last` the
-// only operand, all when v is `last` again, none when it changed).
-uint8_t opsFitting(const Values &v, const std::vector<const Values *> &operands, const Elem &e) {
+// only operand, all when v is `last` again, none when it changed). With
+// ownUnknown, one more operand is the sender's own value, never traced.
+uint8_t opsFitting(const Values &v, const std::vector<const Values *> &operands, const Elem &e,
+                   bool ownUnknown) {
   bool fit[kOps];
   std::fill(fit, fit + kOps, true);
-  checkOps(v, operands, e, fit);
+  if (ownUnknown)
+    checkOpsWithUnknown(v, operands, e, fit);
+  else
+    checkOps(v, operands, e, fit);
   uint8_t bits = 0;
   for (int k = 0; k < kOps; k++)
     if (fit[k]) bits |= uint8_t(1u << k);
@@ -125,16 +135,22 @@ uint8_t opsFitting(const Values &v, const std::vector<const Values *> &operands,
 // but what came from b itself, which it combines after the send (a rank
 // that receives from its partner before it sends to it, and sends the
 // partial result it held: the upper rank of a blocking butterfly pair).
+// A rank's first send combines the same receipts with its own value, which
+// is unknown: that rules out only what no own value gives (a MAX below a
+// receipt). Which ops fit that way decides nothing alone, but it can leave
+// one op where a later send fits two (a rank resending what it sent: MIN
+// and MAX both, however the values fell in this run).
 // Applied to the round's ops; the receipts b sent are held for later.
-void checkSend(RoundScratch &sc, size_t a, size_t b, const Values &v, const Elem &e,
+void checkSend(RoundScratch &sc, size_t a, size_t b, const Values &v, const Elem &e, bool first,
                bool ops[kOps]) {
-  sc.operands.assign(1, &sc.lastSent[a]);
+  size_t known = first ? 0 : 1; // the rank's previous send, when there is one
+  sc.operands.assign(known, &sc.lastSent[a]);
   for (const Values &r : sc.receivedSince[a]) sc.operands.push_back(&r);
-  sc.fitsSince[a] &= opsFitting(v, sc.operands, e);
-  sc.operands.resize(1);
+  sc.fitsSince[a] &= opsFitting(v, sc.operands, e, first);
+  sc.operands.resize(known);
   for (const auto &[value, from] : sc.held[a])
     if (from != b) sc.operands.push_back(&value);
-  sc.fitsExchange[a] &= opsFitting(v, sc.operands, e);
+  sc.fitsExchange[a] &= opsFitting(v, sc.operands, e, first);
   uint8_t either = sc.fitsSince[a] | sc.fitsExchange[a];
   for (int k = 0; k < kOps; k++) ops[k] &= ((either >> k) & 1) != 0;
 }
@@ -225,8 +241,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
         // A send with nothing received since the previous one is no
         // evidence (its value may be the rank's own, not a combination).
         if (sc.hasSent[a] && !receivedSince[a].empty()) {
-          checkSend(sc, a, b, v, e, ops);
+          checkSend(sc, a, b, v, e, false, ops);
           opEvidence = true;
+        } else if (!receivedSince[a].empty()) {
+          checkSend(sc, a, b, v, e, true, ops); // narrows, no evidence alone
         }
         lastSent[a] = v;
         receivedSince[a].clear();
@@ -302,6 +320,9 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   } else if (full.size() == 1 && sc.sends[full[0]] == 0 && inTree(sc.sends, full[0]) && !noOp) {
     in.kind = Kind::Reduce;
     in.rootWorld = g.members[full[0]];
+    // The shape alone, and the root sends back to where the chain began
+    // through the same code: a step of a shift (closed_shift.h).
+    if (!opProven && rootClosesShift(t, msgs, in.rootWorld)) return;
     if (!opProven && inner && !branchesAndCombines(sc.children, inner)) {
       in.unproven |= kReductionOp;
       in.note = "a chain of equal messages ending at the root, each sent after the previous one "

@@ -90,4 +90,23 @@ void checkOps(const Values &result, const std::vector<const Values *> &operands,
   }
 }
 
+void checkOpsWithUnknown(const Values &result, const std::vector<const Values *> &operands,
+                         const Elem &e, bool ops[kOps]) {
+  uint64_t mask = e.bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * e.bytes)) - 1;
+  for (size_t i = 0; i < result.n; i++) {
+    double mn = INFINITY, mx = -INFINITY;
+    uint64_t band = ~uint64_t(0), bor = 0;
+    for (const Values *o : operands) {
+      if (i >= o->n) return;
+      mn = std::min(mn, o->v[i]), mx = std::max(mx, o->v[i]);
+      band &= o->bits[i], bor |= o->bits[i];
+    }
+    ops[kMin] &= result.v[i] <= mn;
+    ops[kMax] &= result.v[i] >= mx;
+    ops[kBand] &= !e.isFloat && (result.bits[i] & ~band & mask) == 0;
+    ops[kBor] &= !e.isFloat && (bor & ~result.bits[i] & mask) == 0;
+    ops[kBxor] &= !e.isFloat;
+  }
+}
+
 } // namespace cz::detect::detail

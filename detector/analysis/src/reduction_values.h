@@ -36,4 +36,13 @@ Values decode(uint64_t prefix, uint64_t bytes, const Elem &e);
 void checkOps(const Values &result, const std::vector<const Values *> &operands, const Elem &e,
               bool ops[kOps]);
 
+// The same when one operand is unknown (a rank's own contribution, which
+// the trace never shows): `result` is op(x, operands...) for some x. Only
+// what no x can give is ruled out: a MIN above, or a MAX below, an operand;
+// a BAND with a bit no operand has set, a BOR without a bit one has. SUM,
+// PROD and BXOR fit any result (x can be chosen), as do floats' MIN and MAX
+// inside the operands' range.
+void checkOpsWithUnknown(const Values &result, const std::vector<const Values *> &operands,
+                         const Elem &e, bool ops[kOps]);
+
 } // namespace cz::detect::detail

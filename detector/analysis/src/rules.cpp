@@ -155,7 +155,8 @@ const std::vector<DetectionRule> &detectionRules() {
       {"reduction",
        {Kind::Reduce, Kind::Allreduce, Kind::Alltoall},
        "who hears from whom is a reduction tree or exchange, and the traced values pin one "
-       "operation",
+       "operation (a chain whose root sends back to its start through the same call sites is "
+       "a shift: not reported)",
        "before spreads: combined values often become equal (a maximum reached), which looks "
        "like data flowing",
        "reductions",

@@ -3,7 +3,10 @@ answer each time: the same matches (kind, status, unproven, group, root,
 roots, instances, messages, sites), timings aside. Prints one line per
 example and the differences, if any.
 
-usage: stable_answers.py COLLECTIVIZE EXAMPLES_DIR OUT RUNS NAME:NP...
+usage: stable_answers.py COLLECTIVIZE EXAMPLES_DIR OUT RUNS NAME:NP[:ARG...]...
+
+ARGs are the program's arguments; "{run}" in one is the run's number (1, 2,
+...): a program whose data vary with a seed gets another seed in every run.
 """
 import json
 import os
@@ -25,12 +28,13 @@ def answer(report):
 
 
 unstable = 0
-for name, np in cases:
+for name, np, *args in cases:
     answers = []
     for r in range(runs):
         trace = os.path.join(out, f"{name}-{r}")
         subprocess.run([cz, "run", "-np", np, "--trace-dir", trace, "--",
-                        os.path.join(examples, name)], check=True, stdout=subprocess.DEVNULL,
+                        os.path.join(examples, name)] + [a.replace("{run}", str(r + 1)) for a in args],
+                       check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         report = trace + ".json"
         subprocess.run([cz, "detect", trace, "-o", report], check=True,
