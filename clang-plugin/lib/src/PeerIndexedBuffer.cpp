@@ -6,6 +6,7 @@
 #include "collectivize/clang/PeerIndexedBuffer.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/FoldingSet.h"
 
 #include "collectivize/clang/ExprText.h"
@@ -43,7 +44,12 @@ Split splitBuffer(const Expr *buffer) {
   if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) // rows[p], bufs[p]
     return {elementLayout(a), a->getBase(), a->getIdx()};
   if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) {
-    const auto *a = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens());
+    const Expr *element = u->getSubExpr()->IgnoreParens();
+    // &v[p * n] of a container (std::vector): its operator[].
+    if (const auto *op = dyn_cast<CXXOperatorCallExpr>(element);
+        op && op->getOperator() == OO_Subscript && op->getNumArgs() == 2)
+      return {"offset", op->getArg(0), op->getArg(1)};
+    const auto *a = dyn_cast<ArraySubscriptExpr>(element);
     if (!a) return {};
     // &rows[p][0]: the row's (the pointer's) first element.
     if (const auto *outer = dyn_cast<ArraySubscriptExpr>(a->getBase()->IgnoreParenImpCasts());
@@ -142,10 +148,12 @@ bool findPeerIndexedBuffer(const CallExpr *call, llvm::StringRef callee, const F
   const ASTContext &ctx = function->getASTContext();
   // A constant peer (0, MPI_ANY_SOURCE, ROOT): one message there, which
   // no member chooses.
-  if (peer->isIntegerConstantExpr(ctx) || peer->HasSideEffects(ctx) || buffer->HasSideEffects(ctx))
-    return false;
+  if (peer->isIntegerConstantExpr(ctx) || peer->HasSideEffects(ctx)) return false;
+  // The parts, not the whole buffer: a container's operator[] is a call.
   Split split = splitBuffer(buffer);
-  if (!split.array || !*split.layout) return false;
+  if (!split.array || !*split.layout || split.array->HasSideEffects(ctx) ||
+      split.index->HasSideEffects(ctx))
+    return false;
   PeerMatch match(ctx, function->getBody(), sm.getExpansionLoc(call->getBeginLoc()));
   // The index is the peer (stride 1) or the peer times a stride.
   const Expr *term = split.index, *stride = nullptr;

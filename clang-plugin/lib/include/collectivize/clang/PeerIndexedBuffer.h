@@ -1,6 +1,7 @@
 // PeerIndexedBuffer.h: a send whose buffer (a receive whose buffer) is an
-// address the call's peer chooses: `&a[i * n]`, `a + i * n`, `rows[i]`,
-// `&rows[i][0]`, `bufs[i]` sent to rank i. A root that sends each member
+// address the call's peer chooses: `&a[i * n]` (a C array or pointer, or
+// a container's operator[]), `a + i * n`, `rows[i]`, `&rows[i][0]`,
+// `bufs[i]` sent to rank i. A root that sends each member
 // its block so, from slices that do not tile one buffer (padded rows,
 // separate allocations), leaves a trace with no scatter's layout; the
 // source says the destination picks the block (the site database's
