@@ -52,6 +52,7 @@ TEST(SiteDatabase, RoundTrip) {
   m.note = "why \"quoted\"\n";
   m.args.push_back("a\\b");
   m.staging = {"memcpy", {7, 5}, "tmp", "all", "q * n", "peer"};
+  m.peerIndexed = {"offset", "&a[i * n]", "a", "i", "n", "dest", "copy"};
   db.sites.push_back(m);
   std::string text = toJson(db);
   SiteDatabase back;
@@ -63,6 +64,14 @@ TEST(SiteDatabase, RoundTrip) {
   EXPECT_EQ(back.sites[1].staging.offset, "q * n");
   EXPECT_EQ(back.sites[1].staging.at.line, 7u);
   EXPECT_EQ(back.sites[1].staging.offsetFrom, "peer");
+  EXPECT_EQ(back.sites[0].peerIndexed.layout, ""); // optional as well
+  EXPECT_EQ(back.sites[1].peerIndexed.stride, "n");
+  EXPECT_EQ(back.sites[1].peerIndexed.follows, "copy");
+  // The field as SITE_DATABASE.md spells it.
+  EXPECT_NE(text.find("\"peer_indexed\":{\"layout\":\"offset\",\"buffer\":\"&a[i * n]\",\"array\":\"a\","
+                      "\"index\":\"i\",\"stride\":\"n\",\"peer\":\"dest\",\"follows\":\"copy\"}"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(back.sites[0].id, 18446744073709551557ull);
   EXPECT_EQ(back.sites[1].macro.expansions.size(), 2u);
   EXPECT_EQ(back.sites[1].macro.expansionFile, "main.c");
@@ -85,6 +94,11 @@ TEST(SiteDatabase, RejectsBadInput) {
   EXPECT_FALSE(fromJson(R"({"format":"collectivize-sites","version":1,"sites":[{"id":"x"}]})", db, err));
   EXPECT_NE(err.find("site 0"), std::string::npos);
   EXPECT_TRUE(fromJson(R"({"format":"collectivize-sites","version":1,"sites":[]})", db, err));
+  std::string site = toJson(SiteDatabase{1, {sampleSite(7, "a.c", 3)}, {}, {}, {}});
+  std::string incomplete = site;
+  incomplete.replace(incomplete.find("\"file_hash\""), 0, R"("peer_indexed":{"layout":"row"},)");
+  EXPECT_FALSE(fromJson(incomplete, db, err));
+  EXPECT_NE(err.find("\"buffer\""), std::string::npos) << err;
 }
 
 TEST(SiteDatabase, MergeReplacesByIdAndDropsStaleFiles) {

@@ -154,28 +154,43 @@ TEST(StagedCopies, SiteDatabaseStagingIsReadAndOlderRecordsStayReadable) {
   EXPECT_NE(bad.error().message().find("\"staging\" lacks"), std::string::npos);
 }
 
-TEST(StagedCopies, BufferIndexedByThePeerIsReadAsABufferPerMember) {
+// The instrumenter's "peer_indexed" (clang-plugin/SITE_DATABASE.md) makes
+// a site a buffer per member; the buffer's text alone no longer does (a
+// database written before the field: `sendbuf[i]` sent to rank i there is
+// read as any buffer).
+TEST(StagedCopies, PeerIndexedBufferIsReadAsABufferPerMember) {
   const std::string text = R"({"format": "collectivize-sites", "version": 1, "sites": [
     {"id": "21", "file": "b.cpp", "line": 19, "callee": "MPI_Isend",
-     "args": ["sendbuf[i]", "n", "MPI_CHAR", "i", "1", "MPI_COMM_WORLD", "&r"]},
+     "args": ["sendbuf[i]", "n", "MPI_CHAR", "i", "1", "MPI_COMM_WORLD", "&r"],
+     "peer_indexed": {"layout": "pointer", "buffer": "sendbuf[i]", "array": "sendbuf",
+                      "index": "i", "stride": "1", "peer": "i", "follows": "same"}},
     {"id": "22", "file": "b.cpp", "line": 24, "callee": "MPI_Irecv",
-     "args": ["recvbuf [ q ]", "n", "MPI_CHAR", "q", "1", "MPI_COMM_WORLD", "&r"]},
+     "args": ["&recv_buf[i * len]", "len", "MPI_CHAR", "src", "1", "MPI_COMM_WORLD", "&r"],
+     "peer_indexed": {"layout": "offset", "buffer": "&recv_buf[i * len]", "array": "recv_buf",
+                      "index": "i", "stride": "len", "peer": "src", "follows": "copy"}},
     {"id": "23", "file": "b.cpp", "line": 30, "callee": "MPI_Send",
-     "args": ["sendbuf[i]", "n", "MPI_CHAR", "j", "1", "MPI_COMM_WORLD"]},
-    {"id": "24", "file": "b.cpp", "line": 31, "callee": "MPI_Send",
-     "args": ["sendbuf[0]", "n", "MPI_CHAR", "0", "1", "MPI_COMM_WORLD"]},
+     "args": ["sendbuf[i]", "n", "MPI_CHAR", "i", "1", "MPI_COMM_WORLD"]},
     {"id": "25", "file": "b.cpp", "line": 32, "callee": "MPI_Sendrecv",
-     "args": ["a[i]", "1", "MPI_INT", "i", "1", "b[i]", "1", "MPI_INT", "i", "1", "c", "s"]}]})";
+     "args": ["a[i]", "1", "MPI_INT", "i", "1", "b[i]", "1", "MPI_INT", "i", "1", "c", "s"],
+     "peer_indexed": {"layout": "pointer", "buffer": "a[i]", "peer": "i"}}]})";
   auto db = cz::detect::parseSiteDatabase(text, "sites.json");
   ASSERT_TRUE(db.ok()) << db.error().message();
+  EXPECT_EQ(db.value().at(22).peerIndexed.peer, "src");
   auto sites = cz::detect::stagedSitesOf(db.value());
-  ASSERT_EQ(sites.size(), 2u); // another index, a constant peer, a Sendrecv: none
+  ASSERT_EQ(sites.size(), 2u); // no field (an older database), a Sendrecv: none
   EXPECT_TRUE(sites.at(21).perPeer);
   EXPECT_TRUE(sites.at(21).send);
   EXPECT_EQ(sites.at(21).buffer, "sendbuf[i]");
   EXPECT_EQ(sites.at(21).copy, "b.cpp:19");
+  EXPECT_TRUE(sites.at(22).perPeer);
   EXPECT_FALSE(sites.at(22).send);
-  EXPECT_EQ(sites.at(22).buffer, "recvbuf[q]");
+  EXPECT_EQ(sites.at(22).buffer, "&recv_buf[i * len]");
+  auto bad = cz::detect::parseSiteDatabase(
+      R"({"format": "collectivize-sites", "version": 1, "sites": [
+        {"id": "11", "file": "a.c", "line": 8, "peer_indexed": {"layout": "offset"}}]})",
+      "sites.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("\"peer_indexed\" lacks"), std::string::npos);
 }
 
 // Every rank sends every other its block from a buffer per destination

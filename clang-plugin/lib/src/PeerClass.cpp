@@ -5,6 +5,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include "collectivize/clang/ExprText.h"
+
 namespace cz::clangtools {
 
 using namespace clang;
@@ -22,13 +24,6 @@ std::vector<unsigned> peerArguments(llvm::StringRef callee) {
 
 namespace {
 
-const VarDecl *varOf(const Expr *e) {
-  if (!e) return nullptr;
-  if (const auto *r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
-    return dyn_cast<VarDecl>(r->getDecl());
-  return nullptr;
-}
-
 // Variables a for loop steps: declared or assigned in its init, changed in
 // its increment.
 void inductionVariables(const ForStmt *f, llvm::SmallPtrSetImpl<const VarDecl *> &out) {
@@ -38,10 +33,10 @@ void inductionVariables(const ForStmt *f, llvm::SmallPtrSetImpl<const VarDecl *>
   auto changed = [&](const Stmt *s) {
     if (!s) return;
     if (const auto *u = dyn_cast<UnaryOperator>(s)) {
-      if (const VarDecl *v = varOf(u->getSubExpr())) out.insert(v);
+      if (const VarDecl *v = namedVariable(u->getSubExpr())) out.insert(v);
     } else if (const auto *b = dyn_cast<BinaryOperator>(s)) {
       if (b->isAssignmentOp() || b->isCompoundAssignmentOp())
-        if (const VarDecl *v = varOf(b->getLHS())) out.insert(v);
+        if (const VarDecl *v = namedVariable(b->getLHS())) out.insert(v);
     }
   };
   changed(f->getInit());
@@ -58,7 +53,7 @@ struct Seen {
 void assignmentsTo(const Stmt *s, const VarDecl *v, std::vector<const Expr *> &out) {
   if (!s) return;
   if (const auto *b = dyn_cast<BinaryOperator>(s))
-    if (b->isAssignmentOp() && varOf(b->getLHS()) == v) out.push_back(b->getRHS());
+    if (b->isAssignmentOp() && namedVariable(b->getLHS()) == v) out.push_back(b->getRHS());
   for (const Stmt *c : s->children()) assignmentsTo(c, v, out);
 }
 
@@ -128,7 +123,7 @@ const char *classifyPeer(const Expr *peer, llvm::StringRef spelled,
   if (seen.loop) return "loop";
   // The caller decides when the peer is a parameter as such (`to`, `root`);
   // `(me + 1) % p` of parameters me and p is computed like any rank.
-  if (const VarDecl *v = varOf(peer); v && isa<ParmVarDecl>(v)) return "parameter";
+  if (const VarDecl *v = namedVariable(peer); v && isa<ParmVarDecl>(v)) return "parameter";
   if (seen.variable) return "rank";
   return "constant";
 }

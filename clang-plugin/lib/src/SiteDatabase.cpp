@@ -114,6 +114,16 @@ void writeSite(json::OStream &o, const Site &s) {
         o.attribute("offset", s.staging.offset);
         o.attribute("offset_from", s.staging.offsetFrom);
       });
+    if (!s.peerIndexed.layout.empty())
+      o.attributeObject("peer_indexed", [&] {
+        o.attribute("layout", s.peerIndexed.layout);
+        o.attribute("buffer", s.peerIndexed.buffer);
+        o.attribute("array", s.peerIndexed.array);
+        o.attribute("index", s.peerIndexed.index);
+        o.attribute("stride", s.peerIndexed.stride);
+        o.attribute("peer", s.peerIndexed.peer);
+        o.attribute("follows", s.peerIndexed.follows);
+      });
   });
 }
 
@@ -198,6 +208,16 @@ struct Reader {
       if (!str(*so, "copy", c.copy) || !str(*so, "buffer", c.buffer) ||
           !str(*so, "array", c.array) || !str(*so, "offset", c.offset) ||
           !str(*so, "offset_from", c.offsetFrom))
+        return false;
+    }
+    if (const json::Value *pi = o.get("peer_indexed")) { // optional: older databases lack it
+      const json::Object *po = pi->getAsObject();
+      if (!po) return fail("\"peer_indexed\" is not an object");
+      PeerIndexed &p = s.peerIndexed;
+      if (!str(*po, "layout", p.layout) || !str(*po, "buffer", p.buffer) ||
+          !str(*po, "array", p.array) || !str(*po, "index", p.index) ||
+          !str(*po, "stride", p.stride) || !str(*po, "peer", p.peer) ||
+          !str(*po, "follows", p.follows))
         return false;
     }
     const json::Array *ctx = o.getArray("context");

@@ -12,6 +12,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "collectivize/clang/PeerClass.h"
+#include "collectivize/clang/PeerIndexedBuffer.h"
 #include "collectivize/clang/StagingCopy.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -283,6 +284,8 @@ private:
           site.peers.push_back(classifyPeer(call->getArg(k), site.args[k], stack_));
     if (fn.kind == CallKind::PointToPoint)
       findStagingCopy(call, fn.name, stack_, sm_, lo_, site.staging);
+    if (fn.kind == CallKind::PointToPoint && !functions_.empty())
+      findPeerIndexedBuffer(call, fn.name, functions_.back(), site.args, sm_, lo_, site.peerIndexed);
     for (const FunctionDecl *f : functions_) site.inTemplate |= f->isTemplated();
     if (!functions_.empty()) {
       const FunctionDecl *f = functions_.back();

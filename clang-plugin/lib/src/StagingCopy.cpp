@@ -5,11 +5,10 @@
 #include "collectivize/clang/StagingCopy.h"
 
 #include "clang/AST/Decl.h"
-#include "clang/AST/PrettyPrinter.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Lex/Lexer.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
+#include "collectivize/clang/ExprText.h"
 #include "collectivize/clang/PeerClass.h"
 
 namespace cz::clangtools {
@@ -27,8 +26,7 @@ const VarDecl *varOf(const Expr *e) {
       if (const auto *lit = dyn_cast<IntegerLiteral>(a->getIdx()->IgnoreParenImpCasts());
           lit && lit->getValue() == 0)
         e = a->getBase()->IgnoreParenCasts();
-  if (const auto *r = dyn_cast<DeclRefExpr>(e)) return dyn_cast<VarDecl>(r->getDecl());
-  return nullptr;
+  return namedVariable(e);
 }
 
 bool isCopyCall(const CallExpr *c) {
@@ -129,19 +127,6 @@ void offsetTerms(const Stmt *s, const VarDecl *peer, const VarDecl *element,
   for (const Stmt *c : s->children()) offsetTerms(c, peer, element, induction, out);
 }
 
-std::string textOf(const Expr *e, const SourceManager &sm, const LangOptions &lo) {
-  CharSourceRange r =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, lo);
-  if (r.isValid()) {
-    std::string t = Lexer::getSourceText(r, sm, lo).str();
-    if (!t.empty()) return t;
-  }
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  e->printPretty(os, nullptr, PrintingPolicy(lo));
-  return os.str();
-}
-
 } // namespace
 
 bool findStagingCopy(const CallExpr *call, llvm::StringRef callee,
@@ -181,9 +166,9 @@ bool findStagingCopy(const CallExpr *call, llvm::StringRef callee,
   SourceLocation l = sm.getExpansionLoc(best->copy->getBeginLoc());
   out.copy = best->form;
   out.at = {sm.getExpansionLineNumber(l), sm.getExpansionColumnNumber(l)};
-  out.buffer = textOf(call->getArg(0)->IgnoreParenImpCasts(), sm, lo);
-  out.array = textOf(best->array, sm, lo);
-  out.offset = best->offset ? textOf(best->offset, sm, lo) : "0";
+  out.buffer = exprText(call->getArg(0)->IgnoreParenImpCasts(), sm, lo);
+  out.array = exprText(best->array, sm, lo);
+  out.offset = best->offset ? exprText(best->offset, sm, lo) : "0";
   out.offsetFrom = terms.source ? "source" : terms.peer ? "peer" : terms.loop ? "loop" : "other";
   return true;
 }

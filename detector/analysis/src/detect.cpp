@@ -97,8 +97,9 @@ const char *unprovenSettle(uint32_t bit) {
            "that follows q; check in the source that the offset is q times the block, and patch "
            "by hand (MPI_Scatter from, or MPI_Gather into, the copied array, the copy removed)";
   case kBufferPerPeer:
-    return "the root sent (received) every block from (into) a buffer of its own, an element of "
-           "an array of buffers indexed by the peer, so the trace shows no one buffer's layout: "
+    return "the root sent (received) every block from (into) a buffer of its own, an address "
+           "the peer chooses (an element of an array of buffers, a slice of an array that the "
+           "blocks do not tile), so the trace shows no one buffer's layout: "
            "MPI_Scatter (MPI_Gather) needs the blocks in one array, rank q's at q times the block; "
            "patch by hand";
   case kScratchReceive:

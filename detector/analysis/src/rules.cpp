@@ -68,8 +68,9 @@ const std::vector<DetectionRule> &detectionRules() {
        {Kind::Scatter, Kind::Gather, Kind::Scatterv, Kind::Gatherv},
        "nothing: a root that sends distinct blocks to (receives one from) every member once, "
        "through a buffer the source fills (empties) by a copy at an offset following the peer "
-       "(site database \"staging\"), or from (into) a buffer per member the peer indexes "
-       "(site database \"args\": sendbuf[i] to rank i), is a possible scatter (gather); it "
+       "(site database \"staging\"), or from (into) a buffer per member the peer chooses "
+       "(site database \"peer_indexed\": sendbuf[i], &a[i * n] to rank i), is a possible "
+       "scatter (gather); it "
        "stays ambiguous",
        "after tiling, before reductions: a gather into one scratch buffer has a reduction's "
        "shape",

@@ -3,8 +3,6 @@
 // picked out (unknown fields are ignored, as the format allows).
 #include "collectivize/site_database.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -81,36 +79,18 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
       sl.staging = {copy->str(), int(stagingLine), buffer->str(), array->str(), offset->str(),
                     from->str()};
     }
+    if (const Json *pi = r.find("peer_indexed"); pi && pi->isObject()) { // absent in older databases
+      const Json *layout = pi->find("layout"), *buffer = pi->find("buffer"), *peer = pi->find("peer");
+      if (!layout || !layout->isString() || layout->str().empty() || !buffer || !buffer->isString() ||
+          !peer || !peer->isString())
+        return trace::Error{path, -1, "site record " + std::to_string(k) +
+                                          ": \"peer_indexed\" lacks layout, buffer or peer"};
+      sl.peerIndexed = {layout->str(), buffer->str(), peer->str()};
+    }
     out[uint64_t(v)] = sl;
   }
   return out;
 }
-
-namespace {
-
-std::string withoutSpaces(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    if (c != ' ' && c != '\t' && c != '\n') out += c;
-  return out;
-}
-
-// The buffer argument `NAME[PEER]`, PEER the call's peer argument (the
-// destination of a send, the source of a receive: the fourth argument of
-// MPI_Send, MPI_Isend, MPI_Recv, MPI_Irecv and their kin) and not a
-// number: one buffer per member, the peer choosing it. "" otherwise.
-std::string bufferIndexedByPeer(const SourceLocation &sl) {
-  if (sl.args.size() < 4) return "";
-  std::string buffer = withoutSpaces(sl.args[0]), peer = withoutSpaces(sl.args[3]);
-  if (peer.empty() || std::all_of(peer.begin(), peer.end(), [](char c) { return std::isdigit(uint8_t(c)); }))
-    return "";
-  std::string index = "[" + peer + "]";
-  if (buffer.size() <= index.size() || buffer.compare(buffer.size() - index.size(), index.size(), index))
-    return "";
-  return buffer;
-}
-
-} // namespace
 
 std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites) {
   std::map<uint64_t, StagedSite> out;
@@ -122,8 +102,8 @@ std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites) {
     if (send == recv) continue; // Sendrecv, or not a transfer
     const SourceLocation::Staging &st = sl.staging;
     if (st.copy.empty()) {
-      if (std::string buffer = bufferIndexedByPeer(sl); !buffer.empty())
-        out[id] = StagedSite{send, buffer, sl.file + ":" + std::to_string(sl.line), true};
+      if (!sl.peerIndexed.layout.empty())
+        out[id] = StagedSite{send, sl.peerIndexed.buffer, sl.file + ":" + std::to_string(sl.line), true};
       continue;
     }
     if (st.offsetFrom != "peer" && st.offsetFrom != "source" && st.offsetFrom != "loop") continue;

@@ -7,10 +7,12 @@
 // (receives one from every other member) is taken for the scatter
 // (gather) the copy makes of it. The layout rests on the source's copy,
 // which no message proves: ambiguous (kStagedCopy), with the copy named.
-// A root that sends every block from a buffer of its own, the element of
-// an array of buffers its destination indexes (`sendbuf[i]` to rank i;
-// receives likewise), is taken the same way: ambiguous (kBufferPerPeer),
-// MPI_Scatter (MPI_Gather) needing the blocks in one array.
+// A root that sends every block from a buffer of its own, an address its
+// destination chooses (`sendbuf[i]`, `&a[i * n]` to rank i; receives
+// likewise; the site database's "peer_indexed"), is taken the same way
+// when the blocks tile no buffer (tiling, which runs first, takes those
+// that do): ambiguous (kBufferPerPeer), MPI_Scatter (MPI_Gather) needing
+// the blocks in one array.
 #include <algorithm>
 #include <map>
 #include <set>

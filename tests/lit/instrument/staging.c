@@ -37,13 +37,14 @@ void staged(int me, int p, double *all, int n) {
     memcpy(all + next, scratch, sizeof(double));
     next++;
   }
-  // No copy (a send of the array itself), and a copy that is not in the
-  // loop around the call: no staging record.
+  // No copy (a send of the array itself: an address the peer chooses,
+  // "peer_indexed"), and a copy that is not in the loop around the call:
+  // no staging record.
   memcpy(tmp, all, sizeof tmp);
   for (int q = 1; q < p; q++) MPI_Send(all + q * N, N, MPI_DOUBLE, q, 4, MPI_COMM_WORLD);
 // CHECK-NEXT: "line":[[@LINE-1]],{{.*}}"callee":"MPI_Send"
 // CHECK-NOT: "staging"
-// CHECK-SAME: "peers":["loop"]}
+// CHECK-SAME: "peers":["loop"],"peer_indexed":{"layout":"offset","buffer":"all + q * N",{{.*}}}}
   MPI_Send(tmp, N, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
 // CHECK-NEXT: "line":[[@LINE-1]],{{.*}}"callee":"MPI_Send"
 // CHECK-NOT: "staging"

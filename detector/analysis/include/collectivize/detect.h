@@ -201,12 +201,13 @@ const char *statusName(const Match &m);
 // after (the site database's "staging", read by stagedSitesOf), at an
 // offset that follows the peer: a scatter through one temporary buffer, a
 // gather into one scratch buffer, whose messages show no layout. Also a
-// send (receive) whose buffer is an element of an array of buffers that
-// the peer argument indexes (`sendbuf[i]` to rank i, perPeer): blocks in
-// separate buffers, which no one buffer's layout shows either.
+// send (receive) whose buffer is an address the peer argument chooses
+// (site database "peer_indexed": `sendbuf[i]`, `&a[i * n]` to rank i,
+// perPeer): blocks in separate buffers or slices that tile no buffer,
+// which no one buffer's layout shows either.
 struct StagedSite {
   bool send = true;
-  std::string buffer; // "tmp"; "sendbuf[i]" (perPeer)
+  std::string buffer; // "tmp"; "sendbuf[i]", "&a[i * n]" (perPeer)
   std::string copy;   // for notes: "scatter_staged.c:25 memcpy from all + q * BLOCK"
   bool perPeer = false;
 };

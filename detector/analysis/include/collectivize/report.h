@@ -32,6 +32,14 @@ struct SourceLocation {
     int line = 0;
     std::string buffer, array, offset, offsetFrom;
   } staging;
+  // Site database "peer_indexed" (p2p sites): the buffer is an address the
+  // call's peer argument chooses (`&a[i * n]`, `bufs[i]` to rank i);
+  // layout "" when not.
+  struct PeerIndexed {
+    std::string layout; // "offset", "row", "pointer"
+    std::string buffer; // the buffer argument as written
+    std::string peer;   // the peer argument as written
+  } peerIndexed;
   // The call's arguments as written (site database "args").
   std::vector<std::string> args;
 };

@@ -20,8 +20,8 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
 // The sites whose buffer stages another array's data at an offset that
 // follows the peer ("staging" with offset_from peer, source or loop), for
 // DetectOptions::stagedSites. Sends take fills, receives copies out. Also
-// the sites whose buffer is an array element the peer argument indexes
-// (`sendbuf[i]` to rank i: StagedSite::perPeer).
+// the sites whose buffer is an address the peer argument chooses ("peer_indexed":
+// `sendbuf[i]`, `&a[i * n]` to rank i: StagedSite::perPeer).
 std::map<uint64_t, StagedSite> stagedSitesOf(const SiteLocations &sites);
 
 } // namespace cz::detect

@@ -56,6 +56,24 @@ struct StagingCopy {
   std::string offsetFrom;
 };
 
+// A p2p send or receive (not MPI_Sendrecv) whose buffer is an address
+// its peer argument chooses (PeerIndexedBuffer.h): one block per member,
+// the peer picking it. SITE_DATABASE.md, "peer_indexed".
+struct PeerIndexed {
+  // "offset" (an address inside one array: &a[i * n], a + i * n, &a[i]),
+  // "row" (a row of a multi-dimensional array: rows[i], &rows[i][0]),
+  // "pointer" (an element of an array of pointers: bufs[i]); "": none.
+  std::string layout;
+  std::string buffer;  // the buffer argument as written ("&a[i * n]")
+  std::string array;   // what the peer indexes ("a")
+  std::string index;   // the peer's term in the buffer, as written ("i")
+  std::string stride;  // what that term is multiplied by ("n"; "1" when not)
+  std::string peer;    // the call's peer argument as written ("dest")
+  // "same": index and peer are one variable or one expression; "copy":
+  // one is a local copy of the other (int dest = i;), unchanged between.
+  std::string follows;
+};
+
 struct Site {
   uint64_t id = 0;
   std::string file;      // root-relative path of the file holding the site
@@ -84,6 +102,7 @@ struct Site {
   // told apart. "" otherwise (the JSON field is then absent).
   std::string callPath;
   StagingCopy staging; // p2p only; staging.copy empty: none found
+  PeerIndexed peerIndexed; // p2p only; peerIndexed.layout empty: none found
 };
 
 // A source file the compiler wrappers compiled without instrumentation
