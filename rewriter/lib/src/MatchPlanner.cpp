@@ -286,7 +286,8 @@ private:
       // combine and copy statements are the call's.
       if (k == "scan" || k == "exscan" || k == "reduce") {
         auto [sends, recvs] = sides(members[g]);
-        PrefixChain chain = analyzePrefixChain(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm));
+        PrefixChain chain =
+            analyzePrefixChain(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm), k == "exscan");
         if (chain.found && chain.whyNot.empty()) {
           req.collectiveWrites.insert(chain.writes.begin(), chain.writes.end());
           req.collectiveSteps.insert(chain.steps.begin(), chain.steps.end());

@@ -419,7 +419,7 @@ const Stmt *readAfter(const SourceText &src, const VarDecl *v, const Stmt *inner
 } // namespace
 
 PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageArgs> &sends,
-                               const std::vector<MessageArgs> &recvs, const std::string &comm) {
+                               const std::vector<MessageArgs> &recvs, const std::string &comm, bool exclusive) {
   PrefixChain c;
   if (sends.empty() || recvs.empty()) return c;
   std::vector<const Expr *> buffers;
@@ -502,15 +502,23 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
       if (now == 2) rank0Kept[v] = (!rank0Kept.count(v) || rank0Kept[v]) && !m.written(0, v);
     }
   }
+  // Memory the caller or other code reaches: read afterwards, as far as
+  // the function shows.
+  auto escapes = [](const VarDecl *v) {
+    std::string type = v->getType().getAsString();
+    bool handle = type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos;
+    return !v->hasLocalStorage() || (v->getType()->isPointerType() && !handle);
+  };
   std::vector<const VarDecl *> results;
+  int wanted = exclusive ? 2 : 1;
   for (const auto &[v, shape] : shapes)
-    if (shape > 0) results.push_back(v);
+    if (shape & wanted) results.push_back(v);
   auto begin = c.begin, end = c.end;
   const Stmt *inner = stmts.front();
   if (results.size() > 1) { // the one the program reads afterwards
     std::vector<const VarDecl *> read;
     for (const VarDecl *v : results)
-      if (readAfter(src, v, inner, begin, end)) read.push_back(v);
+      if (escapes(v) || readAfter(src, v, inner, begin, end)) read.push_back(v);
     results = read;
   }
   if (results.empty() && !m.unknownOp.empty())
@@ -518,9 +526,9 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
                   "reads (+, *, &, |, ^, &&, || with the identity where a rank has nothing to combine): no "
                   "buffer is shown to end holding a prefix, and no operation is known for the call");
   if (results.size() != 1)
-    return refuse(results.empty() ? "no buffer ends holding, on every rank r, the values of ranks 0..r (or 0..r-1) "
-                                    "of one buffer combined once with one MPI operation, run for every rank at P = " +
-                                        ringSizesText()
+    return refuse(results.empty() ? "no buffer ends holding, on every rank r, the values of ranks " +
+                                        std::string(exclusive ? "0..r-1" : "0..r") + " of one buffer combined once "
+                                        "with one MPI operation, run for every rank at P = " + ringSizesText()
                                   : "several buffers end holding the prefix and the program reads more than one "
                                     "afterwards");
   c.result = results[0];
@@ -538,18 +546,12 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
     return refuse("the chain writes " + own + ", which holds the rank's own value where it starts");
   // What else the chain leaves behind: the call leaves it as it was.
   std::vector<const VarDecl *> touched(m.touched.begin(), m.touched.end());
-  std::set<const VarDecl *> filled; // requests and statuses: handles held by value
-  for (const VarDecl *v : touched) {
-    std::string type = v->getType().getAsString();
-    if (type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos) filled.insert(v);
-  }
   std::sort(touched.begin(), touched.end(), [&](const VarDecl *a, const VarDecl *b) {
     return src.offset(a->getLocation()) < src.offset(b->getLocation());
   });
   for (const VarDecl *v : touched) {
     if (v == c.result || m.declared.count(v)) continue;
-    bool owned = v->hasLocalStorage() && !isa<ParmVarDecl>(v) && (!v->getType()->isPointerType() || filled.count(v));
-    if (!owned) {
+    if (escapes(v)) {
       c.review.push_back("the chain writes " + quoted(v) + ", memory the function does not own: code elsewhere may "
                          "read what the chain leaves there, which the call leaves as it was");
       continue;
@@ -558,15 +560,16 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
       c.review.push_back("the chain leaves " + quoted(v) + " as its messages and steps set it, and the program reads "
                          "it at " + line(src, r) + "; the call leaves it as it was");
     else if (const auto *a = src.ctx.getAsConstantArrayType(v->getType());
-             a && v != c.own && elementType(v) == elem && !c.rank0Scratch && a->getSize().getZExtValue() >= size_t(most))
+             v != c.own && elementType(v) == elem && !c.rank0Scratch &&
+             (a ? a->getSize().getZExtValue() >= size_t(most) : v->getType()->isArithmeticType() && most == 1))
       c.rank0Scratch = v; // room for the count's elements at every size run
     c.writes.insert(v);
   }
   c.writes.insert(c.result);
-  if (!c.result->hasLocalStorage() || isa<ParmVarDecl>(c.result) || c.result->getType()->isPointerType())
+  if (escapes(c.result) && c.own != c.result)
     c.review.push_back(res + " is memory the function does not own: the patch assumes it does not overlap " + own);
   std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
-  if (c.exclusive && readAfter(src, c.result, inner, begin, end)) {
+  if (c.exclusive && (escapes(c.result) || readAfter(src, c.result, inner, begin, end))) {
     c.rank0Kept = rank0Kept[c.result];
     if (c.rank0Kept && c.own == c.result)
       c.rank0Unkept = "rank 0's " + res + " keeps its value through the chain and the program reads it afterwards, "

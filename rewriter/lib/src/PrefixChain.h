@@ -49,8 +49,11 @@ struct PrefixChain {
 };
 
 // comm: the communicator's text (MPI_Comm_rank/size on it name the rank
-// and the size the conditions are written in).
+// and the size the conditions are written in). exclusive: the result
+// sought holds the lower ranks' values only (an exscan); a chain leaves
+// both kinds of prefix (the receive buffer holds rank r-1's), so the
+// match's kind says which one is the result.
 PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageArgs> &sends,
-                               const std::vector<MessageArgs> &recvs, const std::string &comm);
+                               const std::vector<MessageArgs> &recvs, const std::string &comm, bool exclusive);
 
 } // namespace cz::rewrite

@@ -243,14 +243,10 @@ std::string halvingCall(const HalvingExchange &h, const ArgumentContext &args, c
 std::string prefixChainCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan, std::string &leftIn) {
   const SourceText &src = args.src;
   const DetectedMatch &m = args.match;
-  PrefixChain c = analyzePrefixChain(src, args.sends, args.recvs, w.comm);
+  PrefixChain c = analyzePrefixChain(src, args.sends, args.recvs, w.comm, m.kind == "exscan");
   if (!c.found) return "";
   if (!c.whyNot.empty()) return refuse(plan, c.whyNot);
   std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
-  if ((m.kind == "exscan") != c.exclusive)
-    return refuse(plan, "the trace shows " + std::string(m.kind == "exscan" ? "an exclusive" : "an inclusive") +
-                            " prefix reduction (" + m.kind + "), but the source's chain leaves rank r the values of "
-                            "ranks 0.." + (c.exclusive ? "r-1" : "r") + ": the two disagree, so neither is trusted");
   if (args.region.begin > c.begin || args.region.end < c.end)
     return refuse(plan, "the chain's statements (lines " + std::to_string(c.firstLine) + "-" +
                             std::to_string(c.lastLine) + ") are not all part of the region the "
