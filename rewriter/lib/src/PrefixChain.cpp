@@ -181,6 +181,9 @@ private:
   }
 
   Value eval(const Expr *e) {
+    if (const auto *cast = dyn_cast<ExplicitCastExpr>(e->IgnoreParens());
+        cast && cast->getType().getCanonicalType() != e->IgnoreParenCasts()->getType().getCanonicalType())
+      return opless(e); // a conversion (truncation, rounding) the values do not follow
     e = strip(e);
     long k = 0, index = 0;
     if (const auto *cond = dyn_cast<ConditionalOperator>(e)) {
@@ -439,9 +442,12 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
     return c;
   };
   for (const auto *list : {&sends, &recvs})
-    for (const MessageArgs &a : *list)
+    for (const MessageArgs &a : *list) {
       if (squeeze(src.of(a.count)) != squeeze(src.of(c.count)))
         return refuse("the chain's messages name different counts (" + src.of(c.count) + ", " + src.of(a.count) + ")");
+      if (squeeze(src.of(a.comm)) != squeeze(comm))
+        return refuse("the chain's messages name different communicators (" + comm + ", " + src.of(a.comm) + ")");
+    }
 
   RingEvaluator ev(src);
   ev.readFunction(stmts.front(), comm);
@@ -544,6 +550,35 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
                   elem.getAsString() + "): the call combines in the messages' type only");
   if (c.own != c.result && m.touched.count(c.own))
     return refuse("the chain writes " + own + ", which holds the rank's own value where it starts");
+  if (elem->isFloatingType() && c.op != "MPI_SUM" && c.op != "MPI_PROD")
+    return refuse("the chain combines floating-point values with " + c.op + ", which MPI defines for integer types only");
+  // Values pass through every buffer unconverted: the symbolic values
+  // follow no conversion.
+  for (const VarDecl *v : m.touched) {
+    std::string type = v->getType().getAsString();
+    bool handle = type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos;
+    if (!handle && !m.declared.count(v) && elementType(v) != elem)
+      return refuse("the chain moves values through " + quoted(v) + " (" + elementType(v).getAsString() + ") and " +
+                    res + " (" + elem.getAsString() + "): the conversions between them are not followed");
+  }
+  // A buffer's address kept in a pointer: reads and writes through it are
+  // not followed.
+  const Stmt *fn = outermostStmt(src, inner);
+  std::string kept;
+  forEachStmt(fn, [&](const Stmt *x) {
+    const Expr *value = nullptr;
+    std::string into;
+    if (const auto *d = dyn_cast<DeclStmt>(x); d && d->isSingleDecl())
+      if (const auto *v = dyn_cast<VarDecl>(d->getSingleDecl()); v && v->getType()->isPointerType() && v->getInit())
+        value = v->getInit(), into = v->getNameAsString();
+    if (const auto *b = dyn_cast<BinaryOperator>(x); b && b->getOpcode() == BO_Assign && b->getType()->isPointerType())
+      value = b->getRHS(), into = src.of(b->getLHS());
+    const VarDecl *v = value ? referencedVar(value) : nullptr;
+    if (kept.empty() && v && m.touched.count(v) && !m.declared.count(v))
+      kept = "the address of " + quoted(v) + " is kept in '" + into + "' (" + line(src, x) + "): reads and writes "
+             "through it are not followed";
+  });
+  if (!kept.empty()) return refuse(kept);
   // What else the chain leaves behind: the call leaves it as it was.
   std::vector<const VarDecl *> touched(m.touched.begin(), m.touched.end());
   std::sort(touched.begin(), touched.end(), [&](const VarDecl *a, const VarDecl *b) {
@@ -569,6 +604,8 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
   if (escapes(c.result) && c.own != c.result)
     c.review.push_back(res + " is memory the function does not own: the patch assumes it does not overlap " + own);
   std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
+  Expr::EvalResult fixed;
+  bool constantCount = !c.count->isValueDependent() && c.count->EvaluateAsInt(fixed, src.ctx);
   if (c.exclusive && (escapes(c.result) || readAfter(src, c.result, inner, begin, end))) {
     c.rank0Kept = rank0Kept[c.result];
     if (c.rank0Kept && c.own == c.result)
@@ -577,6 +614,10 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
     else if (!c.rank0Kept)
       c.rank0Unkept = "the chain sets rank 0's " + res + " to a value the rewriter does not keep, and the program "
                       "reads it afterwards; MPI_Exscan leaves rank 0's result undefined";
+    else if (c.rank0Scratch && !constantCount)
+      c.rank0Unkept = "rank 0's " + res + " keeps its value through the chain and the program reads it afterwards, "
+                      "but MPI_Exscan leaves rank 0's result undefined, and the count " + src.of(c.count) +
+                      " is no constant, so no buffer is known to have room for it";
     else if (!c.rank0Scratch)
       c.rank0Unkept = "rank 0's " + res + " keeps its value through the chain and the program reads it afterwards, "
                       "but MPI_Exscan leaves rank 0's result undefined, and no buffer the chain writes and nothing "

@@ -85,6 +85,11 @@ CallPlan CallBuilder::run() {
   if (k == "allreduce" && twoPhaseRing(plan)) return plan;
   if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
   if (k == "scan" || k == "exscan" || (k == "reduce" && !match.confirmed)) return prefix(plan);
+  if (k == "reduce") { // a chain leaving every rank its partial result: MPI_Reduce would not
+    CallPlan trial = plan;
+    rank = rankText();
+    if (std::string call = ringCall(trial, prefixChainCall); !call.empty()) return plan = trial, finish(plan, call);
+  }
   if (rooted && !take(chooseRoot(args), root, plan)) return plan;
   if (!buffersHold(plan)) return plan;
   rank = rankText();

@@ -267,8 +267,9 @@ std::string prefixChainCall(const ArgumentContext &args, const CallWords &w, Cal
     plan.notes.push_back("the chain accumulates in " + c.result->getNameAsString() +
                          ", which holds the rank's own value where it starts: MPI_IN_PLACE");
   if (m.kind == "reduce")
-    plan.notes.push_back("the trace shows a reduce to the last rank, but every rank keeps its partial result, which "
-                         "the program reads afterwards: the source makes it a scan");
+    plan.notes.push_back("the trace shows a reduce to the last rank, but every rank keeps its partial result in " +
+                         c.result->getNameAsString() + ", as MPI_Scan leaves it and MPI_Reduce would not: the "
+                         "source makes it a scan");
   if (c.exclusive && c.rank0Scratch && c.rank0Unkept.empty()) {
     into = "(" + w.rank + " == 0 ? " + text(c.rank0Scratch) + " : " + result + ")";
     plan.notes.push_back("rank 0's " + c.result->getNameAsString() + " keeps its value through the chain and the "

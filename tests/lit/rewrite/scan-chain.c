@@ -2,16 +2,20 @@
 // the inclusive chain is proposed as MPI_Scan from the rank's own values
 // into the buffer the chain leaves the prefix in, its combine step dropped
 // with the messages (the trace saw only a reduce to the last rank, the
-// operation open: the source settles both); a chain accumulating in the
+// operation open: the source settles both; a confirmed reduce too, since
+// MPI_Reduce would not leave every rank its partial result); a chain accumulating in the
 // buffer that starts with the rank's own value is MPI_Scan in place; the
 // exclusive chains are MPI_Exscan, rank 0 receiving into a buffer nothing
 // reads afterwards where the chain leaves rank 0's result as it was.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
-// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce count=2 root=3 status=ambiguous unproven=["reduction_op"] lines=35-37' 'scan count=1 op=MPI_SUM lines=47-50' 'exscan count=1 op=MPI_SUM lines=60-66' 'exscan count=2 status=ambiguous unproven=["reduction_op"] lines=77-83' > %t/report.json
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce count=2 root=3 status=ambiguous unproven=["reduction_op"] lines=39-41' 'scan count=1 op=MPI_SUM lines=51-54' 'exscan count=1 op=MPI_SUM lines=64-70' 'exscan count=2 status=ambiguous unproven=["reduction_op"] lines=81-87' > %t/report.json
 // RUN: %collectivize rewrite %t/report.json -o %t/p -- %mock-mpi | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --check-prefix=DIFF < %t/p/all.diff
 // RUN: FileCheck %s --check-prefix=WHY < %t/p/01-reduce.md
+// RUN: %cz-make-report %t/inst/collectivize-sites.json 'reduce count=2 root=3 op=MPI_SUM lines=39-41' > %t/confirmed.json
+// RUN: %collectivize rewrite %t/confirmed.json -o %t/c -- %mock-mpi | FileCheck %s --check-prefix=CONFIRMED
+// CONFIRMED: 01-reduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Scan(mine, sum, N, MPI_INT, MPI_SUM, comm);
 // SUMMARY: 01-reduce: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Scan(mine, sum, N, MPI_INT, MPI_SUM, comm);
 // SUMMARY: 02-scan: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Scan(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 // SUMMARY: 03-exscan: proposed prog.c:{{[0-9]+}}-{{[0-9]+}} -> MPI_Exscan(&mine, (me == 0 ? &below : &sum), 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -22,7 +26,7 @@
 // DIFF: -    sum += got;
 // DIFF: -    for (int i = 0; i < N; i++) sum[i] = pass[i];
 // WHY-DAG: leaves 'sum' on rank r holding 'mine' of ranks 0..r combined once (MPI_SUM)
-// WHY-DAG: every rank keeps its partial result: a scan, not a reduce
+// WHY-DAG: every rank keeps its partial result in sum, as MPI_Scan leaves it and MPI_Reduce would not
 #include <mpi.h>
 
 enum { N = 2 };
