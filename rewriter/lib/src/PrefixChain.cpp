@@ -71,13 +71,18 @@ const Expr *tagOf(const CallExpr *c, bool send) {
   return c->getNumArgs() > at ? c->getArg(at) : nullptr;
 }
 
-// An MPI_Request or MPI_Status a call fills through `&x` (not `&ompi_mpi_int`
-// behind MPI_INT).
+// An MPI_Request or MPI_Status: a handle held by value (a pointer in Open
+// MPI), no buffer.
+bool isHandle(const VarDecl *v) {
+  std::string type = v->getType().getAsString();
+  return type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos;
+}
+
+// A handle a call fills through `&x` (not `&ompi_mpi_int` behind MPI_INT).
 const VarDecl *filledHandle(const Expr *arg) {
   const auto *u = dyn_cast<UnaryOperator>(strip(arg));
   const VarDecl *v = u && u->getOpcode() == UO_AddrOf ? referencedVar(u->getSubExpr()) : nullptr;
-  std::string type = v ? v->getType().getAsString() : "";
-  return type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos ? v : nullptr;
+  return v && isHandle(v) ? v : nullptr;
 }
 
 const CallExpr *callOf(const SourceText &src, const Expr *arg) {
@@ -135,6 +140,7 @@ public:
   long elements = 0; // of each buffer, the messages' count at this size
   std::string unknownOp; // the first expression combining with no MPI_Op the rewriter knows
   std::set<const VarDecl *> touched;   // variables the statements wrote
+  std::set<const VarDecl *> counters;  // loop counters declared before the statements
   std::map<const VarDecl *, const Stmt *> declared; // declared among them
 
 private:
@@ -215,7 +221,7 @@ private:
     return found;
   }
 
-  long stores = 0;
+  long stores = 0, work = 0;
   void store(const VarDecl *v, long e, const Value &x) {
     stores++;
     memory[size_t(me)][v][e] = x;
@@ -311,6 +317,7 @@ private:
   // one that writes a buffer and holds no message is the call's own work.
   bool exec(const Stmt *s, bool top) {
     if (!c.whyNot.empty()) return false;
+    if (++work > 1000000) return refuse("the chain's statements take more than a million steps to run on paper");
     long before = stores;
     bool ok = step(s);
     if (ok && top && stores != before && !holdsMessage(s)) c.steps.insert(s);
@@ -355,6 +362,9 @@ private:
         if (!exec(f->getBody(), false)) return false;
       }
       env.erase(loop.counter);
+      // A counter declared before the loop is left at its bound, which the
+      // call does not do: checked like the buffers the chain writes.
+      if (!isa<DeclStmt>(f->getInit())) counters.insert(loop.counter);
       return true;
     }
     const auto *e = dyn_cast<Expr>(s);
@@ -511,9 +521,7 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
   // Memory the caller or other code reaches: read afterwards, as far as
   // the function shows.
   auto escapes = [](const VarDecl *v) {
-    std::string type = v->getType().getAsString();
-    bool handle = type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos;
-    return !v->hasLocalStorage() || (v->getType()->isPointerType() && !handle);
+    return !v->hasLocalStorage() || (v->getType()->isPointerType() && !isHandle(v));
   };
   std::vector<const VarDecl *> results;
   int wanted = exclusive ? 2 : 1;
@@ -555,9 +563,7 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
   // Values pass through every buffer unconverted: the symbolic values
   // follow no conversion.
   for (const VarDecl *v : m.touched) {
-    std::string type = v->getType().getAsString();
-    bool handle = type.find("MPI_Request") != std::string::npos || type.find("MPI_Status") != std::string::npos;
-    if (!handle && !m.declared.count(v) && elementType(v) != elem)
+    if (!isHandle(v) && !m.declared.count(v) && elementType(v) != elem)
       return refuse("the chain moves values through " + quoted(v) + " (" + elementType(v).getAsString() + ") and " +
                     res + " (" + elem.getAsString() + "): the conversions between them are not followed");
   }
@@ -581,6 +587,7 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
   if (!kept.empty()) return refuse(kept);
   // What else the chain leaves behind: the call leaves it as it was.
   std::vector<const VarDecl *> touched(m.touched.begin(), m.touched.end());
+  touched.insert(touched.end(), m.counters.begin(), m.counters.end());
   std::sort(touched.begin(), touched.end(), [&](const VarDecl *a, const VarDecl *b) {
     return src.offset(a->getLocation()) < src.offset(b->getLocation());
   });
@@ -595,7 +602,7 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
       c.review.push_back("the chain leaves " + quoted(v) + " as its messages and steps set it, and the program reads "
                          "it at " + line(src, r) + "; the call leaves it as it was");
     else if (const auto *a = src.ctx.getAsConstantArrayType(v->getType());
-             v != c.own && elementType(v) == elem && !c.rank0Scratch &&
+             v != c.own && !m.counters.count(v) && elementType(v) == elem && !c.rank0Scratch &&
              (a ? a->getSize().getZExtValue() >= size_t(most) : v->getType()->isArithmeticType() && most == 1))
       c.rank0Scratch = v; // room for the count's elements at every size run
     c.writes.insert(v);

@@ -247,10 +247,12 @@ std::string prefixChainCall(const ArgumentContext &args, const CallWords &w, Cal
   if (!c.found) return "";
   if (!c.whyNot.empty()) return refuse(plan, c.whyNot);
   std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
-  if (args.region.begin > c.begin || args.region.end < c.end)
-    return refuse(plan, "the chain's statements (lines " + std::to_string(c.firstLine) + "-" +
-                            std::to_string(c.lastLine) + ") are not all part of the region the "
-                            "patch would replace");
+  // The call stands for exactly the statements run: a larger region (a
+  // loop around them) would run them several times, a smaller one leave
+  // some behind.
+  if (args.region.begin != c.begin || args.region.end != c.end)
+    return refuse(plan, "the region the patch would replace is not exactly the chain's statements (lines " +
+                            std::to_string(c.firstLine) + "-" + std::to_string(c.lastLine) + ") that were run");
   if (squeeze(w.count) != squeeze(src.of(c.count)))
     return refuse(plan, "the chain's messages carry " + src.of(c.count) + " elements, but the count valid at the "
                         "region is " + w.count);
