@@ -289,7 +289,8 @@ CallPlan &CallBuilder::prefix(CallPlan &plan) {
   std::string acc = usable(sends[0].buffer, false);
   if (acc.empty())
     return fail(plan, "the buffer the ranks send their partial results from is named by variables of the "
-                      "loop only: replace it by hand with " + byHand);
+                      "loop only" + (chain.empty() ? "" : " (not proven a chain: " + chain + ")") +
+                      ": replace it by hand with " + byHand);
   plan.review.push_back("a prefix reduction: check that " + acc + " holds the rank's own value where the "
                         "region starts and its partial result where it ends (the hand-made code may keep "
                         "the result elsewhere)");
