@@ -496,6 +496,9 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
       }
     return true;
   };
+  // Twice over the sizes: the first run learns every variable the
+  // statements write at some size, the second judges each at every size.
+  for (int pass = 0; pass < 2; pass++)
   for (long p : ringSizes()) {
     long n = 0;
     ev.me = 0, ev.p = p, ev.bound.clear();
@@ -504,6 +507,7 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
     most = std::max(most, n);
     m.elements = n;
     if (!m.run(p, stmts)) return c;
+    if (pass == 0) continue;
     for (const VarDecl *v : m.touched) {
       if (m.declared.count(v)) continue;
       if (!shapes.count(v)) shapes[v] = 3;
@@ -611,6 +615,9 @@ PrefixChain analyzePrefixChain(const SourceText &src, const std::vector<MessageA
   if (escapes(c.result) && c.own != c.result)
     c.review.push_back(res + " is memory the function does not own: the patch assumes it does not overlap " + own);
   std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
+  if (c.exclusive && c.own != c.result && escapes(c.own))
+    c.review.push_back("MPI_Exscan reads " + own + " on the last rank too, where the chain never reads it, and it is "
+                       "memory the function does not own: check it holds " + src.of(c.count) + " elements there");
   Expr::EvalResult fixed;
   bool constantCount = !c.count->isValueDependent() && c.count->EvaluateAsInt(fixed, src.ctx);
   if (c.exclusive && (escapes(c.result) || readAfter(src, c.result, inner, begin, end))) {

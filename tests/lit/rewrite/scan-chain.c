@@ -74,8 +74,8 @@ int exclusive_chain(int mine, int sum) {
 
 // Exclusive with arrays: rank 0's sum keeps its value; below, which
 // nothing reads afterwards, takes MPI_Exscan's undefined result there.
-int exclusive_arrays(const int mine[N]) {
-  int me, p, below[N], pass[N], sum[N] = {0, 0};
+int exclusive_arrays(int base) {
+  int me, p, below[N], pass[N], sum[N] = {0, 0}, mine[N] = {base, base + 1};
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   if (me + 1 < p) MPI_Send(mine, N, MPI_INT, me + 1, 4, MPI_COMM_WORLD);
