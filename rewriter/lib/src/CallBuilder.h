@@ -66,6 +66,9 @@ private:
   // (RingCalls.h halvingCall): decided (true) when the sites exchange with
   // `rank ^ mask` partners in such loops.
   bool halving(CallPlan &plan);
+  // scan, exscan, and a reduce the trace left open: a chain the source
+  // proves a prefix reduction (PrefixChain.h), else why not.
+  CallPlan &prefix(CallPlan &plan);
   CallPlan &alltoallv(CallPlan &plan);
   // MPI_Gatherv, MPI_Scatterv (RootedVaryingCall.h).
   CallPlan &rootedVarying(CallPlan &plan);

@@ -16,6 +16,7 @@
 #include "AlltoallvCall.h"
 #include "AstQueries.h"
 #include "CombineStep.h"
+#include "PrefixChain.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "RingTwoPhase.h"
@@ -281,6 +282,17 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
+      // A chain of ranks proven a prefix reduction: what it writes and its
+      // combine and copy statements are the call's.
+      if (k == "scan" || k == "exscan" || k == "reduce") {
+        auto [sends, recvs] = sides(members[g]);
+        PrefixChain chain =
+            analyzePrefixChain(src, sends, recvs, sends.empty() ? "" : src.of(sends[0].comm), k == "exscan");
+        if (chain.found && chain.whyNot.empty()) {
+          req.collectiveWrites.insert(chain.writes.begin(), chain.writes.end());
+          req.collectiveSteps.insert(chain.steps.begin(), chain.steps.end());
+        }
+      }
       // An alltoallv's copy of the rank's own block: the call's own work.
       if (k == "alltoallv") {
         auto [sends, recvs] = sides(members[g]);

@@ -107,6 +107,11 @@ std::string settledInSource(const DetectedMatch &m) {
     else if (u == "combined")
       r << "every block reached every rank through one receive buffer, combined as it arrived or "
            "copied out; the source's combine step says which, and gives the operation.\n";
+    else if (u == "reduction_op" && (m.kind == "scan" || m.kind == "exscan" || m.kind == "reduce"))
+      r << "no value in the trace pins the operation down, and no message shows where a rank keeps its "
+           "result; the chain's statements, run for every rank at several process counts, show which "
+           "buffer ends holding every lower rank's value combined, and with which operation"
+        << (m.kind == "reduce" ? " (every rank keeps its partial result: a scan, not a reduce)" : "") << ".\n";
     else if (u == "reduction_op")
       r << "no value in the trace pins the operation down; it is the combine step of the ring in the "
            "source.\n";

@@ -78,7 +78,7 @@ std::string Planner::textWithout(unsigned b, unsigned e, const std::vector<const
   std::vector<std::pair<unsigned, unsigned>> cuts;
   for (const Stmt *k : kids) {
     unsigned kb = src.offset(k->getBeginLoc()), ke = src.endOffset(k);
-    if (kb < b || ke > e || !isStorageStatement(k)) continue;
+    if (kb < b || ke > e || (!isStorageStatement(k) && !req.collectiveSteps.count(k))) continue;
     // The whole line when the statement is alone on it.
     unsigned ls = src.lineStart(kb);
     if (src.between(ls, kb).find_first_not_of(" \t") == std::string::npos) kb = ls;

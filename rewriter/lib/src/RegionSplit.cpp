@@ -145,6 +145,7 @@ bool Planner::splitSequence(const std::vector<const Stmt *> &kids, const Compoun
                        "patch would move it after the collective call");
         return false;
       }
+      if (req.collectiveSteps.count(k)) continue; // the call does it (a chain's combine step)
       if (!block && req.ownBlockCopies.count(k)) {
         plan.droppedCopies.push_back(k);
         continue;

@@ -84,6 +84,12 @@ CallPlan CallBuilder::run() {
       return fail(plan, ring.whyNot);
   if (k == "allreduce" && twoPhaseRing(plan)) return plan;
   if (!take(chooseCount(args), count, plan) || !typeText(plan)) return plan;
+  if (k == "scan" || k == "exscan" || (k == "reduce" && !match.confirmed)) return prefix(plan);
+  if (k == "reduce") { // a chain leaving every rank its partial result: MPI_Reduce would not
+    CallPlan trial = plan;
+    rank = rankText();
+    if (std::string call = ringCall(trial, prefixChainCall); !call.empty()) return plan = trial, finish(plan, call);
+  }
   if (rooted && !take(chooseRoot(args), root, plan)) return plan;
   if (!buffersHold(plan)) return plan;
   rank = rankText();
@@ -245,38 +251,52 @@ CallPlan CallBuilder::run() {
       call = "MPI_Allreduce(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
     leaves(plan, acc, k == "reduce" ? root : "", false);
     plan.notes.push_back("the result is left in " + acc + ", where the hand-made reduction accumulated it");
-  } else if (k == "scan" || k == "exscan") {
-    // A prefix reduction: every rank's result depends on its rank, and
-    // the hand-made code may keep it where no message shows. An
-    // inclusive scan left in the buffer the ranks send from is the one
-    // shape the reduction machinery can name, and only for review.
-    std::string op = match.op, fromSource = sourceOp();
-    if (!fromSource.empty()) op = fromSource;
-    if (op.empty())
-      return fail(plan, "the prefix reduction's operation is known neither from the values nor from the "
-                        "source's combine step");
-    if (!match.op.empty() && op != match.op)
-      return fail(plan, "the source combines with " + op + " but the traced values fit " + match.op + " only");
-    if (k == "exscan")
-      return fail(plan, "an exclusive prefix reduction (MPI_Exscan): each rank's result is what it "
-                        "received and its own value is sent separately; the region analysis cannot pair "
-                        "the two buffers, replace it by hand with MPI_Exscan(sendbuf, recvbuf, " + count +
-                        ", " + type + ", " + op + ", " + comm + ")");
-    if (sends.empty()) return fail(plan, "no send site of the prefix reduction");
-    std::string acc = usable(sends[0].buffer, false);
-    if (acc.empty())
-      return fail(plan, "the buffer the ranks send their partial results from is named by variables of the "
-                        "loop only: replace it by hand with MPI_Scan(sendbuf, recvbuf, " + count + ", " +
-                        type + ", " + op + ", " + comm + ")");
-    call = "MPI_Scan(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")";
-    plan.review.push_back("a prefix reduction: check that " + acc + " holds the rank's own value where the "
-                          "region starts and its partial result where it ends (the hand-made code may keep "
-                          "the result elsewhere)");
-    plan.effectWhyNot = "no effect check for a prefix reduction";
   } else {
     return fail(plan, "no rewrite for kind '" + k + "'");
   }
   return finish(plan, call);
+}
+
+CallPlan &CallBuilder::prefix(CallPlan &plan) {
+  const std::string &k = match.kind;
+  rank = rankText();
+  std::string call = ringCall(plan, prefixChainCall);
+  if (!call.empty()) return finish(plan, call);
+  std::string chain = plan.whyNot; // the chain's refusal, if the sites are one
+  plan.whyNot.clear(), plan.ok = false;
+  if (!match.confirmed) // the trace left the operation open; only a proven chain answers it
+    return fail(plan, "an ambiguous match (the trace does not prove: reduction_op; the detection report's note "
+                      "says what would settle it): " + (chain.empty() ? "the sites are no chain of ranks the "
+                      "rewriter runs" : chain));
+  if (k == "reduce") return fail(plan, "no patch shape for this reduce");
+  // Not proven a chain: the reduction machinery names an inclusive scan
+  // left in the buffer the ranks send from, for review.
+  std::string op = match.op, fromSource = sourceOp();
+  if (!fromSource.empty()) op = fromSource;
+  if (op.empty())
+    return fail(plan, "the prefix reduction's operation is known neither from the values nor from the "
+                      "source's combine step");
+  if (!match.op.empty() && op != match.op)
+    return fail(plan, "the source combines with " + op + " but the traced values fit " + match.op + " only");
+  std::string byHand = (k == "exscan" ? "MPI_Exscan" : "MPI_Scan") + std::string("(sendbuf, recvbuf, ") + count +
+                       ", " + type + ", " + op + ", " + comm + ")";
+  if (k == "exscan")
+    return fail(plan, "an exclusive prefix reduction (MPI_Exscan): " +
+                          (chain.empty() ? std::string("the sites are no chain of ranks the rewriter runs") : chain) +
+                          "; replace it by hand with " + byHand);
+  if (sends.empty()) return fail(plan, "no send site of the prefix reduction");
+  if (!buffersHold(plan)) return plan;
+  std::string acc = usable(sends[0].buffer, false);
+  if (acc.empty())
+    return fail(plan, "the buffer the ranks send their partial results from is named by variables of the "
+                      "loop only" + (chain.empty() ? "" : " (not proven a chain: " + chain + ")") +
+                      ": replace it by hand with " + byHand);
+  plan.review.push_back("a prefix reduction: check that " + acc + " holds the rank's own value where the "
+                        "region starts and its partial result where it ends (the hand-made code may keep "
+                        "the result elsewhere)");
+  if (!chain.empty()) plan.review.push_back("not proven a chain: " + chain);
+  plan.effectWhyNot = "no effect check for a prefix reduction the rewriter did not prove";
+  return finish(plan, "MPI_Scan(MPI_IN_PLACE, " + acc + ", " + count + ", " + type + ", " + op + ", " + comm + ")");
 }
 
 CallPlan &CallBuilder::allgatherv(CallPlan &plan) {

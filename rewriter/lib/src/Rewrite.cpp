@@ -40,7 +40,10 @@ using namespace clang;
 // reduce-scatter's operation (the ring's combine step, RingReduceScatter,
 // which no patch goes without), an allreduce's operation (only the two
 // loops of a ring allreduce, RingTwoPhase, whose proof the patch needs:
-// Replacement refuses any other allreduce the trace left it open for). Any
+// Replacement refuses any other allreduce the trace left it open for), a
+// prefix reduction's operation, and a reduce's along a chain of ranks
+// (only a chain PrefixChain runs and proves a scan: Replacement's prefix
+// refuses any other scan, exscan or reduce the trace left it open for). Any
 // other doubt (constant payloads, a neighbour exchange, runs that disagree,
 // an unknown operation) the source cannot settle.
 bool settledBySource(const DetectedMatch &m) {
@@ -51,6 +54,7 @@ bool settledBySource(const DetectedMatch &m) {
               (u == "values_read" && m.kind == "barrier") ||
               (u == "combined" && m.kind == "allreduce") ||
               (u == "reduction_op" && (m.kind == "reduce_scatter" || m.kind == "allreduce")) ||
+              (u == "reduction_op" && (m.kind == "scan" || m.kind == "exscan" || m.kind == "reduce")) ||
               (u == "relay_copied" && m.kind == "allreduce" &&
                std::count(m.unproven.begin(), m.unproven.end(), "combined"));
     if (!ok) return false;

@@ -11,6 +11,7 @@
 
 #include "AstQueries.h"
 #include "HalvingExchange.h"
+#include "PrefixChain.h"
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "RingTwoPhase.h"
@@ -234,6 +235,51 @@ std::string halvingCall(const HalvingExchange &h, const ArgumentContext &args, c
   return "MPI_Reduce_scatter_block(" + acc + ", " + in + ", " + count + ", " + w.type + ", " + h.op + ", " + w.comm +
          ");\nfor (int " + i + " = 0; " + i + " < " + count + "; " + i + "++) " + acc + "[" + w.rank + " * " + b +
          " + " + i + "] = " + in + "[" + i + "]";
+}
+
+// A chain of ranks passing partial results up (PrefixChain.h): MPI_Scan
+// or MPI_Exscan from the buffer holding the rank's own value into the one
+// the chain leaves the prefix in. "" alone when the sites are no chain.
+std::string prefixChainCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan, std::string &leftIn) {
+  const SourceText &src = args.src;
+  const DetectedMatch &m = args.match;
+  PrefixChain c = analyzePrefixChain(src, args.sends, args.recvs, w.comm, m.kind == "exscan");
+  if (!c.found) return "";
+  if (!c.whyNot.empty()) return refuse(plan, c.whyNot);
+  std::string call = c.exclusive ? "MPI_Exscan" : "MPI_Scan";
+  // The call stands for exactly the statements run: a larger region (a
+  // loop around them) would run them several times, a smaller one leave
+  // some behind.
+  if (args.region.begin != c.begin || args.region.end != c.end)
+    return refuse(plan, "the region the patch would replace is not exactly the chain's statements (lines " +
+                            std::to_string(c.firstLine) + "-" + std::to_string(c.lastLine) + ") that were run");
+  if (squeeze(w.count) != squeeze(src.of(c.count)))
+    return refuse(plan, "the chain's messages carry " + src.of(c.count) + " elements, but the count valid at the "
+                        "region is " + w.count);
+  if (std::string why = traceDisagrees(args, c.count, false, c.op, "chain"); !why.empty()) return refuse(plan, why);
+  if (std::string fits = datatypeFits(w.type, c.result, call); !fits.empty()) return refuse(plan, fits);
+  auto text = [](const VarDecl *v) {
+    return (v->getType()->isArrayType() || v->getType()->isPointerType() ? "" : "&") + v->getNameAsString();
+  };
+  std::string result = text(c.result), own = c.own == c.result ? "MPI_IN_PLACE" : text(c.own), into = result;
+  plan.notes.insert(plan.notes.end(), c.notes.begin(), c.notes.end());
+  plan.review.insert(plan.review.end(), c.review.begin(), c.review.end());
+  plan.notes.push_back("operation " + c.op + " from the combine step in the source");
+  if (c.own == c.result)
+    plan.notes.push_back("the chain accumulates in " + c.result->getNameAsString() +
+                         ", which holds the rank's own value where it starts: MPI_IN_PLACE");
+  if (m.kind == "reduce")
+    plan.notes.push_back("the trace shows a reduce to the last rank, but every rank keeps its partial result in " +
+                         c.result->getNameAsString() + ", as MPI_Scan leaves it and MPI_Reduce would not: the "
+                         "source makes it a scan");
+  if (c.exclusive && c.rank0Scratch && c.rank0Unkept.empty()) {
+    into = "(" + w.rank + " == 0 ? " + text(c.rank0Scratch) + " : " + result + ")";
+    plan.notes.push_back("rank 0's " + c.result->getNameAsString() + " keeps its value through the chain and the "
+                         "program reads it; MPI_Exscan leaves rank 0's result undefined, so rank 0 receives into " +
+                         c.rank0Scratch->getNameAsString() + ", which the chain writes and nothing reads afterwards");
+  }
+  leftIn = result;
+  return call + "(" + own + ", " + into + ", " + w.count + ", " + w.type + ", " + c.op + ", " + w.comm + ")";
 }
 
 } // namespace cz::rewrite

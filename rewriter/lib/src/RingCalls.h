@@ -46,4 +46,8 @@ struct HalvingExchange;
 std::string halvingCall(const HalvingExchange &h, const ArgumentContext &args, const CallWords &w, CallPlan &plan,
                         std::string &leftIn);
 
+// A chain of ranks passing partial results up (PrefixChain.h): MPI_Scan or
+// MPI_Exscan. "" alone when the sites are no chain.
+std::string prefixChainCall(const ArgumentContext &args, const CallWords &w, CallPlan &plan, std::string &leftIn);
+
 } // namespace cz::rewrite
