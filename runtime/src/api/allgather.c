@@ -29,7 +29,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
                     &call.rt, recvcount, alg, &chosen);
     }
   }
-  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+  if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     sendbuf = czi_block(recvbuf, call.rank, recvcount, &call.rt);
     sendcount = recvcount;
     sendtype = recvtype;

@@ -64,7 +64,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
                     alg, &chosen);
     }
   }
-  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+  if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     /* Copy the whole span the receive blocks cover, holes included. */
     MPI_Aint lo = 0, hi = 0;
     int any = 0;

@@ -1,0 +1,25 @@
+/*
+ * alltoall_self.c: alltoall on one process. Its only block goes from
+ * sendbuf to recvbuf.
+ *
+ * Step: one local copy of the block (memmove; MPI_IN_PLACE: nothing). No
+ * message, no collective: a tracer sees nothing, as for MPI's own.
+ *
+ * Cost (m = bytes in the block): T = m·γ (copy) plus the dispatch, a few ns;
+ * the library's MPI_Alltoall at P = 1 costs 16-40 ns more on the development
+ * machine (bench/README.md, "Dispatch cost"). Types with holes and
+ * communicators of more than one process: the library's alltoall.
+ */
+#include "self.h"
+
+int czi_alltoall_self(CZI_ALLTOALL_ARGS) {
+  if (!czi_self_applies(comm))
+    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, params);
+  if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  int rc = czi_self_copy(sendbuf, 0, sendcount, sendtype, recvbuf, 0,
+                         recvcount, recvtype, __func__);
+  if (rc != CZI_SELF_NOT_DENSE) return rc;
+  return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, params);
+}

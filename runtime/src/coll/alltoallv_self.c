@@ -1,0 +1,26 @@
+/*
+ * alltoallv_self.c: alltoallv on one process. Its only block,
+ * sendcounts[0] elements at sdispls[0], goes to rdispls[0] of recvbuf.
+ *
+ * Step: one local copy (memmove; MPI_IN_PLACE: nothing). Send and receive
+ * blocks of different sizes are MPI_ERR_TRUNCATE, as from the library's
+ * MPI_Alltoallv (Open MPI 4.1 checks a rank's block to itself). No message.
+ *
+ * Cost (m = bytes in the block): T = m·γ plus the dispatch (which checks the
+ * counts: the one count here). Types with holes and communicators of more
+ * than one process: the library's alltoallv. Plans made on one process run
+ * this on every execute.
+ */
+#include "self.h"
+
+int czi_alltoallv_self(CZI_ALLTOALLV_ARGS) {
+  if (!czi_self_applies(comm))
+    return czi_alltoallv_mpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                             recvcounts, rdispls, recvtype, comm, params);
+  if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  int rc = czi_self_copy(sendbuf, sdispls[0], sendcounts[0], sendtype, recvbuf,
+                         rdispls[0], recvcounts[0], recvtype, __func__);
+  if (rc != CZI_SELF_NOT_DENSE) return rc;
+  return czi_alltoallv_mpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, comm, params);
+}
