@@ -14,9 +14,6 @@
 #include "self.h"
 
 int czi_allreduce_self(CZI_ALLREDUCE_ARGS) {
-  if (!czi_self_applies(comm))
-    return czi_allreduce_mpi(sendbuf, recvbuf, count, datatype, op, comm,
-                             params);
   if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
   int rc = czi_self_copy(sendbuf, 0, count, datatype, recvbuf, 0, count,
                          datatype, __func__);

@@ -13,9 +13,6 @@
 #include "self.h"
 
 int czi_alltoall_self(CZI_ALLTOALL_ARGS) {
-  if (!czi_self_applies(comm))
-    return czi_alltoall_mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, params);
   if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
   int rc = czi_self_copy(sendbuf, 0, sendcount, sendtype, recvbuf, 0,
                          recvcount, recvtype, __func__);

@@ -14,9 +14,6 @@
 #include "self.h"
 
 int czi_alltoallv_self(CZI_ALLTOALLV_ARGS) {
-  if (!czi_self_applies(comm))
-    return czi_alltoallv_mpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                             recvcounts, rdispls, recvtype, comm, params);
   if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
   int rc = czi_self_copy(sendbuf, sdispls[0], sendcounts[0], sendtype, recvbuf,
                          rdispls[0], recvcounts[0], recvtype, __func__);

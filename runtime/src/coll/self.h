@@ -1,23 +1,18 @@
 /* self.h: what the one-process algorithms (src/coll/<coll>_self.c) share.
  * On a communicator of one process every collective is a local copy or
  * nothing; these move the data with memmove when both layouts are dense and
- * leave everything else (types with holes, more than one process) to the
- * MPI library's own collective, which honours any layout. */
+ * leave types with holes to the MPI library's own collective, which
+ * honours any layout. They are only called on one process: the API layer
+ * and plans run the library's collective instead on more
+ * (czi_algorithm_for_procs), so no call pays to ask the size. A call seen
+ * before does not even get here: its entry point copies the block itself
+ * (comm_state.h, memo->local). */
 #ifndef CZ_SELF_H
 #define CZ_SELF_H
 
 #include <string.h>
 
 #include "cz_internal.h"
-
-/* 1 when comm has exactly one process: the only case the self algorithms
- * handle themselves (forced by name or through the environment on a larger
- * communicator, they run the library's collective). One MPI call that reads
- * a field of the communicator. */
-static inline int czi_self_applies(MPI_Comm comm) {
-  int p = 0;
-  return PMPI_Comm_size(comm, &p) == MPI_SUCCESS && p == 1;
-}
 
 /* czi_self_copy's answer when a layout has holes: let MPI copy it. */
 enum { CZI_SELF_NOT_DENSE = -1 };
@@ -44,6 +39,10 @@ static inline int czi_self_copy(const void *src, MPI_Aint sdispl, int scount,
                     "(count %d): type signatures must match",
                     bytes, scount, (size_t)rcount * rt.size, rcount);
   if (bytes == 0) return MPI_SUCCESS;
+  /* NULL is MPI_BOTTOM: legal only with absolute addresses (true_lb). */
+  if ((!src && st.true_lb == 0) || (!dst && rt.true_lb == 0))
+    return czi_fail(MPI_ERR_BUFFER, fn, "%s is NULL but %zu bytes are to move",
+                    src ? "recvbuf" : "sendbuf", bytes);
   const char *from = czi_at(src, sdispl * st.extent + st.true_lb);
   char *to = czi_at(dst, rdispl * rt.extent + rt.true_lb);
   if (from != to) memmove(to, from, bytes);

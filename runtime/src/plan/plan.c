@@ -274,14 +274,14 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
     CZI_LOG("alltoallv plan: node messages or segment too large; direct");
   } else if (how->direct) {
     plan->mode = CZI_PLAN_DIRECT;
-    plan->direct = how->direct;
+    plan->direct = czi_algorithm_for_procs(how->direct, p);
     plan->direct_param = how->direct_param;
   } else if (!how->force_node && how->choose_direct) {
     czi_choice choice;
     CZI_TRY(czi_select_alltoallv_plan(p, plan->mean_block, &choice));
     if (strcmp(choice.alg->name, "planned") != 0) {
       plan->mode = CZI_PLAN_DIRECT;
-      plan->direct = choice.alg;
+      plan->direct = czi_algorithm_for_procs(choice.alg, p);
       plan->direct_param = choice.param;
     } else if (ctx->max_node_size == 1) {
       /* One rank per node: no message is saved, only copies added. */
