@@ -37,9 +37,10 @@ fn_fail:
   return rc;
 }
 
-/* The checking path with five arguments, out of line: cz_bcast's fast path
- * then tail-calls it and saves no registers (at P = 1 the whole call is
- * the fast path, about as long as MPI_Bcast's own checks). */
+/* The checking path with five arguments, out of line, so that cz_bcast's
+ * fast path makes no call but tail calls and saves no registers: at P = 1
+ * the whole call is that path, as long as MPI_Bcast's own checks. A
+ * pending error message is cleared there too (rare: after a failed call). */
 static __attribute__((noinline, cold)) int
 bcast_checked(void *buffer, int count, MPI_Datatype datatype, int root,
               MPI_Comm comm) {
@@ -51,8 +52,7 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   czi_comm_state *s;
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
-  if (m && root >= 0 && root < s->size) {
-    czi_clear_error_fast();
+  if (m && root >= 0 && root < s->size && !czi_error_pending) {
     if (m->local) return MPI_SUCCESS; /* one process: the root has it */
     return ((czi_bcast_fn)m->alg->fn)(buffer, count, datatype, root, s->priv,
                                       &m->params);
