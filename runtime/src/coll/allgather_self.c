@@ -5,8 +5,9 @@
  * Step: one local copy of the block (memmove; MPI_IN_PLACE, or the API's
  * in-place form, sendbuf = recvbuf's own block: nothing). No message.
  *
- * Cost (m = bytes in the block): T = m·γ plus the dispatch. Types with holes
- * and communicators of more than one process: the library's allgather.
+ * Cost (m = bytes in the block): T = m·γ plus the dispatch (a call seen
+ * before copies in cz_allgather itself). Types with holes: the library's
+ * allgather; on more than one process the API layer runs it instead.
  */
 #include "self.h"
 

@@ -6,8 +6,9 @@
  * Step: one local copy of count elements (memmove; MPI_IN_PLACE: nothing).
  * No message.
  *
- * Cost (n = message bytes): T = n·γ plus the dispatch. Types with holes and
- * communicators of more than one process: the library's allreduce. Unlike
+ * Cost (n = message bytes): T = n·γ plus the dispatch (a call seen before
+ * copies in cz_allreduce itself). Types with holes: the library's
+ * allreduce; on more than one process the API layer runs it instead. Unlike
  * the library, an op that is not defined for the datatype (MPI_SUM on
  * MPI_BYTE) is not diagnosed here: there is nothing to reduce.
  */

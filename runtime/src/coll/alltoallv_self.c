@@ -7,9 +7,11 @@
  * MPI_Alltoallv (Open MPI 4.1 checks a rank's block to itself). No message.
  *
  * Cost (m = bytes in the block): T = m·γ plus the dispatch (which checks the
- * counts: the one count here). Types with holes and communicators of more
- * than one process: the library's alltoallv. Plans made on one process run
- * this on every execute.
+ * counts: the one count here); a call seen before copies in cz_alltoallv
+ * itself, and a plan made on one process on execute. A NULL buffer with
+ * data to move is MPI_ERR_BUFFER (Open MPI 4.1 crashes there). Types with
+ * holes: the library's alltoallv; on more than one process the API layer
+ * runs it instead.
  */
 #include "self.h"
 
