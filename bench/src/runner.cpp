@@ -78,6 +78,9 @@ bool algorithmsFor(const std::vector<std::string> &collectives,
     };
     if (wanted.empty()) {
       for (const std::string &n : names) {
+        // One process only (on more it is the library's own): asked for by
+        // name or not at all.
+        if (n == "self") continue;
         add(n);
         // Radix 4 is the usual sweet spot of Bruck's latency/volume trade.
         if (param.count(n) && coll == "alltoall") add(n + ":4");

@@ -234,6 +234,10 @@ std::string buildDecisionTable(const TuneInput &in) {
     text += "\n# " + coll + ": measured at P =";
     for (int p : measured) text += " " + std::to_string(p);
     text += "\n";
+    // One process: a local copy, whatever was measured (the runtime's
+    // self). First, so the rules below, whose ranges start at 1, take P >= 2.
+    std::snprintf(buf, sizeof buf, "%-10s %-7s %-11s %s\n", coll.c_str(), "1", "*", "self");
+    text += buf;
     for (size_t i = 0; i < pr.size(); i++) {
       // Neighbouring P ranges with identical rules become one range.
       ProcsRange range = pr[i];

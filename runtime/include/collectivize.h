@@ -75,6 +75,12 @@ int cz_alltoall_shm_flag_pull(const void *sendbuf, int sendcount,
                               MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm);
+/* One process: copies the block itself (no message; types with holes and
+ * larger communicators: the library's). The table's choice at P = 1; the
+ * same for every collective's _self. */
+int cz_alltoall_self(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
 int cz_alltoall_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm);
@@ -103,6 +109,9 @@ int cz_allgather_shm(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int cz_allgather_shm_flag(const void *sendbuf, int sendcount,
                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm);
+int cz_allgather_self(const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm);
 int cz_allgather_mpi(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm);
@@ -116,6 +125,8 @@ int cz_bcast_scatter_allgather(void *buffer, int count, MPI_Datatype datatype,
                                int root, MPI_Comm comm);
 int cz_bcast_shm(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
+int cz_bcast_self(void *buffer, int count, MPI_Datatype datatype, int root,
+                  MPI_Comm comm);
 int cz_bcast_mpi(void *buffer, int count, MPI_Datatype datatype, int root,
                  MPI_Comm comm);
 
@@ -131,6 +142,9 @@ int cz_allreduce_shm(const void *sendbuf, void *recvbuf, int count,
  * window (each element reduced once: for large messages). */
 int cz_allreduce_shm_rs(const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* One process: recvbuf = sendbuf, op not applied (as MPI at P = 1). */
+int cz_allreduce_self(const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int cz_allreduce_mpi(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
@@ -148,6 +162,11 @@ int cz_alltoallv_pairwise(const void *sendbuf, const int sendcounts[],
                           void *recvbuf, const int recvcounts[],
                           const int rdispls[], MPI_Datatype recvtype,
                           MPI_Comm comm);
+int cz_alltoallv_self(const void *sendbuf, const int sendcounts[],
+                      const int sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[],
+                      const int rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm);
 int cz_alltoallv_mpi(const void *sendbuf, const int sendcounts[],
                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int rdispls[],

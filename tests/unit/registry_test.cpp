@@ -57,7 +57,7 @@ TEST(Registry, NamesAreUniquePerCollectiveAndMpiAlwaysExists) {
 }
 
 TEST(Registry, AlgorithmNamesListTheRegistry) {
-  EXPECT_STREQ(cz_algorithm_names(CZ_COLL_ALLTOALL), "bruck[:R] spread_out pairwise shm_push shm_pull shm_flag_push shm_flag_pull mpi");
+  EXPECT_STREQ(cz_algorithm_names(CZ_COLL_ALLTOALL), "bruck[:R] spread_out pairwise shm_push shm_pull shm_flag_push shm_flag_pull self mpi");
   for (int c = 0; c < CZ_COLL_COUNT; c++) {
     auto coll = static_cast<cz_collective>(c);
     std::istringstream words(cz_algorithm_names(coll));
@@ -146,7 +146,7 @@ TEST(AlgorithmParse, UnknownNamesListTheValidOnes) {
   Parsed p = parse(CZ_COLL_ALLTOALL, "nonesuch");
   EXPECT_EQ(p.rc, MPI_ERR_ARG);
   EXPECT_EQ(p.error, "'nonesuch' is not an alltoall algorithm (valid: "
-                     "bruck[:R] spread_out pairwise shm_push shm_pull shm_flag_push shm_flag_pull mpi)");
+                     "bruck[:R] spread_out pairwise shm_push shm_pull shm_flag_push shm_flag_pull self mpi)");
   p = parse(CZ_COLL_BCAST, "ring"); // an allgather algorithm
   EXPECT_EQ(p.rc, MPI_ERR_ARG);
   EXPECT_NE(p.error.find("is not a bcast algorithm"), std::string::npos) << p.error;

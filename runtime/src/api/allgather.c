@@ -26,10 +26,11 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
     if (sendbuf != MPI_IN_PLACE) {
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLGATHER, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen);
+                    &call.rt, recvcount, alg, &chosen, czi_is_self(alg));
     }
   }
-  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+  alg = czi_algorithm_for_procs(alg, call.size);
+  if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     sendbuf = czi_block(recvbuf, call.rank, recvcount, &call.rt);
     sendcount = recvcount;
     sendtype = recvtype;
@@ -52,6 +53,8 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                           recvtype, recvcount, sendbuf, recvbuf, &s);
   if (m) {
     czi_clear_error_fast();
+    if (m->local)
+      return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
     return ((czi_allgather_fn)m->alg->fn)(sendbuf, sendcount, sendtype,
                                           recvbuf, recvcount, recvtype,
                                           s->priv, &m->params);

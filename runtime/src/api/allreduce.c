@@ -27,8 +27,9 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
     czi_memo_fill(call.state, CZ_COLL_ALLREDUCE, &call.rt, count, &call.rt,
-                  count, alg, &chosen);
+                  count, alg, &chosen, czi_is_self(alg));
   }
+  alg = czi_algorithm_for_procs(alg, call.size);
   czi_params params = {param, from_table};
   rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
                                    call.priv, &params);
@@ -44,6 +45,10 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
                                     datatype, count, sendbuf, recvbuf, &s);
   if (m && op != MPI_OP_NULL) {
     czi_clear_error_fast();
+    if (m->local) /* one process: the result is the input */
+      return sendbuf == MPI_IN_PLACE
+                 ? MPI_SUCCESS
+                 : czi_memo_copy(sendbuf, recvbuf, (size_t)count * m->s_size);
     return ((czi_allreduce_fn)m->alg->fn)(sendbuf, recvbuf, count, datatype,
                                           op, s->priv, &m->params);
   }

@@ -30,10 +30,11 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
     if (sendbuf != MPI_IN_PLACE) {
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLTOALL, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen);
+                    &call.rt, recvcount, alg, &chosen, czi_is_self(alg));
     }
   }
-  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+  alg = czi_algorithm_for_procs(alg, call.size);
+  if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
     CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, span);
     if (span) memcpy(scratch, czi_at(recvbuf, call.rt.true_lb), (size_t)span);
@@ -59,6 +60,8 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                           recvcount, sendbuf, recvbuf, &s);
   if (m) {
     czi_clear_error_fast();
+    if (m->local)
+      return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
     return ((czi_alltoall_fn)m->alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                          recvcount, recvtype, s->priv,
                                          &m->params);

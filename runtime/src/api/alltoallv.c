@@ -61,10 +61,11 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
       /* Keyed by the types alone: the counts are checked on every call. */
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLTOALLV, &call.st, 0, &call.rt, 0,
-                    alg, &chosen);
+                    alg, &chosen, czi_is_self(alg));
     }
   }
-  if (sendbuf == MPI_IN_PLACE && !czi_is_library(alg)) {
+  alg = czi_algorithm_for_procs(alg, call.size);
+  if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     /* Copy the whole span the receive blocks cover, holes included. */
     MPI_Aint lo = 0, hi = 0;
     int any = 0;
@@ -104,6 +105,15 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
   if (m && czi_vector_ok(recvcounts, rdispls, s->size) &&
       czi_vector_ok(sendcounts, sdispls, s->size)) {
     czi_clear_error_fast();
+    if (m->local) {
+      /* One process: the one block, if its sizes agree and its buffers are
+       * there (else self says what is wrong). */
+      const size_t bytes = (size_t)sendcounts[0] * m->s_size;
+      if (bytes == (size_t)recvcounts[0] * m->r_size &&
+          (!bytes || (sendbuf && recvbuf)))
+        return czi_memo_copy(czi_at(sendbuf, sdispls[0] * m->s_extent),
+                             czi_at(recvbuf, rdispls[0] * m->r_extent), bytes);
+    }
     return ((czi_alltoallv_fn)m->alg->fn)(sendbuf, sendcounts, sdispls,
                                           sendtype, recvbuf, recvcounts,
                                           rdispls, recvtype, s->priv,

@@ -32,10 +32,18 @@ int czi_check_block_call(const char *fn, const void *sendbuf, int sendcount,
 int czi_check_vector(const char *fn, const char *counts_name,
                      const int *counts, const char *displs_name,
                      const int *displs, int size);
-/* The library's own collective: gets MPI_IN_PLACE as given. */
-static inline int czi_is_library(const czi_algorithm *alg) {
-  return alg->name[0] == 'm' && alg->name[1] == 'p' && alg->name[2] == 'i' &&
-         alg->name[3] == '\0';
+static inline int czi_is_self(const czi_algorithm *alg) {
+  const char *n = alg->name;
+  return n[0] == 's' && n[1] == 'e' && n[2] == 'l' && n[3] == 'f' &&
+         n[4] == '\0';
+}
+/* Algorithms that get MPI_IN_PLACE as given: the library's own collective,
+ * and self (one process: in place there is nothing to move). The others get
+ * an equivalent out-of-place call (cz_internal.h). */
+static inline int czi_takes_in_place(const czi_algorithm *alg) {
+  const char *n = alg->name;
+  return (n[0] == 'm' && n[1] == 'p' && n[2] == 'i' && n[3] == '\0') ||
+         czi_is_self(alg);
 }
 /* The table's entry of a cz_<coll> call whose communicator and arguments
  * this thread has seen before (comm_state.h); NULL: take the checking path.

@@ -27,8 +27,9 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
     czi_memo_fill(call.state, CZ_COLL_BCAST, &call.rt, count, &call.rt, count,
-                  alg, &chosen);
+                  alg, &chosen, czi_is_self(alg));
   }
+  alg = czi_algorithm_for_procs(alg, call.size);
   czi_params params = {param, from_table};
   rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, call.priv,
                                &params);
@@ -36,17 +37,27 @@ fn_fail:
   return rc;
 }
 
+/* The checking path with five arguments, out of line, so that cz_bcast's
+ * fast path makes no call but tail calls and saves no registers: at P = 1
+ * the whole call is that path, as long as MPI_Bcast's own checks. A
+ * pending error message is cleared there too (rare: after a failed call). */
+static __attribute__((noinline, cold)) int
+bcast_checked(void *buffer, int count, MPI_Datatype datatype, int root,
+              MPI_Comm comm) {
+  return run_bcast("cz_bcast", NULL, 0, buffer, count, datatype, root, comm);
+}
+
 int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
              MPI_Comm comm) {
   czi_comm_state *s;
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
-  if (m && root >= 0 && root < s->size) {
-    czi_clear_error_fast();
+  if (m && root >= 0 && root < s->size && !czi_error_pending) {
+    if (m->local) return MPI_SUCCESS; /* one process: the root has it */
     return ((czi_bcast_fn)m->alg->fn)(buffer, count, datatype, root, s->priv,
                                       &m->params);
   }
-  return run_bcast(__func__, NULL, 0, buffer, count, datatype, root, comm);
+  return bcast_checked(buffer, count, datatype, root, comm);
 }
 
 #define CZ_BCAST_ENTRY(algo, param_default)                                   \

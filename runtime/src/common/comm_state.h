@@ -14,12 +14,17 @@ struct czi_algorithm;
 /* The table's answer for one collective on one communicator, valid for calls
  * whose datatypes (predefined ones only: derived handles can be freed and
  * reused with another layout) and counts equal the key. need_*buf: a NULL
- * buffer would move data, so it must take the checking path. */
+ * buffer would move data, so it must take the checking path. local: the
+ * answer is self on one process with dense types, and the entry point
+ * copies the block itself (bytes from the element sizes and extents below)
+ * instead of calling alg, whose type lookups cost more than the copy. */
 typedef struct czi_memo {
   unsigned gen; /* czi_comm_generation when filled; 0: empty */
   MPI_Datatype st, rt;
   int sc, rc;
-  unsigned char need_sbuf, need_rbuf;
+  unsigned char need_sbuf, need_rbuf, local;
+  unsigned s_size, r_size;     /* bytes of data in one element */
+  MPI_Aint s_extent, r_extent; /* alltoallv's displacement units */
   const struct czi_algorithm *alg;
   czi_params params;
 } czi_memo;
@@ -82,9 +87,18 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
   return NULL;
 }
 
-/* Remember the table's answer (the caller has checked every argument). */
+/* Remember the table's answer (the caller has checked every argument);
+ * self: alg is the one-process local copy (the memo then says local when
+ * both types are dense). */
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
-                   const struct czi_algorithm *alg, const czi_params *params);
+                   const struct czi_algorithm *alg, const czi_params *params,
+                   int self);
+
+/* The fast path's local copy (memo->local): bytes from src to dst. */
+static inline int czi_memo_copy(const void *src, void *dst, size_t bytes) {
+  if (bytes && src != dst) __builtin_memmove(dst, src, bytes);
+  return MPI_SUCCESS;
+}
 
 #endif

@@ -27,6 +27,8 @@ extern "C" {
  *    an equivalent out-of-place call (alltoall/alltoallv: a scratch copy of
  *    recvbuf; allgather: sendbuf aliases this rank's block of recvbuf, so
  *    implementations copy it with czi_copy_local, which skips self-copies);
+ *    except for "mpi" and "self", which get it as given (api.h,
+ *    czi_takes_in_place);
  *  - they talk through PMPI_* only, so a tracer never mistakes them for
  *    manual collectives. */
 typedef struct czi_params {

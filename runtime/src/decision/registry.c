@@ -117,6 +117,13 @@ int czi_algorithm_parse(cz_collective coll, const char *text,
   return MPI_SUCCESS;
 }
 
+const czi_algorithm *czi_algorithm_for_procs(const czi_algorithm *alg,
+                                             int nprocs) {
+  if (nprocs != 1 && strcmp(alg->name, "self") == 0)
+    return czi_algorithm_find(alg->coll, "mpi", 3);
+  return alg;
+}
+
 void czi_algorithm_format(const czi_algorithm *alg, int param, char *out,
                           size_t len) {
   if (alg->param_name && param != alg->param_default)

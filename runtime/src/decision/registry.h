@@ -25,6 +25,10 @@ extern const czi_algorithm czi_algorithms[];
 
 const czi_algorithm *czi_algorithm_find(cz_collective coll, const char *name,
                                         size_t name_len);
+/* What alg means on nprocs processes: self (a local copy) is for one
+ * process only; forced or named on more, it is the library's own ("mpi"). */
+const czi_algorithm *czi_algorithm_for_procs(const czi_algorithm *alg,
+                                             int nprocs);
 /* Parse "name" or "name:param". On failure writes a message naming the
  * valid algorithms to err and returns MPI_ERR_ARG. */
 int czi_algorithm_parse(cz_collective coll, const char *text,

@@ -61,6 +61,7 @@ int czi_select(cz_collective coll, int nprocs, long long bytes,
   ensure_loaded();
   if (cfg.forced[coll].alg) {
     *choice = cfg.forced[coll];
+    choice->alg = czi_algorithm_for_procs(choice->alg, nprocs);
     choice->from_table = 0;
     return MPI_SUCCESS;
   }

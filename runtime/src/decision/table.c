@@ -170,6 +170,15 @@ int czi_table_parse(const char *text, const char *source, czi_table *table,
                    "all must pick the same algorithm");
       goto done;
     }
+    /* self is a local copy on one process; on more it would quietly be
+     * the library's collective, which a rule should say as mpi. */
+    if (strcmp(r.alg->name, "self") == 0 &&
+        (r.procs_lo != 1 || r.procs_hi != 1)) {
+      rc = fail_at(err, errlen, source, line_no,
+                   "self is for one process: its rule must say 1 for procs "
+                   "(got '%s')", fields[1]);
+      goto done;
+    }
     if (t.count == capacity) {
       capacity *= 2;
       czi_rule *grown = realloc(t.rules, sizeof(czi_rule) * (size_t)capacity);

@@ -274,14 +274,14 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
     CZI_LOG("alltoallv plan: node messages or segment too large; direct");
   } else if (how->direct) {
     plan->mode = CZI_PLAN_DIRECT;
-    plan->direct = how->direct;
+    plan->direct = czi_algorithm_for_procs(how->direct, p);
     plan->direct_param = how->direct_param;
   } else if (!how->force_node && how->choose_direct) {
     czi_choice choice;
     CZI_TRY(czi_select_alltoallv_plan(p, plan->mean_block, &choice));
     if (strcmp(choice.alg->name, "planned") != 0) {
       plan->mode = CZI_PLAN_DIRECT;
-      plan->direct = choice.alg;
+      plan->direct = czi_algorithm_for_procs(choice.alg, p);
       plan->direct_param = choice.param;
     } else if (ctx->max_node_size == 1) {
       /* One rank per node: no message is saved, only copies added. */
@@ -290,6 +290,15 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
     }
   }
   plan->id = ctx->next_plan_id++;
+  if (plan->mode == CZI_PLAN_DIRECT && strcmp(plan->direct->name, "self") == 0 &&
+      plan->st.dense && plan->rt.dense &&
+      (size_t)plan->args[0] * plan->st.size ==
+          (size_t)plan->args[2] * plan->rt.size) {
+    plan->local = 1;
+    plan->local_bytes = (size_t)plan->args[0] * plan->st.size;
+    plan->local_src = plan->args[1] * plan->st.extent + plan->st.true_lb;
+    plan->local_dst = plan->args[3] * plan->rt.extent + plan->rt.true_lb;
+  }
   if (plan->mode == CZI_PLAN_DIRECT) {
     czi_algorithm_format(plan->direct, plan->direct_param, plan->name,
                          sizeof plan->name);
@@ -462,6 +471,12 @@ int czi_plan_execute(cz_alltoallv_plan_t plan, const void *sendbuf,
                      void *recvbuf) {
   int rc = MPI_SUCCESS;
   const int *a = plan->args, p = plan->p;
+  if (plan->local && (!plan->local_bytes || (sendbuf && recvbuf))) {
+    const char *from = czi_at(sendbuf, plan->local_src);
+    char *to = czi_at(recvbuf, plan->local_dst);
+    if (plan->local_bytes && from != to) memmove(to, from, plan->local_bytes);
+    return MPI_SUCCESS;
+  }
   if (plan->mode == CZI_PLAN_DIRECT) {
     czi_params params = {plan->direct_param, 0};
     return ((czi_alltoallv_fn)plan->direct->fn)(

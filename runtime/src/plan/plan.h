@@ -32,6 +32,12 @@ struct cz_alltoallv_plan_s {
   int id, mode;
   const czi_algorithm *direct; /* mode DIRECT */
   int direct_param;
+  /* DIRECT self on one process with dense types: execute copies the one
+   * block itself (local_bytes from sendbuf + local_src to recvbuf +
+   * local_dst) without looking the types up again. */
+  int local;
+  MPI_Aint local_src, local_dst;
+  size_t local_bytes;
   int p, me;
   int *args; /* sendcounts, sdispls, recvcounts, rdispls: 4*p ints */
   MPI_Datatype sendtype, recvtype;
