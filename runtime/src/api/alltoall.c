@@ -37,7 +37,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
     CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, span);
-    if (span) memcpy(scratch, czi_at(recvbuf, call.rt.true_lb), (size_t)span);
+    if (span) czi_copy(scratch, czi_at(recvbuf, call.rt.true_lb), (size_t)span);
     sendbuf = czi_at(scratch, -call.rt.true_lb);
     sendcount = recvcount;
     sendtype = recvtype;

@@ -78,7 +78,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
       any = 1;
     }
     CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, hi - lo);
-    if (hi > lo) memcpy(scratch, czi_at(recvbuf, lo), (size_t)(hi - lo));
+    if (hi > lo) czi_copy(scratch, czi_at(recvbuf, lo), (size_t)(hi - lo));
     sendbuf = czi_at(scratch, -lo);
     sendcounts = recvcounts;
     sdispls = rdispls;

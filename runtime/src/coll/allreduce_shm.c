@@ -40,10 +40,10 @@ int czi_allreduce_shm(CZI_ALLREDUCE_ARGS) {
     const MPI_Aint off = (MPI_Aint)first * (MPI_Aint)c.t.size;
     const size_t len = (size_t)k * c.t.size;
     const unsigned long long e = v->shm->epoch;
-    memcpy(czi_shm_half(v, c.me, e), c.in + off, len);
+    czi_copy(czi_shm_half(v, c.me, e), c.in + off, len);
     czi_shm_publish(v, e);
     czi_shm_wait_all(v, e);
-    memcpy(c.out + off, czi_shm_half(v, c.p - 1, e), len);
+    czi_copy(c.out + off, czi_shm_half(v, c.p - 1, e), len);
     for (int r = c.p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
       rc = PMPI_Reduce_local(czi_shm_half(v, r, e) - c.t.true_lb,
                              c.out + off - c.t.true_lb, k, datatype, op);

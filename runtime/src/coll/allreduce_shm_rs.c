@@ -48,14 +48,14 @@ int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS) {
     const int k = count - first < c.per_round ? count - first : c.per_round;
     const MPI_Aint off = (MPI_Aint)first * sz;
     const unsigned long long e = v->shm->epoch;
-    memcpy(czi_shm_half(v, c.me, e), c.in + off, (size_t)k * c.t.size);
+    czi_copy(czi_shm_half(v, c.me, e), c.in + off, (size_t)k * c.t.size);
     czi_shm_publish(v, e);
     czi_shm_wait_all(v, e);
     int lo, hi;
     slice(c.me, c.p, k, &lo, &hi);
     char *acc = czi_shm_half(v, c.me, e + 1) + lo * sz;
     if (hi > lo) {
-      memcpy(acc, czi_shm_half(v, c.p - 1, e) + lo * sz, (size_t)(hi - lo) * c.t.size);
+      czi_copy(acc, czi_shm_half(v, c.p - 1, e) + lo * sz, (size_t)(hi - lo) * c.t.size);
       for (int r = c.p - 2; r >= 0 && rc == MPI_SUCCESS; r--) {
         rc = PMPI_Reduce_local(czi_shm_half(v, r, e) + lo * sz - c.t.true_lb,
                                acc - c.t.true_lb, hi - lo, datatype, op);
@@ -66,7 +66,7 @@ int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS) {
     czi_shm_wait_all(v, e + 1);
     for (int r = 0; r < c.p; r++) {
       slice(r, c.p, k, &lo, &hi);
-      memcpy(c.out + off + lo * sz, czi_shm_half(v, r, e + 1) + lo * sz,
+      czi_copy(c.out + off + lo * sz, czi_shm_half(v, r, e + 1) + lo * sz,
              (size_t)(hi - lo) * c.t.size);
     }
     /* Round counts stay in step on every rank even after a failure here. */

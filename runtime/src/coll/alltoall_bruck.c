@@ -62,7 +62,7 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
       size_t blocks = 0;
       for (int i = 1; i < p; ++i)
         if (digit(i, (int)w, radix) == d) {
-          memcpy(out + offset + blocks * m, work + (size_t)i * m, m);
+          czi_copy(out + offset + blocks * m, work + (size_t)i * m, m);
           ++blocks;
         }
       const int to = (me + d * (int)w) % p;
@@ -79,7 +79,7 @@ int czi_alltoall_bruck(CZI_ALLTOALL_ARGS) {
     for (int d = 1; d < radix && d * w < p; ++d)
       for (int i = 1; i < p; ++i)
         if (digit(i, (int)w, radix) == d) {
-          memcpy(work + (size_t)i * m, in + offset, m);
+          czi_copy(work + (size_t)i * m, in + offset, m);
           offset += m;
         }
     CZI_STEP("alltoall_bruck", step++, "round", work, (size_t)p * m);

@@ -46,7 +46,7 @@ int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
     char *mine = czi_shm_half(&s.v, s.me, e);
     for (int i = 1; i < s.p && !direct; i++) {
       const int to = (s.me + i) % s.p;
-      memcpy(mine + (MPI_Aint)to * c, s.b.send + to * s.m + off, len);
+      czi_copy(mine + (MPI_Aint)to * c, s.b.send + to * s.m + off, len);
     }
     czi_shm_barrier(&s.v);
     for (int i = 1; i < s.p; i++) {
@@ -64,7 +64,7 @@ int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
         }
         src += (MPI_Aint)s.me * s.m + off;
       }
-      memcpy(s.b.recv + from * s.m + off, src, len);
+      czi_copy(s.b.recv + from * s.m + off, src, len);
     }
     s.v.shm->epoch++;
   }

@@ -39,13 +39,13 @@ int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS) {
     for (int i = 1; i < s.p; i++) {
       const int to = (s.me + i) % s.p;
       char *slot = czi_shm_half(&s.v, to, e) + (MPI_Aint)s.me * c;
-      memcpy(slot, s.b.send + to * s.m + off, len);
+      czi_copy(slot, s.b.send + to * s.m + off, len);
     }
     czi_shm_barrier(&s.v);
     const char *mine = czi_shm_half(&s.v, s.me, e);
     for (int i = 1; i < s.p; i++) {
       const int from = czi_mod(s.me - i, s.p);
-      memcpy(s.b.recv + from * s.m + off, mine + (MPI_Aint)from * c, len);
+      czi_copy(s.b.recv + from * s.m + off, mine + (MPI_Aint)from * c, len);
     }
     s.v.shm->epoch++;
   }

@@ -78,7 +78,7 @@ int czi_alltoallv_two_phase(CZI_ALLTOALLV_ARGS) {
     for (int i = 1, k = 0; i < p; i++)
       if (i & d) {
         lens[k++] = len[i];
-        if (len[i]) memcpy(data, ptr[i], (size_t)len[i]);
+        if (len[i]) czi_copy(data, ptr[i], (size_t)len[i]);
         data += len[i];
       }
     CZI_MPI(PMPI_Isend(msg, (int)(head + bytes), MPI_BYTE, to, CZI_TAG_ALLTOALLV,

@@ -75,21 +75,21 @@ int czi_shm_bcast_ring(czi_shm_view *v, char *bytes, MPI_Aint n, int root) {
         return MPI_SUCCESS;
       }
       c->source[s].direct = 0;
-      memcpy(slot, bytes + off, len);
+      czi_copy(slot, bytes + off, len);
       czi_shm_flag_set(&c->ready[s], g + 1);
     } else {
       czi_shm_wait_at_least(v, &c->ready[s], g + 1);
       const czi_shm_desc d = c->source[s];
       if (d.direct) { /* the whole message, from the root's buffer */
         const char *from = czi_shm_peer_data(v, root, &d);
-        if (from) memcpy(bytes, from, (size_t)n);
+        if (from) czi_copy(bytes, from, (size_t)n);
         consumed(v, s); /* also when unknown: the root must not hang */
         return from ? MPI_SUCCESS
                     : czi_fail(MPI_ERR_INTERN, __func__,
                                "the root's shared buffer %d is unknown here",
                                d.buffer_id);
       }
-      memcpy(bytes + off, slot, len);
+      czi_copy(bytes + off, slot, len);
       consumed(v, s);
     }
   }

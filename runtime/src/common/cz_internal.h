@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "collectivize.h"
+#include "copy.h"
 
 #ifdef __cplusplus
 extern "C" {

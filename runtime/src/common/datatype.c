@@ -99,7 +99,7 @@ int czi_pack(const void *buf, int count, const czi_type *t, void *dst) {
   size_t bytes = (size_t)count * t->size;
   if (bytes == 0) return MPI_SUCCESS;
   if (t->dense) {
-    memcpy(dst, czi_at(buf, t->true_lb), bytes);
+    czi_copy(dst, czi_at(buf, t->true_lb), bytes);
     return MPI_SUCCESS;
   }
   int position = 0;
@@ -115,7 +115,7 @@ int czi_unpack(const void *src, void *buf, int count, const czi_type *t) {
   size_t bytes = (size_t)count * t->size;
   if (bytes == 0) return MPI_SUCCESS;
   if (t->dense) {
-    memcpy(czi_at(buf, t->true_lb), src, bytes);
+    czi_copy(czi_at(buf, t->true_lb), src, bytes);
     return MPI_SUCCESS;
   }
   int position = 0;
@@ -135,7 +135,7 @@ int czi_copy_local(const void *src, int scount, const czi_type *st, void *dst,
   if (src == dst && st->type == rt->type && scount == rcount)
     return MPI_SUCCESS;
   if (st->dense && rt->dense) {
-    memmove(czi_at(dst, rt->true_lb), czi_at(src, st->true_lb), bytes);
+    czi_move(czi_at(dst, rt->true_lb), czi_at(src, st->true_lb), bytes);
     return MPI_SUCCESS;
   }
   if (st->dense) return czi_unpack(czi_at(src, st->true_lb), dst, rcount, rt);

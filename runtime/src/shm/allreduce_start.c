@@ -18,7 +18,7 @@ int czi_shm_allreduce_start(CZI_ALLREDUCE_ARGS, czi_shm_allreduce_call *c, int *
   }
   if (c->p == 1) {
     if (in != (const char *)recvbuf)
-      memcpy((char *)recvbuf + c->t.true_lb, in + c->t.true_lb, (size_t)n);
+      czi_copy((char *)recvbuf + c->t.true_lb, in + c->t.true_lb, (size_t)n);
     goto fn_fail;
   }
   CZI_TRY(czi_shm_get(comm, n, &c->v, &usable));

@@ -21,7 +21,7 @@ static void copy_to_recv(const czi_shm_view *v, int from, void *arg) {
   const round_args *r = arg;
   const char *at = r->push ? czi_shm_half(v, v->me, r->e) + (MPI_Aint)from * r->c
                            : czi_shm_half(v, from, r->e) + (MPI_Aint)v->me * r->c;
-  memcpy(r->b->recv + from * r->b->m + r->off, at, r->len);
+  czi_copy(r->b->recv + from * r->b->m + r->off, at, r->len);
 }
 
 int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
@@ -38,7 +38,7 @@ int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
       const int to = (s.me + i) % s.p;
       char *at = push ? czi_shm_half(&s.v, to, r.e) + (MPI_Aint)s.me * r.c
                       : czi_shm_half(&s.v, s.me, r.e) + (MPI_Aint)to * r.c;
-      memcpy(at, s.b.send + to * s.m + r.off, r.len);
+      czi_copy(at, s.b.send + to * s.m + r.off, r.len);
     }
     czi_shm_publish(&s.v, r.e);
     czi_shm_each_ready(&s.v, r.e, copy_to_recv, &r);
