@@ -2,7 +2,7 @@
  * allgather_self.c: allgather on one process. Its block goes from sendbuf
  * to recvbuf.
  *
- * Step: one local copy of the block (memmove; MPI_IN_PLACE, or the API's
+ * Step: one local copy of the block (czi_move; MPI_IN_PLACE, or the API's
  * in-place form, sendbuf = recvbuf's own block: nothing). No message.
  *
  * Cost (m = bytes in the block): T = m·γ plus the dispatch (a call seen

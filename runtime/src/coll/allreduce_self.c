@@ -3,7 +3,7 @@
  * contribution is that contribution: sendbuf is copied to recvbuf and op is
  * not applied (as the MPI library does at P = 1; a user op is never called).
  *
- * Step: one local copy of count elements (memmove; MPI_IN_PLACE: nothing).
+ * Step: one local copy of count elements (czi_move; MPI_IN_PLACE: nothing).
  * No message.
  *
  * Cost (n = message bytes): T = n·γ plus the dispatch (a call seen before

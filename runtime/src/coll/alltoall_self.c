@@ -2,7 +2,7 @@
  * alltoall_self.c: alltoall on one process. Its only block goes from
  * sendbuf to recvbuf.
  *
- * Step: one local copy of the block (memmove; MPI_IN_PLACE: nothing). No
+ * Step: one local copy of the block (czi_move; MPI_IN_PLACE: nothing). No
  * message, no collective: a tracer sees nothing, as for MPI's own.
  *
  * Cost (m = bytes in the block): T = m·γ (copy) plus the dispatch. A call

@@ -2,7 +2,7 @@
  * alltoallv_self.c: alltoallv on one process. Its only block,
  * sendcounts[0] elements at sdispls[0], goes to rdispls[0] of recvbuf.
  *
- * Step: one local copy (memmove; MPI_IN_PLACE: nothing). Send and receive
+ * Step: one local copy (czi_move; MPI_IN_PLACE: nothing). Send and receive
  * blocks of different sizes are MPI_ERR_TRUNCATE, as from the library's
  * MPI_Alltoallv (Open MPI 4.1 checks a rank's block to itself). No message.
  *

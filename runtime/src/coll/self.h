@@ -1,6 +1,6 @@
 /* self.h: what the one-process algorithms (src/coll/<coll>_self.c) share.
  * On a communicator of one process every collective is a local copy or
- * nothing; these move the data with memmove when both layouts are dense and
+ * nothing; these move the data with czi_move (memmove; common/copy.h) when both layouts are dense and
  * leave types with holes to the MPI library's own collective, which
  * honours any layout. They are only called on one process: the API layer
  * and plans run the library's collective instead on more
@@ -45,7 +45,7 @@ static inline int czi_self_copy(const void *src, MPI_Aint sdispl, int scount,
                     src ? "recvbuf" : "sendbuf", bytes);
   const char *from = czi_at(src, sdispl * st.extent + st.true_lb);
   char *to = czi_at(dst, rdispl * rt.extent + rt.true_lb);
-  if (from != to) memmove(to, from, bytes);
+  if (from != to) czi_move(to, from, bytes);
   return MPI_SUCCESS;
 }
 

@@ -97,7 +97,7 @@ void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
 
 /* The fast path's local copy (memo->local): bytes from src to dst. */
 static inline int czi_memo_copy(const void *src, void *dst, size_t bytes) {
-  if (bytes && src != dst) __builtin_memmove(dst, src, bytes);
+  if (bytes && src != dst) czi_move(dst, src, bytes);
   return MPI_SUCCESS;
 }
 

@@ -474,7 +474,7 @@ int czi_plan_execute(cz_alltoallv_plan_t plan, const void *sendbuf,
   if (plan->local && (!plan->local_bytes || (sendbuf && recvbuf))) {
     const char *from = czi_at(sendbuf, plan->local_src);
     char *to = czi_at(recvbuf, plan->local_dst);
-    if (plan->local_bytes && from != to) memmove(to, from, plan->local_bytes);
+    if (plan->local_bytes && from != to) czi_move(to, from, plan->local_bytes);
     return MPI_SUCCESS;
   }
   if (plan->mode == CZI_PLAN_DIRECT) {
