@@ -267,10 +267,11 @@ private:
 
 } // namespace
 
-void findHalvingReduceScatters(const MessageTable &t, const Provenance &pv, const DetectOptions &o,
-                               std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+void findHalvingReduceScatters(const MessageTable &t, const Provenance &pv,
+                               const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
+                               std::vector<Instance> &out) {
   std::map<Key, std::vector<std::vector<uint32_t>>> byKey;
-  for (uint32_t i : hashedCandidates(t, o, claimed)) {
+  for (uint32_t i : hashedCandidates(usable, claimed)) {
     const Message &m = t.messages[i];
     const Group &g = *t.group(m.comm);
     int a = rankIn(g, m.src);
