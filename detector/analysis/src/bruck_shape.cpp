@@ -132,9 +132,9 @@ bool forwardsBlocks(const MessageTable &t, const Group &g, const std::vector<uin
   return false;
 }
 
-void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
+void bruckPass(const MessageTable &t, const std::vector<uint32_t> &usable, bool byTag,
                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
+  std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   // Any size: the steps of one instance move different numbers of blocks.
   for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
          return RoundKey{m.comm, byTag ? m.tag : 0, 0, m.sendType};
@@ -180,10 +180,10 @@ void bruckPass(const MessageTable &t, const DetectOptions &o, bool byTag,
 
 } // namespace
 
-void findBruckShapes(const MessageTable &t, const DetectOptions &o,
+void findBruckShapes(const MessageTable &t, const std::vector<uint32_t> &usable,
                      std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  bruckPass(t, o, true, claimed, out);
-  bruckPass(t, o, false, claimed, out); // codes that tag by step
+  bruckPass(t, usable, true, claimed, out);
+  bruckPass(t, usable, false, claimed, out); // codes that tag by step
 }
 
 } // namespace cz::detect::detail

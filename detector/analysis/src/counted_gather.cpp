@@ -106,9 +106,10 @@ void addFlowControl(const MessageTable &t, const RankActivity &activity,
 
 } // namespace
 
-void findCountedGathers(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
-                        std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<CountedPair> pairs = countedPairs(t, hashedCandidates(t, o, claimed));
+void findCountedGathers(const MessageTable &t, const std::vector<uint32_t> &usable,
+                        const RankActivity &activity, std::vector<uint8_t> &claimed,
+                        std::vector<Instance> &out) {
+  std::vector<CountedPair> pairs = countedPairs(t, hashedCandidates(usable, claimed));
   // sites -> root -> member -> its pairs in send order
   std::map<PairSites, std::map<uint32_t, std::map<uint32_t, std::vector<CountedPair>>>> bySites;
   for (const CountedPair &p : pairs) {

@@ -44,9 +44,9 @@ uint32_t echoOf(const MessageTable &t, const PairLists &byPair, uint32_t f) {
 
 } // namespace
 
-void findEchoBarriers(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                      std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
+void findEchoBarriers(const MessageTable &t, const std::vector<uint32_t> &usable,
+                      std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   PairLists byPair;
   for (uint32_t i : candidates) {
     const Message &m = t.messages[i];

@@ -421,6 +421,9 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   // start at two ranks reaches a part of them in each instance).
   std::map<std::pair<uint32_t, std::vector<uint32_t>>, std::vector<size_t>> byGroup;
   std::map<uint32_t, InstancesInTime> parts; // per communicator
+  // Per communicator, the candidates' member counts (sorted below): how
+  // many could be a part of a piece of a roll of n members (fewer members).
+  std::map<uint32_t, std::vector<size_t>> memberCounts;
   PayloadStrength strength;
   // Each candidate's time span, once (the rolls' splitting and the pieces
   // seen in parts ask it again and again; each a walk over its messages).
@@ -437,8 +440,16 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
     byGroup[{in.comm, in.participants}].push_back(k);
     spans[k] = timeSpan(t, in);
     parts[in.comm].add(spans[k], k);
+    memberCounts[in.comm].push_back(in.participants.size());
   }
   for (auto &[comm, p] : parts) p.sort();
+  for (auto &[comm, counts] : memberCounts) std::sort(counts.begin(), counts.end());
+  // Instances on fewer than n members in the communicator: the most parts
+  // a group of a roll of n members can take in.
+  auto partsAtMost = [&](uint32_t comm, size_t n) {
+    const std::vector<size_t> &counts = memberCounts[comm];
+    return size_t(std::lower_bound(counts.begin(), counts.end(), n) - counts.begin());
+  };
   std::vector<uint8_t> gone(instances.size(), 0);
   std::vector<Instance> found;
   for (auto &[key, idx] : byGroup) {
@@ -453,6 +464,10 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
     }
     for (std::vector<size_t> group : groups) {
       if (group.size() > members.size()) continue;
+      // A roll has one piece per member, each piece at least one
+      // instance: a group that cannot reach that many instances is none
+      // (a bcast between two rolls, thousands of them on some traces).
+      if (group.size() + partsAtMost(key.first, members.size()) < members.size()) continue;
       if (group.size() < members.size()) {
         // Pieces seen in parts: instances on a part of these members
         // during the roll.
@@ -488,6 +503,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
                                    }),
                     group.end());
       }
+      if (group.size() < members.size()) continue; // fewer pieces than members
       Roll roll;
       if (!readRoll(t, activity, instances, group, roll) || roll.members != members) continue;
       Instance bcast;

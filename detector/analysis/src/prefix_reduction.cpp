@@ -186,10 +186,11 @@ void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector
 } // namespace
 
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
-                          std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+                          const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
+                          std::vector<Instance> &out) {
   // Every message, downward ones included: a round with any is no
   // prefix pattern (an allreduce's upward half alone looks like one).
-  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
+  std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   if (candidates.empty()) return;
   Scratch sc;
   prefixPass(t, o, candidates, false, sc, claimed, out);

@@ -244,10 +244,10 @@ private:
 
 } // namespace
 
-void findReduceScatters(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                        std::vector<Instance> &out) {
+void findReduceScatters(const MessageTable &t, const std::vector<uint32_t> &usable,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::map<RingKey, std::vector<RingMember>> rings;
-  for (uint32_t i : hashedCandidates(t, o, claimed)) {
+  for (uint32_t i : hashedCandidates(usable, claimed)) {
     const Message &m = t.messages[i];
     const Group &g = *t.group(m.comm);
     std::vector<RingMember> &ring = rings[{m.comm, m.bytes, m.sendType}];

@@ -368,9 +368,10 @@ void reductionPass(const MessageTable &t, const RankActivity &activity,
 
 } // namespace
 
-void findReductions(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
-                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates = hashedCandidates(t, o, claimed);
+void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
+                    const RankActivity &activity, std::vector<uint8_t> &claimed,
+                    std::vector<Instance> &out) {
+  std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   reductionPass(t, activity, candidates, true, claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
   reductionPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);

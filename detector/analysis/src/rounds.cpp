@@ -149,15 +149,23 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
   return out;
 }
 
-std::vector<uint32_t> hashedCandidates(const MessageTable &t, const DetectOptions &o,
+std::vector<uint32_t> hashedCandidates(const std::vector<uint32_t> &usable,
                                        const std::vector<uint8_t> &claimed) {
+  std::vector<uint32_t> candidates;
+  candidates.reserve(usable.size());
+  for (uint32_t i : usable)
+    if (!claimed[i]) candidates.push_back(i);
+  return candidates;
+}
+
+std::vector<uint32_t> usableMessages(const MessageTable &t, const DetectOptions &o) {
   std::vector<uint32_t> candidates;
   // (group() scans the groups: asked again only when the communicator changes)
   uint32_t lastComm = 0;
   bool lastLarge = false, known = false;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
-    if (claimed[i] || !m.hashed || m.bytes == 0 || m.src == m.dst) continue;
+    if (!m.hashed || m.bytes == 0 || m.src == m.dst) continue;
     if (!known || m.comm != lastComm) {
       const Group *g = t.group(m.comm);
       lastComm = m.comm, known = true;

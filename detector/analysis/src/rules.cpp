@@ -17,25 +17,41 @@ const RankActivity &RuleInputs::activity() {
   return *activity_;
 }
 
+const std::vector<uint32_t> &RuleInputs::usable() {
+  if (!usable_)
+    usable_ = std::make_unique<std::vector<uint32_t>>(usableMessages(t, o));
+  return *usable_;
+}
+
 namespace {
 
 void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
 void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
-void stagedCopies(RuleInputs &in) { findStagedCopies(in.t, in.o, in.claimed, in.instances); }
-void countedGathers(RuleInputs &in) {
-  findCountedGathers(in.t, in.o, in.activity(), in.claimed, in.instances);
+void stagedCopies(RuleInputs &in) {
+  findStagedCopies(in.t, in.o, in.usable(), in.claimed, in.instances);
 }
-void reduceScatters(RuleInputs &in) { findReduceScatters(in.t, in.o, in.claimed, in.instances); }
+void countedGathers(RuleInputs &in) {
+  findCountedGathers(in.t, in.usable(), in.activity(), in.claimed, in.instances);
+}
+void reduceScatters(RuleInputs &in) {
+  findReduceScatters(in.t, in.usable(), in.claimed, in.instances);
+}
 void halvingReduceScatters(RuleInputs &in) {
-  findHalvingReduceScatters(in.t, in.provenance(), in.o, in.claimed, in.instances);
+  findHalvingReduceScatters(in.t, in.provenance(), in.usable(), in.claimed, in.instances);
 }
 void barriers(RuleInputs &in) { findBarriers(in.t, in.o, in.claimed, in.instances); }
-void echoBarriers(RuleInputs &in) { findEchoBarriers(in.t, in.o, in.claimed, in.instances); }
+void echoBarriers(RuleInputs &in) { findEchoBarriers(in.t, in.usable(), in.claimed, in.instances); }
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
-void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.o, in.claimed, in.instances); }
-void prefixReductions(RuleInputs &in) { findPrefixReductions(in.t, in.o, in.claimed, in.instances); }
-void forwardedPrefixes(RuleInputs &in) { findForwardedPrefixes(in.t, in.o, in.claimed, in.instances); }
-void reductions(RuleInputs &in) { findReductions(in.t, in.o, in.activity(), in.claimed, in.instances); }
+void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.usable(), in.claimed, in.instances); }
+void prefixReductions(RuleInputs &in) {
+  findPrefixReductions(in.t, in.o, in.usable(), in.claimed, in.instances);
+}
+void forwardedPrefixes(RuleInputs &in) {
+  findForwardedPrefixes(in.t, in.o, in.claimed, in.instances);
+}
+void reductions(RuleInputs &in) {
+  findReductions(in.t, in.usable(), in.activity(), in.claimed, in.instances);
+}
 void spreads(RuleInputs &in) {
   findSpreads(in.t, in.o, in.activity(), in.claimed, in.instances);
   for (const Instance &i : in.instances) // spreads do not mark what they take

@@ -27,9 +27,11 @@ public:
   std::vector<Instance> &instances; // every rule's findings so far
   const RankActivity &activity();
   const Provenance &provenance() { return provenance_(); }
+  const std::vector<uint32_t> &usable(); // usableMessages(t, o), made on first use
 
 private:
   std::unique_ptr<RankActivity> activity_;
+  std::unique_ptr<std::vector<uint32_t>> usable_;
   std::function<const Provenance &()> provenance_;
 };
 

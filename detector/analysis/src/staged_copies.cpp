@@ -105,11 +105,13 @@ Instance stagedInstance(const MessageTable &t, const DetectOptions &o, uint32_t 
 
 } // namespace
 
-void findStagedCopies(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
+void findStagedCopies(const MessageTable &t, const DetectOptions &o,
+                      const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
                       std::vector<Instance> &out) {
-  if (o.stagedSites.empty()) return;
+  if (o.stagedSites.empty())
+    return;
   std::vector<uint32_t> candidates;
-  for (uint32_t i : hashedCandidates(t, o, claimed)) {
+  for (uint32_t i : hashedCandidates(usable, claimed)) {
     const Message &m = t.messages[i];
     if (stagedAt(o, m, true) || stagedAt(o, m, false)) candidates.push_back(i);
   }
