@@ -67,3 +67,28 @@ TEST(RuntimeCopy, MoveKeepsMemmoveSemanticsWhenRangesOverlap) {
 }
 
 } // namespace
+
+namespace {
+
+// czi_copy_to_peers: below and above the streaming threshold, every
+// destination alignment within 16 bytes (the streaming loop's head) and
+// odd tails: exactly the source's bytes, nothing around them touched.
+TEST(RuntimeCopy, CopyToPeersIsExactAtEveryAlignment) {
+  const size_t sizes[] = {0, 5, CZI_COPY_STREAM_MIN_BYTES - 1, CZI_COPY_STREAM_MIN_BYTES,
+                          CZI_COPY_STREAM_MIN_BYTES + 13, 100003, CZI_COPY_STREAM_MAX_BYTES + 7};
+  std::vector<unsigned char> src = pattern(CZI_COPY_STREAM_MAX_BYTES + 64, 5);
+  std::vector<unsigned char> arena(CZI_COPY_STREAM_MAX_BYTES + 256);
+  for (size_t n : sizes)
+    for (unsigned shift = 0; shift < 16; shift++)
+      for (unsigned from : {0u, 3u}) {
+        std::fill(arena.begin(), arena.end(), 0x5A);
+        unsigned char *out = (unsigned char *)(((uintptr_t)arena.data() + 63) & ~(uintptr_t)63) + shift;
+        czi_copy_to_peers(out, src.data() + from, n);
+        ASSERT_EQ(0, std::memcmp(out, src.data() + from, n)) << "n " << n << " shift " << shift;
+        for (unsigned char *q = arena.data(); q < out; q++) ASSERT_EQ(0x5A, *q) << "before, n " << n;
+        for (unsigned char *q = out + n; q < arena.data() + arena.size(); q++)
+          ASSERT_EQ(0x5A, *q) << "after, n " << n << " shift " << shift;
+      }
+}
+
+} // namespace

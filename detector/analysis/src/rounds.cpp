@@ -40,7 +40,7 @@ struct PairHash {
 // instructions a message, a tenth of the rounds' work), else hashed.
 class PairCounters {
 public:
-  explicit PairCounters(int ranks) : ranks_(ranks > 0 && ranks <= kDenseRanks ? uint32_t(ranks) : 0) {}
+  explicit PairCounters(int ranks) : ranks_(ranks > 0 && ranks <= int(kDenseRanks) ? uint32_t(ranks) : 0) {}
   // The count of (key, src, dst) before this message; counts it.
   uint32_t next(uint32_t key, uint32_t src, uint32_t dst) {
     const size_t square = size_t(ranks_) * ranks_;

@@ -46,13 +46,13 @@ static int across_nodes(czi_shm_view *v, const czi_shm_blocks *b, int me) {
   const MPI_Aint m = b->m;
   const unsigned long long e = v->shm->epoch;
   char *full = czi_shm_half(v, 0, e + 1);
-  czi_copy(czi_shm_half(v, v->me, e), b->send, (size_t)m);
+  czi_copy_to_peers(czi_shm_half(v, v->me, e), b->send, (size_t)m);
   czi_shm_barrier(v);
   if (ctx->leaders != MPI_COMM_NULL) {
     const int n = ctx->nnodes;
     const MPI_Aint first = ctx->node_start[ctx->my_node];
     for (int i = 0; i < v->p; i++)
-      czi_copy(full + (first + i) * m, czi_shm_half(v, i, e), (size_t)m);
+      czi_copy_to_peers(full + (first + i) * m, czi_shm_half(v, i, e), (size_t)m);
     CZI_MALLOC(counts, sizeof(int) * 2 * (size_t)n);
     for (int k = 0; k < n; k++) {
       counts[k] = (int)((ctx->node_start[k + 1] - ctx->node_start[k]) * m);
@@ -117,7 +117,7 @@ int czi_allgather_shm(CZI_ALLGATHER_ARGS) {
     const size_t len = (size_t)(m - off < c ? m - off : c);
     const unsigned long long e = v.shm->epoch;
     *czi_shm_desc_of(&v, me, e) = where;
-    if (!direct) czi_copy(czi_shm_half(&v, me, e), b.send + off, len);
+    if (!direct) czi_copy_to_peers(czi_shm_half(&v, me, e), b.send + off, len);
     czi_shm_barrier(&v);
     for (int i = 1; i < p; i++) {
       const int from = czi_mod(me - i, p);

@@ -74,7 +74,7 @@ int czi_allgather_shm_flag(CZI_ALLGATHER_ARGS) {
   for (r.off = 0; r.off < m; r.off += c) {
     r.len = (size_t)(m - r.off < c ? m - r.off : c);
     r.e = v.shm->epoch;
-    czi_copy(czi_shm_half(&v, me, r.e), b.send + r.off, r.len);
+    czi_copy_to_peers(czi_shm_half(&v, me, r.e), b.send + r.off, r.len);
     czi_shm_publish(&v, r.e);
     czi_shm_each_ready(&v, r.e, copy_in, &r);
     v.shm->epoch++;

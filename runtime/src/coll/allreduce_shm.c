@@ -40,7 +40,7 @@ int czi_allreduce_shm(CZI_ALLREDUCE_ARGS) {
     const MPI_Aint off = (MPI_Aint)first * (MPI_Aint)c.t.size;
     const size_t len = (size_t)k * c.t.size;
     const unsigned long long e = v->shm->epoch;
-    czi_copy(czi_shm_half(v, c.me, e), c.in + off, len);
+    czi_copy_to_peers(czi_shm_half(v, c.me, e), c.in + off, len);
     czi_shm_publish(v, e);
     czi_shm_wait_all(v, e);
     czi_copy(c.out + off, czi_shm_half(v, c.p - 1, e), len);

@@ -48,7 +48,7 @@ int czi_allreduce_shm_rs(CZI_ALLREDUCE_ARGS) {
     const int k = count - first < c.per_round ? count - first : c.per_round;
     const MPI_Aint off = (MPI_Aint)first * sz;
     const unsigned long long e = v->shm->epoch;
-    czi_copy(czi_shm_half(v, c.me, e), c.in + off, (size_t)k * c.t.size);
+    czi_copy_to_peers(czi_shm_half(v, c.me, e), c.in + off, (size_t)k * c.t.size);
     czi_shm_publish(v, e);
     czi_shm_wait_all(v, e);
     int lo, hi;

@@ -46,7 +46,7 @@ int czi_alltoall_shm_pull(CZI_ALLTOALL_ARGS) {
     char *mine = czi_shm_half(&s.v, s.me, e);
     for (int i = 1; i < s.p && !direct; i++) {
       const int to = (s.me + i) % s.p;
-      czi_copy(mine + (MPI_Aint)to * c, s.b.send + to * s.m + off, len);
+      czi_copy_to_peers(mine + (MPI_Aint)to * c, s.b.send + to * s.m + off, len);
     }
     czi_shm_barrier(&s.v);
     for (int i = 1; i < s.p; i++) {

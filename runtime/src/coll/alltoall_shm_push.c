@@ -39,7 +39,7 @@ int czi_alltoall_shm_push(CZI_ALLTOALL_ARGS) {
     for (int i = 1; i < s.p; i++) {
       const int to = (s.me + i) % s.p;
       char *slot = czi_shm_half(&s.v, to, e) + (MPI_Aint)s.me * c;
-      czi_copy(slot, s.b.send + to * s.m + off, len);
+      czi_copy_to_peers(slot, s.b.send + to * s.m + off, len);
     }
     czi_shm_barrier(&s.v);
     const char *mine = czi_shm_half(&s.v, s.me, e);

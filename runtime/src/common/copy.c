@@ -1,4 +1,5 @@
-/* copy.c: the vector loop behind czi_copy (copy.h says when and why). */
+/* copy.c: the vector loops behind czi_copy and czi_copy_to_peers (copy.h
+ * says when and why). */
 #include "copy.h"
 
 #if defined(__SSE2__)
@@ -27,4 +28,36 @@ void czi_copy_unaliased(void *dst, const void *src, size_t n) {
 #endif
   /* The tail is below the size where memcpy takes `rep movsb`. */
   memcpy(d + i, s + i, n - i);
+}
+
+void czi_copy_streaming(void *dst, const void *src, size_t n) {
+#if defined(__SSE2__)
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  /* Non-temporal stores need 16-byte aligned destinations: the head up to
+   * that boundary is an ordinary copy. */
+  const size_t head = (16u - ((uintptr_t)d & 15u)) & 15u;
+  if (head >= n) {
+    czi_copy(dst, src, n);
+    return;
+  }
+  memcpy(d, s, head);
+  size_t i = head;
+  for (; i + 64 <= n; i += 64) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+    const __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+    const __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+    const __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+    _mm_stream_si128((__m128i *)(d + i), a);
+    _mm_stream_si128((__m128i *)(d + i + 16), b);
+    _mm_stream_si128((__m128i *)(d + i + 32), c);
+    _mm_stream_si128((__m128i *)(d + i + 48), e);
+  }
+  memcpy(d + i, s + i, n - i);
+  /* Streaming stores are weakly ordered: fence them before the caller's
+   * flag tells a peer the block is there. */
+  _mm_sfence();
+#else
+  czi_copy(dst, src, n);
+#endif
 }

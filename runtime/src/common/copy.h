@@ -46,6 +46,34 @@ static inline void czi_copy(void *dst, const void *src, size_t n) {
     memcpy(dst, src, n);
 }
 
+/* A block written into shared memory for another core to read: between
+ * these sizes, with non-temporal stores (copy.c), so the reader fetches it
+ * from memory rather than from the writer's cache. Where the hypervisor
+ * places the two cores far apart (a cache line's round trip 310-340 ns
+ * instead of 63-90 ns, a state that comes and goes for tens of seconds on
+ * this VM), moving freshly written lines from cache to cache makes 32 KiB
+ * take 17 us instead of 4 written past the cache, and made the shared-
+ * memory allgather and alltoall at 32 KiB 2-2.5x slower than MPI in a
+ * third of the launches. Below 32 KiB the cached copy wins (4 KiB: 0.4 us
+ * against 1.0 with the cores near); from 128 KiB on, and for broadcasts
+ * (many readers of one block), streaming cost the near placement more
+ * than it saved the far one (bench/README.md, "Cores far apart"). */
+#define CZI_COPY_STREAM_MIN_BYTES 32768u
+#define CZI_COPY_STREAM_MAX_BYTES 131072u
+
+/* The non-temporal loop (copy.c): ends with a store fence, so the data is
+ * visible before any flag the caller raises after it. */
+void czi_copy_streaming(void *dst, const void *src, size_t n);
+
+/* memcpy(dst, src, n) of a block another rank will read from shared
+ * memory (ranges do not overlap). */
+static inline void czi_copy_to_peers(void *dst, const void *src, size_t n) {
+  if (n >= CZI_COPY_STREAM_MIN_BYTES && n < CZI_COPY_STREAM_MAX_BYTES)
+    czi_copy_streaming(dst, src, n);
+  else
+    czi_copy(dst, src, n);
+}
+
 /* memmove(dst, src, n): ranges may overlap (then memmove). */
 static inline void czi_move(void *dst, const void *src, size_t n) {
   const char *d = (const char *)dst, *s = (const char *)src;

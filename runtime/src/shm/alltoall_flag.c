@@ -38,7 +38,7 @@ int czi_shm_alltoall_flag(CZI_ALLTOALL_ARGS, int push) {
       const int to = (s.me + i) % s.p;
       char *at = push ? czi_shm_half(&s.v, to, r.e) + (MPI_Aint)s.me * r.c
                       : czi_shm_half(&s.v, s.me, r.e) + (MPI_Aint)to * r.c;
-      czi_copy(at, s.b.send + to * s.m + r.off, r.len);
+      czi_copy_to_peers(at, s.b.send + to * s.m + r.off, r.len);
     }
     czi_shm_publish(&s.v, r.e);
     czi_shm_each_ready(&s.v, r.e, copy_to_recv, &r);
