@@ -183,15 +183,19 @@ TEST_F(SelfAlgorithm, ErrorsAsOnTheCheckingPath) {
                         MPI_ERR_OP);
   problem += expectCode("bcast root 1", cz_bcast(out.data(), 4, MPI_INT, 1, self), MPI_ERR_ROOT);
   problem += expectCode("bcast count -1", cz_bcast(out.data(), -1, MPI_INT, 0, self), MPI_ERR_COUNT);
-  // A block to itself whose send and receive sizes differ: the library's
-  // own answer (Open MPI: MPI_ERR_TRUNCATE both ways).
+  // A block to itself whose send and receive sizes differ: an erroneous
+  // program (a collective's send and receive signatures must match). Self
+  // says so both ways, as Open MPI does; MPICH accepts the smaller send.
   for (const int *send : {four, two}) {
     const int *recv = send == four ? two : four;
     const std::string what = "alltoallv " + std::to_string(send[0]) + " ints into " + std::to_string(recv[0]);
     int libraryCode = cz_alltoallv_algorithm("mpi", in.data(), send, at0, MPI_INT, out.data(), recv, at0, MPI_INT, self);
-    if (libraryCode == MPI_SUCCESS) problem += "the library accepts " + what + "; ";
+    int libraryClass = libraryCode;
+    MPI_Error_class(libraryCode, &libraryClass);
+    if (libraryClass != MPI_SUCCESS && libraryClass != MPI_ERR_TRUNCATE)
+      problem += "the library answers " + what + " with class " + std::to_string(libraryClass) + "; ";
     problem += expectCode(what, cz_alltoallv(in.data(), send, at0, MPI_INT, out.data(), recv, at0, MPI_INT, self),
-                          libraryCode);
+                          MPI_ERR_TRUNCATE);
   }
   // The library crashes here (Open MPI 4.1 at P = 1); self says why.
   problem += expectCode("alltoallv sendbuf NULL",

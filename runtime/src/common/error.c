@@ -57,8 +57,13 @@ void czi_warn(const char *fmt, ...) {
 
 int czi_mpi_fail(int code, const char *where, const char *call) {
   char text[MPI_MAX_ERROR_STRING] = "";
-  int len = 0;
-  if (PMPI_Error_string(code, text, &len) != MPI_SUCCESS)
+  int len = 0, cls = code;
+  /* The error class's text, not the code's: MPICH 4.0 builds a code's text
+   * from its error stack and, for some (a truncated MPI_Alltoallv on
+   * MPI_COMM_SELF), overruns a buffer of its own and the callers' stack
+   * with it; Open MPI's codes are their classes. */
+  if (PMPI_Error_class(code, &cls) != MPI_SUCCESS) cls = code;
+  if (PMPI_Error_string(cls, text, &len) != MPI_SUCCESS)
     snprintf(text, sizeof text, "MPI error %d", code);
   /* Keep only the function name of the wrapped call: "PMPI_Sendrecv(...)". */
   int name_len = (int)strcspn(call, "(");
