@@ -77,6 +77,24 @@ TEST(VerifyEffect, ReadsTheEffectAndNumbersTheProbes) {
   EXPECT_EQ(next, 1);
 }
 
+// A hand-edited position that no int holds (the fuzzer's 8.4e112), a
+// fraction or a negative number: refused with the field named, never
+// converted.
+TEST(VerifyEffect, RegionPositionsMustBeWholeNumbersAnIntHolds) {
+  for (const char *bad : {"8.44444e+112", "2.5", "-3", "2147483648"}) {
+    std::string patch = std::string(R"({"id": "03-bcast", "region": {"file": "b.c", "begin": {"line": 1, "column": )") +
+                        bad + R"(}, "end": {"line": 2, "column": 1}}, "effect": {"comm": "comm"}})";
+    PatchRegion r;
+    std::string why;
+    int next = 1;
+    EXPECT_FALSE(readPatchRegion(parse(patch.c_str()), next, r, why)) << bad;
+    EXPECT_NE(why.find("03-bcast has a begin column that is not a position"), std::string::npos) << why;
+  }
+  PatchRegion r = region(kPatch);
+  EXPECT_EQ(r.beginLine, 2);
+  EXPECT_EQ(r.beginColumn, 3);
+}
+
 TEST(VerifyEffect, ProbeStatementIsOneLineWithAWeakReference) {
   PatchRegion r = region(kPatch);
   std::string s = probeStatement(r.effects[0]);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -160,10 +161,24 @@ bool readPatchRegion(const Json &patch, int &nextProbe, PatchRegion &out, std::s
     return false;
   }
   out.file = region->str("file");
-  out.beginLine = int((*region)["begin"].num("line"));
-  out.beginColumn = int((*region)["begin"].num("column"));
-  out.endLine = int((*region)["end"].num("line"));
-  out.endColumn = int((*region)["end"].num("column"));
+  // Positions are whole numbers an int holds (patches.json may be edited
+  // by hand): anything else is refused, never converted.
+  struct Place {
+    const char *end, *key;
+    int *into;
+  } places[] = {{"begin", "line", &out.beginLine},
+                {"begin", "column", &out.beginColumn},
+                {"end", "line", &out.endLine},
+                {"end", "column", &out.endColumn}};
+  for (const Place &p : places) {
+    const double v = (*region)[p.end].num(p.key);
+    if (!(v >= 0 && v <= double(INT_MAX) && v == double(long(v)))) {
+      whyNot = "patches.json: the region of " + out.id + " has a " + p.end + " " + p.key +
+               " that is not a position (" + std::to_string(v) + ")";
+      return false;
+    }
+    *p.into = int(v);
+  }
   const Json *effect = patch.find("effect");
   if (!effect || effect->isNull()) {
     std::string reason = patch.str("effect_reason");
