@@ -53,8 +53,8 @@ static inline void czi_copy(void *dst, const void *src, size_t n) {
  * instead of 63-90 ns, a state that comes and goes for tens of seconds on
  * this VM), moving freshly written lines from cache to cache makes 32 KiB
  * take 17 us instead of 4 written past the cache, and made the shared-
- * memory allgather and alltoall at 32 KiB 2-2.5x slower than MPI in a
- * third of the launches. Below 32 KiB the cached copy wins (4 KiB: 0.4 us
+ * memory allgather and alltoall at 32 KiB 2-2.7x slower than MPI in a
+ * quarter of the launches. Below 32 KiB the cached copy wins (4 KiB: 0.4 us
  * against 1.0 with the cores near); from 128 KiB on, and for broadcasts
  * (many readers of one block), streaming cost the near placement more
  * than it saved the far one (bench/README.md, "Cores far apart"). */
