@@ -4,6 +4,33 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+
+/* 64 bytes a step from s + i to d + i while a whole step fits: four 16-byte
+ * loads, then four stores (each issued after the loads it could be
+ * mistaken to overlap), cached or non-temporal (d + i 16-byte aligned).
+ * The empty asm keeps the compiler from turning the loop back into a
+ * memcpy call. Returns where it stopped. */
+static inline size_t copy_steps(char *d, const char *s, size_t i, size_t n, int streaming) {
+  for (; i + 64 <= n; i += 64) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+    const __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+    const __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+    const __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+    if (streaming) {
+      _mm_stream_si128((__m128i *)(d + i), a);
+      _mm_stream_si128((__m128i *)(d + i + 16), b);
+      _mm_stream_si128((__m128i *)(d + i + 32), c);
+      _mm_stream_si128((__m128i *)(d + i + 48), e);
+    } else {
+      _mm_storeu_si128((__m128i *)(d + i), a);
+      _mm_storeu_si128((__m128i *)(d + i + 16), b);
+      _mm_storeu_si128((__m128i *)(d + i + 32), c);
+      _mm_storeu_si128((__m128i *)(d + i + 48), e);
+    }
+    __asm__ volatile("" ::: "memory");
+  }
+  return i;
+}
 #endif
 
 void czi_copy_unaliased(void *dst, const void *src, size_t n) {
@@ -11,20 +38,7 @@ void czi_copy_unaliased(void *dst, const void *src, size_t n) {
   const char *s = (const char *)src;
   size_t i = 0;
 #if defined(__SSE2__)
-  /* Four 16-byte loads, then four stores: each store is issued after the
-   * loads it could be mistaken to overlap. The empty asm keeps the
-   * compiler from turning the loop back into a memcpy call. */
-  for (; i + 64 <= n; i += 64) {
-    const __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-    const __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-    const __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-    const __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-    _mm_storeu_si128((__m128i *)(d + i), a);
-    _mm_storeu_si128((__m128i *)(d + i + 16), b);
-    _mm_storeu_si128((__m128i *)(d + i + 32), c);
-    _mm_storeu_si128((__m128i *)(d + i + 48), e);
-    __asm__ volatile("" ::: "memory");
-  }
+  i = copy_steps(d, s, 0, n, 0);
 #endif
   /* The tail is below the size where memcpy takes `rep movsb`. */
   memcpy(d + i, s + i, n - i);
@@ -42,17 +56,7 @@ void czi_copy_streaming(void *dst, const void *src, size_t n) {
     return;
   }
   memcpy(d, s, head);
-  size_t i = head;
-  for (; i + 64 <= n; i += 64) {
-    const __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-    const __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-    const __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-    const __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-    _mm_stream_si128((__m128i *)(d + i), a);
-    _mm_stream_si128((__m128i *)(d + i + 16), b);
-    _mm_stream_si128((__m128i *)(d + i + 32), c);
-    _mm_stream_si128((__m128i *)(d + i + 48), e);
-  }
+  const size_t i = copy_steps(d, s, head, n, 1);
   memcpy(d + i, s + i, n - i);
   /* Streaming stores are weakly ordered: fence them before the caller's
    * flag tells a peer the block is there. */
