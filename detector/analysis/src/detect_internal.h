@@ -184,6 +184,11 @@ void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
                     const RankActivity &activity, std::vector<uint8_t> &claimed,
                     std::vector<Instance> &out);
 
+// Linear-pipeline reduces whose root changes from call to call through
+// the same code: instances cut by causality, ambiguous (rotating_chain.cpp).
+void findRotatingChains(const MessageTable &t, const std::vector<uint32_t> &usable,
+                        std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
 // Scan and exscan whose messages carry partial results (recursive
 // doubling, a chain after a shift), proven by their values
 // (prefix_reduction.cpp).

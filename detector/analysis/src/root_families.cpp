@@ -137,6 +137,23 @@ void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
   out.push_back(std::move(all));
 }
 
+// Reduces from one code, one root after another (a linear pipeline called
+// for each root in turn, rotating_chain.cpp): one reduce whose root varies.
+// What one call leaves open stays open for all; each call's note stands.
+void mergeRotatingReduces(const std::vector<Match *> &ms, std::vector<Match> &out) {
+  Match all = combine(ms, Kind::Reduce);
+  all.instances = 0;
+  std::set<uint32_t> roots;
+  for (const Match *m : ms) {
+    all.instances += m->instances;
+    roots.insert(m->rootWorld);
+  }
+  all.roots.assign(roots.begin(), roots.end());
+  all.note = "the root changes from call to call (" + std::to_string(roots.size()) + " roots)";
+  if (!ms[0]->note.empty()) all.note += ": " + ms[0]->note;
+  out.push_back(std::move(all));
+}
+
 } // namespace
 
 void mergeRootFamilies(std::vector<Match *> &matches, std::set<Match *> &merged,
@@ -145,12 +162,17 @@ void mergeRootFamilies(std::vector<Match *> &matches, std::set<Match *> &merged,
   // calls, each rank sending some blocks and receiving others.
   using Calls = std::tuple<uint32_t, std::vector<uint32_t>, std::set<std::pair<uint64_t, uint8_t>>>;
   using Shape = std::tuple<uint32_t, std::vector<uint32_t>, uint64_t, uint64_t, uint64_t>;
-  std::map<Calls, std::vector<Match *>> bySites;
+  std::map<Calls, std::vector<Match *>> bySites, reducesBySites;
   std::map<Shape, std::vector<Match *>> byShape;
   for (Match *mp : matches)
-    if (Match &m = *mp; m.kind == Kind::Bcast && !m.subset && m.rootWorld != kNone) {
+    if (Match &m = *mp; (m.kind == Kind::Bcast || m.kind == Kind::Reduce) && !m.subset &&
+                        m.rootWorld != kNone) {
       std::set<std::pair<uint64_t, uint8_t>> calls;
       for (const SiteUse &su : m.sites) calls.insert({su.id, su.siteKind});
+      if (m.kind == Kind::Reduce) {
+        reducesBySites[{m.comm, m.ranks, calls}].push_back(&m);
+        continue;
+      }
       bySites[{m.comm, m.ranks, calls}].push_back(&m);
       byShape[{m.comm, m.ranks, m.instances, m.messages, m.bytesPerInstance}].push_back(&m);
     }
@@ -166,6 +188,14 @@ void mergeRootFamilies(std::vector<Match *> &matches, std::set<Match *> &merged,
     if (roots.size() < 2) continue;
     if (!mergeExchange(ms, out)) mergeRotating(ms, out);
     merged.insert(ms.begin(), ms.end());
+  }
+  for (auto &[key, family] : reducesBySites) {
+    std::set<uint32_t> roots;
+    std::set<std::string> ops;
+    for (const Match *m : family) roots.insert(m->rootWorld), ops.insert(m->op);
+    if (roots.size() < 2 || ops.size() != 1) continue; // one root, or calls that differ
+    mergeRotatingReduces(family, out);
+    merged.insert(family.begin(), family.end());
   }
   for (auto &[key, family] : byShape) {
     std::vector<Match *> ms = unmerged(family);

@@ -52,6 +52,9 @@ void forwardedPrefixes(RuleInputs &in) {
 void reductions(RuleInputs &in) {
   findReductions(in.t, in.usable(), in.activity(), in.claimed, in.instances);
 }
+void rotatingChains(RuleInputs &in) {
+  findRotatingChains(in.t, in.usable(), in.claimed, in.instances);
+}
 void spreads(RuleInputs &in) {
   findSpreads(in.t, in.o, in.activity(), in.claimed, in.instances);
   for (const Instance &i : in.instances) // spreads do not mark what they take
@@ -207,6 +210,17 @@ const std::vector<DetectionRule> &detectionRules() {
        "after the shape rules: it explains what they left",
        "",
        gatherings},
+      {"rotating-chain",
+       {Kind::Reduce},
+       "nothing: chains of P-1 messages through one send and one receive, each cut where the "
+       "next one starts at the last root, every rank combining before it passes the value on "
+       "and the root quiet while its chain runs, the root changing from call to call; a value "
+       "passed around a ring looks the same, so it stays ambiguous",
+       "after every rule that explains messages: one root's chains are the reduction rule's "
+       "(pair rounds keep its calls apart), and a ring of broadcasts handing the next root its "
+       "data (a long broadcast's helper) has the same chains",
+       "",
+       rotatingChains},
       {"scattered-first",
        {Kind::Allgather, Kind::Bcast},
        "nothing by itself: an allgather whose members each received an unexplained message "
