@@ -15,6 +15,13 @@
 // a leaf of the instance (a member that sends in it and receives nothing
 // in it), received at one of the instance's receive sites, the messages
 // close a ring through the same code: a shift, not a reduce.
+//
+// A linear-pipeline reduce called for one root after another through the
+// same code does that too: in later calls each call's root sends to that
+// call's start through these sites. Its pair rounds mix consecutive calls
+// into rings, so it never reaches this check: rotating_chain.cpp cuts its
+// calls by causality and tells it from a shift by the root's quiet while
+// its own chain runs.
 #pragma once
 
 #include <cstdint>
