@@ -15,19 +15,22 @@
 //
 // What tells it from a shift, whose steps also line up into chains (a
 // random walk passing walkers to rank + 1, closed_shift.h):
-//   - while the chain runs (its first send to its last receipt), the root
-//     sends nothing through the send site and the chain's start receives
-//     nothing through the receive site (a shift's ranks send and receive
-//     in every step);
+//   - while the chain runs (its first send to its last receipt, by the
+//     trace's clock, one node's or corrected across nodes), the root sends
+//     nothing through the send site and the chain's start receives nothing
+//     through the receive site (a shift's ranks send and receive in every
+//     step);
 //   - every rank on the way sends something else than it received (values
 //     combined, not forwarded), and the first elements fit at least one
 //     predefined operation with the rank's own value unknown;
 //   - the root changes from call to call (one root is the reduction
 //     rule's case, whose pair rounds do not mix calls).
 // The trace alone still cannot tell such calls from a value passed around
-// a ring through one piece of code (a token every rank changes): the
-// instances are reported ambiguous (kReductionOp), which the source (the
-// combine step, the loop over roots) settles.
+// a ring through one piece of code (a token every rank changes), and the
+// ranks' own values never travel, so no operation is pinned: the instances
+// are ambiguous (kReductionOp). Only the source (the combine step, the
+// loop over roots) could settle it; the rewriter's chain proof does not
+// run a chain whose ends move with the root, so no patch is proposed.
 #include <algorithm>
 #include <map>
 #include <tuple>
