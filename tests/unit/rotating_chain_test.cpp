@@ -3,16 +3,19 @@
 // for root 0, 1, ..., P-1 through one send and one receive. Each call is an
 // instance whose root is its chain's end; a ring of values passed on
 // unchanged, one root called again and again, and a root that sends while
-// its chain runs are not.
+// its chain runs are not. The per-root matches become one whose root
+// varies (root_families.cpp).
 #include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
 #include "detect_script.h"
+#include "root_families.h"
 
 namespace cz::detect::detail {
 namespace {
@@ -103,6 +106,47 @@ TEST(RotatingChain, ARootSendingWhileItsChainRunsIsNoReduce) {
   r.call(2);
   r.call(3);
   EXPECT_TRUE(r.find("rotating-root-sends").empty());
+}
+
+
+// Reduces at one code whose roots differ are one match whose root varies
+// (root_families.cpp), unless their evidence differs.
+Match reduceAt(uint32_t root, uint32_t unproven) {
+  Match m;
+  m.kind = Kind::Reduce;
+  m.ranks = {0, 1, 2, 3};
+  m.rootWorld = root;
+  m.root = int(root);
+  m.unproven = unproven;
+  m.instances = 1;
+  m.messages = 3;
+  m.sites = {SiteUse{11, 1, true}, SiteUse{12, 1, false}};
+  return m;
+}
+
+TEST(RotatingChain, ReducesOfOneCodeWithSeveralRootsAreOneMatch) {
+  std::vector<Match> ms = {reduceAt(0, kReductionOp), reduceAt(1, kReductionOp), reduceAt(2, kReductionOp)};
+  std::vector<Match *> all = {&ms[0], &ms[1], &ms[2]};
+  std::set<Match *> merged;
+  std::vector<Match> out;
+  mergeRootFamilies(all, merged, out);
+  ASSERT_EQ(out.size(), size_t(1));
+  EXPECT_EQ(merged.size(), size_t(3));
+  EXPECT_EQ(out[0].kind, Kind::Reduce);
+  EXPECT_EQ(out[0].roots, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(out[0].rootWorld, kNone);
+  EXPECT_EQ(out[0].instances, 3u);
+  EXPECT_EQ(out[0].unproven, uint32_t(kReductionOp));
+}
+
+TEST(RotatingChain, ReducesWhoseEvidenceDiffersStayApart) {
+  std::vector<Match> ms = {reduceAt(0, 0), reduceAt(1, kReductionOp)};
+  std::vector<Match *> all = {&ms[0], &ms[1]};
+  std::set<Match *> merged;
+  std::vector<Match> out;
+  mergeRootFamilies(all, merged, out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_TRUE(merged.empty());
 }
 
 } // namespace

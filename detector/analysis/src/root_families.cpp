@@ -190,10 +190,13 @@ void mergeRootFamilies(std::vector<Match *> &matches, std::set<Match *> &merged,
     merged.insert(ms.begin(), ms.end());
   }
   for (auto &[key, family] : reducesBySites) {
+    // One root, or calls the evidence tells apart (another op, another
+    // status): left as they are.
     std::set<uint32_t> roots;
-    std::set<std::string> ops;
-    for (const Match *m : family) roots.insert(m->rootWorld), ops.insert(m->op);
-    if (roots.size() < 2 || ops.size() != 1) continue; // one root, or calls that differ
+    std::set<std::tuple<std::string, bool, uint32_t>> evidence;
+    for (const Match *m : family)
+      roots.insert(m->rootWorld), evidence.insert({m->op, m->shapeOnly, m->unproven});
+    if (roots.size() < 2 || evidence.size() != 1) continue;
     mergeRotatingReduces(family, out);
     merged.insert(family.begin(), family.end());
   }
