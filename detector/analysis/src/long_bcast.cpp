@@ -55,6 +55,20 @@ std::vector<Message>::const_iterator firstSendAt(const MessageTable &t,
 }
 
 
+// R's last receipt on the communicator before its position `first` (the
+// previous broadcast's): kNone if none; `from` the position after it (0).
+uint32_t receiptBefore(const MessageTable &t, const RankActivity &activity, uint32_t R,
+                       uint32_t first, uint32_t comm, uint32_t &from) {
+  const std::vector<Receipt> &got = activity.receipts(R);
+  from = 0;
+  for (size_t j = first ? activity.firstReceiptAfter(R, first - 1) : 0; j-- > 0;)
+    if (t.messages[got[j].msg].comm == comm) {
+      from = got[j].pos + 1;
+      return got[j].msg;
+    }
+  return kNone;
+}
+
 // A roll read from its instances: the pieces (an item the spreads analysis
 // may have split into several instances, one per rank it seemed to start
 // at), each reaching every member; each member's own piece.
@@ -81,6 +95,7 @@ struct Roll {
   // not once per candidate root.
   std::vector<Span> spans;
   std::vector<uint32_t> firstReceipt, ownPiece;
+  std::vector<uint8_t> mayRoot; // RollReader::anyRoot
   // The pieces in ring order (by their owners' ranks in the group) and the
   // sums of their lengths twice around the ring (sums[j]: the first j):
   // which (length, CRC) a run of consecutive pieces can have does not
@@ -130,23 +145,40 @@ public:
   bool read(const std::vector<size_t> &idx, Roll &r);
 
 private:
-  // The piece carrying (crc, bytes), kNone if none (byPayload_ sorted).
-  uint32_t pieceOf(uint32_t crc, uint64_t bytes) const {
-    auto at = std::lower_bound(byPayload_.begin(), byPayload_.end(), std::make_tuple(crc, bytes, 0u));
-    return at != byPayload_.end() && std::get<0>(*at) == crc && std::get<1>(*at) == bytes
-               ? std::get<2>(*at)
-               : kNone;
+  // The piece carrying (crc, bytes) in roll r, kNone if none: an open
+  // addressing table of the pieces (asked for every send a member makes
+  // in the roll).
+  static uint32_t slotOf(uint32_t crc, uint64_t bytes, unsigned bits) {
+    return uint32_t(((uint64_t(crc) ^ (bytes << 32)) * 0x9E3779B97F4A7C15ull) >> (64 - bits));
   }
+  uint32_t pieceOf(const Roll &r, uint32_t crc, uint64_t bytes) const {
+    const uint32_t mask = uint32_t(byPayload_.size() - 1);
+    for (uint32_t at = slotOf(crc, bytes, bits_);; at = (at + 1) & mask) {
+      const uint32_t p = byPayload_[at];
+      if (p == kNone || (r.pieces[p].item.crc == crc && r.pieces[p].item.bytes == bytes)) return p;
+    }
+  }
+  // Marks r.mayRoot: the members that send, after their last receipt on
+  // the communicator before the roll and before its instances' first
+  // message reaches them, something not their own piece that may be a run
+  // of pieces (one piece, or at least two pieces long). proveFrom asks
+  // that of R's sends before the roll reaches it (a window no larger), so
+  // it proves no other member the root: a ring allgather (each member
+  // sends its own piece first) is left before its messages are sorted and
+  // before any candidate root is tried. False when none is marked.
+  bool anyRoot(Roll &r) const;
   const MessageTable &t_;
   const RankActivity &activity_;
   const std::vector<Instance> &all_;
   const std::vector<uint32_t> *members_ = nullptr;
   MemberIndex index_;
-  std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> byPayload_; // (crc, bytes, piece)
+  std::vector<uint32_t> byPayload_; // pieceOf's table: a piece or kNone per slot
+  unsigned bits_ = 1;
   std::vector<uint8_t> reached_;                                    // piece x member
   std::vector<uint32_t> reachedCount_;                              // per piece
   std::vector<std::pair<uint32_t, uint32_t>> sent_;                 // (send position, piece)
   std::vector<std::pair<int, uint32_t>> ringOrder_;                 // (rank in group, piece)
+  std::vector<uint32_t> firstInstanceReceipt_; // per member
   std::vector<uint8_t> inRoll_; // the last roll's messages (flags: a search per question was most of the proof)
 };
 
@@ -181,17 +213,24 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
   if (n < 3 || r.pieces.size() != n) return false;
   for (uint32_t c : reachedCount_)
     if (c != n) return false;
-  byPayload_.clear();
-  for (uint32_t p = 0; p < n; p++) byPayload_.emplace_back(r.pieces[p].item.crc, r.pieces[p].item.bytes, p);
-  std::sort(byPayload_.begin(), byPayload_.end());
+  for (bits_ = 1; (size_t(1) << bits_) < 2 * n;) bits_++; // at most half full
+  byPayload_.assign(size_t(1) << bits_, kNone);
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t at = slotOf(r.pieces[p].item.crc, r.pieces[p].item.bytes, bits_);
+    while (byPayload_[at] != kNone) at = (at + 1) & uint32_t(byPayload_.size() - 1);
+    byPayload_[at] = p;
+  }
   r.spans.assign(n, Span{});
+  firstInstanceReceipt_.assign(n, UINT32_MAX);
   for (size_t k : idx)
     for (uint32_t i : all_[k].messages) {
       const Message &m = t_.messages[i];
       if (uint32_t q = index_[m.src]; q != kNone)
         r.spans[q].lo = std::min(r.spans[q].lo, m.sendPos), r.spans[q].hi = std::max(r.spans[q].hi, m.sendPos);
-      if (uint32_t q = index_[m.dst]; q != kNone)
+      if (uint32_t q = index_[m.dst]; q != kNone) {
         r.spans[q].lo = std::min(r.spans[q].lo, m.recvPos), r.spans[q].hi = std::max(r.spans[q].hi, m.recvPos);
+        firstInstanceReceipt_[q] = std::min(firstInstanceReceipt_[q], m.recvPos);
+      }
     }
   r.ownPiece.assign(n, kNone);
   for (size_t qi = 0; qi < n; qi++) {
@@ -200,7 +239,7 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
     sent_.clear();
     for (auto it = firstSendAt(t_, activity_, q, span.lo); it != t_.messages.end() && it->src == q; ++it) {
       if (it->comm != r.comm) continue;
-      const uint32_t p = pieceOf(it->crc, it->bytes);
+      const uint32_t p = pieceOf(r, it->crc, it->bytes);
       if (p == kNone || !it->hashed || sent_.size() == 4 * n) break;
       sent_.push_back({it->sendPos, p});
       r.messages.push_back(uint32_t(it - t_.messages.begin()));
@@ -211,12 +250,6 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
     if (r.pieces[own].owner != kNone) return false; // two owners of one piece
     r.pieces[own].owner = q, r.pieces[own].ownerFirstSend = pos;
     r.ownPiece[qi] = own;
-  }
-  r.firstReceipt.assign(n, UINT32_MAX);
-  for (uint32_t i : r.messages) {
-    inRoll_[i] = 1;
-    const Message &m = t_.messages[i];
-    if (uint32_t q = index_[m.dst]; q != kNone) r.firstReceipt[q] = std::min(r.firstReceipt[q], m.recvPos);
   }
   const Group *g = t_.group(r.comm);
   ringOrder_.clear();
@@ -233,7 +266,37 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
     r.sums.assign(2 * n + 1, 0);
     for (size_t j = 0; j < 2 * n; j++) r.sums[j + 1] = r.sums[j] + r.ring[j % n].bytes;
   }
+  if (!anyRoot(r)) return false;
+  r.firstReceipt.assign(n, UINT32_MAX);
+  for (uint32_t i : r.messages) {
+    inRoll_[i] = 1;
+    const Message &m = t_.messages[i];
+    if (uint32_t q = index_[m.dst]; q != kNone) r.firstReceipt[q] = std::min(r.firstReceipt[q], m.recvPos);
+  }
   return true;
+}
+
+bool RollReader::anyRoot(Roll &r) const {
+  const size_t n = r.members.size();
+  uint64_t shortest = UINT64_MAX;
+  for (const RollPiece &p : r.pieces) shortest = std::min(shortest, p.item.bytes);
+  r.mayRoot.assign(n, 0);
+  bool any = false;
+  for (size_t qi = 0; qi < n; qi++) {
+    const uint32_t R = r.members[qi];
+    const Piece &own = r.pieces[r.ownPiece[qi]].item;
+    uint32_t from = 0;
+    receiptBefore(t_, activity_, R, r.spans[qi].lo, r.comm, from);
+    for (auto it = firstSendAt(t_, activity_, R, from);
+         it != t_.messages.end() && it->src == R && it->sendPos < firstInstanceReceipt_[qi]; ++it)
+      if (it->comm == r.comm && it->bytes && it->hashed && it->dst != R &&
+          !(it->crc == own.crc && it->bytes == own.bytes) &&
+          (!r.ringKnown || it->bytes >= 2 * shortest || pieceOf(r, it->crc, it->bytes) != kNone)) {
+        r.mayRoot[qi] = 1, any = true;
+        break;
+      }
+  }
+  return any;
 }
 
 // The roll as a bcast from R when the spread proves it (see the file's
@@ -246,14 +309,8 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
   const uint32_t rootFirst = roll.spans[rootMember].lo;
   const uint32_t rootTo = roll.firstReceipt[rootMember];
   if (rootTo == UINT32_MAX) return false;
-  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
-  const std::vector<Receipt> &got = activity.receipts(R);
-  for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
-    if (t.messages[got[j].msg].comm == roll.comm) {
-      rootFrom = got[j].pos + 1;
-      before = got[j].msg;
-      break;
-    }
+  uint32_t rootFrom = 0;
+  const uint32_t before = receiptBefore(t, activity, R, rootFirst, roll.comm, rootFrom);
   // Nothing but its own piece, and nothing that is no run of pieces,
   // leaves R before the roll reaches it (a ring allgather: every member
   // starts with its own; a bcast before it): followSpread would then follow
@@ -435,7 +492,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
     const std::vector<size_t> &counts = memberCounts[comm];
     return size_t(std::lower_bound(counts.begin(), counts.end(), n) - counts.begin());
   };
-  std::vector<uint8_t> gone(instances.size(), 0), theirs(t.messages.size(), 0);
+  std::vector<uint8_t> gone(instances.size(), 0), theirs(t.messages.size(), 0); // theirs: rolls()'s
   std::vector<Instance> found;
   RollReader reader(t, activity, instances);
   Roll roll;
@@ -495,8 +552,8 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
       if (!reader.read(group, roll)) continue;
       Instance bcast;
       bool proven = false;
-      for (uint32_t R : roll.members)
-        if ((proven = proveFrom(t, activity, claimed, roll, R, bcast))) break;
+      for (size_t qi = 0; qi < roll.members.size() && !proven; qi++)
+        proven = roll.mayRoot[qi] && proveFrom(t, activity, claimed, roll, roll.members[qi], bcast);
       if (!proven) continue;
       for (size_t k : group) gone[k] = 1;
       for (uint32_t i : bcast.messages) claimed[i] = 1;

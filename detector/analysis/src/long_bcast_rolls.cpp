@@ -7,76 +7,43 @@
 #include <numeric>
 
 #include "long_bcast.h"
-#include "radix_sort.h"
 
 namespace cz::detect::detail {
 
-namespace {
-
-// An instance's span at one member: k indexes idx.
-struct SpanAt {
-  uint32_t lo, hi, k;
-  bool operator<(const SpanAt &o) const {
-    return lo != o.lo ? lo < o.lo : hi != o.hi ? hi < o.hi : k < o.k;
-  }
-};
-
-// Each instance's span at each member: out[q] lists the instances idx[k]
-// that member q takes part in, in idx order. One pass over the messages.
-std::vector<std::vector<SpanAt>> spansByMember(const MessageTable &t,
-                                               const std::vector<Instance> &all,
-                                               const std::vector<size_t> &idx,
-                                               const MemberIndex &index) {
-  std::vector<std::vector<SpanAt>> out(index.size());
-  for (std::vector<SpanAt> &v : out) v.reserve(idx.size());
-  std::vector<Span> now(index.size());
-  std::vector<uint32_t> touched;
-  auto note = [&](uint32_t rank, uint32_t pos) {
-    const uint32_t q = index[rank];
-    if (q == kNone) return;
-    Span &s = now[q];
-    if (s.lo == UINT32_MAX) touched.push_back(q);
-    s.lo = std::min(s.lo, pos), s.hi = std::max(s.hi, pos);
-  };
-  for (size_t k = 0; k < idx.size(); k++) {
-    for (uint32_t i : all[idx[k]].messages) {
-      const Message &m = t.messages[i];
-      note(m.src, m.sendPos);
-      note(m.dst, m.recvPos);
-    }
-    for (uint32_t q : touched) out[q].push_back({now[q].lo, now[q].hi, uint32_t(k)}), now[q] = Span{};
-    touched.clear();
-  }
-  return out;
-}
-
-// Sorts a member's spans by (lo, hi, k): a stable radix sort on lo (they
-// come in idx order, so equal lo keep k's order), then equal lo by hi.
-// A comparison sort of every member's spans was a third of the rule on a
-// trace of thousands of ring allgathers (the instances come in no time
-// order).
-void sortSpans(std::vector<SpanAt> &v, std::vector<SpanAt> &spare) {
-  radixSortByKey(v, [](const SpanAt &s) { return uint64_t(s.lo); }, spare);
-  for (size_t a = 0, b; a < v.size(); a = b) {
-    for (b = a + 1; b < v.size() && v[b].lo == v[a].lo;) b++;
-    if (b - a > 1) std::sort(v.begin() + ptrdiff_t(a), v.begin() + ptrdiff_t(b));
-  }
-}
-
-} // namespace
-
 // Consecutive broadcasts are parted at each member by the next one's
 // spread, or by whatever the program does between them. A union-find over
-// the instances: at each member, in span order, an instance joins the one
-// before unless a message of the communicator that is none of theirs lies
-// between them.
+// the instances: at each member, in span order (first event, last event,
+// idx), an instance joins the one before unless a message of the
+// communicator that is none of theirs lies between them.
+//
+// The spans come from one pass over the instances' messages into a table
+// (instance x member), and each member's are put in order by their first
+// events' positions, a bucket per position: positions are the member's
+// event numbers, so the buckets are no more than the events the gaps'
+// walk passes anyway. (A list of spans per member, sorted, was most of
+// the rule on a trace of thousands of ring allgathers.)
 std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity &activity,
                                        const std::vector<Instance> &all,
                                        const std::vector<size_t> &idx, const MemberIndex &index,
                                        std::vector<uint8_t> &theirs) {
   const uint32_t comm = all[idx[0]].comm;
-  for (size_t k : idx)
-    for (uint32_t i : all[k].messages) theirs[i] = 1;
+  const size_t n = index.size(), count = idx.size();
+  std::vector<Span> spanAt(count * n); // instance x member
+  std::vector<Span> firsts(n);          // per member: the range of its spans' first events
+  for (size_t k = 0; k < count; k++) {
+    Span *span = spanAt.data() + k * n;
+    for (uint32_t i : all[idx[k]].messages) {
+      theirs[i] = 1;
+      const Message &m = t.messages[i];
+      if (uint32_t q = index[m.src]; q != kNone)
+        span[q].lo = std::min(span[q].lo, m.sendPos), span[q].hi = std::max(span[q].hi, m.sendPos);
+      if (uint32_t q = index[m.dst]; q != kNone)
+        span[q].lo = std::min(span[q].lo, m.recvPos), span[q].hi = std::max(span[q].hi, m.recvPos);
+    }
+    for (size_t q = 0; q < n; q++)
+      if (span[q].lo != UINT32_MAX)
+        firsts[q].lo = std::min(firsts[q].lo, span[q].lo), firsts[q].hi = std::max(firsts[q].hi, span[q].lo);
+  }
   auto foreign = [&](uint32_t i) { return t.messages[i].comm == comm && !theirs[i]; };
   // A message of the rank on the communicator, none of these instances',
   // between positions `after` and `before`. Asked with growing positions
@@ -98,38 +65,49 @@ std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity
       if (foreign(uint32_t(i))) return true;
     return false;
   };
-  std::vector<size_t> parent(idx.size());
+  std::vector<size_t> parent(count);
   std::iota(parent.begin(), parent.end(), 0);
   auto find = [&](size_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  std::vector<std::vector<SpanAt>> spansAt = spansByMember(t, all, idx, index);
-  std::vector<SpanAt> spare;
-  for (size_t qi = 0; qi < spansAt.size(); qi++) {
-    std::vector<SpanAt> &spans = spansAt[qi];
-    sortSpans(spans, spare);
+  std::vector<uint32_t> bucket, sameFirst(count); // per position: an instance first there; the next one
+  std::vector<std::pair<uint32_t, uint32_t>> starts; // (last event, k) first at one position
+  for (size_t qi = 0; qi < n; qi++) {
+    if (firsts[qi].lo == UINT32_MAX) continue;
+    const uint32_t base = firsts[qi].lo;
+    bucket.assign(size_t(firsts[qi].hi - base) + 1, kNone);
+    for (size_t k = count; k-- > 0;) // so that each bucket lists its instances in idx order
+      if (const Span &s = spanAt[k * n + qi]; s.lo != UINT32_MAX)
+        sameFirst[k] = bucket[s.lo - base], bucket[s.lo - base] = uint32_t(k);
     rank = index.members()[qi];
     got = &activity.receipts(rank);
     nextReceipt = 0, nextSend = activity.firstSendAt(rank, 0);
     uint32_t hi = 0;
     size_t head = SIZE_MAX;
-    for (const auto &[lo, h, k] : spans) {
-      if (head != SIZE_MAX && (lo <= hi || !foreignBetween(hi, lo))) parent[find(k)] = find(head);
-      else head = k, hi = 0;
-      hi = std::max(hi, h);
+    for (uint32_t at = 0; at < bucket.size(); at++) {
+      if (bucket[at] == kNone) continue;
+      const uint32_t lo = base + at;
+      for (uint32_t k = bucket[at]; k != kNone; k = sameFirst[k]) starts.push_back({spanAt[k * n + qi].hi, k});
+      if (starts.size() > 1) std::sort(starts.begin(), starts.end()); // (lo, hi, k) order
+      for (const auto &[h, k] : starts) {
+        if (head != SIZE_MAX && (lo <= hi || !foreignBetween(hi, lo))) parent[find(k)] = find(head);
+        else head = k, hi = 0;
+        hi = std::max(hi, h);
+      }
+      starts.clear();
     }
   }
   for (size_t k : idx)
     for (uint32_t i : all[k].messages) theirs[i] = 0;
   // The groups in the order of their roots, each in idx order.
-  std::vector<uint32_t> groupOf(idx.size(), kNone);
+  std::vector<uint32_t> groupOf(count, kNone);
   std::vector<std::vector<size_t>> out;
-  std::vector<size_t> root(idx.size());
-  for (size_t k = 0; k < idx.size(); k++) root[k] = find(k);
-  for (size_t r = 0; r < idx.size(); r++)
+  std::vector<size_t> root(count);
+  for (size_t k = 0; k < count; k++) root[k] = find(k);
+  for (size_t r = 0; r < count; r++)
     if (root[r] == r) groupOf[r] = uint32_t(out.size()), out.emplace_back();
-  for (size_t k = 0; k < idx.size(); k++) out[groupOf[root[k]]].push_back(idx[k]);
+  for (size_t k = 0; k < count; k++) out[groupOf[root[k]]].push_back(idx[k]);
   return out;
 }
 
