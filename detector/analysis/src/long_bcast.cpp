@@ -188,9 +188,10 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
   r.comm = all_[idx[0]].comm;
   r.members = members;
   r.pieces.clear();
-  for (uint32_t i : r.messages) inRoll_[i] = 0;
+  if (r.inRoll == &inRoll_) // the last roll read in full: its flags set
+    for (uint32_t i : r.messages) inRoll_[i] = 0;
+  r.inRoll = nullptr;
   r.messages.clear();
-  r.inRoll = &inRoll_;
   reachedCount_.assign(n, 0);
   reached_.assign(n * n, 0);
   for (size_t k : idx) {
@@ -268,6 +269,7 @@ bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
   }
   if (!anyRoot(r)) return false;
   r.firstReceipt.assign(n, UINT32_MAX);
+  r.inRoll = &inRoll_;
   for (uint32_t i : r.messages) {
     inRoll_[i] = 1;
     const Message &m = t_.messages[i];
