@@ -32,9 +32,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <numeric>
 #include <set>
-#include <tuple>
 
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
