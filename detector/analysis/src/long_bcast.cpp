@@ -32,7 +32,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <numeric>
+#include <set>
 
 #include "collectivize_trace_format.h"
 #include "detect_internal.h"
@@ -44,44 +44,6 @@ namespace cz::detect::detail {
 
 namespace {
 
-// Where a member takes part in an instance: its first and last event.
-struct Span {
-  uint32_t lo = UINT32_MAX, hi = 0;
-};
-
-// Each instance's span at each member (`members` sorted): out[q] lists
-// (span, k) for the instances idx[k] that member q takes part in, in idx
-// order. One pass over the messages (a pass per member was the detector's
-// slowest step on traces of thousands of broadcasts).
-std::vector<std::vector<std::pair<Span, size_t>>> spansByMember(const MessageTable &t,
-                                                                 const std::vector<Instance> &all,
-                                                                 const std::vector<size_t> &idx,
-                                                                 const std::vector<uint32_t> &members) {
-  std::vector<std::vector<std::pair<Span, size_t>>> out(members.size());
-  std::vector<Span> now(members.size());
-  std::vector<size_t> touched;
-  // Member index by rank (a search per message end was most of the pass).
-  std::vector<uint32_t> slot(members.empty() ? 0 : size_t(members.back()) + 1, UINT32_MAX);
-  for (size_t q = 0; q < members.size(); q++) slot[members[q]] = uint32_t(q);
-  auto note = [&](uint32_t rank, uint32_t pos) {
-    if (rank >= slot.size() || slot[rank] == UINT32_MAX) return;
-    const size_t q = slot[rank];
-    Span &s = now[q];
-    if (s.lo == UINT32_MAX) touched.push_back(q);
-    s.lo = std::min(s.lo, pos), s.hi = std::max(s.hi, pos);
-  };
-  for (size_t k = 0; k < idx.size(); k++) {
-    for (uint32_t i : all[idx[k]].messages) {
-      const Message &m = t.messages[i];
-      note(m.src, m.sendPos);
-      note(m.dst, m.recvPos);
-    }
-    for (size_t q : touched) out[q].push_back({now[q], k}), now[q] = Span{};
-    touched.clear();
-  }
-  return out;
-}
-
 // The first send of `rank` at a position >= `pos` (the table is ordered by
 // sender, then send position; past the rank's sends: another sender's).
 std::vector<Message>::const_iterator firstSendAt(const MessageTable &t,
@@ -90,68 +52,19 @@ std::vector<Message>::const_iterator firstSendAt(const MessageTable &t,
   return t.messages.begin() + activity.firstSendAt(rank, pos);
 }
 
-// Instances of one roll: at every member their events follow each other
-// with no other message of the communicator between them (consecutive
-// broadcasts are parted at each member by the next one's spread, or by
-// whatever the program does between them).
-std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity &activity,
-                                       const std::vector<Instance> &all,
-                                       const std::vector<size_t> &idx) {
-  const uint32_t comm = all[idx[0]].comm;
-  std::vector<uint8_t> theirs(t.messages.size(), 0);
-  std::vector<uint32_t> members;
-  for (size_t k : idx) {
-    for (uint32_t i : all[k].messages) theirs[i] = 1;
-    members.insert(members.end(), all[k].participants.begin(), all[k].participants.end());
-  }
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  auto foreign = [&](uint32_t i) { return t.messages[i].comm == comm && !theirs[i]; };
-  // A message of `rank` on the communicator, none of these instances',
-  // between positions `after` and `before`. Asked with growing positions
-  // per rank: the receipts and sends are walked once, not searched for
-  // each gap.
-  size_t nextReceipt = 0, nextSend = 0;
-  auto foreignBetween = [&](uint32_t rank, uint32_t after, uint32_t before) {
-    const std::vector<Receipt> &got = activity.receipts(rank);
-    while (nextReceipt < got.size() && got[nextReceipt].pos <= after) nextReceipt++;
-    for (size_t j = nextReceipt; j < got.size() && got[j].pos < before; j++)
-      if (foreign(got[j].msg)) return true;
-    while (nextSend < t.messages.size() && t.messages[nextSend].src == rank &&
-           t.messages[nextSend].sendPos <= after)
-      nextSend++;
-    for (size_t i = nextSend; i < t.messages.size() && t.messages[i].src == rank &&
-                              t.messages[i].sendPos < before;
-         i++)
-      if (foreign(uint32_t(i))) return true;
-    return false;
-  };
-  std::vector<size_t> parent(idx.size());
-  std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  std::vector<std::vector<std::pair<Span, size_t>>> spansAt = spansByMember(t, all, idx, members);
-  for (size_t qi = 0; qi < members.size(); qi++) {
-    const uint32_t q = members[qi];
-    std::vector<std::tuple<uint32_t, uint32_t, size_t>> spans;
-    for (const auto &[s, k] : spansAt[qi]) spans.emplace_back(s.lo, s.hi, k);
-    std::sort(spans.begin(), spans.end());
-    nextReceipt = 0, nextSend = activity.firstSendAt(q, 0);
-    uint32_t hi = 0;
-    size_t head = SIZE_MAX;
-    for (auto &[lo, h, k] : spans) {
-      if (head != SIZE_MAX && (lo <= hi || !foreignBetween(q, hi, lo))) parent[find(k)] = find(head);
-      else head = k, hi = 0;
-      hi = std::max(hi, h);
+
+// R's last receipt on the communicator before its position `first` (the
+// previous broadcast's): kNone if none; `from` the position after it (0).
+uint32_t receiptBefore(const MessageTable &t, const RankActivity &activity, uint32_t R,
+                       uint32_t first, uint32_t comm, uint32_t &from) {
+  const std::vector<Receipt> &got = activity.receipts(R);
+  from = 0;
+  for (size_t j = first ? activity.firstReceiptAfter(R, first - 1) : 0; j-- > 0;)
+    if (t.messages[got[j].msg].comm == comm) {
+      from = got[j].pos + 1;
+      return got[j].msg;
     }
-  }
-  std::map<size_t, std::vector<size_t>> groups;
-  for (size_t k = 0; k < idx.size(); k++) groups[find(k)].push_back(idx[k]);
-  std::vector<std::vector<size_t>> out;
-  for (auto &[root, members] : groups) out.push_back(std::move(members));
-  return out;
+  return kNone;
 }
 
 // A roll read from its instances: the pieces (an item the spreads analysis
@@ -173,70 +86,217 @@ struct Roll {
   uint32_t comm = 0;
   std::vector<uint32_t> members;  // sorted
   std::vector<RollPiece> pieces;
-  std::vector<uint32_t> messages; // the pieces' messages, sorted
-  std::map<uint32_t, Span> spans; // per member, its events in the roll
-  // Per member (members' order), its first receipt among the messages
-  // (UINT32_MAX: none): read once, not once per candidate root.
-  std::vector<uint32_t> firstReceipt;
+  std::vector<uint32_t> messages; // the pieces' messages (some twice)
+  const std::vector<uint8_t> *inRoll = nullptr; // per table message: one of them
+  // Per member (members' order): its events in the roll, its first receipt
+  // among the messages (UINT32_MAX: none) and the piece it owns; read once,
+  // not once per candidate root.
+  std::vector<Span> spans;
+  std::vector<uint32_t> firstReceipt, ownPiece;
+  std::vector<uint8_t> mayRoot; // RollReader::anyRoot
+  // The pieces in ring order (by their owners' ranks in the group) and the
+  // sums of their lengths twice around the ring (sums[j]: the first j):
+  // which (length, CRC) a run of consecutive pieces can have does not
+  // depend on where the ring starts, so it is asked of this, not of each
+  // candidate root's slots. ringKnown false: an owner outside the group.
+  std::vector<Piece> ring;
+  std::vector<uint64_t> sums;
+  bool ringKnown = false;
+
+  bool has(uint32_t message) const { return (*inRoll)[message]; }
+  size_t memberOf(uint32_t rank) const {
+    return size_t(std::lower_bound(members.begin(), members.end(), rank) - members.begin());
+  }
+  // The message's length and CRC are those of some run of consecutive
+  // pieces (any start, 1 to n pieces; true when the ring is unknown).
+  bool mayCarryRun(const Message &m) const {
+    if (!ringKnown) return true;
+    const size_t n = ring.size();
+    for (size_t a = 0; a < n; a++) {
+      auto end = sums.begin() + ptrdiff_t(a + n + 1);
+      auto at = std::lower_bound(sums.begin() + ptrdiff_t(a + 1), end, sums[a] + m.bytes);
+      if (at == end || *at != sums[a] + m.bytes) continue;
+      const size_t len = size_t(at - (sums.begin() + ptrdiff_t(a)));
+      uint32_t crc = ring[a].crc;
+      for (size_t i = 1; i < len; i++) {
+        const Piece &next = ring[(a + i) % n];
+        crc = uint32_t(crc32_combine64(crc, next.crc, z_off64_t(next.bytes)));
+      }
+      if (crc == m.crc) return true;
+    }
+    return false;
+  }
 };
 
-bool readRoll(const MessageTable &t, const RankActivity &activity, const std::vector<Instance> &all,
-              const std::vector<size_t> &idx, Roll &r) {
-  r = Roll{};
-  r.comm = all[idx[0]].comm;
-  std::map<std::pair<uint32_t, uint64_t>, size_t> pieceOf; // (crc, bytes) -> piece
-  std::vector<std::vector<uint32_t>> reached;
-  for (size_t k : idx) {
-    const Instance &in = all[k];
-    auto [it, fresh] = pieceOf.try_emplace({in.itemCrc, in.bytes}, r.pieces.size());
-    if (fresh) {
-      r.pieces.push_back({{in.itemCrc, in.bytes}, kNone, UINT32_MAX, in.messages[0]});
-      reached.emplace_back();
+// Reads rolls of one member set (set by setMembers), its scratch kept from
+// roll to roll: a trace of thousands of ring allgathers reads each as a
+// roll, and maps and fresh vectors per roll were most of that.
+class RollReader {
+public:
+  RollReader(const MessageTable &t, const RankActivity &activity, const std::vector<Instance> &all)
+      : t_(t), activity_(activity), all_(all), inRoll_(t.messages.size(), 0) {}
+  void setMembers(const std::vector<uint32_t> &members) { index_.set(members), members_ = &members; }
+  const MemberIndex &index() const { return index_; }
+  // The roll of the instances idx on exactly these members; false when
+  // they are none (not one piece per member, a piece missing a member, a
+  // member without its n - 1 pieces, two owners of a piece).
+  bool read(const std::vector<size_t> &idx, Roll &r);
+
+private:
+  // The piece carrying (crc, bytes) in roll r, kNone if none: an open
+  // addressing table of the pieces (asked for every send a member makes
+  // in the roll).
+  static uint32_t slotOf(uint32_t crc, uint64_t bytes, unsigned bits) {
+    return uint32_t(((uint64_t(crc) ^ (bytes << 32)) * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+  }
+  uint32_t pieceOf(const Roll &r, uint32_t crc, uint64_t bytes) const {
+    const uint32_t mask = uint32_t(byPayload_.size() - 1);
+    for (uint32_t at = slotOf(crc, bytes, bits_);; at = (at + 1) & mask) {
+      const uint32_t p = byPayload_[at];
+      if (p == kNone || (r.pieces[p].item.crc == crc && r.pieces[p].item.bytes == bytes)) return p;
     }
-    reached[it->second].insert(reached[it->second].end(), in.participants.begin(), in.participants.end());
-    r.members.insert(r.members.end(), in.participants.begin(), in.participants.end());
+  }
+  // Marks r.mayRoot: the members that send, after their last receipt on
+  // the communicator before the roll and before its instances' first
+  // message reaches them, something not their own piece that may be a run
+  // of pieces (one piece, or at least two pieces long). proveFrom asks
+  // that of R's sends before the roll reaches it (a window no larger), so
+  // it proves no other member the root: a ring allgather (each member
+  // sends its own piece first) is left before its messages are sorted and
+  // before any candidate root is tried. False when none is marked.
+  bool anyRoot(Roll &r) const;
+  const MessageTable &t_;
+  const RankActivity &activity_;
+  const std::vector<Instance> &all_;
+  const std::vector<uint32_t> *members_ = nullptr;
+  MemberIndex index_;
+  std::vector<uint32_t> byPayload_; // pieceOf's table: a piece or kNone per slot
+  unsigned bits_ = 1;
+  std::vector<uint8_t> reached_;                                    // piece x member
+  std::vector<uint32_t> reachedCount_;                              // per piece
+  std::vector<std::pair<uint32_t, uint32_t>> sent_;                 // (send position, piece)
+  std::vector<std::pair<int, uint32_t>> ringOrder_;                 // (rank in group, piece)
+  std::vector<uint32_t> firstInstanceReceipt_; // per member
+  std::vector<uint8_t> inRoll_; // the last roll's messages (flags: a search per question was most of the proof)
+};
+
+bool RollReader::read(const std::vector<size_t> &idx, Roll &r) {
+  const std::vector<uint32_t> &members = *members_;
+  const size_t n = members.size();
+  r.comm = all_[idx[0]].comm;
+  r.members = members;
+  r.pieces.clear();
+  if (r.inRoll == &inRoll_) // the last roll read in full: its flags set
+    for (uint32_t i : r.messages) inRoll_[i] = 0;
+  r.inRoll = nullptr;
+  r.messages.clear();
+  reachedCount_.assign(n, 0);
+  reached_.assign(n * n, 0);
+  for (size_t k : idx) {
+    const Instance &in = all_[k];
+    uint32_t p = 0;
+    while (p < r.pieces.size() &&
+           !(r.pieces[p].item.crc == in.itemCrc && r.pieces[p].item.bytes == in.bytes))
+      p++;
+    if (p == r.pieces.size()) {
+      if (p == n) return false; // more pieces than members
+      r.pieces.push_back({{in.itemCrc, in.bytes}, kNone, UINT32_MAX, in.messages[0]});
+    }
+    for (uint32_t w : in.participants) { // every piece reaches every member
+      const uint32_t q = index_[w];
+      if (q == kNone) return false;
+      if (!reached_[p * n + q]) reached_[p * n + q] = 1, reachedCount_[p]++;
+    }
     r.messages.insert(r.messages.end(), in.messages.begin(), in.messages.end());
   }
-  std::sort(r.members.begin(), r.members.end());
-  r.members.erase(std::unique(r.members.begin(), r.members.end()), r.members.end());
-  const size_t n = r.members.size();
   if (n < 3 || r.pieces.size() != n) return false;
-  for (std::vector<uint32_t> &got : reached) { // every piece reached every member
-    std::sort(got.begin(), got.end());
-    got.erase(std::unique(got.begin(), got.end()), got.end());
-    if (got != r.members) return false;
+  for (uint32_t c : reachedCount_)
+    if (c != n) return false;
+  for (bits_ = 1; (size_t(1) << bits_) < 2 * n;) bits_++; // at most half full
+  byPayload_.assign(size_t(1) << bits_, kNone);
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t at = slotOf(r.pieces[p].item.crc, r.pieces[p].item.bytes, bits_);
+    while (byPayload_[at] != kNone) at = (at + 1) & uint32_t(byPayload_.size() - 1);
+    byPayload_[at] = p;
   }
-  std::vector<std::vector<std::pair<Span, size_t>>> spansAt = spansByMember(t, all, idx, r.members);
-  for (size_t qi = 0; qi < r.members.size(); qi++) {
-    const uint32_t q = r.members[qi];
-    Span &span = r.spans[q];
-    for (const auto &[s, k] : spansAt[qi]) span.lo = std::min(span.lo, s.lo), span.hi = std::max(span.hi, s.hi);
-    std::vector<std::pair<uint32_t, size_t>> sent; // (send position, piece)
-    for (auto it = firstSendAt(t, activity, q, span.lo); it != t.messages.end() && it->src == q; ++it) {
+  r.spans.assign(n, Span{});
+  firstInstanceReceipt_.assign(n, UINT32_MAX);
+  for (size_t k : idx)
+    for (uint32_t i : all_[k].messages) {
+      const Message &m = t_.messages[i];
+      if (uint32_t q = index_[m.src]; q != kNone)
+        r.spans[q].lo = std::min(r.spans[q].lo, m.sendPos), r.spans[q].hi = std::max(r.spans[q].hi, m.sendPos);
+      if (uint32_t q = index_[m.dst]; q != kNone) {
+        r.spans[q].lo = std::min(r.spans[q].lo, m.recvPos), r.spans[q].hi = std::max(r.spans[q].hi, m.recvPos);
+        firstInstanceReceipt_[q] = std::min(firstInstanceReceipt_[q], m.recvPos);
+      }
+    }
+  r.ownPiece.assign(n, kNone);
+  for (size_t qi = 0; qi < n; qi++) {
+    const uint32_t q = members[qi];
+    Span &span = r.spans[qi];
+    sent_.clear();
+    for (auto it = firstSendAt(t_, activity_, q, span.lo); it != t_.messages.end() && it->src == q; ++it) {
       if (it->comm != r.comm) continue;
-      auto p = pieceOf.find({it->crc, it->bytes});
-      if (p == pieceOf.end() || !it->hashed || sent.size() == 4 * n) break;
-      sent.push_back({it->sendPos, p->second});
-      r.messages.push_back(uint32_t(it - t.messages.begin()));
+      const uint32_t p = pieceOf(r, it->crc, it->bytes);
+      if (p == kNone || !it->hashed || sent_.size() == 4 * n) break;
+      sent_.push_back({it->sendPos, p});
+      r.messages.push_back(uint32_t(it - t_.messages.begin()));
       span.hi = std::max(span.hi, it->sendPos);
     }
-    if (sent.size() < n - 1) return false;
-    const auto &[pos, own] = sent[sent.size() - (n - 1)];
+    if (sent_.size() < n - 1) return false;
+    const auto &[pos, own] = sent_[sent_.size() - (n - 1)];
     if (r.pieces[own].owner != kNone) return false; // two owners of one piece
     r.pieces[own].owner = q, r.pieces[own].ownerFirstSend = pos;
+    r.ownPiece[qi] = own;
   }
-  std::sort(r.messages.begin(), r.messages.end());
-  r.messages.erase(std::unique(r.messages.begin(), r.messages.end()), r.messages.end());
+  const Group *g = t_.group(r.comm);
+  ringOrder_.clear();
+  r.ringKnown = g != nullptr;
+  for (uint32_t p = 0; p < n && r.ringKnown; p++) {
+    const int at = rankIn(*g, r.pieces[p].owner);
+    r.ringKnown = at >= 0;
+    ringOrder_.push_back({at, p});
+  }
+  if (r.ringKnown) {
+    std::sort(ringOrder_.begin(), ringOrder_.end());
+    r.ring.clear();
+    for (const auto &[at, p] : ringOrder_) r.ring.push_back(r.pieces[p].item);
+    r.sums.assign(2 * n + 1, 0);
+    for (size_t j = 0; j < 2 * n; j++) r.sums[j + 1] = r.sums[j] + r.ring[j % n].bytes;
+  }
+  if (!anyRoot(r)) return false;
   r.firstReceipt.assign(n, UINT32_MAX);
+  r.inRoll = &inRoll_;
   for (uint32_t i : r.messages) {
-    const Message &m = t.messages[i];
-    auto q = std::lower_bound(r.members.begin(), r.members.end(), m.dst);
-    if (q != r.members.end() && *q == m.dst) {
-      uint32_t &first = r.firstReceipt[size_t(q - r.members.begin())];
-      first = std::min(first, m.recvPos);
-    }
+    inRoll_[i] = 1;
+    const Message &m = t_.messages[i];
+    if (uint32_t q = index_[m.dst]; q != kNone) r.firstReceipt[q] = std::min(r.firstReceipt[q], m.recvPos);
   }
   return true;
+}
+
+bool RollReader::anyRoot(Roll &r) const {
+  const size_t n = r.members.size();
+  uint64_t shortest = UINT64_MAX;
+  for (const RollPiece &p : r.pieces) shortest = std::min(shortest, p.item.bytes);
+  r.mayRoot.assign(n, 0);
+  bool any = false;
+  for (size_t qi = 0; qi < n; qi++) {
+    const uint32_t R = r.members[qi];
+    const Piece &own = r.pieces[r.ownPiece[qi]].item;
+    uint32_t from = 0;
+    receiptBefore(t_, activity_, R, r.spans[qi].lo, r.comm, from);
+    for (auto it = firstSendAt(t_, activity_, R, from);
+         it != t_.messages.end() && it->src == R && it->sendPos < firstInstanceReceipt_[qi]; ++it)
+      if (it->comm == r.comm && it->bytes && it->hashed && it->dst != R &&
+          !(it->crc == own.crc && it->bytes == own.bytes) &&
+          (!r.ringKnown || it->bytes >= 2 * shortest || pieceOf(r, it->crc, it->bytes) != kNone)) {
+        r.mayRoot[qi] = 1, any = true;
+        break;
+      }
+  }
+  return any;
 }
 
 // The roll as a bcast from R when the spread proves it (see the file's
@@ -245,31 +305,28 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
                const std::vector<uint8_t> &claimed, const Roll &roll, uint32_t R, Instance &out) {
   // R sends the spread before it hears anything of the roll, and after its
   // last receive on the communicator before it (the previous broadcast).
-  const uint32_t rootFirst = roll.spans.at(R).lo;
-  const uint32_t rootTo = roll.firstReceipt[size_t(
-      std::lower_bound(roll.members.begin(), roll.members.end(), R) - roll.members.begin())];
+  const size_t rootMember = roll.memberOf(R);
+  const uint32_t rootFirst = roll.spans[rootMember].lo;
+  const uint32_t rootTo = roll.firstReceipt[rootMember];
   if (rootTo == UINT32_MAX) return false;
-  uint32_t rootFrom = 0, before = kNone; // the receipt before, if any
-  const std::vector<Receipt> &got = activity.receipts(R);
-  for (size_t j = rootFirst ? activity.firstReceiptAfter(R, rootFirst - 1) : 0; j-- > 0;)
-    if (t.messages[got[j].msg].comm == roll.comm) {
-      rootFrom = got[j].pos + 1;
-      before = got[j].msg;
-      break;
-    }
-  // Nothing but its own piece leaves R before the roll reaches it (a ring
-  // allgather: every member starts with its own): no member can have got
-  // its piece from R's spread. Checked first: it spares the chain's walk
-  // for each candidate root of every such roll.
-  const RollPiece *own = nullptr;
-  for (const RollPiece &p : roll.pieces)
-    if (p.owner == R) own = &p;
-  if (!own) return false;
+  uint32_t rootFrom = 0;
+  const uint32_t before = receiptBefore(t, activity, R, rootFirst, roll.comm, rootFrom);
+  // Nothing but its own piece, and nothing that is no run of pieces,
+  // leaves R before the roll reaches it (a ring allgather: every member
+  // starts with its own; a bcast before it): followSpread would then follow
+  // R's own piece alone, which gives no other member its own. Checked
+  // first, with what followSpread asks of R's sends: it spares the chain's
+  // walk for each candidate root of every such roll.
+  const RollPiece &own = roll.pieces[roll.ownPiece[rootMember]];
+  auto mayChain = [&](uint32_t i) { // one of the messages followSpread reads
+    return !claimed[i] || roll.has(i);
+  };
   bool spreadsMore = false;
   for (auto it = firstSendAt(t, activity, R, rootFrom);
        !spreadsMore && it != t.messages.end() && it->src == R && it->sendPos < rootTo; ++it)
     spreadsMore = it->comm == roll.comm && it->bytes && it->hashed && it->dst != R &&
-                  !(it->crc == own->item.crc && it->bytes == own->item.bytes);
+                  !(it->crc == own.item.crc && it->bytes == own.item.bytes) &&
+                  mayChain(uint32_t(it - t.messages.begin())) && roll.mayCarryRun(*it);
   if (!spreadsMore) return false;
   const Group *g = t.group(roll.comm);
   const int size = int(g->members.size()), rootPos = rankIn(*g, R);
@@ -287,7 +344,7 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
     slotRank[s] = p.owner;
     pieces[s] = p.item;
     ownFirstSend[s] = p.ownerFirstSend;
-    forwardTo[s] = roll.spans.at(p.owner).hi + 1;
+    forwardTo[s] = roll.spans[roll.memberOf(p.owner)].hi + 1;
   }
   auto sendsBetween = [&](uint32_t rank, uint32_t from, uint32_t to, std::vector<uint32_t> &sends) {
     sends.clear();
@@ -295,9 +352,7 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
          it != t.messages.end() && it->src == rank && it->sendPos < to; ++it) {
       uint32_t i = uint32_t(it - t.messages.begin());
       // Unexplained, or a piece's own message (a run of one piece is one).
-      if (it->comm == roll.comm &&
-          (!claimed[i] || std::binary_search(roll.messages.begin(), roll.messages.end(), i)))
-        sends.push_back(i);
+      if (it->comm == roll.comm && mayChain(i)) sends.push_back(i);
     }
   };
   SpreadChain chain = followSpread(t, slotRank, pieces, rootFrom, rootTo, forwardTo, sendsBetween);
@@ -346,7 +401,10 @@ bool proveFrom(const MessageTable &t, const RankActivity &activity,
     out.count = out.bytes;
   }
   out.messages.push_back(roll.pieces[bySlot[0].second].firstMessage);
-  std::set_union(roll.messages.begin(), roll.messages.end(), chain.used.begin(), chain.used.end(),
+  std::vector<uint32_t> rollMessages = roll.messages;
+  std::sort(rollMessages.begin(), rollMessages.end());
+  rollMessages.erase(std::unique(rollMessages.begin(), rollMessages.end()), rollMessages.end());
+  std::set_union(rollMessages.begin(), rollMessages.end(), chain.used.begin(), chain.used.end(),
                  std::back_inserter(out.messages));
   out.messages.erase(std::find(out.messages.begin() + 1, out.messages.end(), out.messages[0]));
   if (handed) out.messages.push_back(before);
@@ -373,45 +431,6 @@ std::pair<uint64_t, uint64_t> timeSpan(const MessageTable &t, const Instance &in
   return span;
 }
 
-// A cluster of more instances than members holds several rolls whose
-// members never heard from the program in between: cut it where they
-// follow each other. Every piece of a roll starts before any piece of the
-// next one (the next root heard every piece before it sends), so in start
-// order a roll ends where the next instance's first sender had every piece
-// of the instances before it.
-// (spans: each instance's timeSpan.)
-std::vector<std::vector<size_t>> consecutiveRolls(const MessageTable &t,
-                                                  const std::vector<Instance> &all,
-                                                  const std::vector<std::pair<uint64_t, uint64_t>> &spans,
-                                                  std::vector<size_t> group) {
-  std::sort(group.begin(), group.end(),
-            [&](size_t a, size_t b) { return spans[a].first < spans[b].first; });
-  auto firstSendBy = [&](const Instance &in, uint32_t rank) {
-    uint32_t pos = UINT32_MAX;
-    for (uint32_t i : in.messages)
-      if (t.messages[i].src == rank) pos = std::min(pos, t.messages[i].sendPos);
-    return pos;
-  };
-  auto had = [&](const Instance &in, uint32_t rank, uint32_t before) {
-    for (uint32_t i : in.messages) {
-      const Message &m = t.messages[i];
-      if ((m.src == rank && m.sendPos < before) || (m.dst == rank && m.recvPos < before)) return true;
-    }
-    return false;
-  };
-  std::vector<std::vector<size_t>> out(1);
-  for (size_t k : group) {
-    const Instance &next = all[k];
-    uint32_t pos = firstSendBy(next, next.rootWorld);
-    bool cut = !out.back().empty() && pos != UINT32_MAX;
-    for (size_t j : out.back())
-      if (cut && !had(all[j], next.rootWorld, pos)) cut = false;
-    if (cut) out.emplace_back();
-    out.back().push_back(k);
-  }
-  return out;
-}
-
 } // namespace
 
 void findLongBcasts(const MessageTable &t, const RankActivity &activity,
@@ -428,6 +447,14 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
   // Each candidate's time span, once (the rolls' splitting and the pieces
   // seen in parts ask it again and again; each a walk over its messages).
   std::vector<std::pair<uint64_t, uint64_t>> spans(instances.size());
+  // The last candidate's entries: candidates come in runs of one member
+  // set and communicator (a map search, and a copy of the members for its
+  // key, per candidate were a tenth of the rule).
+  std::vector<size_t> *sameGroup = nullptr;
+  const std::vector<uint32_t> *sameMembers = nullptr;
+  uint32_t lastComm = kNone;
+  InstancesInTime *commParts = nullptr;
+  std::vector<size_t> *commCounts = nullptr;
   for (size_t k = 0; k < instances.size(); k++) {
     const Instance &in = instances[k];
     if (in.kind != Kind::Bcast || in.participants.size() < 2 || in.unproven || in.shapeOnly ||
@@ -437,26 +464,44 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
     if (!g || g->members.empty() ||
         strength.of(t.messages[in.messages[0]]) != Strength::Distinct)
       continue;
-    byGroup[{in.comm, in.participants}].push_back(k);
+    if (in.comm != lastComm) {
+      lastComm = in.comm, commParts = &parts[in.comm], commCounts = &memberCounts[in.comm];
+      sameGroup = nullptr;
+    }
+    if (!sameGroup || *sameMembers != in.participants) {
+      auto at = byGroup.try_emplace({in.comm, in.participants}).first;
+      sameGroup = &at->second, sameMembers = &at->first.second;
+    }
+    sameGroup->push_back(k);
     spans[k] = timeSpan(t, in);
-    parts[in.comm].add(spans[k], k);
-    memberCounts[in.comm].push_back(in.participants.size());
+    commParts->add(spans[k], k);
+    commCounts->push_back(in.participants.size());
   }
-  for (auto &[comm, p] : parts) p.sort();
   for (auto &[comm, counts] : memberCounts) std::sort(counts.begin(), counts.end());
+  // A communicator's instances in time order, sorted when first asked
+  // (only a group of fewer instances than members asks).
+  std::set<uint32_t> partsSorted;
+  auto partsOf = [&](uint32_t comm) -> const InstancesInTime & {
+    InstancesInTime &p = parts[comm];
+    if (partsSorted.insert(comm).second) p.sort();
+    return p;
+  };
   // Instances on fewer than n members in the communicator: the most parts
   // a group of a roll of n members can take in.
   auto partsAtMost = [&](uint32_t comm, size_t n) {
     const std::vector<size_t> &counts = memberCounts[comm];
     return size_t(std::lower_bound(counts.begin(), counts.end(), n) - counts.begin());
   };
-  std::vector<uint8_t> gone(instances.size(), 0);
+  std::vector<uint8_t> gone(instances.size(), 0), theirs(t.messages.size(), 0); // theirs: rolls()'s
   std::vector<Instance> found;
+  RollReader reader(t, activity, instances);
+  Roll roll;
   for (auto &[key, idx] : byGroup) {
     const std::vector<uint32_t> &members = key.second;
     if (members.size() < 3) continue;
+    reader.setMembers(members);
     std::vector<std::vector<size_t>> groups;
-    for (std::vector<size_t> &group : rolls(t, activity, instances, idx)) {
+    for (std::vector<size_t> &group : rolls(t, activity, instances, idx, reader.index(), theirs)) {
       if (group.size() <= members.size()) groups.push_back(std::move(group));
       else
         for (std::vector<size_t> &part : consecutiveRolls(t, instances, spans, std::move(group)))
@@ -477,7 +522,7 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
           from = std::min(from, a), to = std::max(to, b);
         }
         size_t before = group.size();
-        for (size_t k : parts[key.first].overlapping(from, to)) {
+        for (size_t k : partsOf(key.first).overlapping(from, to)) {
           const Instance &in = instances[k];
           if (!gone[k] && in.participants.size() < members.size() &&
               std::includes(members.begin(), members.end(), in.participants.begin(),
@@ -504,12 +549,11 @@ void findLongBcasts(const MessageTable &t, const RankActivity &activity,
                     group.end());
       }
       if (group.size() < members.size()) continue; // fewer pieces than members
-      Roll roll;
-      if (!readRoll(t, activity, instances, group, roll) || roll.members != members) continue;
+      if (!reader.read(group, roll)) continue;
       Instance bcast;
       bool proven = false;
-      for (uint32_t R : roll.members)
-        if ((proven = proveFrom(t, activity, claimed, roll, R, bcast))) break;
+      for (size_t qi = 0; qi < roll.members.size() && !proven; qi++)
+        proven = roll.mayRoot[qi] && proveFrom(t, activity, claimed, roll, roll.members[qi], bcast);
       if (!proven) continue;
       for (size_t k : group) gone[k] = 1;
       for (uint32_t i : bcast.messages) claimed[i] = 1;

@@ -28,7 +28,35 @@ uint32_t crcOfFill(uint64_t element, unsigned width, uint64_t bytes) {
   return uint32_t(result);
 }
 
+// CRC-32 is affine in the data: for payloads of one length,
+// crc(a ^ b) = crc(a) ^ crc(b) ^ crc(zeros). The CRC of a fill is so the
+// zeros' CRC and, for each set bit of its element, what that bit adds
+// (a fill of the element with only that bit set, less the zeros' CRC),
+// tabled per element byte: 8 loads instead of the combines.
+struct PayloadStrength::FillTable {
+  uint32_t zeros = 0;
+  uint32_t byByte[8][256] = {};
+  FillTable(unsigned width, uint64_t bytes) {
+    zeros = crcOfFill(0, width, bytes);
+    for (unsigned j = 0; j < width; j++)
+      for (unsigned x = 1; x < 256; x++) {
+        const unsigned low = x & (0u - x);
+        if (x == low)
+          byByte[j][x] = crcOfFill(uint64_t(x) << (8 * j), width, bytes) ^ zeros;
+        else
+          byByte[j][x] = byByte[j][x ^ low] ^ byByte[j][low];
+      }
+  }
+  uint32_t of(uint64_t element, unsigned width) const {
+    uint32_t crc = zeros;
+    for (unsigned j = 0; j < width; j++) crc ^= byByte[j][(element >> (8 * j)) & 0xff];
+    return crc;
+  }
+};
+
 namespace {
+
+constexpr uint32_t kFillTableAfter = 256;
 
 // Does the prefix (the first min(8, bytes) bytes) repeat with this width?
 bool periodic(uint64_t prefix, uint64_t bytes, unsigned width) {
@@ -51,13 +79,24 @@ Strength PayloadStrength::of(const Message &m) {
     if (m.bytes <= 8) {
       crc = m.crc; // the prefix is the whole payload: periodic means equal elements
     } else {
-      auto [it, fresh] = fillCrc_.try_emplace(Key{element, m.bytes, uint8_t(width)}, 0);
-      if (fresh) it->second = crcOfFill(element, width, m.bytes);
-      crc = it->second;
+      crc = fillCrc(element, width, m.bytes);
     }
     if (crc == m.crc) return Strength::Fill;
   }
   return m.bytes <= 8 ? Strength::Small : Strength::Distinct;
+}
+
+uint32_t PayloadStrength::fillCrc(uint64_t element, unsigned width, uint64_t bytes) {
+  const uint64_t shape = (bytes << 4) | width;
+  if (auto t = tables_.find(shape); t != tables_.end()) return t->second->of(element, width);
+  auto [it, fresh] = fillCrc_.try_emplace(Key{element, bytes, uint8_t(width)}, 0);
+  if (!fresh) return it->second;
+  if (++fillMisses_[shape] == kFillTableAfter) {
+    auto table = std::make_shared<FillTable>(width, bytes);
+    tables_.emplace(shape, table);
+    return it->second = table->of(element, width);
+  }
+  return it->second = crcOfFill(element, width, bytes);
 }
 
 const char *fillDescription(const Message &m) {

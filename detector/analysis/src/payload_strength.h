@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 
 #include "collectivize/messages.h"
@@ -46,6 +47,16 @@ private:
     }
   };
   std::unordered_map<Key, uint32_t, KeyHash> fillCrc_;
+  // The CRC of a fill of one width and length from its element by table
+  // (FillTable, payload_strength.cpp): most payloads' first bytes differ,
+  // so the cache above is missed by nearly every distinct message, each
+  // miss a few crc32_combine calls. A table is built for a (width, length)
+  // after kFillTableAfter misses of it (a length seen a few times costs
+  // no table).
+  struct FillTable;
+  uint32_t fillCrc(uint64_t element, unsigned width, uint64_t bytes);
+  std::unordered_map<uint64_t, uint32_t> fillMisses_;               // (width, length) -> misses
+  std::unordered_map<uint64_t, std::shared_ptr<FillTable>> tables_; // (width, length)
 };
 
 // CRC-32 of `bytes` bytes made of the `width` low bytes of `element`
