@@ -94,6 +94,7 @@ struct Scratch {
   std::vector<uint32_t> byInstance, repStart; // splitInstances' regrouping of merged instances
   std::vector<uint32_t> byReceiver; // relayedInPlace's order of an instance's messages
   std::vector<uint32_t> participants; // analyzeInstance's, before it keeps a copy
+  std::vector<uint32_t> otherRoots;   // analyzeInstance's, before the instance is made
   std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
 };
 
@@ -237,20 +238,26 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     if (sc.onlyReceipt.has(m.dst)) receivesOnce = false;
     else sc.onlyReceipt.set(m.dst, *i);
   }
-  Instance in;
-  in.kind = Kind::Bcast;
-  in.comm = first.comm;
-  in.bytes = first.bytes;
+  uint32_t root = kNone;
+  sc.otherRoots.clear();
   for (uint32_t p : participants) {
     if (!sc.firstSend.has(p)) continue;
     if (sc.firstRecv.has(p) && sc.firstRecv.get(p) < sc.firstSend.get(p)) continue;
     if (!reachesAll(t, msgs, msgsEnd, p, participants, sc.since)) continue;
-    if (in.rootWorld == kNone)
-      in.rootWorld = p;
+    if (root == kNone)
+      root = p;
     else
-      in.otherRoots.push_back(p);
+      sc.otherRoots.push_back(p);
   }
-  if (in.rootWorld == kNone) return;
+  if (root == kNone) return;
+  // Made in place (a local moved into `out` cost a move and a destructor
+  // per instance, 27,000 on the bench trace).
+  Instance &in = out.emplace_back();
+  in.kind = Kind::Bcast;
+  in.comm = first.comm;
+  in.bytes = first.bytes;
+  in.rootWorld = root;
+  in.otherRoots.assign(sc.otherRoots.begin(), sc.otherRoots.end());
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
     const Message &m = t.messages[*i];
     in.oneTag &= m.tag == first.tag;
@@ -293,7 +300,6 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
   }
   in.participants = participants;
   in.messages.assign(msgs, msgsEnd);
-  out.push_back(std::move(in));
 }
 
 // Has a receive of `rank` before position `before` (from h.next on)
@@ -417,9 +423,13 @@ void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivi
   // more than the items' analysis).
   std::unordered_map<ItemKey, uint32_t, ItemHash> items; // -> item number
   std::vector<uint32_t> itemOf(t.messages.size(), kNone), itemStart;
+  // The ranks the items' messages name, for the scratch (no second pass
+  // over the table).
+  size_t ranks = size_t(std::max(t.ranks, 0));
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
+    ranks = std::max<size_t>(ranks, std::max(m.src, m.dst) + size_t(1));
     auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.comm, m.bytes}, uint32_t(itemStart.size()));
     if (fresh) itemStart.push_back(0);
     itemOf[i] = it->second;
@@ -438,8 +448,9 @@ void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivi
     for (uint32_t i = 0; i < t.messages.size(); i++)
       if (itemOf[i] != kNone) itemMessages[fill[itemOf[i]]++] = i;
   }
-  std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
-  Scratch sc(rankSpan(t));
+  // (itemOf is done with: its memory serves, uncleared, as instanceOf.)
+  std::vector<uint32_t> instanceOf = std::move(itemOf), msgs;
+  Scratch sc(ranks);
   PayloadStrength strengths;
   // Items in the map's order; the messages of the item after next are
   // fetched while this one is analysed (an item's messages lie all over
