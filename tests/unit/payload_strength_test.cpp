@@ -1,7 +1,9 @@
 // payload_strength_test.cpp: fills told from distinct payloads by their
-// CRCs, before and after the detector tables a (width, length) it meets
-// often (PayloadStrength's FillTable): the table must give the CRC the
-// payload itself has.
+// CRCs. The CRC of a fill is the CRC of the fill's bytes whichever way it is
+// computed (written out when short, combined from pieces when long, from the
+// table PayloadStrength builds for a (width, length) it meets often), and a
+// message is a fill exactly when its CRC is that of its prefix's element
+// repeated, whatever the element's width.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -13,6 +15,7 @@
 namespace {
 
 using cz::detect::Message;
+using cz::detect::detail::crcOfFill;
 using cz::detect::detail::PayloadStrength;
 using cz::detect::detail::Strength;
 
@@ -31,6 +34,10 @@ std::vector<unsigned char> fillOf(uint64_t element, unsigned width, size_t bytes
   std::vector<unsigned char> out(bytes);
   for (size_t i = 0; i < bytes; i++) out[i] = (unsigned char)(element >> (8 * (i % width)));
   return out;
+}
+
+uint32_t crcOf(const std::vector<unsigned char> &v) {
+  return uint32_t(crc32(0, v.data(), uInt(v.size())));
 }
 
 // Elements whose bytes are all different (no narrower width repeats).
@@ -65,6 +72,32 @@ TEST(PayloadStrength, FillsAfterTheTableIsBuilt) {
   std::vector<unsigned char> almost = fillOf(0x11223344556677ffull, 8, 64);
   almost[63] = 0;
   EXPECT_EQ(strength.of(carrying(almost)), Strength::Distinct);
+}
+
+TEST(PayloadStrength, FillCrcIsTheWrittenFillsOnBothSidesOfTheShortPath) {
+  const uint64_t element = 0x0807060504030201ull;
+  for (unsigned width : {1u, 2u, 4u, 8u})
+    for (uint64_t bytes : {8ull, 16ull, 64ull, 1016ull, 1024ull, 1032ull, 4096ull, 40000ull})
+      EXPECT_EQ(crcOfFill(element, width, bytes), crcOf(fillOf(element, width, bytes)))
+          << "width " << width << ", " << bytes << " bytes";
+}
+
+TEST(PayloadStrength, AFillOfAnyWidthIsOneAndANearFillIsNot) {
+  PayloadStrength strength;
+  for (unsigned width : {1u, 2u, 4u, 8u})
+    for (uint64_t bytes : {16ull, 64ull, 2048ull}) {
+      std::vector<unsigned char> v = fillOf(0x1122334455667788ull, width, bytes);
+      EXPECT_EQ(strength.of(carrying(v)), Strength::Fill) << width << " " << bytes;
+      v.back() ^= 1; // the prefix still repeats; the CRC no longer matches
+      EXPECT_EQ(strength.of(carrying(v)), Strength::Distinct) << width << " " << bytes;
+    }
+  // A 4-byte element whose two halves are equal is also a 2-byte fill.
+  EXPECT_EQ(strength.of(carrying(fillOf(0xabcdabcd, 4, 64))), Strength::Fill);
+  EXPECT_EQ(strength.of(carrying(fillOf(0, 1, 64))), Strength::Fill);
+  std::vector<unsigned char> counted{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+  EXPECT_EQ(strength.of(carrying(counted)), Strength::Distinct);
+  EXPECT_EQ(strength.of(carrying({7, 0, 0, 0})), Strength::Small);
+  EXPECT_EQ(strength.of(carrying({0, 0, 0, 0})), Strength::Fill);
 }
 
 } // namespace

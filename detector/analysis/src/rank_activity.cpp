@@ -100,16 +100,6 @@ uint32_t RankActivity::firstSendAt(uint32_t rank, uint32_t pos) const {
                   sendPos_.begin());
 }
 
-const std::vector<Receipt> &RankActivity::receipts(uint32_t rank) const {
-  index();
-  return receipts_[rank];
-}
-
-size_t RankActivity::receiptOf(uint32_t message) const {
-  index();
-  return slot_[message];
-}
-
 size_t RankActivity::firstReceiptAfter(uint32_t rank, uint32_t pos) const {
   const std::vector<Receipt> &v = receipts(rank);
   uint32_t lo, hi;

@@ -34,11 +34,17 @@ public:
 
   // Receipts of a rank in position order. The index is built on first use
   // (reductions mostly need none).
-  const std::vector<Receipt> &receipts(uint32_t rank) const;
+  const std::vector<Receipt> &receipts(uint32_t rank) const {
+    if (!indexed_) index(); // (inline: the spreads ask hundreds of thousands of times)
+    return receipts_[rank];
+  }
   // Index in receipts(rank) of the first receipt after position `pos`.
   size_t firstReceiptAfter(uint32_t rank, uint32_t pos) const;
   // Index of message i's receipt in receipts(i's receiver).
-  size_t receiptOf(uint32_t message) const;
+  size_t receiptOf(uint32_t message) const {
+    if (!indexed_) index();
+    return slot_[message];
+  }
   // Index in the table (ordered by sender, then send position) of the
   // first send of `rank` at a position >= `pos`: the table's size, or a
   // message of another sender, if there is none.

@@ -78,17 +78,23 @@ struct Holding {
 // small, and maps per item cost more than the replay itself.
 struct Scratch {
   explicit Scratch(size_t ranks)
-      : since(ranks), lastSend(ranks), firstSend(ranks), firstRecv(ranks), holds(ranks),
-        holding(ranks), instancesAt(ranks) {}
+      : ranks(ranks), since(ranks), lastSend(ranks), firstSend(ranks), firstRecv(ranks), member(ranks),
+        arrival(ranks), onlyReceipt(ranks), holds(ranks), holding(ranks), instancesAt(ranks) {}
+  size_t ranks; // world ranks a message may name
   RankValues since, lastSend, firstSend, firstRecv;
+  RankValues member;      // analyzeInstance: ranks already among the participants
+  RankValues arrival;     // rank -> message it first received the item by
+  RankValues onlyReceipt; // rank -> its receipt, when the instance brings it one
   RankValues holds;             // rank -> instance it last got the item in
   std::vector<Holding> holding; // rank -> where (valid where holds has it)
   std::vector<std::vector<uint32_t>> instancesAt; // rank -> instances it has the item in
   std::vector<uint32_t> touched;                  // ranks with entries in instancesAt
   std::vector<Step> steps;
   std::vector<uint32_t> rootOf, parent, flat, start, fill;
+  std::vector<uint32_t> byInstance, repStart; // splitInstances' regrouping of merged instances
   std::vector<uint32_t> byReceiver; // relayedInPlace's order of an instance's messages
   std::vector<uint32_t> participants; // analyzeInstance's, before it keeps a copy
+  std::vector<uint32_t> otherRoots;   // analyzeInstance's, before the instance is made
   std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
 };
 
@@ -98,18 +104,21 @@ bool reachesAll(const MessageTable &t, const uint32_t *msgs, const uint32_t *msg
                 uint32_t root, const std::vector<uint32_t> &participants, RankValues &since) {
   since.reset();
   since.set(root, 0); // the root has the item from the start
+  // Every rank reached is a participant: the answer is known once as many
+  // are reached (most instances, in the first pass).
+  size_t reached = 1;
   // Two passes absorb send-time ties between causally ordered messages.
   for (int pass = 0; pass < 2; pass++)
     for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      if (reached == participants.size()) return true;
       const Message &m = t.messages[*i];
       const uint32_t *s = since.find(m.src);
       if (!s || (m.src != root && m.sendPos < *s)) continue;
-      const uint32_t *d = since.find(m.dst);
-      if (!d || m.recvPos < *d) since.set(m.dst, m.recvPos);
+      uint32_t *d = since.find(m.dst);
+      if (!d) since.set(m.dst, m.recvPos), reached++;
+      else if (m.recvPos < *d) *d = m.recvPos;
     }
-  for (uint32_t p : participants)
-    if (!since.has(p)) return false;
-  return true;
+  return reached == participants.size();
 }
 
 // Some sender answered a request from the next destination between two
@@ -131,7 +140,19 @@ bool looksLikeReplies(const MessageTable &t, const RankActivity &idx, const uint
 // (a relay through one buffer): what a broadcast of a fill looks like, and
 // a halo exchange of zeros does not.
 bool relayedInPlace(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd,
-                    uint32_t root, std::vector<uint32_t> &byReceiver) {
+                    uint32_t root, const RankValues *onlyReceipt, std::vector<uint32_t> &byReceiver) {
+  if (onlyReceipt) { // each rank receives the item at most once here: its one receipt
+    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      const Message &s = t.messages[*i];
+      if (s.src == root) continue;
+      if (!onlyReceipt->has(s.src)) return false;
+      const Message &m = t.messages[onlyReceipt->get(s.src)];
+      if (m.recvPos >= s.sendPos || s.sendAddress < m.recvAddress ||
+          s.sendAddress + s.bytes > m.recvAddress + m.bytes)
+        return false;
+    }
+    return true;
+  }
   // The instance's messages by receiving rank, then receive position, so a
   // relay's send looks only at its own rank's earlier receipts (a pairwise
   // scan took seconds on instances of thousands of messages).
@@ -165,43 +186,78 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
   // grown afresh cost several allocations per instance.)
   std::vector<uint32_t> &participants = sc.participants;
   participants.clear();
-  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
-    const Message &m = t.messages[*i];
-    if (m.comm != first.comm) return; // one collective lives on one communicator
-    participants.push_back(m.src);
-    participants.push_back(m.dst);
+  // (Messages arrive in send-time order unless instances were merged.)
+  bool sorted = true;
+  if (sc.ranks <= 64) { // the participants as bits: in rank order, without a sort
+    uint64_t members = 0;
+    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      const Message &m = t.messages[*i];
+      if (m.comm != first.comm) return; // one collective lives on one communicator
+      members |= uint64_t(1) << m.src | uint64_t(1) << m.dst;
+      sorted = sorted && (i == msgs || t.messages[i[-1]].sendTime < m.sendTime);
+    }
+    for (; members; members &= members - 1) participants.push_back(uint32_t(__builtin_ctzll(members)));
+  } else {
+    sc.member.reset();
+    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+      const Message &m = t.messages[*i];
+      if (m.comm != first.comm) return;
+      if (!sc.member.has(m.src)) sc.member.set(m.src, 0), participants.push_back(m.src);
+      if (!sc.member.has(m.dst)) sc.member.set(m.dst, 0), participants.push_back(m.dst);
+      sorted = sorted && (i == msgs || t.messages[i[-1]].sendTime < m.sendTime);
+    }
+    std::sort(participants.begin(), participants.end());
   }
-  std::sort(participants.begin(), participants.end());
-  participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
   if (int(participants.size()) < o.minGroup) return;
-  std::sort(msgs, msgsEnd, [&](uint32_t a, uint32_t b) {
-    return t.messages[a].sendTime < t.messages[b].sendTime;
-  });
+  // Strictly increasing times have one order: sorting them again changes
+  // nothing (equal times keep the order the sort gives them, as before).
+  if (!sorted)
+    std::sort(msgs, msgsEnd, [&](uint32_t a, uint32_t b) {
+      return t.messages[a].sendTime < t.messages[b].sendTime;
+    });
   if (looksLikeReplies(t, idx, msgs, msgsEnd, sc.lastSend)) return;
   // Candidates: send the item before any receipt of it in this instance.
+  // Also each rank's first receipt (the earliest, the first message of
+  // several at that position), and whether any rank receives twice.
   sc.firstSend.reset();
   sc.firstRecv.reset();
+  sc.arrival.reset();
+  sc.onlyReceipt.reset();
+  bool receivesOnce = true;
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
     const Message &m = t.messages[*i];
     if (uint32_t *s = sc.firstSend.find(m.src)) *s = std::min(*s, m.sendPos);
     else sc.firstSend.set(m.src, m.sendPos);
     if (uint32_t *r = sc.firstRecv.find(m.dst)) *r = std::min(*r, m.recvPos);
     else sc.firstRecv.set(m.dst, m.recvPos);
+    if (const uint32_t *a = sc.arrival.find(m.dst)) {
+      if (m.recvPos < t.messages[*a].recvPos) sc.arrival.set(m.dst, *i);
+    } else if (m.recvPos < UINT32_MAX) {
+      sc.arrival.set(m.dst, *i);
+    }
+    if (sc.onlyReceipt.has(m.dst)) receivesOnce = false;
+    else sc.onlyReceipt.set(m.dst, *i);
   }
-  Instance in;
-  in.kind = Kind::Bcast;
-  in.comm = first.comm;
-  in.bytes = first.bytes;
+  uint32_t root = kNone;
+  sc.otherRoots.clear();
   for (uint32_t p : participants) {
     if (!sc.firstSend.has(p)) continue;
     if (sc.firstRecv.has(p) && sc.firstRecv.get(p) < sc.firstSend.get(p)) continue;
     if (!reachesAll(t, msgs, msgsEnd, p, participants, sc.since)) continue;
-    if (in.rootWorld == kNone)
-      in.rootWorld = p;
+    if (root == kNone)
+      root = p;
     else
-      in.otherRoots.push_back(p);
+      sc.otherRoots.push_back(p);
   }
-  if (in.rootWorld == kNone) return;
+  if (root == kNone) return;
+  // Made in place (a local moved into `out` cost a move and a destructor
+  // per instance, 27,000 on the bench trace).
+  Instance &in = out.emplace_back();
+  in.kind = Kind::Bcast;
+  in.comm = first.comm;
+  in.bytes = first.bytes;
+  in.rootWorld = root;
+  in.otherRoots.assign(sc.otherRoots.begin(), sc.otherRoots.end());
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
     const Message &m = t.messages[*i];
     in.oneTag &= m.tag == first.tag;
@@ -218,14 +274,15 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
       continue;
     }
     Arrival a{q, UINT32_MAX, 0, in.bytes};
-    for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
-      const Message &m = t.messages[*i];
-      if (m.dst == q && m.recvPos < a.pos) a.pos = m.recvPos, a.address = m.recvAddress;
+    if (sc.arrival.has(q)) {
+      const Message &m = t.messages[sc.arrival.get(q)];
+      a.pos = m.recvPos, a.address = m.recvAddress;
     }
     in.arrivals.push_back(a);
   }
   in.itemCrc = first.crc;
-  bool inPlace = relayedInPlace(t, msgs, msgsEnd, in.rootWorld, sc.byReceiver);
+  bool inPlace = relayedInPlace(t, msgs, msgsEnd, in.rootWorld,
+                                receivesOnce ? &sc.onlyReceipt : nullptr, sc.byReceiver);
   if (strength == Strength::Fill) {
     in.unproven |= kPayloadFill;
     in.note = std::string("the payload is a constant fill (") + fillDescription(first) + ")";
@@ -243,7 +300,6 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
   }
   in.participants = participants;
   in.messages.assign(msgs, msgsEnd);
-  out.push_back(std::move(in));
 }
 
 // Has a receive of `rank` before position `before` (from h.next on)
@@ -275,6 +331,7 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
   sc.touched.clear();
   sc.holds.reset();
   std::vector<uint32_t> &of = instanceOf; // message -> instance
+  bool merged = false;
   auto find = [&](uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
@@ -303,7 +360,7 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
         // before: then it started a later occurrence of the same payload.
         if (rootOf[i] == m.dst && i != j && !has(i, rootOf[j]) &&
             !overwritten(t, idx, m.dst, sc.holding[m.dst], m.recvPos))
-          parent[i] = j;
+          parent[i] = j, merged = true;
       }
       sc.holds.set(m.dst, j);
       sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, 0, false, false};
@@ -339,18 +396,22 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
   for (auto &[in, msg] : sc.pushed) sc.start[in + 1]++; // per instance
   for (uint32_t k = 0; k < n; k++) sc.start[k + 1] += sc.start[k];
   sc.fill.assign(sc.start.begin(), sc.start.end() - 1);
-  std::vector<uint32_t> byInstance(sc.pushed.size());
+  // Without merges (most items) the instances' runs are the answer.
+  std::vector<uint32_t> &byInstance = merged ? sc.byInstance : sc.flat;
+  byInstance.resize(sc.pushed.size());
   for (auto &[in, msg] : sc.pushed) byInstance[sc.fill[in]++] = msg;
-  std::vector<uint32_t> repStart(n + 1, 0); // per representative
+  if (!merged) return;
+  std::vector<uint32_t> &repStart = sc.repStart; // per representative
+  repStart.assign(n + 1, 0);
   for (uint32_t k = 0; k < n; k++) repStart[find(k) + 1] += sc.start[k + 1] - sc.start[k];
   for (uint32_t k = 0; k < n; k++) repStart[k + 1] += repStart[k];
   sc.flat.resize(sc.pushed.size());
-  std::vector<uint32_t> repFill(repStart.begin(), repStart.end() - 1);
+  sc.fill.assign(repStart.begin(), repStart.end() - 1);
   for (uint32_t k = 0; k < n; k++) {
     uint32_t r = find(k);
-    for (uint32_t x = sc.start[k]; x < sc.start[k + 1]; x++) sc.flat[repFill[r]++] = byInstance[x];
+    for (uint32_t x = sc.start[k]; x < sc.start[k + 1]; x++) sc.flat[sc.fill[r]++] = byInstance[x];
   }
-  sc.start = std::move(repStart); // empty runs: representatives that got nothing
+  std::swap(sc.start, repStart); // empty runs: representatives that got nothing
 }
 
 } // namespace
@@ -362,9 +423,13 @@ void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivi
   // more than the items' analysis).
   std::unordered_map<ItemKey, uint32_t, ItemHash> items; // -> item number
   std::vector<uint32_t> itemOf(t.messages.size(), kNone), itemStart;
+  // The ranks the items' messages name, for the scratch (no second pass
+  // over the table).
+  size_t ranks = size_t(std::max(t.ranks, 0));
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
     if (claimed[i] || !m.hashed || m.bytes == 0) continue;
+    ranks = std::max<size_t>(ranks, std::max(m.src, m.dst) + size_t(1));
     auto [it, fresh] = items.try_emplace(ItemKey{m.crc, m.comm, m.bytes}, uint32_t(itemStart.size()));
     if (fresh) itemStart.push_back(0);
     itemOf[i] = it->second;
@@ -383,8 +448,9 @@ void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivi
     for (uint32_t i = 0; i < t.messages.size(); i++)
       if (itemOf[i] != kNone) itemMessages[fill[itemOf[i]]++] = i;
   }
-  std::vector<uint32_t> instanceOf(t.messages.size(), 0), msgs;
-  Scratch sc(rankSpan(t));
+  // (itemOf is done with: its memory serves, uncleared, as instanceOf.)
+  std::vector<uint32_t> instanceOf = std::move(itemOf), msgs;
+  Scratch sc(ranks);
   PayloadStrength strengths;
   // Items in the map's order; the messages of the item after next are
   // fetched while this one is analysed (an item's messages lie all over
