@@ -22,7 +22,8 @@ typedef struct czt_req {
   uint8_t is_send, persistent, active, cancel;
   int thread;  /* the thread that registered or started it */
   uint64_t id; /* OTF2 request id of the current activation */
-  czt_msg msg; /* sends: hashed at the call; receives: the posted buffer */
+  czt_msg msg; /* receives: the posted buffer; persistent sends: the message
+               * (hashed at each start); other sends: unset */
 } czt_req;
 
 #define BUCKETS 4096
@@ -55,6 +56,16 @@ CZT_HOT static czt_req **slot(MPI_Request r) {
   return first ? first : p;
 }
 
+/* entries changes only under czt_mutex (or on the program's one MPI
+ * thread) and is read without it: a plain load and store, not a locked
+ * read-modify-write, which costs tens of cycles on every nonblocking
+ * message (two per message: add and release). */
+CZT_HOT static void count_entries(int delta) {
+  atomic_store_explicit(&entries,
+                        atomic_load_explicit(&entries, memory_order_relaxed) + delta,
+                        memory_order_relaxed);
+}
+
 CZT_HOT int czt_req_pending(void) {
   return atomic_load_explicit(&entries, memory_order_relaxed) > 0;
 }
@@ -76,11 +87,14 @@ CZT_HOT void czt_req_add(MPI_Request handle, int is_send, int persistent, int ac
     e->cancel = 0;
     e->thread = czt.threaded ? thread_id() : 0;
     e->id = id;
-    e->msg = *m;
+    /* What the completion needs: a receive's posted buffer, a persistent
+     * send's message to hash at each start; a send's completion only its
+     * id (the message is some 100 bytes to copy). */
+    if (!is_send || persistent) e->msg = *m;
     czt_req **p = &table[bucket(handle)];
     while (*p) p = &(*p)->next; /* append: oldest first */
     *p = e;
-    atomic_fetch_add_explicit(&entries, 1, memory_order_relaxed);
+    count_entries(1);
   }
   CZT_UNLOCK();
 }
@@ -90,7 +104,7 @@ CZT_HOT static void release(czt_req **p) {
   *p = e->next;
   e->next = free_list;
   free_list = e;
-  atomic_fetch_sub_explicit(&entries, 1, memory_order_relaxed);
+  count_entries(-1);
 }
 
 CZT_HOT void czt_req_start(MPI_Request handle) {
@@ -120,11 +134,16 @@ CZT_HOT void czt_req_done(MPI_Request saved, const MPI_Status *st) {
   if (saved == MPI_REQUEST_NULL) return;
   CZT_LOCK();
   czt_req **p = slot(saved);
-  czt_req copy;
-  int found = *p != NULL && (*p)->active;
+  czt_msg posted; /* a receive's: the entry may be reused once released */
+  int found = *p != NULL && (*p)->active, is_send = 0, cancel = 0;
+  uint64_t id = 0;
   if (found) {
-    copy = **p;
-    if ((*p)->persistent)
+    const czt_req *e = *p;
+    is_send = e->is_send;
+    cancel = e->cancel;
+    id = e->id;
+    if (!is_send) posted = e->msg;
+    if (e->persistent)
       (*p)->active = 0;
     else
       release(p);
@@ -132,16 +151,15 @@ CZT_HOT void czt_req_done(MPI_Request saved, const MPI_Status *st) {
   CZT_UNLOCK();
   if (!found) return;
   int cancelled = 0;
-  if (copy.cancel) PMPI_Test_cancelled(st, &cancelled);
+  if (cancel) PMPI_Test_cancelled(st, &cancelled);
   if (cancelled) {
-    czt_write_cancelled(copy.id);
-  } else if (copy.is_send) {
-    czt_write_isend_complete(copy.id);
+    czt_write_cancelled(id);
+  } else if (is_send) {
+    czt_write_isend_complete(id);
   } else if (st->MPI_SOURCE != MPI_PROC_NULL) {
     czt_msg m;
-    czt_msg_recv(&m, copy.msg.buf, copy.msg.type, copy.msg.comm, st,
-                 copy.msg.site);
-    czt_write_irecv(&m, copy.id);
+    czt_msg_recv(&m, posted.buf, posted.type, posted.comm, st, posted.site);
+    czt_write_irecv(&m, id);
   }
 }
 

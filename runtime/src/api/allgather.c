@@ -26,7 +26,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
     if (sendbuf != MPI_IN_PLACE) {
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLGATHER, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen, czi_is_self(alg));
+                    &call.rt, recvcount, alg, &chosen, czi_memo_kind_of(alg));
     }
   }
   alg = czi_algorithm_for_procs(alg, call.size);
@@ -42,6 +42,15 @@ fn_fail:
   return rc;
 }
 
+/* The checking path, out of line (as alltoall_checked). */
+static __attribute__((noinline, cold)) int
+allgather_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm) {
+  return run_allgather("cz_allgather", NULL, 0, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm);
+}
+
 int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  MPI_Comm comm) {
@@ -51,16 +60,18 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
           ? NULL
           : czi_fast_path(comm, CZ_COLL_ALLGATHER, sendtype, sendcount,
                           recvtype, recvcount, sendbuf, recvbuf, &s);
-  if (m) {
-    czi_clear_error_fast();
+  if (m && !czi_error_pending) {
+    if (m->lib)
+      return czi_allgather_lib(sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, s->priv);
     if (m->local)
       return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
     return ((czi_allgather_fn)m->alg->fn)(sendbuf, sendcount, sendtype,
                                           recvbuf, recvcount, recvtype,
                                           s->priv, &m->params);
   }
-  return run_allgather(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, comm);
+  return allgather_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm);
 }
 
 #define CZ_ALLGATHER_ENTRY(algo, param_default)                               \

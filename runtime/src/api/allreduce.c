@@ -27,7 +27,7 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
     czi_memo_fill(call.state, CZ_COLL_ALLREDUCE, &call.rt, count, &call.rt,
-                  count, alg, &chosen, czi_is_self(alg));
+                  count, alg, &chosen, czi_memo_kind_of(alg));
   }
   alg = czi_algorithm_for_procs(alg, call.size);
   czi_params params = {param, from_table};
@@ -37,14 +37,24 @@ fn_fail:
   return rc;
 }
 
+/* The checking path, out of line (as cz_bcast's): the fast path's calls
+ * are then tail calls that save no registers. */
+static __attribute__((noinline, cold)) int
+allreduce_checked(const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return run_allreduce("cz_allreduce", NULL, 0, sendbuf, recvbuf, count,
+                       datatype, op, comm);
+}
+
 int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   czi_comm_state *s;
   /* MPI_IN_PLACE is a valid sendbuf here, and never NULL. */
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_ALLREDUCE, datatype, count,
                                     datatype, count, sendbuf, recvbuf, &s);
-  if (m && op != MPI_OP_NULL) {
-    czi_clear_error_fast();
+  if (m && op != MPI_OP_NULL && !czi_error_pending) {
+    if (m->lib)
+      return czi_allreduce_lib(sendbuf, recvbuf, count, datatype, op, s->priv);
     if (m->local) /* one process: the result is the input */
       return sendbuf == MPI_IN_PLACE
                  ? MPI_SUCCESS
@@ -52,8 +62,7 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
     return ((czi_allreduce_fn)m->alg->fn)(sendbuf, recvbuf, count, datatype,
                                           op, s->priv, &m->params);
   }
-  return run_allreduce(__func__, NULL, 0, sendbuf, recvbuf, count, datatype, op,
-                       comm);
+  return allreduce_checked(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 #define CZ_ALLREDUCE_ENTRY(algo, param_default)                               \

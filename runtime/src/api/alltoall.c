@@ -29,8 +29,13 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
     from_table = choice.from_table;
     if (sendbuf != MPI_IN_PLACE) {
       czi_params chosen = {param, from_table};
+      czi_memo_kind kind = czi_memo_kind_of(alg);
+      /* Descriptions that differ need czi_alltoall_mpi's packing. */
+      if (kind == CZI_MEMO_LIB &&
+          (sendtype != recvtype || sendcount != recvcount))
+        kind = CZI_MEMO_ALG;
       czi_memo_fill(call.state, CZ_COLL_ALLTOALL, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen, czi_is_self(alg));
+                    &call.rt, recvcount, alg, &chosen, kind);
     }
   }
   alg = czi_algorithm_for_procs(alg, call.size);
@@ -49,6 +54,17 @@ fn_fail:
   return rc;
 }
 
+/* The checking path, out of line so that the fast path's library call is
+ * a tail call that saves no registers (as cz_bcast's). A pending error
+ * message is cleared there (rare: after a failed call). */
+static __attribute__((noinline, cold)) int
+alltoall_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 MPI_Comm comm) {
+  return run_alltoall("cz_alltoall", NULL, 0, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm);
+}
+
 int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                 MPI_Comm comm) {
@@ -58,16 +74,18 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
           ? NULL
           : czi_fast_path(comm, CZ_COLL_ALLTOALL, sendtype, sendcount, recvtype,
                           recvcount, sendbuf, recvbuf, &s);
-  if (m) {
-    czi_clear_error_fast();
+  if (m && !czi_error_pending) {
+    if (m->lib)
+      return czi_alltoall_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              recvtype, s->priv);
     if (m->local)
       return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
     return ((czi_alltoall_fn)m->alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                          recvcount, recvtype, s->priv,
                                          &m->params);
   }
-  return run_alltoall(__func__, NULL, 0, sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, comm);
+  return alltoall_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
 }
 
 #define CZ_ALLTOALL_ENTRY(algo, param_default)                                \

@@ -22,13 +22,16 @@ int czi_check_vector(const char *fn, const char *counts_name,
   return MPI_SUCCESS;
 }
 
-/* The fast path's version of czi_check_vector: no message (a failing call
- * takes the checking path, which writes it). */
-static int czi_vector_ok(const int *counts, const int *displs, int size) {
-  if (!counts || !displs) return 0;
-  for (int i = 0; i < size; i++)
-    if (counts[i] < 0) return 0;
-  return 1;
+/* The fast path's version of czi_check_vector for both sides: no message
+ * (a failing call takes the checking path, which writes it). One branch
+ * for all counts: a negative one sets the sign bit of their OR. */
+static inline int czi_vectors_ok(const int *sendcounts, const int *sdispls,
+                                 const int *recvcounts, const int *rdispls,
+                                 int size) {
+  if (!sendcounts || !sdispls || !recvcounts || !rdispls) return 0;
+  int any = 0;
+  for (int i = 0; i < size; i++) any |= sendcounts[i] | recvcounts[i];
+  return any >= 0;
 }
 
 static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
@@ -61,7 +64,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
       /* Keyed by the types alone: the counts are checked on every call. */
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLTOALLV, &call.st, 0, &call.rt, 0,
-                    alg, &chosen, czi_is_self(alg));
+                    alg, &chosen, czi_memo_kind_of(alg));
     }
   }
   alg = czi_algorithm_for_procs(alg, call.size);
@@ -92,6 +95,17 @@ fn_fail:
   return rc;
 }
 
+/* The checking path, out of line (as alltoall_checked); it clears a
+ * pending error message. */
+static __attribute__((noinline, cold)) int
+alltoallv_checked(const void *sendbuf, const int *sendcounts,
+                  const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                  const int *recvcounts, const int *rdispls,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return run_alltoallv("cz_alltoallv", NULL, 0, sendbuf, sendcounts, sdispls,
+                       sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
 int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int rdispls[],
@@ -102,9 +116,11 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
           ? NULL
           : czi_fast_path(comm, CZ_COLL_ALLTOALLV, sendtype, 0, recvtype, 0,
                           sendbuf, recvbuf, &s);
-  if (m && czi_vector_ok(recvcounts, rdispls, s->size) &&
-      czi_vector_ok(sendcounts, sdispls, s->size)) {
-    czi_clear_error_fast();
+  if (m && !czi_error_pending &&
+      czi_vectors_ok(sendcounts, sdispls, recvcounts, rdispls, s->size)) {
+    if (m->lib)
+      return czi_alltoallv_lib(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                               recvcounts, rdispls, recvtype, s->priv);
     if (m->local) {
       /* One process: the one block, if its sizes agree and its buffers are
        * there (else self says what is wrong). */
@@ -119,8 +135,8 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                                           rdispls, recvtype, s->priv,
                                           &m->params);
   }
-  return run_alltoallv(__func__, NULL, 0, sendbuf, sendcounts, sdispls, sendtype,
-                       recvbuf, recvcounts, rdispls, recvtype, comm);
+  return alltoallv_checked(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, comm);
 }
 
 #define CZ_ALLTOALLV_ENTRY(algo, param_default)                               \

@@ -37,13 +37,21 @@ static inline int czi_is_self(const czi_algorithm *alg) {
   return n[0] == 's' && n[1] == 'e' && n[2] == 'l' && n[3] == 'f' &&
          n[4] == '\0';
 }
+static inline int czi_is_lib(const czi_algorithm *alg) {
+  const char *n = alg->name;
+  return n[0] == 'm' && n[1] == 'p' && n[2] == 'i' && n[3] == '\0';
+}
 /* Algorithms that get MPI_IN_PLACE as given: the library's own collective,
  * and self (one process: in place there is nothing to move). The others get
  * an equivalent out-of-place call (cz_internal.h). */
 static inline int czi_takes_in_place(const czi_algorithm *alg) {
-  const char *n = alg->name;
-  return (n[0] == 'm' && n[1] == 'p' && n[2] == 'i' && n[3] == '\0') ||
-         czi_is_self(alg);
+  return czi_is_lib(alg) || czi_is_self(alg);
+}
+/* How the fast path runs the table's answer alg (comm_state.h). */
+static inline czi_memo_kind czi_memo_kind_of(const czi_algorithm *alg) {
+  return czi_is_self(alg) ? CZI_MEMO_SELF
+         : czi_is_lib(alg) ? CZI_MEMO_LIB
+                           : CZI_MEMO_ALG;
 }
 /* The table's entry of a cz_<coll> call whose communicator and arguments
  * this thread has seen before (comm_state.h); NULL: take the checking path.

@@ -27,7 +27,7 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
     czi_memo_fill(call.state, CZ_COLL_BCAST, &call.rt, count, &call.rt, count,
-                  alg, &chosen, czi_is_self(alg));
+                  alg, &chosen, czi_memo_kind_of(alg));
   }
   alg = czi_algorithm_for_procs(alg, call.size);
   czi_params params = {param, from_table};
@@ -53,6 +53,7 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
   if (m && root >= 0 && root < s->size && !czi_error_pending) {
+    if (m->lib) return czi_bcast_lib(buffer, count, datatype, root, s->priv);
     if (m->local) return MPI_SUCCESS; /* one process: the root has it */
     return ((czi_bcast_fn)m->alg->fn)(buffer, count, datatype, root, s->priv,
                                       &m->params);

@@ -121,7 +121,7 @@ int czi_private_comm(MPI_Comm comm, MPI_Comm *out) {
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
                    const struct czi_algorithm *alg, const czi_params *params,
-                   int self) {
+                   czi_memo_kind kind) {
   if (!st->predefined || !rt->predefined) return;
   czi_memo *m = &s->memo[coll];
   m->gen = czi_comm_gen_now();
@@ -131,8 +131,9 @@ void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
   m->rc = rc;
   m->need_sbuf = sc > 0 && st->size > 0 && st->true_lb == 0;
   m->need_rbuf = rc > 0 && rt->size > 0 && rt->true_lb == 0;
-  m->local = self && s->size == 1 && st->dense && rt->dense &&
+  m->local = kind == CZI_MEMO_SELF && s->size == 1 && st->dense && rt->dense &&
              st->true_lb == 0 && rt->true_lb == 0;
+  m->lib = kind == CZI_MEMO_LIB;
   m->s_size = (unsigned)st->size;
   m->r_size = (unsigned)rt->size;
   m->s_extent = st->extent;

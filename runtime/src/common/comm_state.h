@@ -11,18 +11,29 @@
 
 struct czi_algorithm;
 
+/* What the table's answer is, for the fast path: an algorithm of the
+ * runtime's, self (one process), or the library's own collective, which the
+ * entry point then calls itself (czi_<coll>_lib) rather than through
+ * czi_<coll>_mpi. */
+typedef enum { CZI_MEMO_ALG, CZI_MEMO_SELF, CZI_MEMO_LIB } czi_memo_kind;
+
 /* The table's answer for one collective on one communicator, valid for calls
  * whose datatypes (predefined ones only: derived handles can be freed and
  * reused with another layout) and counts equal the key. need_*buf: a NULL
  * buffer would move data, so it must take the checking path. local: the
  * answer is self on one process with dense types, and the entry point
  * copies the block itself (bytes from the element sizes and extents below)
- * instead of calling alg, whose type lookups cost more than the copy. */
+ * instead of calling alg, whose type lookups cost more than the copy. lib:
+ * the answer is the library's collective and the call needs nothing of
+ * czi_<coll>_mpi's (alltoall: one description on both sides), so the entry
+ * point hands it to PMPI_<coll> on the private duplicate directly: at P = 2
+ * and 8 B that was 40-107 of the 55-141 instructions the dispatch added to
+ * an MPI call of about 1100 (bench/dispatch/instructions.c). */
 typedef struct czi_memo {
   unsigned gen; /* czi_comm_generation when filled; 0: empty */
   MPI_Datatype st, rt;
   int sc, rc;
-  unsigned char need_sbuf, need_rbuf, local;
+  unsigned char need_sbuf, need_rbuf, local, lib;
   unsigned s_size, r_size;     /* bytes of data in one element */
   MPI_Aint s_extent, r_extent; /* alltoallv's displacement units */
   const struct czi_algorithm *alg;
@@ -88,12 +99,13 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
 }
 
 /* Remember the table's answer (the caller has checked every argument);
- * self: alg is the one-process local copy (the memo then says local when
- * both types are dense). */
+ * kind SELF: alg is the one-process local copy (the memo then says local
+ * when both types are dense); LIB: the library's collective, called
+ * directly. */
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
                    const struct czi_algorithm *alg, const czi_params *params,
-                   int self);
+                   czi_memo_kind kind);
 
 /* The fast path's local copy (memo->local): bytes from src to dst. */
 static inline int czi_memo_copy(const void *src, void *dst, size_t bytes) {

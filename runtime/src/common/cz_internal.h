@@ -70,6 +70,25 @@ typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 #define CZI_ALGORITHM(coll, name, ...) int czi_##coll##_##name(CZI_ARGS_##coll);
 #include "algorithms.def"
 
+/* The library's collective on comm, a failure described as czi_<coll>_mpi
+ * describes it: what czi_<coll>_mpi does for most calls, and what the
+ * entry points' fast path calls when the memo says lib (comm_state.h).
+ * alltoall: only for one description on both sides (alltoall_mpi.c). */
+int czi_alltoall_lib(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm);
+int czi_allgather_lib(const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm);
+int czi_bcast_lib(void *buffer, int count, MPI_Datatype datatype, int root,
+                  MPI_Comm comm);
+int czi_allreduce_lib(const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int czi_alltoallv_lib(const void *sendbuf, const int *sendcounts,
+                      const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                      const int *recvcounts, const int *rdispls,
+                      MPI_Datatype recvtype, MPI_Comm comm);
+
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */
 enum {

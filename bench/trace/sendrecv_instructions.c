@@ -1,0 +1,37 @@
+/* sendrecv_instructions.c: a ring of 8-byte MPI_Sendrecv calls (each rank
+ * sends to the next and receives from the previous) for callgrind: the
+ * tracer's instructions per call of the path the in-run ring ratio
+ * measures (bench/README.md, "Tracer overhead"). The loop and what follows
+ * it are functions of their own, so callgrind closes a part at each:
+ *
+ *   COLLECTIVIZE_TRACE_DIR=DIR mpirun -n 2 -x LD_PRELOAD=TRACER valgrind \
+ *       --tool=callgrind --separate-threads=yes --dump-before='run_*' \
+ *       --callgrind-out-file=OUT.%p build/bench/cz_sendrecv_instructions [N]
+ *   callgrind_annotate --threshold=100 --auto=no OUT.PID.2-01
+ *
+ * Part 2 of the main thread (OUT.PID.2-01) is the loop; the tracer's
+ * functions there, divided by N (default 10000), are its instructions per
+ * MPI_Sendrecv (TRACER: a copy made with `strip -g`, which valgrind 3.19
+ * needs with clang 14's debug information). */
+#include <mpi.h>
+#include <stdlib.h>
+
+static __attribute__((noinline)) void run_ring(int n, int rank, int p) {
+  char out[8] = {1, 2, 3, 4, 5, 6, 7, 8}, in[8];
+  for (int i = 0; i < n; i++)
+    MPI_Sendrecv(out, 8, MPI_BYTE, (rank + 1) % p, 0, in, 8, MPI_BYTE,
+                 (rank + p - 1) % p, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static __attribute__((noinline)) void run_end(void) { __asm__ volatile(""); }
+
+int main(int argc, char **argv) {
+  int rank, p;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  run_ring(argc > 1 ? atoi(argv[1]) : 10000, rank, p);
+  run_end();
+  MPI_Finalize();
+  return 0;
+}

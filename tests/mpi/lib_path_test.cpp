@@ -1,0 +1,205 @@
+// lib_path_test.cpp: a cz_<coll> call the decision table hands to the MPI
+// library, seen before, goes from the entry point straight to PMPI_<coll>
+// on the runtime's private duplicate (comm_state.h, memo lib). This program
+// defines PMPI_Alltoall, PMPI_Allgather, PMPI_Bcast, PMPI_Allreduce and
+// PMPI_Alltoallv itself (the runtime's calls reach the executable's
+// definitions first; MPI_<coll> in the library does not): each records what
+// it was given, can be told to fail once, and otherwise calls the library's.
+// Run with every collective forced to "mpi" (tests/mpi/CMakeLists.txt).
+// The cases: what the short path must still do as czi_<coll>_mpi did.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "agreement.h"
+#include "buffers.h"
+#include "expect.h"
+
+#include "collectivize.h"
+
+namespace {
+
+enum Coll { ALLTOALL, ALLGATHER, BCAST, ALLREDUCE, ALLTOALLV, COLLS };
+
+struct Seen {
+  int calls = 0;
+  MPI_Datatype sendtype = MPI_DATATYPE_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+Seen seen[COLLS];
+int fail_next[COLLS]; // the next call of that collective returns this code
+
+// The library's function of that name, past this program's definition.
+template <typename Fn> Fn next(const char *name) {
+  static_assert(sizeof(Fn) == sizeof(void *), "a function pointer");
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f) std::abort();
+  Fn fn;
+  __builtin_memcpy(&fn, &f, sizeof fn);
+  return fn;
+}
+
+// Records the call; returns the injected code, or 0 to go on.
+int record(Coll c, MPI_Datatype sendtype, MPI_Comm comm) {
+  seen[c].calls++;
+  seen[c].sendtype = sendtype;
+  seen[c].comm = comm;
+  int code = fail_next[c];
+  fail_next[c] = 0;
+  return code;
+}
+
+} // namespace
+
+extern "C" {
+int PMPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                  MPI_Datatype rt, MPI_Comm comm) {
+  static auto real = next<int (*)(const void *, int, MPI_Datatype, void *, int,
+                                  MPI_Datatype, MPI_Comm)>("PMPI_Alltoall");
+  if (int code = record(ALLTOALL, st, comm)) return code;
+  return real(sb, sc, st, rb, rc, rt, comm);
+}
+int PMPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                   MPI_Datatype rt, MPI_Comm comm) {
+  static auto real = next<int (*)(const void *, int, MPI_Datatype, void *, int,
+                                  MPI_Datatype, MPI_Comm)>("PMPI_Allgather");
+  if (int code = record(ALLGATHER, st, comm)) return code;
+  return real(sb, sc, st, rb, rc, rt, comm);
+}
+int PMPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm) {
+  static auto real =
+      next<int (*)(void *, int, MPI_Datatype, int, MPI_Comm)>("PMPI_Bcast");
+  if (int code = record(BCAST, t, comm)) return code;
+  return real(b, n, t, root, comm);
+}
+int PMPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
+                   MPI_Comm comm) {
+  static auto real = next<int (*)(const void *, void *, int, MPI_Datatype,
+                                  MPI_Op, MPI_Comm)>("PMPI_Allreduce");
+  if (int code = record(ALLREDUCE, t, comm)) return code;
+  return real(sb, rb, n, t, op, comm);
+}
+int PMPI_Alltoallv(const void *sb, const int *sc, const int *sd,
+                   MPI_Datatype st, void *rb, const int *rc, const int *rd,
+                   MPI_Datatype rt, MPI_Comm comm) {
+  static auto real =
+      next<int (*)(const void *, const int *, const int *, MPI_Datatype,
+                   void *, const int *, const int *, MPI_Datatype, MPI_Comm)>(
+          "PMPI_Alltoallv");
+  if (int code = record(ALLTOALLV, st, comm)) return code;
+  return real(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+}
+
+namespace cztest {
+namespace {
+
+const char *const coll_name[COLLS] = {"alltoall", "allgather", "bcast",
+                                      "allreduce", "alltoallv"};
+
+class LibPath : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("COLLECTIVIZE_QUIET", "1", 1);
+    for (auto &s : seen) s = Seen();
+  }
+  void TearDown() override { unsetenv("COLLECTIVIZE_QUIET"); }
+
+  // One call of collective c with 4 ints a block.
+  int call(Coll c) {
+    const int p = worldSize();
+    in.assign(4 * p, worldRank() + 1);
+    out.assign(4 * p, -1);
+    counts.assign(p, 4);
+    displs.resize(p);
+    for (int i = 0; i < p; i++) displs[i] = 4 * i;
+    switch (c) {
+    case ALLTOALL:
+      return cz_alltoall(in.data(), 4, MPI_INT, out.data(), 4, MPI_INT, MPI_COMM_WORLD);
+    case ALLGATHER:
+      return cz_allgather(in.data(), 4, MPI_INT, out.data(), 4, MPI_INT, MPI_COMM_WORLD);
+    case BCAST:
+      return cz_bcast(in.data(), 4, MPI_INT, 0, MPI_COMM_WORLD);
+    case ALLREDUCE:
+      return cz_allreduce(in.data(), out.data(), 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    default:
+      return cz_alltoallv(in.data(), counts.data(), displs.data(), MPI_INT, out.data(),
+                          counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+    }
+  }
+  std::vector<int> in, out, counts, displs;
+};
+
+// Every call, the first (checking path) and the repeated ones (fast path),
+// reaches the library once, on the private duplicate, not on the caller's
+// communicator, with the caller's datatype.
+TEST_F(LibPath, RepeatedCallsReachTheLibraryOnThePrivateDuplicate) {
+  std::string problem;
+  for (int c = 0; c < COLLS; c++) {
+    for (int round = 1; round <= 3; round++) {
+      problem += describeReturn(call(Coll(c)));
+      const Seen &s = seen[c];
+      if (s.calls != round)
+        problem += std::string(coll_name[c]) + ": " + std::to_string(s.calls) +
+                   " library calls after " + std::to_string(round) + "; ";
+      if (s.comm == MPI_COMM_WORLD || s.comm == MPI_COMM_NULL)
+        problem += std::string(coll_name[c]) + ": not on the private duplicate; ";
+      if (s.sendtype != MPI_INT)
+        problem += std::string(coll_name[c]) + ": datatype not the caller's; ";
+    }
+  }
+  CZ_EXPECT_ALL_RANKS_OK("library calls", problem);
+}
+
+// An alltoall whose send and receive descriptions differ keeps
+// czi_alltoall_mpi's packing (Open MPI before 4.1.5 can deliver wrong data
+// otherwise: alltoall_mpi.c) on repeated calls too: the library sees bytes.
+TEST_F(LibPath, AlltoallWithDifferentDescriptionsStaysPacked) {
+  const int p = worldSize();
+  std::vector<int> send(2 * p), recv(2 * p, -1);
+  for (int i = 0; i < 2 * p; i++) send[i] = 100 * worldRank() + i;
+  std::string problem;
+  for (int round = 1; round <= 3; round++) {
+    problem += describeReturn(cz_alltoall(send.data(), 2, MPI_INT, recv.data(), 1,
+                                          MPI_2INT, MPI_COMM_WORLD));
+    if (seen[ALLTOALL].sendtype != MPI_BYTE)
+      problem += "call " + std::to_string(round) + " not packed; ";
+    for (int i = 0; i < p; i++)
+      if (recv[2 * i] != 100 * i + 2 * worldRank() ||
+          recv[2 * i + 1] != 100 * i + 2 * worldRank() + 1)
+        problem += "call " + std::to_string(round) + ": wrong block from " +
+                   std::to_string(i) + "; ";
+  }
+  CZ_EXPECT_ALL_RANKS_OK("different descriptions", problem);
+}
+
+// The library failing on a repeated call: the caller gets its code and
+// cz_last_error() the message czi_<coll>_mpi writes; the next call
+// succeeds and clears it.
+TEST_F(LibPath, LibraryFailureOnRepeatedCallIsDescribed) {
+  std::string problem;
+  for (int c = 0; c < COLLS; c++) {
+    const std::string name = coll_name[c];
+    problem += describeReturn(call(Coll(c)));
+    fail_next[c] = MPI_ERR_INTERN;
+    int rc = call(Coll(c));
+    if (rc != MPI_ERR_INTERN)
+      problem += name + " returned " + std::to_string(rc) + " after an injected failure; ";
+    std::string want = "czi_" + name + "_mpi: PMPI_";
+    want += char(name[0] - 'a' + 'A');
+    want += name.substr(1) + " failed";
+    if (std::string(cz_last_error()).find(want) == std::string::npos)
+      problem += name + ": message '" + cz_last_error() + "', expected '" + want + "'; ";
+    problem += describeReturn(call(Coll(c)));
+    if (*cz_last_error())
+      problem += name + ": message left after a good call; ";
+  }
+  CZ_EXPECT_ALL_RANKS_OK("library failures", problem);
+}
+
+} // namespace
+} // namespace cztest
