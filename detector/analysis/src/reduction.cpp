@@ -211,6 +211,30 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   HeardFrom heard(p, msgs);
   std::vector<Step> &steps = sc.steps;
   timeOrder(t, msgs, steps);
+  // Who heard from whom first, alone: every reading below needs a member
+  // that heard from every member (the root of a reduce, all of an
+  // allreduce or exchange), and most rounds have none (a ring step, a
+  // bcast's tree), so the values are decoded only where they can matter.
+  int centre = -1;
+  {
+    std::vector<uint8_t> &hasSent = sc.hasSent;
+    hasSent.assign(p, 0);
+    for (const Step &s : steps) {
+      const Message &m = t.messages[s.msg];
+      if (s.isSend) {
+        size_t a = size_t(rankIn(g, m.src));
+        if (!hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
+        heard.send(s.msg, a);
+        hasSent[a] = 1;
+      } else {
+        heard.receive(s.msg, size_t(rankIn(g, m.dst)));
+      }
+    }
+  }
+  std::vector<size_t> full;
+  for (size_t r = 0; r < p; r++)
+    if (heard.heardAll(r)) full.push_back(r);
+  if (full.empty()) return;
   Elem e = elemOf(key.type);
   bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
   bool ops[kOps];
@@ -226,13 +250,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
   bool oneBuffer = true; // each rank sends from one buffer it combines into
-  int centre = -1;
   for (const Step &s : steps) {
     const Message &m = t.messages[s.msg];
     size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
     if (s.isSend) {
-      if (!sc.hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
-      heard.send(s.msg, a);
       if (sc.hasReceived[a]) inner = true; // combines before forwarding
       if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
       sc.sendBuffer[a] = m.sendAddress;
@@ -255,7 +276,6 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       }
       sc.hasSent[a] = 1;
     } else {
-      heard.receive(s.msg, b);
       sc.hasReceived[b] = 1;
       sc.children[b]++;
       if (small) {
@@ -264,9 +284,6 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       }
     }
   }
-  std::vector<size_t> full;
-  for (size_t r = 0; r < p; r++)
-    if (heard.heardAll(r)) full.push_back(r);
   int pinned = 0, which = -1;
   for (int k = 0; k < kOps; k++)
     if (ops[k] && opEvidence) pinned++, which = k;
