@@ -87,6 +87,18 @@ std::vector<uint32_t> hashedCandidates(const std::vector<uint32_t> &usable,
 
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
+// The messages of `msgs` (ascending; kept in order) whose key (keyOf)
+// holds messages of more than one size: for analyses that need sizes to
+// vary within a round, the only keys worth numbering into rounds.
+std::vector<uint32_t> withSeveralSizes(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                       const RoundKeyOf &keyOf);
+// The messages of `msgs` (ascending; kept in order) whose key holds a
+// member that sends to, or receives from, p - 1 distinct members (p its
+// communicator's size; at least one): a round of the key holds one message
+// per pair, so only such keys can have a round in which one member sends
+// a block to, or receives one from, every other member.
+std::vector<uint32_t> withWideMembers(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                      const RoundKeyOf &keyOf);
 // Fetches the messages of the round after `current` (a round's messages
 // lie all over the table) while `current` is analysed.
 inline void prefetchNextRound(const MessageTable &t, const std::vector<Round> &rounds,

@@ -132,20 +132,108 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
   FlatIndex<RoundKey, KeyHash> index;
   std::vector<KeyState> states;
   std::vector<uint32_t> stateOf(firstPass.size());
+  RoundKey lastKey{};
+  uint32_t last = UINT32_MAX; // consecutive messages often share a key
   for (size_t j = 0; j < firstPass.size(); j++) {
     const Message &m = t.messages[firstPass[j]];
-    auto [state, fresh] = index.insert(keyWithoutTag(m), uint32_t(states.size()));
-    if (fresh) states.push_back({m.tag, false, false});
-    KeyState &st = states[*state];
+    RoundKey key = keyWithoutTag(m);
+    if (last == UINT32_MAX || !(key == lastKey)) {
+      auto [state, fresh] = index.insert(key, uint32_t(states.size()));
+      if (fresh) states.push_back({m.tag, false, false});
+      last = *state, lastKey = key;
+    }
+    KeyState &st = states[last];
     st.severalTags |= m.tag != st.tag;
     st.claimed |= claimed[firstPass[j]] != 0;
-    stateOf[j] = *state;
+    stateOf[j] = last;
   }
   std::vector<uint32_t> out;
   for (size_t j = 0; j < firstPass.size(); j++) {
     const KeyState &st = states[stateOf[j]];
     if (!claimed[firstPass[j]] && (st.severalTags || st.claimed)) out.push_back(firstPass[j]);
   }
+  return out;
+}
+
+std::vector<uint32_t> withSeveralSizes(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                       const RoundKeyOf &keyOf) {
+  struct KeySizes {
+    uint64_t bytes = 0;
+    bool several = false;
+  };
+  FlatIndex<RoundKey, KeyHash> index;
+  std::vector<KeySizes> keys;
+  std::vector<uint32_t> keyOfMsg(msgs.size());
+  RoundKey lastKey{};
+  uint32_t last = UINT32_MAX; // consecutive messages often share a key
+  for (size_t j = 0; j < msgs.size(); j++) {
+    const Message &m = t.messages[msgs[j]];
+    RoundKey key = keyOf(m);
+    if (last == UINT32_MAX || !(key == lastKey)) {
+      auto [state, fresh] = index.insert(key, uint32_t(keys.size()));
+      if (fresh) keys.push_back({m.bytes, false});
+      last = *state, lastKey = key;
+    }
+    keys[last].several |= m.bytes != keys[last].bytes;
+    keyOfMsg[j] = last;
+  }
+  std::vector<uint32_t> out;
+  for (size_t j = 0; j < msgs.size(); j++)
+    if (keys[keyOfMsg[j]].several) out.push_back(msgs[j]);
+  return out;
+}
+
+std::vector<uint32_t> withWideMembers(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                      const RoundKeyOf &keyOf) {
+  struct KeyFan {
+    uint32_t need = 0;  // distinct partners that make a member wide
+    bool wide = false;  // some member has that many
+  };
+  FlatIndex<RoundKey, KeyHash> keyIndex;
+  // The pairs seen per key: a bit per (src, dst) when the world is small
+  // (a hash per message cost as much as the rounds it saves), else hashed.
+  const size_t ranks = t.ranks > 0 && t.ranks <= 64 ? size_t(t.ranks) : 0;
+  std::vector<std::vector<uint64_t>> pairBits; // per key: ranks rows of one word
+  FlatIndex<PairKey, PairHash> pairs, fans; // fans: (key, src, kNone) and (key, kNone, dst)
+  std::vector<KeyFan> keys;
+  std::vector<uint32_t> fanCount, keyOfMsg(msgs.size());
+  auto partners = [&](uint32_t key, uint32_t src, uint32_t dst) -> uint32_t & {
+    auto [at, fresh] = fans.insert({key, src, dst}, uint32_t(fanCount.size()));
+    if (fresh) fanCount.push_back(0);
+    return fanCount[*at];
+  };
+  auto firstOfPair = [&](uint32_t key, uint32_t src, uint32_t dst) {
+    if (src < ranks && dst < ranks) {
+      uint64_t &row = pairBits[key][src], bit = uint64_t(1) << dst;
+      if (row & bit) return false;
+      row |= bit;
+      return true;
+    }
+    return pairs.insert({key, src, dst}, 0).second;
+  };
+  RoundKey lastKey{};
+  uint32_t last = UINT32_MAX; // consecutive messages often share a key
+  for (size_t j = 0; j < msgs.size(); j++) {
+    const Message &m = t.messages[msgs[j]];
+    RoundKey key = keyOf(m);
+    if (last == UINT32_MAX || !(key == lastKey)) {
+      auto [state, fresh] = keyIndex.insert(key, uint32_t(keys.size()));
+      if (fresh) {
+        const Group *g = t.group(key.comm);
+        size_t p = g ? g->members.size() : 0;
+        keys.push_back({uint32_t(std::max<size_t>(p, 2) - 1), p == 0}); // (no members: kept)
+        pairBits.emplace_back(ranks, 0);
+      }
+      last = *state, lastKey = key;
+    }
+    keyOfMsg[j] = last;
+    KeyFan &k = keys[last];
+    if (k.wide || !firstOfPair(last, m.src, m.dst)) continue;
+    k.wide = ++partners(last, m.src, kNone) >= k.need || ++partners(last, kNone, m.dst) >= k.need;
+  }
+  std::vector<uint32_t> out;
+  for (size_t j = 0; j < msgs.size(); j++)
+    if (keys[keyOfMsg[j]].wide) out.push_back(msgs[j]);
   return out;
 }
 

@@ -208,8 +208,10 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
   std::vector<uint32_t> sendFlat, recvFlat;
   std::vector<Side> sends, recvs;
   std::vector<uint32_t> counts;
-  std::vector<Round> rounds =
-      pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); });
+  auto keyOf = [byTag](const Message &m) { return tilingKey(m, byTag); };
+  // Only keys with a member that sends to (receives from) every other one
+  // can hold a tiled side or a full exchange (rings and trees have none).
+  std::vector<Round> rounds = pairRounds(t, withWideMembers(t, candidates, keyOf), keyOf);
   for (Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
