@@ -110,6 +110,7 @@ struct RoundScratch {
   std::vector<std::vector<std::pair<Values, size_t>>> held;
   std::vector<uint8_t> fitsSince, fitsExchange; // per rank: ops (bit k) each reading allows
   std::vector<const Values *> operands;
+  HeardFrom heard;
 };
 
 // Which ops give `v` as op(operands...): bit k for op k (with `last` the
@@ -208,7 +209,8 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   if (!changes && !equalScalars) return;
   // Replay in time order: heard sets, and per rank the values it sent and
   // received (for the op check).
-  HeardFrom heard(p, msgs);
+  HeardFrom &heard = sc.heard;
+  heard.reset(p, msgs);
   std::vector<Step> &steps = sc.steps;
   timeOrder(t, msgs, steps);
   // Who heard from whom first, alone: every reading below needs a member
