@@ -156,6 +156,41 @@ void checkSend(RoundScratch &sc, size_t a, size_t b, const Values &v, const Elem
   for (int k = 0; k < kOps; k++) ops[k] &= ((either >> k) & 1) != 0;
 }
 
+// Cheap proofs, before any replay, that no member of the round hears
+// from every member (then no reading below applies). A member that never
+// sends is heard by nobody else: two such, and everyone misses one. When
+// every member sends once and receives once (a ring step, a shift: most
+// rounds), member r hears from pred(r) and, through it, from what
+// pred(r) had heard when it sent: pred(pred(r)) only when pred(r)'s
+// receipt came first (the replay's order: by time, a send before a
+// receipt at the same time); hearing from all p members takes p - 2
+// members that received before they sent.
+bool nobodyHearsAll(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs,
+                    RoundScratch &sc) {
+  const size_t p = g.members.size();
+  size_t silent = 0;
+  bool onceEach = msgs.size() == p;
+  for (size_t r = 0; r < p; r++) silent += sc.sends[r] == 0, onceEach = onceEach && sc.sends[r] == 1;
+  if (silent >= 2) return true;
+  if (!onceEach || p < 3) return false;
+  std::vector<uint64_t> &sentAt = sc.sendBuffer; // per member: its send's time
+  std::vector<uint32_t> &receipts = sc.children; // per member: receipts (then one)
+  sentAt.assign(p, 0), receipts.assign(p, 0);
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    sentAt[size_t(rankIn(g, m.src))] = m.sendTime;
+    receipts[size_t(rankIn(g, m.dst))]++;
+  }
+  for (size_t r = 0; r < p; r++)
+    if (receipts[r] != 1) return false;
+  size_t receivedFirst = 0;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    receivedFirst += std::max(m.recvTime, m.sendTime) < sentAt[size_t(rankIn(g, m.dst))];
+  }
+  return receivedFirst + 2 < p;
+}
+
 // The centre of a gather-then-release (a member that heard from every
 // member before it sent anything of the round) talked to someone else
 // between the two halves: its last receipt of the round and its first
@@ -207,6 +242,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   // be equal, zeros most often): kept for the reduce branch alone.
   bool equalScalars = !changes && key.bytes <= 8 && msgs.size() >= 2;
   if (!changes && !equalScalars) return;
+  if (nobodyHearsAll(t, g, msgs, sc)) return;
   // Replay in time order: heard sets, and per rank the values it sent and
   // received (for the op check).
   HeardFrom &heard = sc.heard;
@@ -374,12 +410,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
 }
 
 void reductionPass(const MessageTable &t, const RankActivity &activity,
-                   const std::vector<uint32_t> &candidates, bool byTag,
-                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+                   const std::vector<Round> &rounds, std::vector<uint8_t> &claimed,
+                   std::vector<Instance> &out) {
   RoundScratch sc;
-  std::vector<Round> rounds =
-      pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
-  for (Round &round : rounds) {
+  for (const Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
     analyzeRound(t, activity, round.key, round.messages, sc, claimed, out);
   }
@@ -388,12 +422,15 @@ void reductionPass(const MessageTable &t, const RankActivity &activity,
 } // namespace
 
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
-                    const RankActivity &activity, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
+                    const RankActivity &activity, ValueRounds &valueRounds,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
-  reductionPass(t, activity, candidates, true, claimed, out);
+  // (reductionKey with the tag: the prefix reductions' rounds when they
+  // claimed nothing)
+  reductionPass(t, activity, valueRounds.of(t, candidates), claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
-  reductionPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);
+  reductionPass(t, activity, pairRounds(t, secondPass(t, candidates, claimed, untagged), untagged),
+                claimed, out);
 }
 
 } // namespace cz::detect::detail
