@@ -189,19 +189,36 @@ void findHalvingReduceScatters(const MessageTable &t, const Provenance &pv,
                                const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
                                std::vector<Instance> &out);
 
+// The rounds both value rules (prefix reductions, then reductions) start
+// from: the unclaimed usable messages numbered per (communicator, tag,
+// size, datatype). The second rule takes the first's when its candidates
+// are the same (nothing claimed in between: numbering them again was a
+// tenth of the reductions' time).
+class ValueRounds {
+public:
+  // The rounds of `candidates` (ascending).
+  const std::vector<Round> &of(const MessageTable &t, const std::vector<uint32_t> &candidates);
+  void release() { *this = ValueRounds(); }
+
+private:
+  std::vector<uint32_t> candidates_;
+  std::vector<Round> rounds_;
+  bool made_ = false;
+};
+
 // Reduce and allreduce: shape (who hears from whom) and small values.
 // activity: one index of the table for the passes that ask what a rank did
 // between two of its events (built on first use).
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
-                    const RankActivity &activity, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out);
+                    const RankActivity &activity, ValueRounds &rounds,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Scan and exscan whose messages carry partial results (recursive
 // doubling, a chain after a shift), proven by their values
 // (prefix_reduction.cpp).
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
-                          const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
-                          std::vector<Instance> &out);
+                          const std::vector<uint32_t> &usable, ValueRounds &rounds,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // A prefix reduction combined at the receivers: each member forwards
 // along the chain its own value and every value from below

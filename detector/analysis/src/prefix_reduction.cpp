@@ -156,12 +156,6 @@ void analyzeRound(const MessageTable &t, const DetectOptions &o, uint32_t comm, 
   out.push_back(std::move(in));
 }
 
-std::vector<Round> prefixRounds(const MessageTable &t, const std::vector<uint32_t> &candidates) {
-  return pairRounds(t, candidates, [](const Message &m) {
-    return RoundKey{m.comm, m.tag, m.bytes, m.sendType};
-  });
-}
-
 void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector<Round> &rounds,
                 bool acrossTags, Scratch &sc, std::vector<uint8_t> &claimed,
                 std::vector<Instance> &out) {
@@ -207,25 +201,23 @@ void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector
 } // namespace
 
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
-                          const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
-                          std::vector<Instance> &out) {
+                          const std::vector<uint32_t> &usable, ValueRounds &valueRounds,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Every message, downward ones included: a round with any is no
   // prefix pattern (an allreduce's upward half alone looks like one).
   std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   if (candidates.empty()) return;
   Scratch sc;
-  std::vector<Round> rounds = prefixRounds(t, candidates);
   const size_t found = out.size();
-  prefixPass(t, o, rounds, false, sc, claimed, out);
+  prefixPass(t, o, valueRounds.of(t, candidates), false, sc, claimed, out);
   // The second pass numbers what the first left: the same rounds when it
   // claimed nothing (most traces), numbered again otherwise.
-  if (out.size() != found) {
-    std::vector<uint32_t> left;
+  std::vector<uint32_t> left;
+  if (out.size() != found)
     for (uint32_t i : candidates)
       if (!claimed[i]) left.push_back(i);
-    rounds = prefixRounds(t, left);
-  }
-  prefixPass(t, o, rounds, true, sc, claimed, out);
+  prefixPass(t, o, valueRounds.of(t, out.size() != found ? left : candidates), true, sc, claimed,
+             out);
 }
 
 } // namespace cz::detect::detail

@@ -237,6 +237,17 @@ std::vector<uint32_t> withWideMembers(const MessageTable &t, const std::vector<u
   return out;
 }
 
+const std::vector<Round> &ValueRounds::of(const MessageTable &t,
+                                          const std::vector<uint32_t> &candidates) {
+  if (made_ && candidates == candidates_) return rounds_;
+  candidates_ = candidates;
+  rounds_ = pairRounds(t, candidates, [](const Message &m) {
+    return RoundKey{m.comm, m.tag, m.bytes, m.sendType};
+  });
+  made_ = true;
+  return rounds_;
+}
+
 std::vector<uint32_t> hashedCandidates(const std::vector<uint32_t> &usable,
                                        const std::vector<uint8_t> &claimed) {
   std::vector<uint32_t> candidates;
