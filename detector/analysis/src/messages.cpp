@@ -43,7 +43,8 @@ void Group::indexMembers() {
 }
 
 const Group *MessageTable::group(uint32_t comm) const {
-  if (!groupsByComm.empty()) {
+  // (a few groups, the usual case: scanned, which costs less than a search)
+  if (!groupsByComm.empty() && groups.size() > 8) {
     auto it = std::lower_bound(groupsByComm.begin(), groupsByComm.end(), std::make_pair(comm, 0u));
     if (it != groupsByComm.end() && it->first == comm && it->second < groups.size() &&
         groups[it->second].comm == comm)
