@@ -26,17 +26,8 @@ namespace {
 
 // The candidates per (communicator, sender, receiver), each list in send
 // order (the table's order: by sender, then send position).
-struct PairKey {
-  uint32_t comm = 0, src = 0, dst = 0;
-  bool operator==(const PairKey &o) const { return comm == o.comm && src == o.src && dst == o.dst; }
-};
-struct PairKeyHash {
-  size_t operator()(const PairKey &k) const {
-    return size_t(mixBits((uint64_t(k.src) << 32 | k.dst) ^ uint64_t(k.comm) * 0x9E3779B97F4A7C15ull));
-  }
-};
 struct PairLists {
-  FlatIndex<PairKey, PairKeyHash> index;
+  FlatIndex<PairKey, PairHash> index; // key: the communicator
   std::vector<std::vector<uint32_t>> lists;
   const std::vector<uint32_t> *find(uint32_t comm, uint32_t src, uint32_t dst) const {
     const uint32_t *at = index.find({comm, src, dst});
