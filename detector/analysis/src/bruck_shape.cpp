@@ -132,9 +132,70 @@ bool forwardsBlocks(const MessageTable &t, const Group &g, const std::vector<uin
   return false;
 }
 
+// The candidates on communicators where some round could be Bruck-shaped:
+// in one direction, every member sends some candidate to each of its step
+// partners p + dir*2^k (a round fills every such slot with one of its
+// messages, bruckBlock). Where a partner is never sent to, no round can
+// fill the slot, and the communicator's messages are not numbered into
+// rounds at all: that numbering was most of this rule's time on traces
+// without any Bruck exchange.
+std::vector<uint32_t> possiblyBruck(const MessageTable &t, const std::vector<uint32_t> &candidates) {
+  struct Slots {
+    uint32_t comm = 0;
+    const Group *g = nullptr;
+    size_t p = 0, steps = 0;
+    std::vector<uint8_t> filled; // [dir][member][step], dir 0: +2^k, 1: -2^k
+    // Per distance rank(dst) - rank(src) mod p: the step k + 1 whose
+    // partner it is, going up (p + 2^k) and going down (p - 2^k); 0: none.
+    std::vector<uint8_t> upStep, downStep;
+    bool possible = true;
+  };
+  std::vector<Slots> comms; // few communicators: searched linearly
+  auto indexOf = [&](uint32_t comm) {
+    for (size_t c = 0; c < comms.size(); c++)
+      if (comms[c].comm == comm) return c;
+    Slots s;
+    s.comm = comm;
+    s.g = t.group(comm);
+    s.p = s.g ? s.g->members.size() : 0;
+    while ((size_t(1) << s.steps) < s.p) s.steps++;
+    s.filled.assign(2 * s.p * s.steps, 0);
+    s.upStep.assign(s.p, 0), s.downStep.assign(s.p, 0);
+    for (size_t k = 0; k < s.steps; k++) {
+      const size_t d = (size_t(1) << k) % s.p;
+      s.upStep[d] = uint8_t(k + 1), s.downStep[(s.p - d) % s.p] = uint8_t(k + 1);
+    }
+    comms.push_back(std::move(s));
+    return comms.size() - 1;
+  };
+  std::vector<uint32_t> commIndex(candidates.size());
+  for (size_t j = 0; j < candidates.size(); j++) {
+    const Message &m = t.messages[candidates[j]];
+    const size_t c = j && t.messages[candidates[j - 1]].comm == m.comm ? commIndex[j - 1] : indexOf(m.comm);
+    commIndex[j] = uint32_t(c);
+    Slots &s = comms[c];
+    int a = s.g ? rankIn(*s.g, m.src) : -1, b = s.g ? rankIn(*s.g, m.dst) : -1;
+    if (a < 0 || b < 0) continue;
+    const size_t distance = b >= a ? size_t(b - a) : size_t(b - a) + s.p;
+    if (uint8_t k = s.upStep[distance]) s.filled[size_t(a) * s.steps + k - 1] = 1;
+    if (uint8_t k = s.downStep[distance]) s.filled[(s.p + size_t(a)) * s.steps + k - 1] = 1;
+  }
+  auto allFilled = [](auto first, auto last) {
+    return std::all_of(first, last, [](uint8_t f) { return f != 0; });
+  };
+  for (Slots &s : comms) {
+    auto half = s.filled.begin() + ptrdiff_t(s.p * s.steps);
+    s.possible = !s.g || allFilled(s.filled.begin(), half) || allFilled(half, s.filled.end());
+  }
+  std::vector<uint32_t> kept;
+  for (size_t j = 0; j < candidates.size(); j++)
+    if (comms[commIndex[j]].possible) kept.push_back(candidates[j]);
+  return kept;
+}
+
 void bruckPass(const MessageTable &t, const std::vector<uint32_t> &usable, bool byTag,
                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
+  std::vector<uint32_t> candidates = possiblyBruck(t, hashedCandidates(usable, claimed));
   // Any size: the steps of one instance move different numbers of blocks.
   for (Round &round : pairRounds(t, candidates, [byTag](const Message &m) {
          return RoundKey{m.comm, byTag ? m.tag : 0, 0, m.sendType};

@@ -87,6 +87,18 @@ std::vector<uint32_t> hashedCandidates(const std::vector<uint32_t> &usable,
 
 std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t> &msgs,
                               const RoundKeyOf &keyOf);
+// The messages of `msgs` (ascending; kept in order) whose key (keyOf)
+// holds messages of more than one size: for analyses that need sizes to
+// vary within a round, the only keys worth numbering into rounds.
+std::vector<uint32_t> withSeveralSizes(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                       const RoundKeyOf &keyOf);
+// The messages of `msgs` (ascending; kept in order) whose key holds a
+// member that sends to, or receives from, p - 1 distinct members (p its
+// communicator's size; at least one): a round of the key holds one message
+// per pair, so only such keys can have a round in which one member sends
+// a block to, or receives one from, every other member.
+std::vector<uint32_t> withWideMembers(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                      const RoundKeyOf &keyOf);
 // Fetches the messages of the round after `current` (a round's messages
 // lie all over the table) while `current` is analysed.
 inline void prefetchNextRound(const MessageTable &t, const std::vector<Round> &rounds,
@@ -177,12 +189,29 @@ void findHalvingReduceScatters(const MessageTable &t, const Provenance &pv,
                                const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
                                std::vector<Instance> &out);
 
+// The rounds both value rules (prefix reductions, then reductions) start
+// from: the unclaimed usable messages numbered per (communicator, tag,
+// size, datatype). The second rule takes the first's when its candidates
+// are the same (nothing claimed in between: numbering them again was a
+// tenth of the reductions' time).
+class ValueRounds {
+public:
+  // The rounds of `candidates` (ascending).
+  const std::vector<Round> &of(const MessageTable &t, const std::vector<uint32_t> &candidates);
+  void release() { *this = ValueRounds(); }
+
+private:
+  std::vector<uint32_t> candidates_;
+  std::vector<Round> rounds_;
+  bool made_ = false;
+};
+
 // Reduce and allreduce: shape (who hears from whom) and small values.
 // activity: one index of the table for the passes that ask what a rank did
 // between two of its events (built on first use).
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
-                    const RankActivity &activity, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out);
+                    const RankActivity &activity, ValueRounds &rounds,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Linear-pipeline reduces whose root changes from call to call through
 // the same code: instances cut by causality, ambiguous (rotating_chain.cpp).
@@ -193,8 +222,8 @@ void findRotatingChains(const MessageTable &t, const std::vector<uint32_t> &usab
 // doubling, a chain after a shift), proven by their values
 // (prefix_reduction.cpp).
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
-                          const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
-                          std::vector<Instance> &out);
+                          const std::vector<uint32_t> &usable, ValueRounds &rounds,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // A prefix reduction combined at the receivers: each member forwards
 // along the chain its own value and every value from below

@@ -16,30 +16,40 @@
 // whatever the buffer held, which a program may read: ambiguous
 // (kValuesRead), as for barriers of constant values.
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 #include "detect_internal.h"
+#include "flat_index.h"
 #include "heard_from.h"
 
 namespace cz::detect::detail {
 namespace {
 
+// The candidates per (communicator, sender, receiver), each list in send
+// order (the table's order: by sender, then send position).
+struct PairLists {
+  FlatIndex<PairKey, PairHash> index; // key: the communicator
+  std::vector<std::vector<uint32_t>> lists;
+  const std::vector<uint32_t> *find(uint32_t comm, uint32_t src, uint32_t dst) const {
+    const uint32_t *at = index.find({comm, src, dst});
+    return at ? &lists[*at] : nullptr;
+  }
+};
+
 // The message that answers f: the first one its receiver sent back to its
 // sender after f arrived, when it is f's echo (from where f landed, the
 // same bytes and CRC); kNone otherwise.
-using PairLists = std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>>;
 uint32_t echoOf(const MessageTable &t, const PairLists &byPair, uint32_t f) {
   const Message &m = t.messages[f];
-  auto it = byPair.find({m.comm, m.dst, m.src});
-  if (it == byPair.end()) return kNone;
-  for (uint32_t r : it->second) { // in send order
-    const Message &back = t.messages[r];
-    if (back.sendPos <= m.recvPos) continue;
-    bool echo = back.bytes == m.bytes && back.crc == m.crc && back.sendAddress == m.recvAddress;
-    return echo ? r : kNone;
-  }
-  return kNone;
+  const std::vector<uint32_t> *back = byPair.find(m.comm, m.dst, m.src);
+  if (!back) return kNone;
+  // In send order: the first sent after f arrived (binary search; a scan
+  // from the start made ping-pong traces quadratic).
+  auto it = std::upper_bound(back->begin(), back->end(), m.recvPos,
+                             [&](uint32_t pos, uint32_t r) { return pos < t.messages[r].sendPos; });
+  if (it == back->end()) return kNone;
+  const Message &reply = t.messages[*it];
+  bool echo = reply.bytes == m.bytes && reply.crc == m.crc && reply.sendAddress == m.recvAddress;
+  return echo ? *it : kNone;
 }
 
 } // namespace
@@ -50,11 +60,14 @@ void findEchoBarriers(const MessageTable &t, const std::vector<uint32_t> &usable
   PairLists byPair;
   for (uint32_t i : candidates) {
     const Message &m = t.messages[i];
-    byPair[{m.comm, m.src, m.dst}].push_back(i);
+    auto [at, fresh] = byPair.index.insert({m.comm, m.src, m.dst}, uint32_t(byPair.lists.size()));
+    if (fresh) byPair.lists.emplace_back();
+    byPair.lists[*at].push_back(i);
   }
-  for (auto &[pair, msgs] : byPair)
-    std::sort(msgs.begin(), msgs.end(),
-              [&](uint32_t a, uint32_t b) { return t.messages[a].sendPos < t.messages[b].sendPos; });
+  auto bySendPos = [&](uint32_t a, uint32_t b) { return t.messages[a].sendPos < t.messages[b].sendPos; };
+  for (std::vector<uint32_t> &msgs : byPair.lists) // (sorted already, from the table)
+    if (!std::is_sorted(msgs.begin(), msgs.end(), bySendPos))
+      std::sort(msgs.begin(), msgs.end(), bySendPos);
   // partner[i]: the other half of i's echoed pair (a forward's echo, an
   // echo's forward).
   std::vector<uint32_t> partner(t.messages.size(), kNone), echoed;

@@ -139,4 +139,16 @@ inline uint64_t mixBits(uint64_t h) {
   return h ^ (h >> 33);
 }
 
+// A (sender, receiver) pair under one key (a round key's number, a
+// communicator): the analyses' most common index key.
+struct PairKey {
+  uint32_t key = 0, src = 0, dst = 0;
+  bool operator==(const PairKey &o) const { return key == o.key && src == o.src && dst == o.dst; }
+};
+struct PairHash {
+  size_t operator()(const PairKey &k) const {
+    return size_t(mixBits((uint64_t(k.src) << 32 | k.dst) ^ uint64_t(k.key) * 0x9E3779B97F4A7C15ull));
+  }
+};
+
 } // namespace cz::detect::detail

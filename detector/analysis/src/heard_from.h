@@ -17,9 +17,15 @@ namespace cz::detect::detail {
 class HeardFrom {
 public:
   // msgs: the messages replayed, ascending.
-  HeardFrom(size_t members, const std::vector<uint32_t> &msgs)
-      : p_(members), words_((members + 63) / 64), heard_(members * words_, 0), msgs_(msgs),
-        carried_(msgs.size() * words_, 0), sent_(msgs.size(), 0) {
+  HeardFrom(size_t members, const std::vector<uint32_t> &msgs) { reset(members, msgs); }
+  HeardFrom() = default;
+  // Starts another replay, keeping the memory (rounds are many and small:
+  // three allocations per round cost as much as the replay).
+  void reset(size_t members, const std::vector<uint32_t> &msgs) {
+    p_ = members, words_ = (members + 63) / 64, msgs_ = &msgs;
+    heard_.assign(members * words_, 0);
+    carried_.assign(msgs.size() * words_, 0);
+    sent_.assign(msgs.size(), 0);
     for (size_t r = 0; r < p_; r++) row(r)[r / 64] |= uint64_t(1) << (r % 64);
   }
   void send(uint32_t msg, size_t from) {
@@ -52,11 +58,11 @@ public:
 private:
   uint64_t *row(size_t r) { return heard_.data() + r * words_; }
   size_t slot(uint32_t msg) const {
-    return size_t(std::lower_bound(msgs_.begin(), msgs_.end(), msg) - msgs_.begin());
+    return size_t(std::lower_bound(msgs_->begin(), msgs_->end(), msg) - msgs_->begin());
   }
-  size_t p_, words_;
+  size_t p_ = 0, words_ = 0;
   std::vector<uint64_t> heard_; // p rows of `words_` bits
-  const std::vector<uint32_t> &msgs_;
+  const std::vector<uint32_t> *msgs_ = nullptr;
   std::vector<uint64_t> carried_; // per message: the sender's set when it sent
   std::vector<uint8_t> sent_;
 };

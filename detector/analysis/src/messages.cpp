@@ -43,9 +43,26 @@ void Group::indexMembers() {
 }
 
 const Group *MessageTable::group(uint32_t comm) const {
+  // (a few groups, the usual case: scanned, which costs less than a search)
+  if (!groupsByComm.empty() && groups.size() > 8) {
+    auto it = std::lower_bound(groupsByComm.begin(), groupsByComm.end(), std::make_pair(comm, 0u));
+    if (it != groupsByComm.end() && it->first == comm && it->second < groups.size() &&
+        groups[it->second].comm == comm)
+      return &groups[it->second];
+  }
   for (const Group &g : groups)
     if (g.comm == comm) return &g;
   return nullptr;
+}
+
+void MessageTable::indexGroups() {
+  groupsByComm.clear();
+  for (uint32_t k = 0; k < groups.size(); k++) groupsByComm.push_back({groups[k].comm, k});
+  std::sort(groupsByComm.begin(), groupsByComm.end());
+  // The first group of a communicator, as the scan finds it.
+  groupsByComm.erase(std::unique(groupsByComm.begin(), groupsByComm.end(),
+                                 [](const auto &a, const auto &b) { return a.first == b.first; }),
+                     groupsByComm.end());
 }
 
 namespace {
@@ -207,6 +224,7 @@ MessageTable startTable(const trace::Trace &tr, RankRecords &rr,
       g.indexMembers();
     t.groups.push_back(std::move(g));
   }
+  t.indexGroups();
   t.stats.events = rr.events;
   t.stats.sends = rr.sendCalls;
   t.stats.receives = rr.receiveCalls;

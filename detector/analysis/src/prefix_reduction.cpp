@@ -24,7 +24,6 @@
 // wavefront; each member's contribution is never observed, so no value can
 // pin an operation (the reduction rule reports it as an ambiguous reduce).
 #include <algorithm>
-#include <map>
 #include <string>
 #include <tuple>
 
@@ -157,47 +156,68 @@ void analyzeRound(const MessageTable &t, const DetectOptions &o, uint32_t comm, 
   out.push_back(std::move(in));
 }
 
-void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector<uint32_t> &candidates,
+void prefixPass(const MessageTable &t, const DetectOptions &o, const std::vector<Round> &rounds,
                 bool acrossTags, Scratch &sc, std::vector<uint8_t> &claimed,
                 std::vector<Instance> &out) {
-  std::vector<Round> rounds = pairRounds(t, candidates, [](const Message &m) {
-    return RoundKey{m.comm, m.tag, m.bytes, m.sendType};
-  });
   if (!acrossTags) {
-    for (Round &r : rounds) analyzeRound(t, o, r.key.comm, r.key.bytes, r.key.type, r.messages, sc, claimed, out);
+    for (const Round &r : rounds)
+      analyzeRound(t, o, r.key.comm, r.key.bytes, r.key.type, r.messages, sc, claimed, out);
     return;
   }
   // The k-th message of every (pair, tag) of one size and type: one round.
-  std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint32_t>, std::vector<uint32_t>> merged;
-  std::map<std::tuple<uint32_t, uint64_t, uint32_t, uint32_t>, uint32_t> tags;
-  for (Round &r : rounds) {
-    auto key = std::make_tuple(r.key.comm, r.key.bytes, r.key.type, r.k);
-    std::vector<uint32_t> &to = merged[key];
-    to.insert(to.end(), r.messages.begin(), r.messages.end());
-    tags[key]++;
+  // Rounds of one (communicator, size, type, k) under a single tag were
+  // the first pass's: only keys with several are merged (in key order).
+  struct Merge {
+    uint32_t comm, type, k;
+    uint64_t bytes;
+    size_t round;
+    auto key() const { return std::make_tuple(comm, bytes, type, k); }
+  };
+  std::vector<Merge> order;
+  order.reserve(rounds.size());
+  for (size_t r = 0; r < rounds.size(); r++) {
+    const Round &rd = rounds[r];
+    order.push_back({rd.key.comm, rd.key.type, rd.k, rd.key.bytes, r});
   }
-  for (auto &[key, msgs] : merged) {
-    if (tags[key] < 2) continue; // one tag: the first pass saw this round
-    std::sort(msgs.begin(), msgs.end());
-    analyzeRound(t, o, std::get<0>(key), std::get<1>(key), std::get<2>(key), msgs, sc, claimed, out);
+  std::sort(order.begin(), order.end(), [](const Merge &a, const Merge &b) {
+    return a.key() != b.key() ? a.key() < b.key() : a.round < b.round;
+  });
+  std::vector<uint32_t> msgs;
+  for (size_t j = 0; j < order.size();) {
+    size_t e = j + 1;
+    while (e < order.size() && order[e].key() == order[j].key()) e++;
+    if (e - j >= 2) {
+      msgs.clear();
+      for (size_t q = j; q < e; q++)
+        msgs.insert(msgs.end(), rounds[order[q].round].messages.begin(),
+                    rounds[order[q].round].messages.end());
+      std::sort(msgs.begin(), msgs.end());
+      analyzeRound(t, o, order[j].comm, order[j].bytes, order[j].type, msgs, sc, claimed, out);
+    }
+    j = e;
   }
 }
 
 } // namespace
 
 void findPrefixReductions(const MessageTable &t, const DetectOptions &o,
-                          const std::vector<uint32_t> &usable, std::vector<uint8_t> &claimed,
-                          std::vector<Instance> &out) {
+                          const std::vector<uint32_t> &usable, ValueRounds &valueRounds,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   // Every message, downward ones included: a round with any is no
   // prefix pattern (an allreduce's upward half alone looks like one).
   std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   if (candidates.empty()) return;
   Scratch sc;
-  prefixPass(t, o, candidates, false, sc, claimed, out);
+  const size_t found = out.size();
+  prefixPass(t, o, valueRounds.of(t, candidates), false, sc, claimed, out);
+  // The second pass numbers what the first left: the same rounds when it
+  // claimed nothing (most traces), numbered again otherwise.
   std::vector<uint32_t> left;
-  for (uint32_t i : candidates)
-    if (!claimed[i]) left.push_back(i);
-  prefixPass(t, o, left, true, sc, claimed, out);
+  if (out.size() != found)
+    for (uint32_t i : candidates)
+      if (!claimed[i]) left.push_back(i);
+  prefixPass(t, o, valueRounds.of(t, out.size() != found ? left : candidates), true, sc, claimed,
+             out);
 }
 
 } // namespace cz::detect::detail

@@ -115,10 +115,16 @@ public:
   RingFinder(const MessageTable &t, std::vector<uint8_t> &claimed, std::vector<Instance> &out)
       : t(t), claimed(claimed), out(out) {}
 
-  void run(const RingKey &key, const std::vector<RingMember> &ring) {
+  // ring: each member's receipts in table order; sorted here by arrival
+  // when the members form one cycle (most keys do not: not sorted at all).
+  void run(const RingKey &key, std::vector<RingMember> &ring) {
     const Group &g = *t.group(key.comm);
     size_t p = ring.size();
     if (!oneCycle(t, g, ring, succ)) return;
+    for (RingMember &m : ring)
+      std::sort(m.receipts.begin(), m.receipts.end(), [&](uint32_t x, uint32_t y) {
+        return t.messages[x].recvPos < t.messages[y].recvPos;
+      });
     size_t n = ring[0].sends.size();
     for (size_t from = 0; from + (p - 1) <= n;) {
       Evidence e;
@@ -247,24 +253,23 @@ private:
 void findReduceScatters(const MessageTable &t, const std::vector<uint32_t> &usable,
                         std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::map<RingKey, std::vector<RingMember>> rings;
+  std::vector<RingMember> *ring = nullptr; // the last message's (keys come in runs)
+  const Group *g = nullptr;
+  RingKey last{};
   for (uint32_t i : hashedCandidates(usable, claimed)) {
     const Message &m = t.messages[i];
-    const Group &g = *t.group(m.comm);
-    std::vector<RingMember> &ring = rings[{m.comm, m.bytes, m.sendType}];
-    ring.resize(g.members.size());
-    int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+    RingKey key{m.comm, m.bytes, m.sendType};
+    if (!ring || last < key || key < last) {
+      ring = &rings[key], g = t.group(m.comm), last = key;
+      ring->resize(g->members.size());
+    }
+    int a = rankIn(*g, m.src), b = rankIn(*g, m.dst);
     if (a < 0 || b < 0) continue;
-    ring[size_t(a)].sends.push_back(i); // table order: the sender's order
-    ring[size_t(b)].receipts.push_back(i);
+    (*ring)[size_t(a)].sends.push_back(i); // table order: the sender's order
+    (*ring)[size_t(b)].receipts.push_back(i);
   }
   RingFinder finder(t, claimed, out);
-  for (auto &[key, ring] : rings) {
-    for (RingMember &m : ring)
-      std::sort(m.receipts.begin(), m.receipts.end(), [&](uint32_t x, uint32_t y) {
-        return t.messages[x].recvPos < t.messages[y].recvPos;
-      });
-    finder.run(key, ring);
-  }
+  for (auto &[key, members] : rings) finder.run(key, members);
 }
 
 } // namespace cz::detect::detail

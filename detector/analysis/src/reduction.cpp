@@ -110,6 +110,7 @@ struct RoundScratch {
   std::vector<std::vector<std::pair<Values, size_t>>> held;
   std::vector<uint8_t> fitsSince, fitsExchange; // per rank: ops (bit k) each reading allows
   std::vector<const Values *> operands;
+  HeardFrom heard;
 };
 
 // Which ops give `v` as op(operands...): bit k for op k (with `last` the
@@ -153,6 +154,41 @@ void checkSend(RoundScratch &sc, size_t a, size_t b, const Values &v, const Elem
   sc.fitsExchange[a] &= opsFitting(v, sc.operands, e, first);
   uint8_t either = sc.fitsSince[a] | sc.fitsExchange[a];
   for (int k = 0; k < kOps; k++) ops[k] &= ((either >> k) & 1) != 0;
+}
+
+// Cheap proofs, before any replay, that no member of the round hears
+// from every member (then no reading below applies). A member that never
+// sends is heard by nobody else: two such, and everyone misses one. When
+// every member sends once and receives once (a ring step, a shift: most
+// rounds), member r hears from pred(r) and, through it, from what
+// pred(r) had heard when it sent: pred(pred(r)) only when pred(r)'s
+// receipt came first (the replay's order: by time, a send before a
+// receipt at the same time); hearing from all p members takes p - 2
+// members that received before they sent.
+bool nobodyHearsAll(const MessageTable &t, const Group &g, const std::vector<uint32_t> &msgs,
+                    RoundScratch &sc) {
+  const size_t p = g.members.size();
+  size_t silent = 0;
+  bool onceEach = msgs.size() == p;
+  for (size_t r = 0; r < p; r++) silent += sc.sends[r] == 0, onceEach = onceEach && sc.sends[r] == 1;
+  if (silent >= 2) return true;
+  if (!onceEach || p < 3) return false;
+  std::vector<uint64_t> &sentAt = sc.sendBuffer; // per member: its send's time
+  std::vector<uint32_t> &receipts = sc.children; // per member: receipts (then one)
+  sentAt.assign(p, 0), receipts.assign(p, 0);
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    sentAt[size_t(rankIn(g, m.src))] = m.sendTime;
+    receipts[size_t(rankIn(g, m.dst))]++;
+  }
+  for (size_t r = 0; r < p; r++)
+    if (receipts[r] != 1) return false;
+  size_t receivedFirst = 0;
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    receivedFirst += std::max(m.recvTime, m.sendTime) < sentAt[size_t(rankIn(g, m.dst))];
+  }
+  return receivedFirst + 2 < p;
 }
 
 // The centre of a gather-then-release (a member that heard from every
@@ -206,11 +242,37 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   // be equal, zeros most often): kept for the reduce branch alone.
   bool equalScalars = !changes && key.bytes <= 8 && msgs.size() >= 2;
   if (!changes && !equalScalars) return;
+  if (nobodyHearsAll(t, g, msgs, sc)) return;
   // Replay in time order: heard sets, and per rank the values it sent and
   // received (for the op check).
-  HeardFrom heard(p, msgs);
+  HeardFrom &heard = sc.heard;
+  heard.reset(p, msgs);
   std::vector<Step> &steps = sc.steps;
   timeOrder(t, msgs, steps);
+  // Who heard from whom first, alone: every reading below needs a member
+  // that heard from every member (the root of a reduce, all of an
+  // allreduce or exchange), and most rounds have none (a ring step, a
+  // bcast's tree), so the values are decoded only where they can matter.
+  int centre = -1;
+  {
+    std::vector<uint8_t> &hasSent = sc.hasSent;
+    hasSent.assign(p, 0);
+    for (const Step &s : steps) {
+      const Message &m = t.messages[s.msg];
+      if (s.isSend) {
+        size_t a = size_t(rankIn(g, m.src));
+        if (!hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
+        heard.send(s.msg, a);
+        hasSent[a] = 1;
+      } else {
+        heard.receive(s.msg, size_t(rankIn(g, m.dst)));
+      }
+    }
+  }
+  std::vector<size_t> full;
+  for (size_t r = 0; r < p; r++)
+    if (heard.heardAll(r)) full.push_back(r);
+  if (full.empty()) return;
   Elem e = elemOf(key.type);
   bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
   bool ops[kOps];
@@ -226,13 +288,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
   bool oneBuffer = true; // each rank sends from one buffer it combines into
-  int centre = -1;
   for (const Step &s : steps) {
     const Message &m = t.messages[s.msg];
     size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
     if (s.isSend) {
-      if (!sc.hasSent[a] && centre < 0 && heard.heardAll(a)) centre = int(a);
-      heard.send(s.msg, a);
       if (sc.hasReceived[a]) inner = true; // combines before forwarding
       if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
       sc.sendBuffer[a] = m.sendAddress;
@@ -255,7 +314,6 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       }
       sc.hasSent[a] = 1;
     } else {
-      heard.receive(s.msg, b);
       sc.hasReceived[b] = 1;
       sc.children[b]++;
       if (small) {
@@ -264,9 +322,6 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
       }
     }
   }
-  std::vector<size_t> full;
-  for (size_t r = 0; r < p; r++)
-    if (heard.heardAll(r)) full.push_back(r);
   int pinned = 0, which = -1;
   for (int k = 0; k < kOps; k++)
     if (ops[k] && opEvidence) pinned++, which = k;
@@ -355,12 +410,10 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
 }
 
 void reductionPass(const MessageTable &t, const RankActivity &activity,
-                   const std::vector<uint32_t> &candidates, bool byTag,
-                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+                   const std::vector<Round> &rounds, std::vector<uint8_t> &claimed,
+                   std::vector<Instance> &out) {
   RoundScratch sc;
-  std::vector<Round> rounds =
-      pairRounds(t, candidates, [byTag](const Message &m) { return reductionKey(m, byTag); });
-  for (Round &round : rounds) {
+  for (const Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
     analyzeRound(t, activity, round.key, round.messages, sc, claimed, out);
   }
@@ -369,12 +422,15 @@ void reductionPass(const MessageTable &t, const RankActivity &activity,
 } // namespace
 
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
-                    const RankActivity &activity, std::vector<uint8_t> &claimed,
-                    std::vector<Instance> &out) {
+                    const RankActivity &activity, ValueRounds &valueRounds,
+                    std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
-  reductionPass(t, activity, candidates, true, claimed, out);
+  // (reductionKey with the tag: the prefix reductions' rounds when they
+  // claimed nothing)
+  reductionPass(t, activity, valueRounds.of(t, candidates), claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
-  reductionPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);
+  reductionPass(t, activity, pairRounds(t, secondPass(t, candidates, claimed, untagged), untagged),
+                claimed, out);
 }
 
 } // namespace cz::detect::detail

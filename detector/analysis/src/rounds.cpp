@@ -24,17 +24,6 @@ bool keyLess(const RoundKey &a, const RoundKey &b) {
   return std::tie(a.comm, a.tag, a.bytes, a.type) < std::tie(b.comm, b.tag, b.bytes, b.type);
 }
 
-// A (sender, receiver) pair under one key.
-struct PairKey {
-  uint32_t key = 0, src = 0, dst = 0;
-  bool operator==(const PairKey &o) const { return key == o.key && src == o.src && dst == o.dst; }
-};
-struct PairHash {
-  size_t operator()(const PairKey &k) const {
-    return size_t(mixBits((uint64_t(k.src) << 32 | k.dst) ^ uint64_t(k.key) * 0x9E3779B97F4A7C15ull));
-  }
-};
-
 // Messages counted so far per (key, pair): in a table of ranks x ranks
 // counters per key when the world is small (the hash index cost ~45
 // instructions a message, a tenth of the rounds' work), else hashed.
@@ -122,6 +111,46 @@ std::vector<Round> pairRounds(const MessageTable &t, const std::vector<uint32_t>
   return ordered;
 }
 
+namespace {
+
+// Each message of `msgs` numbered by its key (keyOf), keys in order of
+// first appearance (consecutive messages often share one: its number is
+// remembered, not looked up). fresh(key, message) runs for each new key
+// (numbered in that order), each(number, position j, message) for every
+// message; returns each message's key number.
+template <class Fresh, class Each>
+std::vector<uint32_t> numberKeys(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                 const RoundKeyOf &keyOf, Fresh fresh, Each each) {
+  FlatIndex<RoundKey, KeyHash> index;
+  std::vector<uint32_t> keyOfMsg(msgs.size());
+  RoundKey lastKey{};
+  uint32_t last = UINT32_MAX, keys = 0;
+  for (size_t j = 0; j < msgs.size(); j++) {
+    const Message &m = t.messages[msgs[j]];
+    RoundKey key = keyOf(m);
+    if (last == UINT32_MAX || !(key == lastKey)) {
+      auto [state, isNew] = index.insert(key, keys);
+      if (isNew) keys++, fresh(key, m);
+      last = *state, lastKey = key;
+    }
+    keyOfMsg[j] = last;
+    each(last, j, m);
+  }
+  return keyOfMsg;
+}
+
+// The messages of `msgs` whose key number passes `keep`, in order.
+template <class Keep>
+std::vector<uint32_t> keptByKey(const std::vector<uint32_t> &msgs,
+                                const std::vector<uint32_t> &keyOfMsg, Keep keep) {
+  std::vector<uint32_t> out;
+  for (size_t j = 0; j < msgs.size(); j++)
+    if (keep(keyOfMsg[j], j)) out.push_back(msgs[j]);
+  return out;
+}
+
+} // namespace
+
 std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32_t> &firstPass,
                                  const std::vector<uint8_t> &claimed,
                                  const RoundKeyOf &keyWithoutTag) {
@@ -129,24 +158,84 @@ std::vector<uint32_t> secondPass(const MessageTable &t, const std::vector<uint32
     uint32_t tag = 0;
     bool severalTags = false, claimed = false;
   };
-  FlatIndex<RoundKey, KeyHash> index;
   std::vector<KeyState> states;
-  std::vector<uint32_t> stateOf(firstPass.size());
-  for (size_t j = 0; j < firstPass.size(); j++) {
-    const Message &m = t.messages[firstPass[j]];
-    auto [state, fresh] = index.insert(keyWithoutTag(m), uint32_t(states.size()));
-    if (fresh) states.push_back({m.tag, false, false});
-    KeyState &st = states[*state];
-    st.severalTags |= m.tag != st.tag;
-    st.claimed |= claimed[firstPass[j]] != 0;
-    stateOf[j] = *state;
-  }
-  std::vector<uint32_t> out;
-  for (size_t j = 0; j < firstPass.size(); j++) {
-    const KeyState &st = states[stateOf[j]];
-    if (!claimed[firstPass[j]] && (st.severalTags || st.claimed)) out.push_back(firstPass[j]);
-  }
-  return out;
+  std::vector<uint32_t> stateOf = numberKeys(
+      t, firstPass, keyWithoutTag,
+      [&](const RoundKey &, const Message &m) { states.push_back({m.tag, false, false}); },
+      [&](uint32_t k, size_t j, const Message &m) {
+        states[k].severalTags |= m.tag != states[k].tag;
+        states[k].claimed |= claimed[firstPass[j]] != 0;
+      });
+  return keptByKey(firstPass, stateOf, [&](uint32_t k, size_t j) {
+    return !claimed[firstPass[j]] && (states[k].severalTags || states[k].claimed);
+  });
+}
+
+std::vector<uint32_t> withSeveralSizes(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                       const RoundKeyOf &keyOf) {
+  struct KeySizes {
+    uint64_t bytes = 0;
+    bool several = false;
+  };
+  std::vector<KeySizes> keys;
+  std::vector<uint32_t> keyOfMsg = numberKeys(
+      t, msgs, keyOf, [&](const RoundKey &, const Message &m) { keys.push_back({m.bytes, false}); },
+      [&](uint32_t k, size_t, const Message &m) { keys[k].several |= m.bytes != keys[k].bytes; });
+  return keptByKey(msgs, keyOfMsg, [&](uint32_t k, size_t) { return keys[k].several; });
+}
+
+std::vector<uint32_t> withWideMembers(const MessageTable &t, const std::vector<uint32_t> &msgs,
+                                      const RoundKeyOf &keyOf) {
+  struct KeyFan {
+    uint32_t need = 0;  // distinct partners that make a member wide
+    bool wide = false;  // some member has that many
+  };
+  // The pairs seen per key: a bit per (src, dst) when the world is small
+  // (a hash per message cost as much as the rounds it saves), else hashed.
+  const size_t ranks = t.ranks > 0 && t.ranks <= 64 ? size_t(t.ranks) : 0;
+  std::vector<std::vector<uint64_t>> pairBits; // per key: ranks rows of one word
+  FlatIndex<PairKey, PairHash> pairs, fans; // fans: (key, src, kNone) and (key, kNone, dst)
+  std::vector<KeyFan> keys;
+  std::vector<uint32_t> fanCount;
+  auto partners = [&](uint32_t key, uint32_t src, uint32_t dst) -> uint32_t & {
+    auto [at, fresh] = fans.insert({key, src, dst}, uint32_t(fanCount.size()));
+    if (fresh) fanCount.push_back(0);
+    return fanCount[*at];
+  };
+  auto firstOfPair = [&](uint32_t key, uint32_t src, uint32_t dst) {
+    if (src < ranks && dst < ranks) {
+      uint64_t &row = pairBits[key][src], bit = uint64_t(1) << dst;
+      if (row & bit) return false;
+      row |= bit;
+      return true;
+    }
+    return pairs.insert({key, src, dst}, 0).second;
+  };
+  std::vector<uint32_t> keyOfMsg = numberKeys(
+      t, msgs, keyOf,
+      [&](const RoundKey &key, const Message &) {
+        const Group *g = t.group(key.comm);
+        size_t p = g ? g->members.size() : 0;
+        keys.push_back({uint32_t(std::max<size_t>(p, 2) - 1), p == 0}); // (no members: kept)
+        pairBits.emplace_back(ranks, 0);
+      },
+      [&](uint32_t k, size_t, const Message &m) {
+        KeyFan &f = keys[k];
+        if (f.wide || !firstOfPair(k, m.src, m.dst)) return;
+        f.wide = ++partners(k, m.src, kNone) >= f.need || ++partners(k, kNone, m.dst) >= f.need;
+      });
+  return keptByKey(msgs, keyOfMsg, [&](uint32_t k, size_t) { return keys[k].wide; });
+}
+
+const std::vector<Round> &ValueRounds::of(const MessageTable &t,
+                                          const std::vector<uint32_t> &candidates) {
+  if (made_ && candidates == candidates_) return rounds_;
+  candidates_ = candidates;
+  rounds_ = pairRounds(t, candidates, [](const Message &m) {
+    return RoundKey{m.comm, m.tag, m.bytes, m.sendType};
+  });
+  made_ = true;
+  return rounds_;
 }
 
 std::vector<uint32_t> hashedCandidates(const std::vector<uint32_t> &usable,

@@ -44,13 +44,14 @@ void echoBarriers(RuleInputs &in) { findEchoBarriers(in.t, in.usable(), in.claim
 void blockFlows(RuleInputs &in) { findBlockAlltoalls(in.t, in.o, in.claimed, in.instances); }
 void bruckShapes(RuleInputs &in) { findBruckShapes(in.t, in.usable(), in.claimed, in.instances); }
 void prefixReductions(RuleInputs &in) {
-  findPrefixReductions(in.t, in.o, in.usable(), in.claimed, in.instances);
+  findPrefixReductions(in.t, in.o, in.usable(), in.valueRounds, in.claimed, in.instances);
 }
 void forwardedPrefixes(RuleInputs &in) {
   findForwardedPrefixes(in.t, in.o, in.claimed, in.instances);
 }
 void reductions(RuleInputs &in) {
-  findReductions(in.t, in.usable(), in.activity(), in.claimed, in.instances);
+  findReductions(in.t, in.usable(), in.activity(), in.valueRounds, in.claimed, in.instances);
+  in.valueRounds.release();
 }
 void rotatingChains(RuleInputs &in) {
   findRotatingChains(in.t, in.usable(), in.claimed, in.instances);

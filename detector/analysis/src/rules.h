@@ -28,6 +28,7 @@ public:
   const RankActivity &activity();
   const Provenance &provenance() { return provenance_(); }
   const std::vector<uint32_t> &usable(); // usableMessages(t, o), made on first use
+  ValueRounds valueRounds;               // shared by prefix reductions and reductions
 
 private:
   std::unique_ptr<RankActivity> activity_;

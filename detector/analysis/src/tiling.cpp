@@ -148,6 +148,26 @@ bool severalPerPair(const MessageTable &t, const std::vector<uint32_t> &msgs) {
   return senders != 0 && repeaters == senders;
 }
 
+// No side of the round can be tiled (tiled() wants a block for every other
+// member from one sender, or from every other member at one receiver) and
+// it is too small for a full exchange: nothing to find. Rings, trees and
+// neighbour steps, most rounds, end here before they are grouped. counts:
+// scratch of zeros per world rank, left zeroed.
+bool tooSparse(const std::vector<Message> &table, const std::vector<uint32_t> &msgs, size_t p,
+               std::vector<uint32_t> &counts) {
+  if (p == 0 || msgs.size() >= p * (p - 1)) return false;
+  const uint32_t need = uint32_t(std::max<size_t>(p - 1, 1));
+  uint32_t most = 0;
+  for (uint32_t i : msgs) {
+    const Message &m = table[i];
+    size_t top = std::max(m.src, m.dst) * size_t(2) + 2;
+    if (counts.size() < top) counts.resize(top, 0);
+    most = std::max({most, ++counts[size_t(m.src) * 2], ++counts[size_t(m.dst) * 2 + 1]});
+  }
+  for (uint32_t i : msgs) counts[size_t(table[i].src) * 2] = counts[size_t(table[i].dst) * 2 + 1] = 0;
+  return most < need;
+}
+
 // The neighbour note (what settles the match) first, the layout after it.
 void addNote(Instance &in, const std::string &more) {
   if (more.empty()) return;
@@ -187,15 +207,19 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
   std::vector<std::pair<uint32_t, uint32_t>> of;
   std::vector<uint32_t> sendFlat, recvFlat;
   std::vector<Side> sends, recvs;
-  std::vector<Round> rounds =
-      pairRounds(t, candidates, [byTag](const Message &m) { return tilingKey(m, byTag); });
+  std::vector<uint32_t> counts;
+  auto keyOf = [byTag](const Message &m) { return tilingKey(m, byTag); };
+  // Only keys with a member that sends to (receives from) every other one
+  // can hold a tiled side or a full exchange (rings and trees have none).
+  std::vector<Round> rounds = pairRounds(t, withWideMembers(t, candidates, keyOf), keyOf);
   for (Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
     const uint32_t comm = round.key.comm;
-    groupBySide(t, round.messages, true, of, sendFlat, sends);
-    groupBySide(t, round.messages, false, of, recvFlat, recvs);
     const Group &g = *t.group(comm);
     size_t p = g.members.size();
+    if (tooSparse(t.messages, round.messages, p, counts)) continue;
+    groupBySide(t, round.messages, true, of, sendFlat, sends);
+    groupBySide(t, round.messages, false, of, recvFlat, recvs);
     size_t sendTiled = 0, recvTiled = 0;
     for (Side &s : sends) sendTiled += s.tiled = tiled(t, g, s, true, s.base, s.n);
     for (Side &s : recvs) recvTiled += s.tiled = tiled(t, g, s, false, s.base, s.n);

@@ -133,9 +133,11 @@ bool sameBlockToAll(const MessageTable &t,
 void varyingPass(const MessageTable &t, const std::vector<uint32_t> &candidates,
                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   PayloadStrength strength;
-  std::vector<Round> rounds = pairRounds(t, candidates, [](const Message &m) {
-    return RoundKey{m.comm, m.tag, 0, m.sendType};
-  });
+  auto keyOf = [](const Message &m) { return RoundKey{m.comm, m.tag, 0, m.sendType}; };
+  // A round whose sizes do not vary is passed over below; where every
+  // message of a key has one size, none of its rounds can vary, and the
+  // key is not numbered into rounds at all (most keys of most traces).
+  std::vector<Round> rounds = pairRounds(t, withSeveralSizes(t, candidates, keyOf), keyOf);
   std::vector<Block> blocks;
   for (Round &round : rounds) {
     const Group &g = *t.group(round.key.comm);

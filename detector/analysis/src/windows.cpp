@@ -132,6 +132,7 @@ WindowTable assembleWindow(const MessageTable &base, WindowParts parts,
   MessageTable &w = out.table;
   w.ranks = base.ranks;
   w.groups = base.groups;
+  w.groupsByComm = base.groupsByComm;
   w.kept = std::move(parts.kept);
   const size_t n = parts.messages.size();
   if (blockBytes) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectivize/block_crcs.h"
@@ -98,7 +99,14 @@ struct MessageTable {
   MatchStats stats;
   std::vector<std::string> warnings; // what was skipped, for the report
   BlockCrcs blocks;                  // opt-in per-block CRCs (readBlockCrcs)
+  // The group of a communicator (nullptr: none). The analyses ask it for
+  // every message: with many communicators (one per iteration) a scan of
+  // the groups each time was quadratic; indexGroups() sorts them by
+  // communicator once they are all in, after which group() searches that
+  // index (a hit is checked against `groups`; any miss still scans them).
   const Group *group(uint32_t comm) const;
+  void indexGroups();
+  std::vector<std::pair<uint32_t, uint32_t>> groupsByComm; // (comm, first position in groups)
 };
 
 // A receive as one rank recorded it, before matching.
