@@ -115,7 +115,7 @@ std::string expectVerdicts(int want) {
 
 // Every rank sees its own algorithm 10000x slower than measured (so that
 // no library call, however delayed on a loaded machine, looks slower):
-// after the first trial (16 calls, then 4) every cell runs the library's
+// after the first trial (16 calls, then 6) every cell runs the library's
 // collective, on every rank, with the same results.
 TEST(Environment, TrialHandsASlowOwnAlgorithmToTheLibrary) {
   REQUIRE_VAR("COLLECTIVIZE_TRIAL_OWN_SCALE", "10000");

@@ -25,7 +25,7 @@ typedef struct czi_trial {
   unsigned char step;   /* 0: no trial running; 1..CZI_TRIAL_STEPS: its call */
   unsigned char use_mpi; /* the verdict all ranks agreed on last */
   unsigned char trials, switches; /* counts, for tests and curiosity */
-  double best[2];       /* this rank's fastest own / library call in it */
+  double times[2][3];   /* this rank's own / library calls in it (seconds) */
 } czi_trial;
 
 /* What one call keeps between begin and end. */

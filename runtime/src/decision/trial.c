@@ -17,27 +17,27 @@
  * Per communicator, collective and size class (trial.h), every rank:
  *  1. runs the current verdict (at first the table's own algorithm);
  *  2. after `period` calls, runs a trial of CZI_TRIAL_STEPS calls: own,
- *     library, library, own (so neither side always follows the other),
- *     each after a barrier on the private communicator and timed alone
- *     with the monotonic clock, and keeps its fastest own and fastest
- *     library call. The barrier keeps either side from being charged for
+ *     library, library, own, own, library (so neither side always follows
+ *     the other), each after a barrier on the private communicator and
+ *     timed alone with the monotonic clock, and takes the median of each
+ *     side's three. The barrier keeps either side from being charged for
  *     the ranks' arrival skew or for the other's backlog (the shm
  *     broadcast's root runs up to 64 segments ahead of its readers: a
- *     library call right after it would wait for them);
+ *     library call right after it would wait for them); the median, not
+ *     the fastest, because in the far placement own's calls vary (the
+ *     fastest of two read 1.1x the library's at 128 KiB where the bench's
+ *     means read 2x), and one call delayed by another job is ignored;
  *  3. after the trial's last call, one PMPI_Allreduce (MPI_MAX) of the two
- *     times over the private communicator: every rank gets the same two
+ *     medians over the private communicator: every rank gets the same two
  *     numbers, the slowest rank's, so every rank takes the same verdict (a
  *     split verdict would pair a shared-memory algorithm with the library's
- *     collective and hang); the library takes the cell if own's time is
- *     more than CZI_TRIAL_MARGIN times its own, and gives it back as soon
- *     as own's is below its time (a cell the table measured as own's
- *     stays own's while the two are within noise of each other);
+ *     collective and hang); the faster side takes the cell (own on a tie);
  *  4. a verdict that stands doubles the period (up to CZI_TRIAL_PERIOD_MAX),
  *     a changed one sets it back to CZI_TRIAL_PERIOD_MIN.
  *
- * Cost, per period of n calls: the 2 trial calls of the losing side (each at
- * most the ratio between the two, so ~3.5 extra library-call times a period
- * when own is 4x slower), 4 barriers and one allreduce of 16 bytes (1-3 us
+ * Cost, per period of n calls: the 3 trial calls of the losing side (each at
+ * most the ratio between the two, so ~8 extra library-call times a period
+ * when own is 4x slower), 6 barriers and one allreduce of 16 bytes (1-3 us
  * each at P = 2, 10-50 us oversubscribed); n grows to 1024 while the verdict stands, so in
  * steady state ~0.5 % of the calls' time. Calls not on trial pay one
  * pointer test on the fast path. A change of placement is noticed within n
@@ -60,14 +60,10 @@
 #include "trial.h"
 
 enum {
-  CZI_TRIAL_STEPS = 4,
+  CZI_TRIAL_STEPS = 6,
   CZI_TRIAL_PERIOD_MIN = 16,
   CZI_TRIAL_PERIOD_MAX = 1024,
 };
-/* How much slower own must be before the library takes its cell: the
- * far placement makes it 3-5x slower, the same code timed twice on this
- * machine differs by up to 10 % (bench/README.md). */
-#define CZI_TRIAL_MARGIN 1.1
 
 static int trials_on = 1;
 static double own_scale = 1.0;
@@ -144,24 +140,30 @@ const czi_algorithm *czi_trial_pick(czi_trial *t, MPI_Comm priv,
       return t->use_mpi ? t->mpi : t->own;
     }
     t->step = 1;
-    t->best[0] = t->best[1] = INFINITY;
   }
-  /* own, library, library, own */
-  c->which = t->step == 2 || t->step == 3;
+  /* own, library, library, own, own, library */
+  c->which = t->step == 2 || t->step == 3 || t->step == 6;
   c->timed = 1;
   c->barrier_rc = PMPI_Barrier(priv);
   c->t0 = now_s();
   return c->which ? t->mpi : t->own;
 }
 
-/* Step 3 and 4: the slowest rank's fastest calls decide, alike on every
+static double median3(const double *v) {
+  const double a = v[0], b = v[1], c = v[2];
+  if ((a <= b && b <= c) || (c <= b && b <= a)) return b;
+  if ((b <= a && a <= c) || (c <= a && a <= b)) return a;
+  return c;
+}
+
+/* Step 3 and 4: the slowest rank's medians decide, alike on every
  * rank. */
 static int decide(czi_trial *t, MPI_Comm priv) {
-  double worst[2];
-  int rc = PMPI_Allreduce(t->best, worst, 2, MPI_DOUBLE, MPI_MAX, priv);
+  double mine[2], worst[2];
+  for (int k = 0; k < 2; k++) mine[k] = median3(t->times[k]);
+  int rc = PMPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, priv);
   if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
-  const unsigned char use_mpi =
-      t->use_mpi ? worst[0] >= worst[1] : worst[0] > CZI_TRIAL_MARGIN * worst[1];
+  const unsigned char use_mpi = worst[0] > worst[1];
   t->trials += t->trials < 255;
   if (use_mpi == t->use_mpi) {
     t->period = t->period < CZI_TRIAL_PERIOD_MAX ? 2 * t->period
@@ -181,7 +183,9 @@ int czi_trial_record(czi_trial *t, MPI_Comm priv, const czi_trial_call *c,
   if (rc == MPI_SUCCESS && c->barrier_rc != MPI_SUCCESS)
     rc = czi_mpi_fail(c->barrier_rc, __func__, "PMPI_Barrier");
   if (c->which == 0) dt *= own_scale;
-  if (dt < t->best[c->which]) t->best[c->which] = dt;
+  /* Steps 1, 4, 5 are own's calls 0, 1, 2; steps 2, 3, 6 the library's. */
+  static const unsigned char slot[CZI_TRIAL_STEPS + 1] = {0, 0, 0, 1, 1, 2, 2};
+  t->times[c->which][slot[t->step]] = dt;
   if (t->step++ < CZI_TRIAL_STEPS) return rc;
   t->step = 0;
   const int agreed = decide(t, priv);
