@@ -24,6 +24,7 @@ typedef struct czi_trial {
   unsigned period;      /* calls between trials */
   unsigned char step;   /* 0: no trial running; 1..CZI_TRIAL_STEPS: its call */
   unsigned char use_mpi; /* the verdict all ranks agreed on last */
+  unsigned char doubted; /* the last trial went against use_mpi */
   unsigned char trials, switches; /* counts, for tests and curiosity */
   double times[2][3];   /* this rank's own / library calls in it (seconds) */
 } czi_trial;

@@ -19,19 +19,23 @@
  *  2. after `period` calls, runs a trial of CZI_TRIAL_STEPS calls: own,
  *     library, library, own, own, library (so neither side always follows
  *     the other), each after a barrier on the private communicator and
- *     timed alone with the monotonic clock, and takes the median of each
- *     side's three. The barrier keeps either side from being charged for
- *     the ranks' arrival skew or for the other's backlog (the shm
- *     broadcast's root runs up to 64 segments ahead of its readers: a
- *     library call right after it would wait for them); the median, not
- *     the fastest, because in the far placement own's calls vary (the
- *     fastest of two read 1.1x the library's at 128 KiB where the bench's
- *     means read 2x), and one call delayed by another job is ignored;
+ *     timed alone with the monotonic clock, and keeps each side's fastest.
+ *     The barrier keeps either side from being charged for the ranks'
+ *     arrival skew or for the other's backlog (the shm broadcast's root
+ *     runs up to 64 segments ahead of its readers: a library call right
+ *     after it would wait for them). The fastest, because other jobs only
+ *     ever add time: at load 40 on the 2-core VM single 256 KiB calls took
+ *     25 us to 475 ms, and medians of three picked the side that had been
+ *     descheduled about half the time; the far placement slows every
+ *     handover, so it shows in the fastest call too (256 KiB: 133 us
+ *     against 36 near);
  *  3. after the trial's last call, one PMPI_Allreduce (MPI_MAX) of the two
- *     medians over the private communicator: every rank gets the same two
+ *     times over the private communicator: every rank gets the same two
  *     numbers, the slowest rank's, so every rank takes the same verdict (a
  *     split verdict would pair a shared-memory algorithm with the library's
- *     collective and hang); the faster side takes the cell (own on a tie);
+ *     collective and hang). The faster side (own on a tie) takes the cell
+ *     only if a second trial CZI_TRIAL_PERIOD_MIN calls later agrees, so
+ *     one disturbed trial does not move it;
  *  4. a verdict that stands doubles the period (up to CZI_TRIAL_PERIOD_MAX),
  *     a changed one sets it back to CZI_TRIAL_PERIOD_MIN.
  *
@@ -149,26 +153,30 @@ const czi_algorithm *czi_trial_pick(czi_trial *t, MPI_Comm priv,
   return c->which ? t->mpi : t->own;
 }
 
-static double median3(const double *v) {
-  const double a = v[0], b = v[1], c = v[2];
-  if ((a <= b && b <= c) || (c <= b && b <= a)) return b;
-  if ((b <= a && a <= c) || (c <= a && a <= b)) return a;
-  return c;
+static double fastest3(const double *v) {
+  const double ab = v[0] < v[1] ? v[0] : v[1];
+  return ab < v[2] ? ab : v[2];
 }
 
-/* Step 3 and 4: the slowest rank's medians decide, alike on every
+/* Step 3 and 4: the slowest rank's fastest calls decide, alike on every
  * rank. */
 static int decide(czi_trial *t, MPI_Comm priv) {
   double mine[2], worst[2];
-  for (int k = 0; k < 2; k++) mine[k] = median3(t->times[k]);
+  for (int k = 0; k < 2; k++) mine[k] = fastest3(t->times[k]);
   int rc = PMPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, priv);
   if (rc != MPI_SUCCESS) return czi_mpi_fail(rc, __func__, "PMPI_Allreduce");
   const unsigned char use_mpi = worst[0] > worst[1];
   t->trials += t->trials < 255;
   if (use_mpi == t->use_mpi) {
+    t->doubted = 0;
     t->period = t->period < CZI_TRIAL_PERIOD_MAX ? 2 * t->period
                                                  : CZI_TRIAL_PERIOD_MAX;
+  } else if (!t->doubted) { /* ask again soon */
+    t->doubted = 1;
+    t->calls_left = CZI_TRIAL_PERIOD_MIN;
+    return MPI_SUCCESS;
   } else {
+    t->doubted = 0;
     t->use_mpi = use_mpi;
     t->switches += t->switches < 255;
     t->period = CZI_TRIAL_PERIOD_MIN;
