@@ -44,6 +44,12 @@ const EnvVar kEnvironment[] = {
     {"COLLECTIVIZE_SHM_WAIT", "runtime", "auto",
      "how shm ranks wait for each other: yield, sleep[:N] (sleep after N yields) or "
      "auto[:N] (sleep only when oversubscribed and moving little)"},
+    {"COLLECTIVIZE_TRIALS", "runtime", "1",
+     "0: a table-chosen own algorithm always runs; 1: from 32 KiB on it is timed now and "
+     "then against the MPI library's collective, and the faster runs (all ranks agree)"},
+    {"COLLECTIVIZE_TRIAL_OWN_SCALE", "runtime", "1",
+     "F > 0, for tests: count this process's own-algorithm trial calls as F times their "
+     "measured time (F > 1 acts like cores far apart)"},
     // The tracer (libcollectivize_trace).
     {"COLLECTIVIZE_TRACE_DIR", "tracer, run", "a new one",
      "where the trace goes; must be new or empty (default: "

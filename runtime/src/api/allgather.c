@@ -13,23 +13,28 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
   int rc = MPI_SUCCESS;
   czi_call call;
   int from_table = 0;
+  czi_trial *trial = NULL;
+  czi_trial_call tc;
   czi_clear_error();
   CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
                                recvcount, recvtype, comm, &call));
   if (!alg) {
     czi_choice choice;
-    CZI_TRY(czi_select(CZ_COLL_ALLGATHER, call.size,
-                       (long long)recvcount * (long long)call.rt.size, &choice));
+    const long long bytes = (long long)recvcount * (long long)call.rt.size;
+    CZI_TRY(czi_select(CZ_COLL_ALLGATHER, call.size, bytes, &choice));
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
-    if (sendbuf != MPI_IN_PLACE) {
-      czi_params chosen = {param, from_table};
+    czi_params chosen = {param, from_table};
+    trial = czi_trial_for(call.state, CZ_COLL_ALLGATHER, alg, &chosen, bytes);
+    if (sendbuf != MPI_IN_PLACE)
       czi_memo_fill(call.state, CZ_COLL_ALLGATHER, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen, czi_memo_kind_of(alg));
-    }
+                    &call.rt, recvcount, alg, &chosen, czi_memo_kind_of(alg),
+                    trial);
   }
-  alg = czi_algorithm_for_procs(alg, call.size);
+  /* Before the in-place rewrite: the library's collective takes it as given. */
+  alg = czi_trial_begin(trial, czi_algorithm_for_procs(alg, call.size),
+                        call.priv, &tc);
   if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     sendbuf = czi_block(recvbuf, call.rank, recvcount, &call.rt);
     sendcount = recvcount;
@@ -38,6 +43,7 @@ static int run_allgather(const char *fn, const czi_algorithm *alg, int param,
   czi_params params = {param, from_table};
   rc = ((czi_allgather_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                    recvcount, recvtype, call.priv, &params);
+  rc = czi_trial_end(trial, call.priv, &tc, rc);
 fn_fail:
   return rc;
 }
@@ -66,6 +72,9 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                recvcount, recvtype, s->priv);
     if (m->local)
       return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
+    if (m->trial)
+      return czi_block_call_on_trial(m, s, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype);
     return ((czi_allgather_fn)m->alg->fn)(sendbuf, sendcount, sendtype,
                                           recvbuf, recvcount, recvtype,
                                           s->priv, &m->params);

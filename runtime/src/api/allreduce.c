@@ -10,6 +10,8 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
   int rc = MPI_SUCCESS;
   czi_call call;
   int from_table = 0;
+  czi_trial *trial = NULL;
+  czi_trial_call tc;
   czi_clear_error();
   CZI_TRY(czi_check_comm(fn, comm, &call));
   CZI_TRY(czi_check_count(fn, "count", count));
@@ -20,19 +22,22 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
   if (op == MPI_OP_NULL) return czi_fail(MPI_ERR_OP, fn, "op is MPI_OP_NULL");
   if (!alg) {
     czi_choice choice;
-    CZI_TRY(czi_select(CZ_COLL_ALLREDUCE, call.size,
-                       (long long)count * (long long)call.rt.size, &choice));
+    const long long bytes = (long long)count * (long long)call.rt.size;
+    CZI_TRY(czi_select(CZ_COLL_ALLREDUCE, call.size, bytes, &choice));
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
+    trial = czi_trial_for(call.state, CZ_COLL_ALLREDUCE, alg, &chosen, bytes);
     czi_memo_fill(call.state, CZ_COLL_ALLREDUCE, &call.rt, count, &call.rt,
-                  count, alg, &chosen, czi_memo_kind_of(alg));
+                  count, alg, &chosen, czi_memo_kind_of(alg), trial);
   }
-  alg = czi_algorithm_for_procs(alg, call.size);
+  alg = czi_trial_begin(trial, czi_algorithm_for_procs(alg, call.size),
+                        call.priv, &tc);
   czi_params params = {param, from_table};
   rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
                                    call.priv, &params);
+  rc = czi_trial_end(trial, call.priv, &tc, rc);
 fn_fail:
   return rc;
 }
@@ -59,6 +64,8 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
       return sendbuf == MPI_IN_PLACE
                  ? MPI_SUCCESS
                  : czi_memo_copy(sendbuf, recvbuf, (size_t)count * m->s_size);
+    if (m->trial)
+      return czi_allreduce_on_trial(m, s, sendbuf, recvbuf, count, datatype, op);
     return ((czi_allreduce_fn)m->alg->fn)(sendbuf, recvbuf, count, datatype,
                                           op, s->priv, &m->params);
   }

@@ -17,28 +17,33 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   czi_call call;
   char *scratch = NULL;
   int from_table = 0;
+  czi_trial *trial = NULL;
+  czi_trial_call tc;
   czi_clear_error();
   CZI_TRY(czi_check_block_call(fn, sendbuf, sendcount, sendtype, recvbuf,
                                recvcount, recvtype, comm, &call));
   if (!alg) {
     czi_choice choice;
-    CZI_TRY(czi_select(CZ_COLL_ALLTOALL, call.size,
-                       (long long)recvcount * (long long)call.rt.size, &choice));
+    const long long bytes = (long long)recvcount * (long long)call.rt.size;
+    CZI_TRY(czi_select(CZ_COLL_ALLTOALL, call.size, bytes, &choice));
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
+    czi_params chosen = {param, from_table};
+    trial = czi_trial_for(call.state, CZ_COLL_ALLTOALL, alg, &chosen, bytes);
     if (sendbuf != MPI_IN_PLACE) {
-      czi_params chosen = {param, from_table};
       czi_memo_kind kind = czi_memo_kind_of(alg);
       /* Descriptions that differ need czi_alltoall_mpi's packing. */
       if (kind == CZI_MEMO_LIB &&
           (sendtype != recvtype || sendcount != recvcount))
         kind = CZI_MEMO_ALG;
       czi_memo_fill(call.state, CZ_COLL_ALLTOALL, &call.st, sendcount,
-                    &call.rt, recvcount, alg, &chosen, kind);
+                    &call.rt, recvcount, alg, &chosen, kind, trial);
     }
   }
-  alg = czi_algorithm_for_procs(alg, call.size);
+  /* Before the in-place rewrite: the library's collective takes it as given. */
+  alg = czi_trial_begin(trial, czi_algorithm_for_procs(alg, call.size),
+                        call.priv, &tc);
   if (sendbuf == MPI_IN_PLACE && !czi_takes_in_place(alg)) {
     MPI_Aint span = czi_span(call.size * recvcount, &call.rt);
     CZI_SCRATCH(scratch, CZI_SCRATCH_IN_PLACE, span);
@@ -50,6 +55,7 @@ static int run_alltoall(const char *fn, const czi_algorithm *alg, int param,
   czi_params params = {param, from_table};
   rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                   recvcount, recvtype, call.priv, &params);
+  rc = czi_trial_end(trial, call.priv, &tc, rc);
 fn_fail:
   return rc;
 }
@@ -80,6 +86,9 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                               recvtype, s->priv);
     if (m->local)
       return czi_memo_copy(sendbuf, recvbuf, (size_t)sendcount * m->s_size);
+    if (m->trial)
+      return czi_block_call_on_trial(m, s, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype);
     return ((czi_alltoall_fn)m->alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
                                          recvcount, recvtype, s->priv,
                                          &m->params);

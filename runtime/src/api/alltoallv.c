@@ -64,7 +64,7 @@ static int run_alltoallv(const char *fn, const czi_algorithm *alg, int param,
       /* Keyed by the types alone: the counts are checked on every call. */
       czi_params chosen = {param, from_table};
       czi_memo_fill(call.state, CZ_COLL_ALLTOALLV, &call.st, 0, &call.rt, 0,
-                    alg, &chosen, czi_memo_kind_of(alg));
+                    alg, &chosen, czi_memo_kind_of(alg), NULL);
     }
   }
   alg = czi_algorithm_for_procs(alg, call.size);

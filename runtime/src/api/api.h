@@ -6,6 +6,7 @@
 #include "cz_internal.h"
 #include "comm_state.h"
 #include "../decision/registry.h"
+#include "../decision/trial.h"
 
 typedef struct czi_call {
   int size, rank;
@@ -68,6 +69,20 @@ static inline const czi_memo *czi_fast_path(MPI_Comm comm, cz_collective coll,
   *state = s;
   return m;
 }
+
+/* A remembered call that is on trial (decision/trial.h), out of line so
+ * the fast paths keep their tail calls (on_trial.c). Alltoall and allgather
+ * share the signature. */
+int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
+                            const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype);
+int czi_bcast_on_trial(const czi_memo *m, const czi_comm_state *s,
+                       void *buffer, int count, MPI_Datatype datatype,
+                       int root);
+int czi_allreduce_on_trial(const czi_memo *m, const czi_comm_state *s,
+                           const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op);
 
 /* Registry entry by name, for the cz_<coll>_<algo> entry points. */
 const czi_algorithm *czi_algorithm_named(cz_collective coll, const char *name);

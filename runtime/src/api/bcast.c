@@ -9,6 +9,8 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
   int rc = MPI_SUCCESS;
   czi_call call;
   int from_table = 0;
+  czi_trial *trial = NULL;
+  czi_trial_call tc;
   czi_clear_error();
   CZI_TRY(czi_check_comm(fn, comm, &call));
   CZI_TRY(czi_check_count(fn, "count", count));
@@ -20,19 +22,22 @@ static int run_bcast(const char *fn, const czi_algorithm *alg, int param,
                     root, call.size);
   if (!alg) {
     czi_choice choice;
-    CZI_TRY(czi_select(CZ_COLL_BCAST, call.size,
-                       (long long)count * (long long)call.rt.size, &choice));
+    const long long bytes = (long long)count * (long long)call.rt.size;
+    CZI_TRY(czi_select(CZ_COLL_BCAST, call.size, bytes, &choice));
     alg = choice.alg;
     param = choice.param;
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
+    trial = czi_trial_for(call.state, CZ_COLL_BCAST, alg, &chosen, bytes);
     czi_memo_fill(call.state, CZ_COLL_BCAST, &call.rt, count, &call.rt, count,
-                  alg, &chosen, czi_memo_kind_of(alg));
+                  alg, &chosen, czi_memo_kind_of(alg), trial);
   }
-  alg = czi_algorithm_for_procs(alg, call.size);
+  alg = czi_trial_begin(trial, czi_algorithm_for_procs(alg, call.size),
+                        call.priv, &tc);
   czi_params params = {param, from_table};
   rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, call.priv,
                                &params);
+  rc = czi_trial_end(trial, call.priv, &tc, rc);
 fn_fail:
   return rc;
 }
@@ -55,6 +60,8 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   if (m && root >= 0 && root < s->size && !czi_error_pending) {
     if (m->lib) return czi_bcast_lib(buffer, count, datatype, root, s->priv);
     if (m->local) return MPI_SUCCESS; /* one process: the root has it */
+    if (m->trial)
+      return czi_bcast_on_trial(m, s, buffer, count, datatype, root);
     return ((czi_bcast_fn)m->alg->fn)(buffer, count, datatype, root, s->priv,
                                       &m->params);
   }

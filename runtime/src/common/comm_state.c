@@ -121,7 +121,7 @@ int czi_private_comm(MPI_Comm comm, MPI_Comm *out) {
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
                    const struct czi_algorithm *alg, const czi_params *params,
-                   czi_memo_kind kind) {
+                   czi_memo_kind kind, czi_trial *trial) {
   if (!st->predefined || !rt->predefined) return;
   czi_memo *m = &s->memo[coll];
   m->gen = czi_comm_gen_now();
@@ -140,4 +140,5 @@ void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
   m->r_extent = rt->extent;
   m->alg = alg;
   m->params = *params;
+  m->trial = trial;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cz_internal.h"
+#include "trial_state.h"
 
 struct czi_algorithm;
 
@@ -38,12 +39,15 @@ typedef struct czi_memo {
   MPI_Aint s_extent, r_extent; /* alltoallv's displacement units */
   const struct czi_algorithm *alg;
   czi_params params;
+  czi_trial *trial; /* non-NULL: calls are on trial (trial.h) */
 } czi_memo;
 
 typedef struct czi_comm_state {
   MPI_Comm priv; /* private duplicate: the runtime's messages live here */
   int size, rank;
   czi_memo memo[CZ_COLL_COUNT];
+  /* The table's own algorithms against the library's, per size class. */
+  czi_trial trials[CZ_COLL_COUNT][CZI_TRIAL_CLASSES];
 } czi_comm_state;
 
 /* Advanced when a recorded communicator is freed, when MPI finalizes and
@@ -101,11 +105,12 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
 /* Remember the table's answer (the caller has checked every argument);
  * kind SELF: alg is the one-process local copy (the memo then says local
  * when both types are dense); LIB: the library's collective, called
- * directly. */
+ * directly; trial: the record the calls count against, or NULL
+ * (czi_trial_for). */
 void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
                    int sc, const czi_type *rt, int rc,
                    const struct czi_algorithm *alg, const czi_params *params,
-                   czi_memo_kind kind);
+                   czi_memo_kind kind, czi_trial *trial);
 
 /* The fast path's local copy (memo->local): bytes from src to dst. */
 static inline int czi_memo_copy(const void *src, void *dst, size_t bytes) {

@@ -57,7 +57,9 @@ static inline void czi_copy(void *dst, const void *src, size_t n) {
  * quarter of the launches. Below 32 KiB the cached copy wins (4 KiB: 0.4 us
  * against 1.0 with the cores near); from 128 KiB on, and for broadcasts
  * (many readers of one block), streaming cost the near placement more
- * than it saved the far one (bench/README.md, "Cores far apart"). */
+ * than it saved the far one (bench/README.md, "Cores far apart"); there the
+ * table's choice is kept on trial against the MPI library's collective,
+ * which the far placement hardly slows (decision/trial.c). */
 #define CZI_COPY_STREAM_MIN_BYTES 32768u
 #define CZI_COPY_STREAM_MAX_BYTES 131072u
 

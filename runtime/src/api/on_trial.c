@@ -1,0 +1,36 @@
+/* on_trial.c: the fast path of a call whose cell is on trial
+ * (decision/trial.h): the trial picks the table's own algorithm or the
+ * library's collective, times the call when it is one of a trial's, and
+ * after a trial's last call agrees on the verdict. */
+#include "api.h"
+
+int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
+                            const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype) {
+  czi_trial_call tc;
+  const czi_algorithm *alg = czi_trial_begin(m->trial, m->alg, s->priv, &tc);
+  int rc = ((czi_alltoall_fn)alg->fn)(sendbuf, sendcount, sendtype, recvbuf,
+                                      recvcount, recvtype, s->priv, &m->params);
+  return czi_trial_end(m->trial, s->priv, &tc, rc);
+}
+
+int czi_bcast_on_trial(const czi_memo *m, const czi_comm_state *s,
+                       void *buffer, int count, MPI_Datatype datatype,
+                       int root) {
+  czi_trial_call tc;
+  const czi_algorithm *alg = czi_trial_begin(m->trial, m->alg, s->priv, &tc);
+  int rc = ((czi_bcast_fn)alg->fn)(buffer, count, datatype, root, s->priv,
+                                   &m->params);
+  return czi_trial_end(m->trial, s->priv, &tc, rc);
+}
+
+int czi_allreduce_on_trial(const czi_memo *m, const czi_comm_state *s,
+                           const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op) {
+  czi_trial_call tc;
+  const czi_algorithm *alg = czi_trial_begin(m->trial, m->alg, s->priv, &tc);
+  int rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
+                                       s->priv, &m->params);
+  return czi_trial_end(m->trial, s->priv, &tc, rc);
+}

@@ -1,0 +1,151 @@
+// trial_test.cpp: the table's own algorithm on trial against the MPI
+// library's collective (runtime/src/decision/trial.c), made to lose with
+// COLLECTIVIZE_TRIAL_OWN_SCALE (each test runs in its own launch with the
+// environment tests/mpi/CMakeLists.txt gives it; without it, it skips).
+// Every call's result is checked, before and after the verdict changes.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "expect.h"
+#include "registry.h"
+#include "trial.h"
+
+namespace cztest {
+namespace {
+
+// The cells tried: large enough to be on trial, and (at P = 2) cells the
+// built-in table gives an own algorithm.
+constexpr int kInts = 16384; // 64 KiB of MPI_INT
+
+int value(int rank, int index, int call) { return rank * 1000003 + index * 7 + call; }
+
+// `calls` calls of each collective through cz_<coll>, each result checked
+// against what the data says it must be.
+std::string runCalls(int calls) {
+  const int me = worldRank(), p = worldSize();
+  std::string problem;
+  std::vector<int> send(kInts * p), recv(kInts * p);
+  for (int call = 0; call < calls; call++) {
+    for (int i = 0; i < kInts; i++) send[i] = value(me, i, call);
+    if (cz_allgather(send.data(), kInts, MPI_INT, recv.data(), kInts, MPI_INT,
+                     MPI_COMM_WORLD) != MPI_SUCCESS)
+      return "allgather failed: " + std::string(cz_last_error());
+    for (int r = 0; r < p; r++)
+      for (int i = 0; i < kInts; i++)
+        if (recv[r * kInts + i] != value(r, i, call))
+          return "allgather call " + std::to_string(call) + ": wrong data from rank " +
+                 std::to_string(r);
+
+    for (int r = 0; r < p; r++)
+      for (int i = 0; i < kInts; i++) send[r * kInts + i] = value(me, r * kInts + i, call);
+    if (cz_alltoall(send.data(), kInts, MPI_INT, recv.data(), kInts, MPI_INT,
+                    MPI_COMM_WORLD) != MPI_SUCCESS)
+      return "alltoall failed: " + std::string(cz_last_error());
+    for (int r = 0; r < p; r++)
+      for (int i = 0; i < kInts; i++)
+        if (recv[r * kInts + i] != value(r, me * kInts + i, call))
+          return "alltoall call " + std::to_string(call) + ": wrong data from rank " +
+                 std::to_string(r);
+
+    for (int i = 0; i < kInts; i++) recv[i] = me == 0 ? value(0, i, call) : -1;
+    if (cz_bcast(recv.data(), kInts, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+      return "bcast failed: " + std::string(cz_last_error());
+    for (int i = 0; i < kInts; i++)
+      if (recv[i] != value(0, i, call))
+        return "bcast call " + std::to_string(call) + ": wrong data";
+
+    for (int i = 0; i < kInts; i++) send[i] = value(me, i, call);
+    if (cz_allreduce(send.data(), recv.data(), kInts, MPI_INT, MPI_SUM,
+                     MPI_COMM_WORLD) != MPI_SUCCESS)
+      return "allreduce failed: " + std::string(cz_last_error());
+    for (int i = 0; i < kInts; i++) {
+      long long want = 0;
+      for (int r = 0; r < p; r++) want += value(r, i, call);
+      if (recv[i] != (int)want) return "allreduce call " + std::to_string(call) + ": wrong sum";
+    }
+  }
+  return problem;
+}
+
+const cz_collective kColls[] = {CZ_COLL_ALLGATHER, CZ_COLL_ALLTOALL, CZ_COLL_BCAST,
+                                CZ_COLL_ALLREDUCE};
+
+// The table must give these cells an own algorithm, or nothing is on trial.
+std::string expectOwnInTable() {
+  std::string problem;
+  for (cz_collective coll : kColls) {
+    char name[128] = "";
+    cz_selected_algorithm(coll, worldSize(), kInts * 4LL, name, sizeof name);
+    if (std::string(name) == "mpi")
+      problem += std::string(cz_collective_name(coll)) + " is not an own algorithm; ";
+  }
+  return problem;
+}
+
+// Every rank's verdict for every collective, and that all ranks hold the
+// same ones.
+std::string expectVerdicts(int want) {
+  std::string problem;
+  for (cz_collective coll : kColls) {
+    int trials = 0;
+    const int got = czi_trial_verdict(MPI_COMM_WORLD, coll, kInts * 4LL, &trials);
+    int lo = got, hi = got;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const std::string name = cz_collective_name(coll);
+    if (lo != hi) problem += name + ": ranks disagree (" + std::to_string(lo) + " vs " +
+                             std::to_string(hi) + "); ";
+    if (got != want)
+      problem += name + ": verdict " + std::to_string(got) + ", expected " +
+                 std::to_string(want) + "; ";
+    if (want >= 0 && trials < 1) problem += name + ": no trial ran; ";
+  }
+  return problem;
+}
+
+#define REQUIRE_VAR(var, value)                                        \
+  do {                                                                 \
+    const char *v_ = std::getenv(var);                                 \
+    if (!v_ || std::string(v_) != (value))                             \
+      GTEST_SKIP() << "needs " var "=" value " (set by ctest)";        \
+  } while (0)
+
+// Every rank sees its own algorithm 10000x slower than measured (so that
+// no library call, however delayed on a loaded machine, looks slower):
+// after two trials that agree (16 calls, 6 trial calls, 16 calls, 6 more)
+// every cell runs the library's collective, on every rank, with the same
+// results.
+TEST(Environment, TrialHandsASlowOwnAlgorithmToTheLibrary) {
+  REQUIRE_VAR("COLLECTIVIZE_TRIAL_OWN_SCALE", "10000");
+  std::string problem = expectOwnInTable();
+  problem += runCalls(60);
+  problem += expectVerdicts(1);
+  CZ_EXPECT_ALL_RANKS_OK("own algorithm 10000x slower", problem);
+}
+
+// Only the last rank sees it slow; the others see it 10000x faster. A verdict
+// taken rank by rank would split (and a shared-memory algorithm on one rank
+// facing the library's collective on another hangs or mixes data); the
+// agreed one follows the slowest rank.
+TEST(Environment, TrialVerdictIsAgreedWhenOnlyOneRankSeesItSlow) {
+  REQUIRE_VAR("COLLECTIVIZE_TRIAL_OWN_SCALE", "10000");
+  if (worldRank() != worldSize() - 1) czi_trial_set_own_scale(1e-4);
+  std::string problem = expectOwnInTable();
+  problem += runCalls(60);
+  problem += expectVerdicts(1);
+  CZ_EXPECT_ALL_RANKS_OK("own algorithm slow on the last rank only", problem);
+}
+
+// COLLECTIVIZE_TRIALS=0: nothing is on trial, whatever the scale says.
+TEST(Environment, TrialsOffKeepTheTablesChoice) {
+  REQUIRE_VAR("COLLECTIVIZE_TRIALS", "0");
+  std::string problem = runCalls(60);
+  problem += expectVerdicts(-1);
+  CZ_EXPECT_ALL_RANKS_OK("trials off", problem);
+}
+
+} // namespace
+} // namespace cztest
