@@ -4,6 +4,26 @@
  * (api.h, czi_fast_path). */
 #include "api.h"
 
+/* Whether combining values of type t gives the same bits in any order:
+ * integers (sums and products are exact, modulo the width), not floating
+ * point. Only such cells go on trial (decision/trial.h): a trial moves a
+ * cell between the runtime's allreduce and the library's, which combine
+ * the ranks' values in different orders, so floating-point results would
+ * change in their last bits from call to call, and from run to run with
+ * the machine's timing. Keyed by type alone, as the fast path's memo is. */
+static int combines_exactly(MPI_Datatype t) {
+  const MPI_Datatype exact[] = {
+      MPI_CHAR,       MPI_SIGNED_CHAR,    MPI_UNSIGNED_CHAR, MPI_BYTE,
+      MPI_SHORT,      MPI_UNSIGNED_SHORT, MPI_INT,           MPI_UNSIGNED,
+      MPI_LONG,       MPI_UNSIGNED_LONG,  MPI_LONG_LONG,     MPI_UNSIGNED_LONG_LONG,
+      MPI_INT8_T,     MPI_INT16_T,        MPI_INT32_T,       MPI_INT64_T,
+      MPI_UINT8_T,    MPI_UINT16_T,       MPI_UINT32_T,      MPI_UINT64_T,
+      MPI_C_BOOL,     MPI_2INT};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+    if (t == exact[i]) return 1;
+  return 0;
+}
+
 static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
                          const void *sendbuf, void *recvbuf, int count,
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -28,7 +48,8 @@ static int run_allreduce(const char *fn, const czi_algorithm *alg, int param,
     param = choice.param;
     from_table = choice.from_table;
     czi_params chosen = {param, from_table};
-    trial = czi_trial_for(call.state, CZ_COLL_ALLREDUCE, alg, &chosen, bytes);
+    if (combines_exactly(datatype))
+      trial = czi_trial_for(call.state, CZ_COLL_ALLREDUCE, alg, &chosen, bytes);
     czi_memo_fill(call.state, CZ_COLL_ALLREDUCE, &call.rt, count, &call.rt,
                   count, alg, &chosen, czi_memo_kind_of(alg), trial);
   }
