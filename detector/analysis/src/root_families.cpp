@@ -117,13 +117,9 @@ bool mergeExchange(const std::vector<Match *> &ms, std::vector<Match> &out) {
   return true;
 }
 
-// Broadcasts from one code, one root after another. Constant fills from
-// rank after rank are what a halo exchange of zeros looks like: with no
-// distinct payload among them they are dropped, not reported.
-void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
-  Match all = combine(ms, Kind::Bcast);
-  if (all.unproven & kPayloadFill) return;
-  all.supportOnly = false;
+// The merged match's instances (every call's) and roots (each once, in
+// order); returns how many roots.
+size_t gatherRoots(const std::vector<Match *> &ms, Match &all) {
   all.instances = 0;
   std::set<uint32_t> roots;
   for (const Match *m : ms) {
@@ -131,7 +127,18 @@ void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
     roots.insert(m->rootWorld);
   }
   all.roots.assign(roots.begin(), roots.end());
-  all.note = "the root changes from instance to instance (" + std::to_string(roots.size()) +
+  return roots.size();
+}
+
+// Broadcasts from one code, one root after another. Constant fills from
+// rank after rank are what a halo exchange of zeros looks like: with no
+// distinct payload among them they are dropped, not reported.
+void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
+  Match all = combine(ms, Kind::Bcast);
+  if (all.unproven & kPayloadFill) return;
+  all.supportOnly = false;
+  const size_t roots = gatherRoots(ms, all);
+  all.note = "the root changes from instance to instance (" + std::to_string(roots) +
              " roots): each root had received the previous broadcast before it sent its own, so "
              "these are one broadcast after another, not an allgather";
   out.push_back(std::move(all));
@@ -142,14 +149,8 @@ void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
 // What one call leaves open stays open for all; each call's note stands.
 void mergeRotatingReduces(const std::vector<Match *> &ms, std::vector<Match> &out) {
   Match all = combine(ms, Kind::Reduce);
-  all.instances = 0;
-  std::set<uint32_t> roots;
-  for (const Match *m : ms) {
-    all.instances += m->instances;
-    roots.insert(m->rootWorld);
-  }
-  all.roots.assign(roots.begin(), roots.end());
-  all.note = "the root changes from call to call (" + std::to_string(roots.size()) + " roots)";
+  const size_t roots = gatherRoots(ms, all);
+  all.note = "the root changes from call to call (" + std::to_string(roots) + " roots)";
   if (!ms[0]->note.empty()) all.note += ": " + ms[0]->note;
   out.push_back(std::move(all));
 }
