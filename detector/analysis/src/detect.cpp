@@ -538,9 +538,13 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     if (m.subset && m.splitColors.empty()) {
       // Partial: enough of the group, and one tag (a chain that changes
       // tags on the way is more likely unrelated messages with equal data).
-      // A constant fill on part of a group is no evidence at all.
+      // A constant fill on part of a group is no evidence at all, nor are
+      // a few bytes that relays sent on from other buffers than they
+      // arrived in: equal by chance (occupancy flags of a ring of cells,
+      // halo_flag_cells.c; in a traffic model such a part came and went
+      // with the run).
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
-          m.severalTags || (m.unproven & kPayloadFill))
+          m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)))
         continue;
       m.confirmed = false;
     }
