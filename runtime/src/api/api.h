@@ -62,9 +62,10 @@ static inline const czi_memo *czi_fast_path(MPI_Comm comm, cz_collective coll,
                                             MPI_Datatype rt, int rc,
                                             const void *sbuf, const void *rbuf,
                                             czi_comm_state **state) {
-  czi_comm_state *s = czi_comm_cached(comm);
+  const unsigned gen = czi_comm_gen_now();
+  czi_comm_state *s = czi_comm_cached_at(comm, gen);
   if (!s) return NULL;
-  const czi_memo *m = czi_memo_match(s, coll, st, sc, rt, rc);
+  const czi_memo *m = czi_memo_match(s, gen, coll, st, sc, rt, rc);
   if (!m || (m->need_sbuf && !sbuf) || (m->need_rbuf && !rbuf)) return NULL;
   *state = s;
   return m;

@@ -18,15 +18,6 @@ static int same_description(int sendcount, MPI_Datatype sendtype,
   return sendtype == recvtype && sendcount == recvcount;
 }
 
-int czi_alltoall_lib(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm) {
-  int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm);
-  if (__builtin_expect(rc != MPI_SUCCESS, 0))
-    return czi_mpi_fail(rc, "czi_alltoall_mpi", "PMPI_Alltoall");
-  return MPI_SUCCESS;
-}
 
 int czi_alltoall_mpi(CZI_ALLTOALL_ARGS) {
   int rc = MPI_SUCCESS, p;

@@ -78,10 +78,13 @@ static inline unsigned czi_comm_gen_now(void) {
 
 /* The record of comm if this thread has it at hand, else NULL (then call
  * czi_comm_state_get). A few loads and two compares. */
-static inline czi_comm_state *czi_comm_cached(MPI_Comm comm) {
+static inline czi_comm_state *czi_comm_cached_at(MPI_Comm comm, unsigned gen) {
   const czi_comm_slot *s = czi_comm_slot_of(comm);
-  if (s->comm == comm && s->gen == czi_comm_gen_now()) return s->state;
+  if (s->comm == comm && s->gen == gen) return s->state;
   return NULL;
+}
+static inline czi_comm_state *czi_comm_cached(MPI_Comm comm) {
+  return czi_comm_cached_at(comm, czi_comm_gen_now());
 }
 
 /* The checking path: MPI running, comm valid and not an intercommunicator,
@@ -90,13 +93,14 @@ static inline czi_comm_state *czi_comm_cached(MPI_Comm comm) {
  * thread. Errors name fn. */
 int czi_comm_state_get(const char *fn, MPI_Comm comm, czi_comm_state **out);
 
-/* A memo that answers this call, or NULL. */
+/* A memo that answers this call, or NULL; gen: czi_comm_gen_now(), read
+ * once for the record and the memo. */
 static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
-                                             cz_collective coll,
+                                             unsigned gen, cz_collective coll,
                                              MPI_Datatype st, int sc,
                                              MPI_Datatype rt, int rc) {
   const czi_memo *m = &s->memo[coll];
-  if (m->gen == czi_comm_gen_now() && m->rt == rt && m->rc == rc &&
+  if (m->gen == gen && m->rt == rt && m->rc == rc &&
       m->st == st && m->sc == sc)
     return m;
   return NULL;

@@ -72,22 +72,52 @@ typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 
 /* The library's collective on comm, a failure described as czi_<coll>_mpi
  * describes it: what czi_<coll>_mpi does for most calls, and what the
- * entry points' fast path calls when the memo says lib (comm_state.h).
+ * entry points' fast path runs when the memo says lib (comm_state.h).
+ * Inline: on the fast path the PMPI call is then the entry point's only
+ * call, without a frame of its own (bench/dispatch/instructions.c).
  * alltoall: only for one description on both sides (alltoall_mpi.c). */
-int czi_alltoall_lib(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm);
-int czi_allgather_lib(const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, MPI_Comm comm);
-int czi_bcast_lib(void *buffer, int count, MPI_Datatype datatype, int root,
-                  MPI_Comm comm);
-int czi_allreduce_lib(const void *sendbuf, void *recvbuf, int count,
-                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int czi_alltoallv_lib(const void *sendbuf, const int *sendcounts,
-                      const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
-                      const int *recvcounts, const int *rdispls,
-                      MPI_Datatype recvtype, MPI_Comm comm);
+int czi_lib_failed(int code, const char *where, const char *call)
+    __attribute__((cold, noinline));
+#define CZI_LIB_RESULT(rc, coll, call)                                      \
+  (__builtin_expect((rc) != MPI_SUCCESS, 0)                                 \
+       ? czi_lib_failed((rc), "czi_" #coll "_mpi", #call)                   \
+       : MPI_SUCCESS)
+static inline int czi_alltoall_lib(const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm) {
+  int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm);
+  return CZI_LIB_RESULT(rc, alltoall, PMPI_Alltoall);
+}
+static inline int czi_allgather_lib(const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm) {
+  int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
+  return CZI_LIB_RESULT(rc, allgather, PMPI_Allgather);
+}
+static inline int czi_bcast_lib(void *buffer, int count, MPI_Datatype datatype,
+                                int root, MPI_Comm comm) {
+  int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+  return CZI_LIB_RESULT(rc, bcast, PMPI_Bcast);
+}
+static inline int czi_allreduce_lib(const void *sendbuf, void *recvbuf,
+                                    int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm) {
+  int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return CZI_LIB_RESULT(rc, allreduce, PMPI_Allreduce);
+}
+static inline int czi_alltoallv_lib(const void *sendbuf, const int *sendcounts,
+                                    const int *sdispls, MPI_Datatype sendtype,
+                                    void *recvbuf, const int *recvcounts,
+                                    const int *rdispls, MPI_Datatype recvtype,
+                                    MPI_Comm comm) {
+  int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                          recvcounts, rdispls, recvtype, comm);
+  return CZI_LIB_RESULT(rc, alltoallv, PMPI_Alltoallv);
+}
 
 /* Internal tags on the private communicator, one per collective. Calls of
  * one collective are ordered on a communicator, so reuse is safe. */
