@@ -202,9 +202,9 @@ static __attribute__((noinline)) const unsigned char *packed(const void *buf, in
 }
 
 /* Hash count elements of layout t at buf (packed bytes), at most limit
- * bytes. Inlined into its two callers: for an 8-byte send the call and
- * its frame were 45 of the tracer's instructions per MPI_Sendrecv
- * (bench/README.md, "Tracer overhead"). */
+ * bytes. Inlined into its two callers: an 8-byte send's hash took 64
+ * instructions with the call and its frame, 43 without (bench/README.md,
+ * "Tracer overhead"). */
 CZT_HOT static inline void hash_layout(const void *buf, int count, MPI_Datatype type,
                                        const czt_layout *t, uint64_t limit, uint64_t *bytes,
                                        uint32_t *crc, uint64_t *prefix) {

@@ -246,9 +246,9 @@ czt_bytes czt_bytes_reduce_scatter_block(int recvcount, MPI_Datatype type, MPI_C
  * caller when threaded). Unknown communicators (made by calls the tracer
  * does not wrap) get CZT_COMM_UNDEFINED and a locally computed world rank. */
 void czt_comm_lookup_table(MPI_Comm comm, int peer, uint32_t *ref, uint32_t *peer_world);
-/* World and self without a call: with the call and its frame a lookup was
- * 25-28 instructions a record, out of line 11, inline 4 (bench/README.md,
- * "Tracer overhead"). */
+/* World and self without a call: with the table search in the same
+ * function a lookup was 25-28 instructions a record, as a call 11, inline
+ * about 5 (bench/README.md, "Tracer overhead"). */
 static inline void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
                                    uint32_t *peer_world) {
   if (comm == czt.world) {
