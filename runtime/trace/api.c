@@ -11,9 +11,9 @@ static _Thread_local uint64_t pending_site, pending_caller;
 static _Thread_local uint8_t pending_kind;
 static _Thread_local int pending;
 
-CZT_HOT czt_site czt_take_site(void *ra) {
+CZT_HOT czt_site czt_take_pending_site(void *ra) {
   /* Designated: every passed value the wrapper does not set stays 0. */
-  if (atomic_load_explicit(&czt.sites, memory_order_relaxed) && pending) {
+  if (pending) {
     pending = 0;
     return (czt_site){.id = pending_site, .kind = pending_kind,
                       .passed = {.caller = pending_caller}};

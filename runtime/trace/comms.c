@@ -83,12 +83,9 @@ void czt_comms_init(void) {
   /* World is the identity, self is this rank: no table entries needed. */
 }
 
-/* A communicator other than world and self: from the table. Out of line,
- * so the two common cases below save no registers (they were 25-28
- * instructions a record with them). */
-static __attribute__((noinline)) void lookup_table(MPI_Comm comm, int peer,
-                                                   uint32_t *ref,
-                                                   uint32_t *peer_world) {
+/* A communicator other than world and self: from the table (the two
+ * common cases are czt_comm_lookup's, inline in tracer.h). */
+void czt_comm_lookup_table(MPI_Comm comm, int peer, uint32_t *ref, uint32_t *peer_world) {
   czt_comm *e = find(comm);
   if (!e) e = insert(comm, CZT_COMM_UNDEFINED); /* made by an unwrapped call */
   if (!e) {
@@ -100,21 +97,6 @@ static __attribute__((noinline)) void lookup_table(MPI_Comm comm, int peer,
   *peer_world = e->world && peer >= 0 && peer < e->size
                     ? (uint32_t)e->world[peer]
                     : 0xffffffffu;
-}
-
-CZT_HOT void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
-                     uint32_t *peer_world) {
-  if (comm == czt.world) {
-    *ref = 0;
-    *peer_world = (uint32_t)peer;
-    return;
-  }
-  if (comm == czt.self) {
-    *ref = 1;
-    *peer_world = (uint32_t)czt.rank;
-    return;
-  }
-  lookup_table(comm, peer, ref, peer_world);
 }
 
 uint32_t czt_comm_ref(MPI_Comm comm) {

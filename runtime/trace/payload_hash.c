@@ -110,14 +110,19 @@ CZT_HOT static const czt_predefined *find(MPI_Datatype type) {
 /* Layout of type: from the table for predefined types, asked from MPI
  * otherwise (derived handles can be freed and reused, so they are not
  * cached). 0 when MPI cannot say. */
-CZT_HOT static int layout_of(MPI_Datatype type, const czt_predefined *p, czt_layout *l) {
-  if (p) {
-    *l = (czt_layout){p->size, 0, p->dense};
-    return 1;
-  }
+static __attribute__((noinline)) int derived_layout(MPI_Datatype type, czt_layout *l) {
   czi_type t;
   if (czi_type_get(type, &t) != MPI_SUCCESS) return 0;
   *l = (czt_layout){t.size, t.true_lb, t.dense};
+  return 1;
+}
+
+/* Derived types out of line: with their czi_type on the stack every
+ * message description saved six registers and made a frame (20 of its
+ * 63 instructions for an 8-byte send). */
+CZT_HOT static int layout_of(MPI_Datatype type, const czt_predefined *p, czt_layout *l) {
+  if (!p) return derived_layout(type, l);
+  *l = (czt_layout){p->size, 0, p->dense};
   return 1;
 }
 
@@ -186,10 +191,28 @@ CZT_HOT static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
   return v;
 }
 
+/* count elements of type packed into the per-thread buffer, or NULL.
+ * Out of line: the dense case (every predefined type) saves no registers
+ * for it. */
+static __attribute__((noinline)) const unsigned char *packed(const void *buf, int count,
+                                                             MPI_Datatype type, uint64_t size) {
+  /* Whole elements; a partial last one (short receive) is cut by the caller. */
+  size_t full = (size_t)count * size;
+  unsigned char *space = pack_space(full);
+  int position = 0;
+  if (!space || full > INT_MAX ||
+      PMPI_Pack(buf, count, type, space, (int)full, &position, MPI_COMM_SELF) != MPI_SUCCESS)
+    return NULL;
+  return space;
+}
+
 /* Hash count elements of layout t at buf (packed bytes), at most limit
- * bytes. */
-CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, const czt_layout *t,
-                        uint64_t limit, uint64_t *bytes, uint32_t *crc, uint64_t *prefix) {
+ * bytes. Inlined into its two callers: an 8-byte send's hash took 64
+ * instructions with the call and its frame, 43 without (bench/README.md,
+ * "Tracer overhead"). */
+CZT_HOT static inline void hash_layout(const void *buf, int count, MPI_Datatype type,
+                                       const czt_layout *t, uint64_t limit, uint64_t *bytes,
+                                       uint32_t *crc, uint64_t *prefix) {
   *bytes = 0;
   *crc = 0;
   *prefix = 0;
@@ -197,25 +220,16 @@ CZT_HOT static void hash_layout(const void *buf, int count, MPI_Datatype type, c
   uint64_t n = (uint64_t)count * t->size;
   if (n > limit) n = limit;
   if (n == 0) return;
-  const unsigned char *data;
-  if (t->dense) {
-    /* In integers: buf may be MPI_BOTTOM (null) with absolute addresses in
-     * the datatype, where pointer arithmetic on it is undefined. */
-    data = (const unsigned char *)((uintptr_t)buf + (uintptr_t)t->true_lb);
-  } else {
-    /* Whole elements; a partial last one (short receive) is cut to n. */
-    size_t full = (size_t)count * t->size;
-    unsigned char *space = pack_space(full);
-    int position = 0;
-    if (!space || full > INT_MAX ||
-        PMPI_Pack(buf, count, type, space, (int)full, &position,
-                  MPI_COMM_SELF) != MPI_SUCCESS)
-      return; /* bytes 0: "not hashed" */
-    data = space;
-  }
+  /* Dense: in integers, as buf may be MPI_BOTTOM (null) with absolute
+   * addresses in the datatype, where pointer arithmetic on it is
+   * undefined. */
+  const unsigned char *data =
+      t->dense ? (const unsigned char *)((uintptr_t)buf + (uintptr_t)t->true_lb)
+               : packed(buf, count, type, t->size);
+  if (!data) return; /* bytes 0: "not hashed" */
   *bytes = n;
-  *crc = n > CZT_CRC_FROM_PREFIX_BYTES ? crc_of(data, n) : 0; /* see event_log.h */
   *prefix = prefix_of(data, n);
+  *crc = n > CZT_CRC_FROM_PREFIX_BYTES ? crc_of(data, n) : 0; /* see event_log.h */
 }
 
 /* The datatype's code and layout, looked up once per message. */
@@ -226,26 +240,27 @@ CZT_HOT static void describe(czt_msg *m, MPI_Datatype type) {
   m->layout_ok = layout_of(type, p, &m->layout);
 }
 
-/* Bytes a completed receive's status says arrived (0: none or unknown).
- * Open MPI keeps them in the status itself: reading the field spares the
- * message path a call into the library (its code and the datatype's
- * lines, cold after every wait). */
-CZT_HOT static uint64_t received_bytes(const MPI_Status *st) {
-#if defined(OPEN_MPI) && OPEN_MPI
-  return (uint64_t)st->_ucount;
-#else
-  int received = 0;
-  if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS || received == MPI_UNDEFINED ||
-      received < 0)
-    return 0;
-  return (uint64_t)received;
-#endif
+/* Whole elements of size bytes in received bytes (0: size unknown, or
+ * more than an int counts). Bytes (size 1) without a division: tens of
+ * cycles per receive. */
+CZT_HOT static uint32_t whole_elements(uint64_t received, uint64_t size) {
+  uint64_t whole = size > 1 ? received / size : size ? received : 0;
+  return whole <= INT_MAX ? (uint32_t)whole : 0;
+}
+
+CZT_HOT void czt_recv_type_fields(MPI_Datatype type, uint64_t received, uint32_t *code,
+                                  uint32_t *count) {
+  const czt_predefined *p = find(type);
+  *code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
+  czt_layout l;
+  *count = layout_of(type, p, &l) ? whole_elements(received, l.size) : 0;
 }
 
 CZT_HOT void czt_msg_send_info(czt_msg *m, const void *buf, int count,
                        MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                        czt_site site) {
-  describe(m, type);
+  /* The arguments stored before the lookup, so none is kept in a register
+   * across it: a predefined type's path then needs no frame. */
   m->comm = comm;
   m->peer = peer;
   m->tag = tag;
@@ -256,7 +271,8 @@ CZT_HOT void czt_msg_send_info(czt_msg *m, const void *buf, int count,
   m->hashed = 0;
   m->crc = 0;
   m->prefix = 0;
-  m->bytes = m->layout_ok && count > 0 ? (uint64_t)count * m->layout.size : 0;
+  describe(m, type);
+  m->bytes = m->layout_ok && m->count > 0 ? (uint64_t)m->count * m->layout.size : 0;
 }
 
 CZT_HOT void czt_msg_hash(czt_msg *m) {
@@ -274,15 +290,13 @@ CZT_HOT void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype t
 
 CZT_HOT void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site) {
-  uint64_t received = received_bytes(st); /* whatever the datatype */
+  uint64_t received = czt_status_bytes(st); /* whatever the datatype */
   describe(m, type);
   size_t size = m->layout_ok ? m->layout.size : 0;
   m->comm = comm;
   m->peer = st->MPI_SOURCE;
   m->tag = st->MPI_TAG;
-  /* Bytes (size 1) without a division: tens of cycles per receive. */
-  uint64_t whole = size > 1 ? received / size : size ? received : 0;
-  m->count = whole <= INT_MAX ? (int)whole : 0;
+  m->count = (int)whole_elements(received, size);
   m->buf = buf;
   m->site = site;
   m->kept = 0;

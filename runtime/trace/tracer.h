@@ -112,7 +112,12 @@ typedef struct czt_site {
  * named (cz_trace_sites_database, api.c). */
 void czt_write_site_databases(FILE *f);
 /* The site cz_trace_site() set for this thread (consumed), else ra. */
-czt_site czt_take_site(void *ra);
+czt_site czt_take_pending_site(void *ra);
+/* Inline: until some thread sets a site (czt.sites) the site is ra. */
+static inline czt_site czt_take_site(void *ra) {
+  if (atomic_load_explicit(&czt.sites, memory_order_relaxed)) return czt_take_pending_site(ra);
+  return (czt_site){.id = (uint64_t)(uintptr_t)ra, .kind = 1};
+}
 /* In every wrapper, so the return address is the wrapper's caller. */
 #define CZT_SITE() czt_take_site(__builtin_return_address(0))
 /* A Fortran wrapper calls a C wrapper: the site is the Fortran wrapper's
@@ -163,6 +168,25 @@ void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
  * only when czt.hash_receives. */
 void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
                   MPI_Comm comm, const MPI_Status *st, czt_site site);
+/* Bytes a completed receive's status says arrived (0: none or unknown).
+ * Open MPI keeps them in the status itself: reading the field spares the
+ * message path a call into the library (its code and the datatype's
+ * lines, cold after every wait). */
+static inline uint64_t czt_status_bytes(const MPI_Status *st) {
+#if defined(OPEN_MPI) && OPEN_MPI
+  return (uint64_t)st->_ucount;
+#else
+  int received = 0;
+  if (PMPI_Get_count(st, MPI_BYTE, &received) != MPI_SUCCESS || received == MPI_UNDEFINED ||
+      received < 0)
+    return 0;
+  return (uint64_t)received;
+#endif
+}
+/* What a receive's record takes from its datatype: the type's code and the
+ * whole elements in received bytes (as czt_msg_recv). */
+void czt_recv_type_fields(MPI_Datatype type, uint64_t received, uint32_t *code,
+                          uint32_t *count);
 /* Record a completed blocking receive (nothing for MPI_PROC_NULL). */
 void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                      const MPI_Status *st, czt_site site);
@@ -221,8 +245,22 @@ czt_bytes czt_bytes_reduce_scatter_block(int recvcount, MPI_Datatype type, MPI_C
 /* OTF2 ref of comm and the world rank of its rank `peer` (locked by the
  * caller when threaded). Unknown communicators (made by calls the tracer
  * does not wrap) get CZT_COMM_UNDEFINED and a locally computed world rank. */
-void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
-                     uint32_t *peer_world);
+void czt_comm_lookup_table(MPI_Comm comm, int peer, uint32_t *ref, uint32_t *peer_world);
+/* World and self without a call: with the table search in the same
+ * function a lookup was 25-28 instructions a record, as a call 11, inline
+ * about 5 (bench/README.md, "Tracer overhead"). */
+static inline void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
+                                   uint32_t *peer_world) {
+  if (comm == czt.world) {
+    *ref = 0;
+    *peer_world = (uint32_t)peer;
+  } else if (comm == czt.self) {
+    *ref = 1;
+    *peer_world = (uint32_t)czt.rank;
+  } else {
+    czt_comm_lookup_table(comm, peer, ref, peer_world);
+  }
+}
 uint32_t czt_comm_ref(MPI_Comm comm);
 /* After a creation call returned *newcomm (collective over *newcomm when it
  * is not MPI_COMM_NULL): agree on its ref, remember its members. */

@@ -248,6 +248,26 @@ static void combined(void) {
   CHECK(MPI_Sendrecv_replace(d, 16, MPI_DOUBLE, right, 51, left, 51,
                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
   note("recv", d, sizeof d);
+  /* MPI_PROC_NULL sides record nothing; a receive recorded late after
+   * them (its record finished at the next call's send) keeps its own
+   * source, tag, size and status. 8 bytes go out eagerly, so the first
+   * call does not wait for its receiver's second. */
+  fill(s, 8, me, 57);
+  CHECK(MPI_Sendrecv(s, 8, MPI_BYTE, right, 57, r, 8, MPI_BYTE, MPI_PROC_NULL, 58,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  note("send", s, 8);
+  MPI_Status nst;
+  CHECK(MPI_Sendrecv(s, 8, MPI_BYTE, MPI_PROC_NULL, 58, r, 8, MPI_BYTE, left, 57,
+                     MPI_COMM_WORLD, &nst));
+  if (nst.MPI_SOURCE != left || nst.MPI_TAG != 57) {
+    fprintf(stderr, "rank %d: sendrecv status: source %d tag %d\n", me, nst.MPI_SOURCE,
+            nst.MPI_TAG);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  note("recv", r, 8);
+  fprintf(expect, "recv_count 57 8\n");
+  CHECK(MPI_Sendrecv(s, 8, MPI_BYTE, MPI_PROC_NULL, 59, r, 8, MPI_BYTE, MPI_PROC_NULL, 59,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 
   fill(s, 77, me, 52);
   MPI_Request req;
