@@ -172,7 +172,8 @@ TEST(Environment, TrialVerdictIsAgreedWhenOnlyOneRankSeesItSlow) {
   CZ_EXPECT_ALL_RANKS_OK("own algorithm slow on the last rank only", problem);
 }
 
-// COLLECTIVIZE_TRIALS=0: nothing is on trial, whatever the scale says.
+// COLLECTIVIZE_TRIALS=0 (and COLLECTIVIZE_PLACEMENT=near, whose probe
+// otherwise keeps the records): nothing is on trial, whatever the scale says.
 TEST(Environment, TrialsOffKeepTheTablesChoice) {
   REQUIRE_VAR("COLLECTIVIZE_TRIALS", "0");
   std::string problem = runCalls(60);
