@@ -17,14 +17,15 @@
  * How: the communicator's calls on trial count their bytes; every
  * CZI_PLACE_PROBE_BYTES (and at the first such call once the window is
  * made) every rank runs the probe (shm/placement_probe.c: node rank 0 and
- * a partner bounce a cache line through the window, ~2-10 us, and every rank
+ * a partner bounce a cache line through the window, ~1.5-5 us, and every rank
  * reads rank 0's verdict from the window), so all ranks switch at the same
  * call. While the cores are far apart, a cell whose own algorithm hands
  * blocks over by cached copies the far state makes dear runs the library's
- * collective: the shm broadcast from 32 KiB, the shm allgather and alltoall
- * from 128 KiB per block (below, their copy-ins stream past the cache,
- * common/copy.h, and they win in either state); the allreduces keep their
- * own (they won far apart too). Far apart, no trial runs (the probe
+ * collective: the shm broadcast from 32 KiB, the shm alltoall and (at
+ * P = 2) allgather from 128 KiB per block (below, their copy-ins stream
+ * past the cache, common/copy.h, and they win in either state); the
+ * allreduces, and the allgather with more ranks than cores, keep their own
+ * (they won far apart too). Far apart, no trial runs (the probe
  * decides); when the cores come near again, each cell's trial starts over
  * from the table's choice. A probe that cannot tell (two ranks on one
  * core, a rank descheduled) keeps the last state; the next probe takes the
@@ -43,9 +44,11 @@
 #include "shm.h"
 
 enum {
-  /* Bytes of calls on trial between probes: 16 calls of 256 KiB (~0.5-2
-   * ms), 128 of 32 KiB; a probe costs ~1 % of that. */
-  CZI_PLACE_PROBE_BYTES = 4 << 20,
+  /* Bytes of calls on trial between probes: 64 calls of 256 KiB (~2-8
+   * ms), 512 of 32 KiB. A probe (16 round trips, ~1.5-5 us, and the ranks
+   * meeting) every 4 MiB cost the broadcast of 256 KiB ~3 % where the far
+   * state had handed it to the library. */
+  CZI_PLACE_PROBE_BYTES = 16 << 20,
   /* From this size per block the allgather's and alltoall's copy-ins stay
    * cached (common/copy.h, CZI_COPY_STREAM_MAX_BYTES). */
   CZI_PLACE_CACHED_BLOCK = 128 << 10,
@@ -82,9 +85,13 @@ void czi_placement_set_thresholds(double near_max, double far_max) {
 }
 
 int czi_placement_far_to_mpi(cz_collective coll, const char *own_name,
-                             long long bytes) {
+                             long long bytes, int nprocs) {
   if (strncmp(own_name, "shm", 3) != 0) return 0;
   if (coll == CZ_COLL_BCAST) return 1;
+  /* The allgather with more ranks than the 2 cores won in either state
+   * (P = 4: 0.42-0.47x the library's time, median over 24 launches,
+   * against 0.65-0.83x when the far state handed it over). */
+  if (coll == CZ_COLL_ALLGATHER && nprocs > 2) return 0;
   return (coll == CZ_COLL_ALLGATHER || coll == CZ_COLL_ALLTOALL) &&
          bytes >= CZI_PLACE_CACHED_BLOCK;
 }

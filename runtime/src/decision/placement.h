@@ -17,11 +17,11 @@ extern "C" {
 typedef enum { CZI_PLACEMENT_AUTO, CZI_PLACEMENT_NEAR, CZI_PLACEMENT_FAR } czi_placement_mode;
 czi_placement_mode czi_placement_mode_now(void);
 
-/* Whether a cell's own algorithm `own_name` of collective coll, with calls
- * of at least `bytes`, hands its calls to the library while the cores are
- * far apart. */
+/* Whether a cell's own algorithm `own_name` of collective coll on nprocs
+ * ranks, with calls of at least `bytes`, hands its calls to the library
+ * while the cores are far apart. */
 int czi_placement_far_to_mpi(cz_collective coll, const char *own_name,
-                             long long bytes);
+                             long long bytes, int nprocs);
 
 /* Before a call of `bytes` on trial, alike on every rank of priv: 1 if the
  * cores are far apart, 0 if near. Probes (collective over priv) when the

@@ -143,7 +143,7 @@ czi_trial *czi_trial_for(czi_comm_state *s, cz_collective coll,
                      .period = CZI_TRIAL_PERIOD_MIN, .place = &s->place,
                      .bytes = smallest, .place_changes = s->place.changes,
                      .far_to_mpi = (unsigned char)czi_placement_far_to_mpi(
-                         coll, alg->name, smallest)};
+                         coll, alg->name, smallest, s->size)};
   }
   return t;
 }

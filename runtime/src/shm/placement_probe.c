@@ -5,7 +5,7 @@
  *
  * Node rank 0 and a partner (node rank 1, or the next rank after a probe
  * that could not tell) bounce one cache line (rank 0 writes odd
- * values, the partner answers with the next even one) in 4 blocks of 8 round trips;
+ * values, the partner answers with the next even one) in 4 blocks of 4 round trips;
  * rank 0 keeps the fastest block's time per round trip (the fastest,
  * because a descheduled rank only ever adds time). On the 2-vCPU VM this
  * reads ~60-90 ns with the cores near and ~320 ns far (bench/shm/
@@ -18,7 +18,7 @@
  * rank has counted itself in the receipts line, so a rank that runs late
  * (a broadcast's reader) never reads a later verdict in place of its own.
  *
- * Cost: 32 round trips (2-10 us), the two ranks meeting (as at a barrier:
+ * Cost: 16 round trips (1.5-5 us), the two ranks meeting (as at a barrier:
  * the skew between them), the others' wait for the verdict.
  */
 #include <sched.h>
@@ -29,7 +29,7 @@
 #include "shm.h"
 #include "trial_state.h"
 
-enum { PROBE_BLOCKS = 4, PROBE_TRIPS = 8, PROBE_SPAN = 128, PROBE_SPINS = 2000 };
+enum { PROBE_BLOCKS = 4, PROBE_TRIPS = 4, PROBE_SPAN = 128, PROBE_SPINS = 2000 };
 
 static double now_ns(void) {
   struct timespec ts;
