@@ -47,6 +47,10 @@ const EnvVar kEnvironment[] = {
     {"COLLECTIVIZE_TRIALS", "runtime", "1",
      "0: a table-chosen own algorithm always runs; 1: from 32 KiB on it is timed now and "
      "then against the MPI library's collective, and the faster runs (all ranks agree)"},
+    {"COLLECTIVIZE_PLACEMENT", "runtime", "auto",
+     "auto: probe now and then whether the host has the cores far apart, and then run the "
+     "library's broadcast (from 32 KiB), alltoall and (2 ranks) allgather (from 128 KiB a "
+     "block) instead of the shm ones; near: never (trials only); far: always"},
     {"COLLECTIVIZE_TRIAL_OWN_SCALE", "runtime", "1",
      "F > 0, for tests: count this process's own-algorithm trial calls as F times their "
      "measured time (F > 1 acts like cores far apart)"},

@@ -16,9 +16,11 @@
  * fastest call: what the code costs when no other job took the CPU, on a
  * loaded machine). CSV on rank 0's stdout:
  *   second,mpi_us,own_us,cz_us,own_ratio,cz_ratio,verdict,trials,
- *   mpi_min_us,own_min_us,cz_min_us
+ *   mpi_min_us,own_min_us,cz_min_us,far,probes
  * own_ratio and cz_ratio are to mpi (medians); verdict is the trial's (1:
- * the library, 0: own) at the end of the period. Linked with the runtime's
+ * the library, 0: own) at the end of the period; far the placement probe's
+ * state then (decision/placement.c; 1: cores far apart) and probes its
+ * probes so far. Linked with the runtime's
  * internal library for the verdict (czi_trial_verdict) and the collective's
  * name (czi_collective_parse). */
 #include <stdio.h>
@@ -29,6 +31,7 @@
 #include <mpi.h>
 
 #include "collectivize.h"
+#include "placement.h"
 #include "registry.h"
 #include "trial.h"
 
@@ -104,7 +107,7 @@ int main(int argc, char **argv) {
   if (!rank) {
     printf("# %s P=%d bytes=%lld table=%s\n", coll_name, p, bytes, r.own);
     puts("second,mpi_us,own_us,cz_us,own_ratio,cz_ratio,verdict,trials,"
-         "mpi_min_us,own_min_us,cz_min_us");
+         "mpi_min_us,own_min_us,cz_min_us,far,probes");
   }
   double t[KINDS][MAXCALLS];
   const double start = MPI_Wtime();
@@ -129,12 +132,14 @@ int main(int argc, char **argv) {
     MPI_Reduce(mine, worst, 2 * KINDS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     int trials = 0;
     const int verdict = czi_trial_verdict(MPI_COMM_WORLD, r.coll, bytes, &trials);
+    czi_placement pl = {0};
+    czi_placement_stats(MPI_COMM_WORLD, &pl);
     if (!rank) {
-      printf("%.2f,%.1f,%.1f,%.1f,%.3f,%.3f,%d,%d,%.1f,%.1f,%.1f\n",
+      printf("%.2f,%.1f,%.1f,%.1f,%.3f,%.3f,%d,%d,%.1f,%.1f,%.1f,%d,%u\n",
              MPI_Wtime() - start, worst[MPI_K], worst[OWN_K], worst[CZ_K],
              worst[OWN_K] / worst[MPI_K], worst[CZ_K] / worst[MPI_K], verdict,
              trials, worst[KINDS + MPI_K], worst[KINDS + OWN_K],
-             worst[KINDS + CZ_K]);
+             worst[KINDS + CZ_K], pl.far, pl.probes);
       fflush(stdout);
     }
     /* The rest of the period asleep, so the next starts on time. */

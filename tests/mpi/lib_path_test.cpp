@@ -7,8 +7,6 @@
 // it was given, can be told to fail once, and otherwise calls the library's.
 // Run with every collective forced to "mpi" (tests/mpi/CMakeLists.txt).
 // The cases: what the short path must still do as czi_<coll>_mpi did.
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "agreement.h"
 #include "buffers.h"
 #include "expect.h"
+#include "next_symbol.h"
 
 #include "collectivize.h"
 
@@ -33,15 +32,7 @@ struct Seen {
 Seen seen[COLLS];
 int fail_next[COLLS]; // the next call of that collective returns this code
 
-// The library's function of that name, past this program's definition.
-template <typename Fn> Fn next(const char *name) {
-  static_assert(sizeof(Fn) == sizeof(void *), "a function pointer");
-  void *f = dlsym(RTLD_NEXT, name);
-  if (!f) std::abort();
-  Fn fn;
-  __builtin_memcpy(&fn, &f, sizeof fn);
-  return fn;
-}
+using cztest::nextSymbol;
 
 // Records the call; returns the injected code, or 0 to go on.
 int record(Coll c, MPI_Datatype sendtype, MPI_Comm comm) {
@@ -58,27 +49,27 @@ int record(Coll c, MPI_Datatype sendtype, MPI_Comm comm) {
 extern "C" {
 int PMPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
                   MPI_Datatype rt, MPI_Comm comm) {
-  static auto real = next<int (*)(const void *, int, MPI_Datatype, void *, int,
+  static auto real = nextSymbol<int (*)(const void *, int, MPI_Datatype, void *, int,
                                   MPI_Datatype, MPI_Comm)>("PMPI_Alltoall");
   if (int code = record(ALLTOALL, st, comm)) return code;
   return real(sb, sc, st, rb, rc, rt, comm);
 }
 int PMPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
                    MPI_Datatype rt, MPI_Comm comm) {
-  static auto real = next<int (*)(const void *, int, MPI_Datatype, void *, int,
+  static auto real = nextSymbol<int (*)(const void *, int, MPI_Datatype, void *, int,
                                   MPI_Datatype, MPI_Comm)>("PMPI_Allgather");
   if (int code = record(ALLGATHER, st, comm)) return code;
   return real(sb, sc, st, rb, rc, rt, comm);
 }
 int PMPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm) {
   static auto real =
-      next<int (*)(void *, int, MPI_Datatype, int, MPI_Comm)>("PMPI_Bcast");
+      nextSymbol<int (*)(void *, int, MPI_Datatype, int, MPI_Comm)>("PMPI_Bcast");
   if (int code = record(BCAST, t, comm)) return code;
   return real(b, n, t, root, comm);
 }
 int PMPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
                    MPI_Comm comm) {
-  static auto real = next<int (*)(const void *, void *, int, MPI_Datatype,
+  static auto real = nextSymbol<int (*)(const void *, void *, int, MPI_Datatype,
                                   MPI_Op, MPI_Comm)>("PMPI_Allreduce");
   if (int code = record(ALLREDUCE, t, comm)) return code;
   return real(sb, rb, n, t, op, comm);
@@ -87,7 +78,7 @@ int PMPI_Alltoallv(const void *sb, const int *sc, const int *sd,
                    MPI_Datatype st, void *rb, const int *rc, const int *rd,
                    MPI_Datatype rt, MPI_Comm comm) {
   static auto real =
-      next<int (*)(const void *, const int *, const int *, MPI_Datatype,
+      nextSymbol<int (*)(const void *, const int *, const int *, MPI_Datatype,
                    void *, const int *, const int *, MPI_Datatype, MPI_Comm)>(
           "PMPI_Alltoallv");
   if (int code = record(ALLTOALLV, st, comm)) return code;

@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "expect.h"
+#include "placement.h"
 #include "registry.h"
+#include "stderr_capture.h"
 #include "trial.h"
 
 namespace cztest {
@@ -172,12 +174,39 @@ TEST(Environment, TrialVerdictIsAgreedWhenOnlyOneRankSeesItSlow) {
   CZ_EXPECT_ALL_RANKS_OK("own algorithm slow on the last rank only", problem);
 }
 
-// COLLECTIVIZE_TRIALS=0: nothing is on trial, whatever the scale says.
+// COLLECTIVIZE_TRIALS=0 (and COLLECTIVIZE_PLACEMENT=near, whose probe
+// otherwise keeps the records): nothing is on trial, whatever the scale says.
 TEST(Environment, TrialsOffKeepTheTablesChoice) {
   REQUIRE_VAR("COLLECTIVIZE_TRIALS", "0");
   std::string problem = runCalls(60);
   problem += expectVerdicts(-1);
   CZ_EXPECT_ALL_RANKS_OK("trials off", problem);
+}
+
+// COLLECTIVIZE_PLACEMENT=far from the environment: the far-apart choice on
+// every call, no probe; results as before. A value that is none of near,
+// far, auto is named in a warning and auto is used.
+TEST(Environment, PlacementFarFromTheEnvironment) {
+  REQUIRE_VAR("COLLECTIVIZE_PLACEMENT", "far");
+  std::string problem;
+  if (czi_placement_mode_now() != CZI_PLACEMENT_FAR) problem += "mode is not far; ";
+  problem += runCalls(20);
+  czi_placement pl{};
+  if (czi_placement_stats(MPI_COMM_WORLD, &pl) != 0 || pl.probes != 0)
+    problem += "probes ran (" + std::to_string(pl.probes) + "); ";
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_PLACEMENT=far", problem);
+}
+
+TEST(Environment, BadPlacementIsWarnedAboutAndAutoUsed) {
+  REQUIRE_VAR("COLLECTIVIZE_PLACEMENT", "sideways");
+  StderrCapture err;
+  const czi_placement_mode mode = czi_placement_mode_now();
+  const std::string printed = err.text();
+  std::string problem;
+  if (mode != CZI_PLACEMENT_AUTO) problem += "mode is not auto; ";
+  if (printed.find("COLLECTIVIZE_PLACEMENT='sideways'") == std::string::npos)
+    problem += "no warning naming the value: '" + printed + "'; ";
+  CZ_EXPECT_ALL_RANKS_OK("COLLECTIVIZE_PLACEMENT=sideways", problem);
 }
 
 } // namespace

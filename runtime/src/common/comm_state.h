@@ -48,6 +48,7 @@ typedef struct czi_comm_state {
   czi_memo memo[CZ_COLL_COUNT];
   /* The table's own algorithms against the library's, per size class. */
   czi_trial trials[CZ_COLL_COUNT][CZI_TRIAL_CLASSES];
+  czi_placement place; /* the cores' placement, probed now and then */
 } czi_comm_state;
 
 /* Advanced when a recorded communicator is freed, when MPI finalizes and
@@ -105,6 +106,10 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
     return m;
   return NULL;
 }
+
+/* Every memo taken so far is ignored from now on (a setting that changes
+ * what czi_trial_for answers changed, in tests). */
+void czi_comm_forget_memos(void);
 
 /* Remember the table's answer (the caller has checked every argument);
  * kind SELF: alg is the one-process local copy (the memo then says local

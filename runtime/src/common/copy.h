@@ -59,7 +59,8 @@ static inline void czi_copy(void *dst, const void *src, size_t n) {
  * (many readers of one block), streaming cost the near placement more
  * than it saved the far one (bench/README.md, "Cores far apart"); there the
  * table's choice is kept on trial against the MPI library's collective,
- * which the far placement hardly slows (decision/trial.c). */
+ * which the far placement hardly slows (decision/trial.c), and handed to it
+ * while a probe finds the cores far apart (decision/placement.c). */
 #define CZI_COPY_STREAM_MIN_BYTES 32768u
 #define CZI_COPY_STREAM_MAX_BYTES 131072u
 

@@ -49,6 +49,10 @@
  * Only cells of at least 32 KiB are on trial: below, the trial's cost is a
  * larger share of the call and the own algorithms win in either placement.
  *
+ * While the placement probe (placement.c) says the cores are far apart, no
+ * trial runs and the placement's choice does; when they come near again,
+ * each cell starts over from the table's choice.
+ *
  * Environment: COLLECTIVIZE_TRIALS=0 turns trials off (the table's choice
  * always runs). COLLECTIVIZE_TRIAL_OWN_SCALE=F (tests): this process counts
  * its own algorithm's calls as F times their measured time, as if the cores
@@ -60,6 +64,7 @@
 #include <time.h>
 
 #include "comm_state.h"
+#include "placement.h"
 #include "registry.h"
 #include "trial.h"
 
@@ -122,7 +127,10 @@ czi_trial *czi_trial_for(czi_comm_state *s, cz_collective coll,
                          long long bytes) {
   pthread_once(&env_once, read_env);
   const int c = size_class(bytes);
-  if (!trials_on || !params->from_table || s->size < 2 || c < 0 ||
+  /* With trials off the record still serves the placement (placement.c),
+   * unless that is off too. */
+  const int placed = czi_placement_mode_now() != CZI_PLACEMENT_NEAR;
+  if (!(trials_on || placed) || !params->from_table || s->size < 2 || c < 0 ||
       !on_trial_collective(coll))
     return NULL;
   const czi_algorithm *mpi = czi_algorithm_find(coll, "mpi", 3);
@@ -130,8 +138,12 @@ czi_trial *czi_trial_for(czi_comm_state *s, cz_collective coll,
     return NULL;
   czi_trial *t = &s->trials[coll][c];
   if (t->own != alg) { /* first use, or the table changed: start over */
+    const long long smallest = 1LL << (CZI_TRIAL_MIN_LOG2 + c);
     *t = (czi_trial){.own = alg, .mpi = mpi, .calls_left = CZI_TRIAL_PERIOD_MIN,
-                     .period = CZI_TRIAL_PERIOD_MIN};
+                     .period = CZI_TRIAL_PERIOD_MIN, .place = &s->place,
+                     .bytes = smallest, .place_changes = s->place.changes,
+                     .far_to_mpi = (unsigned char)czi_placement_far_to_mpi(
+                         coll, alg->name, smallest, s->size)};
   }
   return t;
 }
@@ -139,6 +151,19 @@ czi_trial *czi_trial_for(czi_comm_state *s, cz_collective coll,
 const czi_algorithm *czi_trial_pick(czi_trial *t, MPI_Comm priv,
                                     czi_trial_call *c) {
   if (t->step == 0) {
+    /* Far apart: the placement's choice, no trials; near again: the trial
+     * starts over from the table's choice. */
+    if (czi_placement_far(t->place, priv, t->bytes, &c->barrier_rc)) {
+      c->timed = c->barrier_rc != MPI_SUCCESS; /* czi_trial_end reports it */
+      c->which = 2;
+      return t->far_to_mpi ? t->mpi : t->own;
+    }
+    if (t->place_changes != t->place->changes) {
+      t->place_changes = t->place->changes;
+      t->use_mpi = t->doubted = 0;
+      t->period = t->calls_left = CZI_TRIAL_PERIOD_MIN;
+    }
+    if (!trials_on) return t->own;
     if (t->calls_left > 0) {
       t->calls_left--;
       return t->use_mpi ? t->mpi : t->own;
@@ -187,6 +212,8 @@ static int decide(czi_trial *t, MPI_Comm priv) {
 
 int czi_trial_record(czi_trial *t, MPI_Comm priv, const czi_trial_call *c,
                      int rc) {
+  if (c->which == 2) /* a failed placement probe, not a trial's call */
+    return rc == MPI_SUCCESS ? c->barrier_rc : rc;
   double dt = now_s() - c->t0;
   if (rc == MPI_SUCCESS && c->barrier_rc != MPI_SUCCESS)
     rc = czi_mpi_fail(c->barrier_rc, __func__, "PMPI_Barrier");

@@ -67,6 +67,9 @@ typedef struct czi_shm_bcast_ctl {
   czi_shm_flag ready[CZI_SHM_BCAST_SLOTS];
   czi_shm_flag consumed[CZI_SHM_BCAST_SLOTS];
   czi_shm_desc source[CZI_SHM_BCAST_SLOTS];
+  /* The placement probe's lines (shm/placement_probe.c): the one node
+   * ranks 0 and 1 bounce, rank 0's verdict, the other ranks' receipts. */
+  czi_shm_flag probe_line, probe_verdict, probe_read;
 } czi_shm_bcast_ctl;
 
 typedef struct czi_shm {
@@ -80,6 +83,7 @@ typedef struct czi_shm {
   char *bslots;       /* CZI_SHM_BCAST_SLOTS x CZI_SHM_BCAST_SEG */
   unsigned long long epoch; /* barrier rounds so far: picks the half */
   unsigned long long bseq;  /* broadcast segments so far */
+  unsigned long long probes; /* placement probes so far */
 } czi_shm;
 
 /* What an algorithm works with: my (simulated) node's window; me and p are
@@ -184,6 +188,18 @@ typedef struct czi_shm_allreduce_call {
   char *out;      /* the result, likewise */
 } czi_shm_allreduce_call;
 int czi_shm_allreduce_start(CZI_ALLREDUCE_ARGS, czi_shm_allreduce_call *c, int *rc);
+
+/* The cores' placement, probed through the window (shm/placement_probe.c):
+ * collective over priv (every rank calls it at the same call, with the same
+ * attempt). Node rank 0 bounces a cache line with node rank 1 + attempt %
+ * (p - 1) and returns in *rtt_ns the fastest round trip (ns; -1 when not
+ * measured); every rank of the node gets the same *state: CZI_PLACE_NEAR
+ * when rtt <= near_max_ns, CZI_PLACE_FAR when rtt <= far_max_ns, else
+ * CZI_PLACE_UNKNOWN (the two ranks shared a core, or were descheduled),
+ * and UNKNOWN without a window, with one rank, or over several nodes. */
+int czi_shm_probe_placement(MPI_Comm priv, long long bytes, unsigned attempt,
+                            double near_max_ns, double far_max_ns, int *state,
+                            double *rtt_ns);
 
 /* The node barrier between a round's writes and reads (the context's,
  * node/node.h). */

@@ -101,6 +101,7 @@ static int allocate(czi_node_ctx *ctx, czi_shm *shm, MPI_Aint half, int *ok) {
   atomic_store(&((czi_shm_flag *)shm->region[ctx->node_rank])->value, shm->epoch);
   shm->half = half;
   shm->bseq = 0; /* fresh flags */
+  shm->probes = 0;
   CZI_MPI(PMPI_Barrier(ctx->node));
   *ok = 1;
   return MPI_SUCCESS;
