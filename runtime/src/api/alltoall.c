@@ -71,21 +71,6 @@ alltoall_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       recvbuf, recvcount, recvtype, comm);
 }
 
-/* A remembered call the table does not hand to the library: the memo holds
- * its counts and types (they matched the call's), so only the buffers are
- * passed, and the entry point keeps no frame for this branch either. */
-static __attribute__((noinline)) int
-alltoall_remembered(const czi_memo *m, const czi_comm_state *s,
-                    const void *sendbuf, void *recvbuf) {
-  if (m->local)
-    return czi_memo_copy(sendbuf, recvbuf, (size_t)m->sc * m->s_size);
-  if (m->trial)
-    return czi_block_call_on_trial(m, s, sendbuf, m->sc, m->st, recvbuf, m->rc,
-                                   m->rt);
-  return ((czi_alltoall_fn)m->alg->fn)(sendbuf, m->sc, m->st, recvbuf, m->rc,
-                                       m->rt, s->priv, &m->params);
-}
-
 int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                 MPI_Comm comm) {
@@ -101,7 +86,7 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   if (m->lib)
     return czi_alltoall_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype, s->priv);
-  return alltoall_remembered(m, s, sendbuf, recvbuf);
+  return czi_block_call_remembered(m, s, sendbuf, recvbuf);
 }
 
 #define CZ_ALLTOALL_ENTRY(algo, param_default)                                \

@@ -77,7 +77,15 @@ static inline const czi_memo *czi_fast_path(MPI_Comm comm, cz_collective coll,
 int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
                             const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype);
+                            int recvcount, MPI_Datatype recvtype)
+    __attribute__((noinline)); /* its frame stays out of the remembered path */
+/* A remembered alltoall or allgather the table does not hand to the
+ * library: the local copy, the trial or the own algorithm. The memo holds
+ * the call's counts and types (they matched), so only the buffers are
+ * passed, and the entry point keeps no frame for this branch. */
+int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
+                              const void *sendbuf, void *recvbuf)
+    __attribute__((noinline, visibility("hidden")));
 int czi_bcast_on_trial(const czi_memo *m, const czi_comm_state *s,
                        void *buffer, int count, MPI_Datatype datatype,
                        int root);

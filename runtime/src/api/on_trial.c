@@ -1,7 +1,9 @@
 /* on_trial.c: the fast path of a call whose cell is on trial
  * (decision/trial.h): the trial picks the table's own algorithm or the
  * library's collective, times the call when it is one of a trial's, and
- * after a trial's last call agrees on the verdict. */
+ * after a trial's last call agrees on the verdict. Also the out-of-line
+ * branch alltoall and allgather share for a remembered call the table
+ * does not hand to the library. */
 #include "api.h"
 
 int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
@@ -33,4 +35,16 @@ int czi_allreduce_on_trial(const czi_memo *m, const czi_comm_state *s,
   int rc = ((czi_allreduce_fn)alg->fn)(sendbuf, recvbuf, count, datatype, op,
                                        s->priv, &m->params);
   return czi_trial_end(m->trial, s->priv, &tc, rc);
+}
+
+int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
+                              const void *sendbuf, void *recvbuf) {
+  if (m->local)
+    return czi_memo_copy(sendbuf, recvbuf, (size_t)m->sc * m->s_size);
+  if (m->trial)
+    return czi_block_call_on_trial(m, s, sendbuf, m->sc, m->st, recvbuf, m->rc,
+                                   m->rt);
+  /* Alltoall and allgather share the signature (czi_alltoall_fn). */
+  return ((czi_alltoall_fn)m->alg->fn)(sendbuf, m->sc, m->st, recvbuf, m->rc,
+                                       m->rt, s->priv, &m->params);
 }

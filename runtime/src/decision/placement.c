@@ -41,7 +41,6 @@
 
 #include "comm_state.h"
 #include "placement.h"
-#include "shm.h"
 
 enum {
   /* Bytes of calls on trial between probes: 64 calls of 256 KiB (~2-8

@@ -29,6 +29,20 @@ int czi_placement_far_to_mpi(cz_collective coll, const char *own_name,
 int czi_placement_far(czi_placement *pl, MPI_Comm priv, long long bytes,
                       int *rc);
 
+/* The probe itself, through the shared window (defined in
+ * shm/placement_probe.c; declared here so that decision/ does not include
+ * shm/, which includes plan/ and, through it, decision/):
+ * collective over priv (every rank calls it at the same call, with the same
+ * attempt). Node rank 0 bounces a cache line with node rank 1 + attempt %
+ * (p - 1) and returns in *rtt_ns the fastest round trip (ns; -1 when not
+ * measured); every rank of the node gets the same *state: CZI_PLACE_NEAR
+ * when rtt <= near_max_ns, CZI_PLACE_FAR when rtt <= far_max_ns, else
+ * CZI_PLACE_UNKNOWN (the two ranks shared a core, or were descheduled),
+ * and UNKNOWN without a window, with one rank, or over several nodes. */
+int czi_shm_probe_placement(MPI_Comm priv, long long bytes, unsigned attempt,
+                            double near_max_ns, double far_max_ns, int *state,
+                            double *rtt_ns);
+
 /* For tests: this process's mode from now on (every rank must set the
  * same), and the probe's thresholds (ns; near_max < 0 and far_max huge:
  * every measured probe reads far). */

@@ -26,6 +26,7 @@
 
 #include "node.h"
 #include "node_wait.h"
+#include "placement.h"
 #include "shm.h"
 #include "trial_state.h"
 

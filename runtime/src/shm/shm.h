@@ -189,18 +189,6 @@ typedef struct czi_shm_allreduce_call {
 } czi_shm_allreduce_call;
 int czi_shm_allreduce_start(CZI_ALLREDUCE_ARGS, czi_shm_allreduce_call *c, int *rc);
 
-/* The cores' placement, probed through the window (shm/placement_probe.c):
- * collective over priv (every rank calls it at the same call, with the same
- * attempt). Node rank 0 bounces a cache line with node rank 1 + attempt %
- * (p - 1) and returns in *rtt_ns the fastest round trip (ns; -1 when not
- * measured); every rank of the node gets the same *state: CZI_PLACE_NEAR
- * when rtt <= near_max_ns, CZI_PLACE_FAR when rtt <= far_max_ns, else
- * CZI_PLACE_UNKNOWN (the two ranks shared a core, or were descheduled),
- * and UNKNOWN without a window, with one rank, or over several nodes. */
-int czi_shm_probe_placement(MPI_Comm priv, long long bytes, unsigned attempt,
-                            double near_max_ns, double far_max_ns, int *state,
-                            double *rtt_ns);
-
 /* The node barrier between a round's writes and reads (the context's,
  * node/node.h). */
 void czi_shm_barrier(const czi_shm_view *v);
