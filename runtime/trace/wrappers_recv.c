@@ -69,7 +69,8 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
   if (rc == MPI_ERR_IN_STATUS)
     rc = sts[0].MPI_ERROR != MPI_SUCCESS ? sts[0].MPI_ERROR : sts[1].MPI_ERROR;
   if (status != MPI_STATUS_IGNORE) *status = sts[0];
-  if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, m->comm, &sts[0], m->site);
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) /* as above */
+    czt_record_recv(recvbuf, recvtype, m->comm, &sts[0], m->site);
   return rc;
 }
 
@@ -98,7 +99,11 @@ CZT_HOT static int sendrecv_recorded_after(czt_msg *m, int sendcount, MPI_Dataty
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   rc = PMPI_Wait(&req, st);
-  if (rc == MPI_SUCCESS) czt_record_recv(recvbuf, recvtype, m->comm, st, m->site);
+  /* From MPI_PROC_NULL: nothing moved. Tested on the argument: MPICH 4.0
+   * completes such a request with source 0 and tag 0 in its status (not
+   * MPI_PROC_NULL and MPI_ANY_TAG), which read as a message from rank 0. */
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+    czt_record_recv(recvbuf, recvtype, m->comm, st, m->site);
   return rc;
 }
 
