@@ -70,17 +70,37 @@ typedef int (*czi_allreduce_fn)(CZI_ALLREDUCE_ARGS);
 #define CZI_ALGORITHM(coll, name, ...) int czi_##coll##_##name(CZI_ARGS_##coll);
 #include "algorithms.def"
 
+/* Internal tags on the private communicator, one per collective. Calls of
+ * one collective are ordered on a communicator, so reuse is safe. */
+enum {
+  CZI_TAG_ALLTOALL = 7301,
+  CZI_TAG_ALLGATHER,
+  CZI_TAG_BCAST,
+  CZI_TAG_ALLTOALLV,
+  CZI_TAG_GATHER,
+  CZI_TAG_ALLTOALLV_PLAN
+};
+
+/* ---- errors: one path (Open MPI err_hndl / MPICH fn_fail style) --------
+ * czi_fail records a message for cz_last_error(), prints it once to stderr
+ * ("collectivize: <where>: <message>") unless COLLECTIVIZE_QUIET is set, and
+ * returns code so callers can `return czi_fail(...)`. */
+int czi_fail(int code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>".
+ * Cold: the fast paths' library calls (CZI_LIB_RESULT) keep no frame for it. */
+int czi_mpi_fail(int code, const char *where, const char *call)
+    __attribute__((cold));
+
 /* The library's collective on comm, a failure described as czi_<coll>_mpi
  * describes it: what czi_<coll>_mpi does for most calls, and what the
  * entry points' fast path runs when the memo says lib (comm_state.h).
  * Inline: on the fast path the PMPI call is then the entry point's only
  * call, without a frame of its own (bench/dispatch/instructions.c).
  * alltoall: only for one description on both sides (alltoall_mpi.c). */
-int czi_lib_failed(int code, const char *where, const char *call)
-    __attribute__((cold, noinline));
 #define CZI_LIB_RESULT(rc, coll, call)                                      \
   (__builtin_expect((rc) != MPI_SUCCESS, 0)                                 \
-       ? czi_lib_failed((rc), "czi_" #coll "_mpi", #call)                   \
+       ? czi_mpi_fail((rc), "czi_" #coll "_mpi", #call)                     \
        : MPI_SUCCESS)
 static inline int czi_alltoall_lib(const void *sendbuf, int sendcount,
                                    MPI_Datatype sendtype, void *recvbuf,
@@ -118,26 +138,6 @@ static inline int czi_alltoallv_lib(const void *sendbuf, const int *sendcounts,
                           recvcounts, rdispls, recvtype, comm);
   return CZI_LIB_RESULT(rc, alltoallv, PMPI_Alltoallv);
 }
-
-/* Internal tags on the private communicator, one per collective. Calls of
- * one collective are ordered on a communicator, so reuse is safe. */
-enum {
-  CZI_TAG_ALLTOALL = 7301,
-  CZI_TAG_ALLGATHER,
-  CZI_TAG_BCAST,
-  CZI_TAG_ALLTOALLV,
-  CZI_TAG_GATHER,
-  CZI_TAG_ALLTOALLV_PLAN
-};
-
-/* ---- errors: one path (Open MPI err_hndl / MPICH fn_fail style) --------
- * czi_fail records a message for cz_last_error(), prints it once to stderr
- * ("collectivize: <where>: <message>") unless COLLECTIVIZE_QUIET is set, and
- * returns code so callers can `return czi_fail(...)`. */
-int czi_fail(int code, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>". */
-int czi_mpi_fail(int code, const char *where, const char *call);
 void czi_clear_error(void);
 /* The last error's text ("" when none); cz_last_error() returns it. */
 const char *czi_last_error(void);

@@ -70,12 +70,6 @@ int czi_mpi_fail(int code, const char *where, const char *call) {
   return czi_fail(code, where, "%.*s failed: %s", name_len, call, text);
 }
 
-/* The fast path's library call failed (cz_internal.h, CZI_LIB_RESULT): out
- * of line, so that the entry points keep no frame for it. */
-int czi_lib_failed(int code, const char *where, const char *call) {
-  return czi_mpi_fail(code, where, call);
-}
-
 int czi_log_enabled(void) {
   static int cached = -1;
   if (cached < 0) cached = env_flag("COLLECTIVIZE_LOG");
