@@ -4,12 +4,18 @@
 // defines PMPI_Alltoall, PMPI_Allgather, PMPI_Bcast, PMPI_Allreduce and
 // PMPI_Alltoallv itself (the runtime's calls reach the executable's
 // definitions first; MPI_<coll> in the library does not): each records what
-// it was given, can be told to fail once, and otherwise calls the library's.
+// it was given, can be told to fail once (as the library fails: the
+// communicator's error handler is called, then the code returned), and
+// otherwise calls the library's.
 // Run with every collective forced to "mpi" (tests/mpi/CMakeLists.txt).
 // The cases: what the short path must still do as czi_<coll>_mpi did.
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -34,13 +40,15 @@ int fail_next[COLLS]; // the next call of that collective returns this code
 
 using cztest::nextSymbol;
 
-// Records the call; returns the injected code, or 0 to go on.
+// Records the call; returns the injected code, or 0 to go on. An injected
+// failure goes through comm's error handler first, as a library's does.
 int record(Coll c, MPI_Datatype sendtype, MPI_Comm comm) {
   seen[c].calls++;
   seen[c].sendtype = sendtype;
   seen[c].comm = comm;
   int code = fail_next[c];
   fail_next[c] = 0;
+  if (code != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, code);
   return code;
 }
 
@@ -100,23 +108,24 @@ class LibPath : public ::testing::Test {
   }
   void TearDown() override { unsetenv("COLLECTIVIZE_QUIET"); }
 
-  // One call of collective c with 4 ints a block.
-  int call(Coll c) {
+  // One call of collective c with n ints a block (a count not seen before
+  // takes the checking path).
+  int call(Coll c, int n = 4) {
     const int p = worldSize();
-    in.assign(4 * p, worldRank() + 1);
-    out.assign(4 * p, -1);
-    counts.assign(p, 4);
+    in.assign(n * p, worldRank() + 1);
+    out.assign(n * p, -1);
+    counts.assign(p, n);
     displs.resize(p);
-    for (int i = 0; i < p; i++) displs[i] = 4 * i;
+    for (int i = 0; i < p; i++) displs[i] = n * i;
     switch (c) {
     case ALLTOALL:
-      return cz_alltoall(in.data(), 4, MPI_INT, out.data(), 4, MPI_INT, MPI_COMM_WORLD);
+      return cz_alltoall(in.data(), n, MPI_INT, out.data(), n, MPI_INT, MPI_COMM_WORLD);
     case ALLGATHER:
-      return cz_allgather(in.data(), 4, MPI_INT, out.data(), 4, MPI_INT, MPI_COMM_WORLD);
+      return cz_allgather(in.data(), n, MPI_INT, out.data(), n, MPI_INT, MPI_COMM_WORLD);
     case BCAST:
-      return cz_bcast(in.data(), 4, MPI_INT, 0, MPI_COMM_WORLD);
+      return cz_bcast(in.data(), n, MPI_INT, 0, MPI_COMM_WORLD);
     case ALLREDUCE:
-      return cz_allreduce(in.data(), out.data(), 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      return cz_allreduce(in.data(), out.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     default:
       return cz_alltoallv(in.data(), counts.data(), displs.data(), MPI_INT, out.data(),
                           counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
@@ -190,6 +199,67 @@ TEST_F(LibPath, LibraryFailureOnRepeatedCallIsDescribed) {
       problem += name + ": message left after a good call; ";
   }
   CZ_EXPECT_ALL_RANKS_OK("library failures", problem);
+}
+
+// What fn writes to this process's stderr.
+std::string stderrOf(const std::function<void()> &fn) {
+  fflush(stderr);
+  FILE *tmp = tmpfile();
+  const int saved = dup(2);
+  if (!tmp || saved < 0) return "cannot capture stderr";
+  dup2(fileno(tmp), 2);
+  fn();
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::string text;
+  rewind(tmp);
+  for (int ch; (ch = fgetc(tmp)) != EOF;) text += char(ch);
+  fclose(tmp);
+  return text;
+}
+
+int linesWith(const std::string &text, const std::string &word) {
+  int n = 0;
+  for (size_t at = 0; (at = text.find(word, at)) != std::string::npos; at += word.size())
+    n++;
+  return n;
+}
+
+// A failure is printed once, naming the collective that failed: the fast
+// path's (its library call is a tail call, described by the private
+// duplicate's error handler) and, right after another collective's fast
+// call, the checking path's (described by the runtime's code, not again by
+// the handler in the other collective's name).
+TEST_F(LibPath, EachFailureIsPrintedOnceUnderItsOwnName) {
+  setenv("COLLECTIVIZE_QUIET", "0", 1);
+  std::string problem;
+  for (int c = 0; c < COLLS; c++) {
+    // d: one whose memo is keyed by its count (alltoallv's is not).
+    const int d = (c + 1) % ALLTOALLV;
+    const std::string name = coll_name[c], other = coll_name[d];
+    problem += describeReturn(call(Coll(c)));
+    problem += describeReturn(call(Coll(c)));
+    int rc = MPI_SUCCESS;
+    std::string text = stderrOf([&] {
+      fail_next[c] = MPI_ERR_INTERN;
+      rc = call(Coll(c));
+    });
+    if (rc != MPI_ERR_INTERN || linesWith(text, "collectivize") != 1 ||
+        linesWith(text, "czi_" + name + "_mpi") != 1)
+      problem += name + " (fast path) printed '" + text + "'; ";
+    problem += describeReturn(call(Coll(c))); // the checking path: clears it
+    problem += describeReturn(call(Coll(c))); // the fast path again
+    text = stderrOf([&] {
+      fail_next[d] = MPI_ERR_INTERN;
+      rc = call(Coll(d), 5 + c);
+    });
+    if (rc != MPI_ERR_INTERN || linesWith(text, "collectivize") != 1 ||
+        linesWith(text, "czi_" + other + "_mpi") != 1)
+      problem += other + " (checking path after a fast " + name + ") printed '" +
+                 text + "'; ";
+  }
+  CZ_EXPECT_ALL_RANKS_OK("failures printed", problem);
 }
 
 } // namespace

@@ -66,12 +66,13 @@ int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
           ? NULL
           : czi_fast_path(comm, CZ_COLL_ALLGATHER, sendtype, sendcount,
                           recvtype, recvcount, sendbuf, recvbuf, &s);
-  if (!m || czi_error_pending)
-    return allgather_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  if (!m || czi_flags.error_pending)
+    CZI_MUSTTAIL return allgather_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm);
   if (m->lib)
-    return czi_allgather_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                             recvtype, s->priv);
+    CZI_RETURN_LIB_TAIL(CZ_COLL_ALLGATHER,
+                        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf,
+                                       recvcount, recvtype, s->priv));
   return czi_block_call_remembered(m, s, sendbuf, recvbuf);
 }
 

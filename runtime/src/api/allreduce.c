@@ -77,6 +77,7 @@ allreduce_checked(const void *sendbuf, void *recvbuf, int count,
 static __attribute__((noinline)) int
 allreduce_remembered(const czi_memo *m, const czi_comm_state *s,
                      const void *sendbuf, void *recvbuf, MPI_Op op) {
+  czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
   if (m->local) /* one process: the result is the input */
     return sendbuf == MPI_IN_PLACE
                ? MPI_SUCCESS
@@ -93,10 +94,12 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
   /* MPI_IN_PLACE is a valid sendbuf here, and never NULL. */
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_ALLREDUCE, datatype, count,
                                     datatype, count, sendbuf, recvbuf, &s);
-  if (!m || op == MPI_OP_NULL || czi_error_pending)
-    return allreduce_checked(sendbuf, recvbuf, count, datatype, op, comm);
+  if (!m || op == MPI_OP_NULL || czi_flags.error_pending)
+    CZI_MUSTTAIL return allreduce_checked(sendbuf, recvbuf, count, datatype, op, comm);
   if (m->lib)
-    return czi_allreduce_lib(sendbuf, recvbuf, count, datatype, op, s->priv);
+    CZI_RETURN_LIB_TAIL(CZ_COLL_ALLREDUCE,
+                        PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op,
+                                       s->priv));
   return allreduce_remembered(m, s, sendbuf, recvbuf, op);
 }
 

@@ -61,8 +61,8 @@ fn_fail:
 }
 
 /* The checking path, out of line so that the fast path's library call is
- * a tail call that saves no registers (as cz_bcast's). A pending error
- * message is cleared there (rare: after a failed call). */
+ * a tail call (as cz_bcast's). A pending error message is cleared there
+ * (rare: after a failed call). */
 static __attribute__((noinline, cold)) int
 alltoall_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -80,12 +80,13 @@ int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
           ? NULL
           : czi_fast_path(comm, CZ_COLL_ALLTOALL, sendtype, sendcount, recvtype,
                           recvcount, sendbuf, recvbuf, &s);
-  if (!m || czi_error_pending)
-    return alltoall_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  if (!m || czi_flags.error_pending)
+    CZI_MUSTTAIL return alltoall_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype, comm);
   if (m->lib)
-    return czi_alltoall_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, s->priv);
+    CZI_RETURN_LIB_TAIL(CZ_COLL_ALLTOALL,
+                        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf,
+                                      recvcount, recvtype, s->priv));
   return czi_block_call_remembered(m, s, sendbuf, recvbuf);
 }
 

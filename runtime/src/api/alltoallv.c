@@ -119,11 +119,14 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
   /* Unlike the other entry points, the other memo kinds stay inline here:
    * the count check already needs the registers an out-of-line branch would
    * save (bench/dispatch/instructions.c: 5 more at P = 2, 28 at P = 1). */
-  if (m && !czi_error_pending &&
+  if (m && !czi_flags.error_pending &&
       czi_vectors_ok(sendcounts, sdispls, recvcounts, rdispls, s->size)) {
     if (m->lib)
-      return czi_alltoallv_lib(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                               recvcounts, rdispls, recvtype, s->priv);
+      CZI_RETURN_LIB_TAIL(CZ_COLL_ALLTOALLV,
+                          PMPI_Alltoallv(sendbuf, sendcounts, sdispls,
+                                         sendtype, recvbuf, recvcounts,
+                                         rdispls, recvtype, s->priv));
+    czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
     if (m->local) {
       /* One process: the one block, if its sizes agree and its buffers are
        * there (else self says what is wrong). */
@@ -138,7 +141,7 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                                           rdispls, recvtype, s->priv,
                                           &m->params);
   }
-  return alltoallv_checked(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+  CZI_MUSTTAIL return alltoallv_checked(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, comm);
 }
 

@@ -56,17 +56,21 @@ static inline czi_memo_kind czi_memo_kind_of(const czi_algorithm *alg) {
 }
 /* The table's entry of a cz_<coll> call whose communicator and arguments
  * this thread has seen before (comm_state.h); NULL: take the checking path.
- * Buffers are the only argument not in the memo's key. */
+ * Buffers are the only argument not in the memo's key: a NULL one takes
+ * the checking path, which knows whether the call moves data there
+ * (alltoallv's counts vary from call to call, so its buffers are checked
+ * by its own path, czi_vectors_ok and the algorithms). */
 static inline const czi_memo *czi_fast_path(MPI_Comm comm, cz_collective coll,
                                             MPI_Datatype st, int sc,
                                             MPI_Datatype rt, int rc,
                                             const void *sbuf, const void *rbuf,
                                             czi_comm_state **state) {
+  if (coll != CZ_COLL_ALLTOALLV && (!sbuf || !rbuf)) return NULL;
   const unsigned gen = czi_comm_gen_now();
   czi_comm_state *s = czi_comm_cached_at(comm, gen);
   if (!s) return NULL;
   const czi_memo *m = czi_memo_match(s, gen, coll, st, sc, rt, rc);
-  if (!m || (m->need_sbuf && !sbuf) || (m->need_rbuf && !rbuf)) return NULL;
+  if (!m) return NULL;
   *state = s;
   return m;
 }

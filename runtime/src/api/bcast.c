@@ -57,6 +57,7 @@ bcast_checked(void *buffer, int count, MPI_Datatype datatype, int root,
 static __attribute__((noinline)) int bcast_remembered(const czi_memo *m,
                                                       const czi_comm_state *s,
                                                       void *buffer, int root) {
+  czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
   if (m->local) return MPI_SUCCESS; /* one process: the root has it */
   if (m->trial)
     return czi_bcast_on_trial(m, s, buffer, m->sc, m->st, root);
@@ -69,9 +70,11 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   czi_comm_state *s;
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
-  if (!m || root < 0 || root >= s->size || czi_error_pending)
-    return bcast_checked(buffer, count, datatype, root, comm);
-  if (m->lib) return czi_bcast_lib(buffer, count, datatype, root, s->priv);
+  if (!m || root < 0 || root >= s->size || czi_flags.error_pending)
+    CZI_MUSTTAIL return bcast_checked(buffer, count, datatype, root, comm);
+  if (m->lib)
+    CZI_RETURN_LIB_TAIL(CZ_COLL_BCAST,
+                        PMPI_Bcast(buffer, count, datatype, root, s->priv));
   return bcast_remembered(m, s, buffer, root);
 }
 

@@ -7,6 +7,7 @@
 
 int czi_allgather_mpi(CZI_ALLGATHER_ARGS) {
   (void)params;
-  return czi_allgather_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm);
+  int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
+  return CZI_LIB_RESULT(rc, allgather, PMPI_Allgather);
 }

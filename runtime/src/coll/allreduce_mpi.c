@@ -7,5 +7,6 @@
 
 int czi_allreduce_mpi(CZI_ALLREDUCE_ARGS) {
   (void)params;
-  return czi_allreduce_lib(sendbuf, recvbuf, count, datatype, op, comm);
+  int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return CZI_LIB_RESULT(rc, allreduce, PMPI_Allreduce);
 }

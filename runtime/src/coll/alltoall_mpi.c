@@ -26,9 +26,11 @@ int czi_alltoall_mpi(CZI_ALLTOALL_ARGS) {
   (void)params;
 
   if (sendbuf == MPI_IN_PLACE ||
-      same_description(sendcount, sendtype, recvcount, recvtype))
-    return czi_alltoall_lib(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm);
+      same_description(sendcount, sendtype, recvcount, recvtype)) {
+    rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm);
+    return CZI_LIB_RESULT(rc, alltoall, PMPI_Alltoall);
+  }
 
   CZI_MPI(PMPI_Comm_size(comm, &p));
   CZI_TRY(czi_type_get(sendtype, &st));

@@ -7,6 +7,7 @@
 
 int czi_alltoallv_mpi(CZI_ALLTOALLV_ARGS) {
   (void)params;
-  return czi_alltoallv_lib(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, comm);
+  int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                          recvcounts, rdispls, recvtype, comm);
+  return CZI_LIB_RESULT(rc, alltoallv, PMPI_Alltoallv);
 }

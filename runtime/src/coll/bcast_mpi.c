@@ -7,5 +7,6 @@
 
 int czi_bcast_mpi(CZI_BCAST_ARGS) {
   (void)params;
-  return czi_bcast_lib(buffer, count, datatype, root, comm);
+  int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+  return CZI_LIB_RESULT(rc, bcast, PMPI_Bcast);
 }

@@ -13,7 +13,9 @@
  * MPI_COMM_SELF's attributes first (MPI-3.1 8.7.1): a hook there advances
  * the generation too, so a call after MPI_Finalize takes the checking path
  * and gets its error instead of touching freed communicators. */
+#include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "comm_state.h"
@@ -22,6 +24,7 @@ unsigned czi_comm_generation = 1;
 _Thread_local czi_comm_slot czi_comm_slots[CZI_COMM_SLOTS];
 
 static int keyval = MPI_KEYVAL_INVALID, self_keyval = MPI_KEYVAL_INVALID;
+static MPI_Errhandler priv_handler = MPI_ERRHANDLER_NULL;
 static pthread_once_t keyval_once = PTHREAD_ONCE_INIT;
 static int keyval_rc = MPI_SUCCESS;
 
@@ -45,7 +48,27 @@ static int delete_state(MPI_Comm comm, int key, void *value, void *extra) {
 static int finalizing(MPI_Comm comm, int key, void *value, void *extra) {
   (void)comm; (void)key; (void)value; (void)extra;
   advance_generation();
+  czi_flags.lib_call = 0; /* the frees to come describe their own failures */
   return MPI_SUCCESS;
+}
+
+/* The private duplicate's error handler. The library calls it before a
+ * call on the duplicate returns a failure code, and the call then returns
+ * that code (the handler returns). A failure of the fast path's library
+ * call (lib_call set) is described here, in the words czi_<coll>_mpi uses:
+ * the entry point tail-called the library and never sees the code. Any
+ * other failure is described by the runtime's code that made the call. */
+static void priv_failed(MPI_Comm *comm, int *code, ...) {
+  (void)comm;
+  const int coll = czi_flags.lib_call - 1;
+  czi_flags.lib_call = 0;
+  const char *name = cz_collective_name((cz_collective)coll);
+  if (coll < 0 || !name) return;
+  char where[32], call[32];
+  snprintf(where, sizeof where, "czi_%s_mpi", name);
+  snprintf(call, sizeof call, "PMPI_%c%s", toupper((unsigned char)name[0]),
+           name + 1);
+  czi_mpi_fail(*code, where, call);
 }
 
 static void create_keyvals(void) {
@@ -56,6 +79,8 @@ static void create_keyvals(void) {
                                         &self_keyval, NULL);
   if (keyval_rc == MPI_SUCCESS)
     keyval_rc = PMPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+  if (keyval_rc == MPI_SUCCESS)
+    keyval_rc = PMPI_Comm_create_errhandler(priv_failed, &priv_handler);
 }
 
 /* A new record: the private duplicate (collective over comm), size, rank. */
@@ -69,7 +94,7 @@ static int create_state(MPI_Comm comm, czi_comm_state **out) {
   CZI_MPI(PMPI_Comm_size(comm, &state->size));
   CZI_MPI(PMPI_Comm_rank(comm, &state->rank));
   CZI_MPI(PMPI_Comm_dup(comm, &state->priv));
-  CZI_MPI(PMPI_Comm_set_errhandler(state->priv, MPI_ERRORS_RETURN));
+  CZI_MPI(PMPI_Comm_set_errhandler(state->priv, priv_handler));
   CZI_MPI(PMPI_Comm_set_attr(comm, keyval, state));
   *out = state;
   return MPI_SUCCESS;
@@ -131,8 +156,6 @@ void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
   m->rt = rt->type;
   m->sc = sc;
   m->rc = rc;
-  m->need_sbuf = sc > 0 && st->size > 0 && st->true_lb == 0;
-  m->need_rbuf = rc > 0 && rt->size > 0 && rt->true_lb == 0;
   m->local = kind == CZI_MEMO_SELF && s->size == 1 && st->dense && rt->dense &&
              st->true_lb == 0 && rt->true_lb == 0;
   m->lib = kind == CZI_MEMO_LIB;

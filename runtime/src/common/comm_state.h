@@ -20,8 +20,7 @@ typedef enum { CZI_MEMO_ALG, CZI_MEMO_SELF, CZI_MEMO_LIB } czi_memo_kind;
 
 /* The table's answer for one collective on one communicator, valid for calls
  * whose datatypes (predefined ones only: derived handles can be freed and
- * reused with another layout) and counts equal the key. need_*buf: a NULL
- * buffer would move data, so it must take the checking path. local: the
+ * reused with another layout) and counts equal the key. local: the
  * answer is self on one process with dense types, and the entry point
  * copies the block itself (bytes from the element sizes and extents below)
  * instead of calling alg, whose type lookups cost more than the copy. lib:
@@ -34,7 +33,7 @@ typedef struct czi_memo {
   unsigned gen; /* czi_comm_generation when filled; 0: empty */
   MPI_Datatype st, rt;
   int sc, rc;
-  unsigned char need_sbuf, need_rbuf, local, lib;
+  unsigned char local, lib;
   unsigned s_size, r_size;     /* bytes of data in one element */
   MPI_Aint s_extent, r_extent; /* alltoallv's displacement units */
   const struct czi_algorithm *alg;
@@ -81,7 +80,12 @@ static inline unsigned czi_comm_gen_now(void) {
  * czi_comm_state_get). A few loads and two compares. */
 static inline czi_comm_state *czi_comm_cached_at(MPI_Comm comm, unsigned gen) {
   const czi_comm_slot *s = czi_comm_slot_of(comm);
-  if (s->comm == comm && s->gen == gen) return s->state;
+  if (s->comm == comm && s->gen == gen) {
+    /* A slot is written whole, with a record, once one exists; an empty
+     * one holds generation 0, which never matches: no NULL test needed. */
+    if (!s->state) __builtin_unreachable();
+    return s->state;
+  }
   return NULL;
 }
 static inline czi_comm_state *czi_comm_cached(MPI_Comm comm) {
@@ -101,8 +105,11 @@ static inline const czi_memo *czi_memo_match(const czi_comm_state *s,
                                              MPI_Datatype st, int sc,
                                              MPI_Datatype rt, int rc) {
   const czi_memo *m = &s->memo[coll];
-  if (m->gen == gen && m->rt == rt && m->rc == rc &&
-      m->st == st && m->sc == sc)
+  /* bcast and allreduce have one description: st, sc (memo_fill stores it
+   * on both sides). */
+  const int one = coll == CZ_COLL_BCAST || coll == CZ_COLL_ALLREDUCE;
+  if (m->gen == gen && m->st == st && m->sc == sc &&
+      (one || (m->rt == rt && m->rc == rc)))
     return m;
   return NULL;
 }

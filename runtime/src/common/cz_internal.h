@@ -88,66 +88,59 @@ enum {
 int czi_fail(int code, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Describe a failed MPI call: "PMPI_Sendrecv failed: <MPI's error string>".
- * Cold: the fast paths' library calls (CZI_LIB_RESULT) keep no frame for it. */
+ * Cold: rare, and kept out of its callers' frames. */
 int czi_mpi_fail(int code, const char *where, const char *call)
     __attribute__((cold));
 
-/* The library's collective on comm, a failure described as czi_<coll>_mpi
- * describes it: what czi_<coll>_mpi does for most calls, and what the
- * entry points' fast path runs when the memo says lib (comm_state.h).
- * Inline: on the fast path the PMPI call is then the entry point's only
- * call, without a frame of its own (bench/dispatch/instructions.c).
- * alltoall: only for one description on both sides (alltoall_mpi.c). */
+/* The result of the library's collective on comm in czi_<coll>_mpi (the
+ * checking path), a failure described as "czi_<coll>_mpi: PMPI_<Coll>
+ * failed: ...". The entry points' fast path, when the memo says lib
+ * (comm_state.h), hands the call over as a tail call instead (CZI_LIB_TAIL)
+ * and the private duplicate's error handler describes a failure in the
+ * same words. */
 #define CZI_LIB_RESULT(rc, coll, call)                                      \
   (__builtin_expect((rc) != MPI_SUCCESS, 0)                                 \
        ? czi_mpi_fail((rc), "czi_" #coll "_mpi", #call)                     \
        : MPI_SUCCESS)
-static inline int czi_alltoall_lib(const void *sendbuf, int sendcount,
-                                   MPI_Datatype sendtype, void *recvbuf,
-                                   int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm) {
-  int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm);
-  return CZI_LIB_RESULT(rc, alltoall, PMPI_Alltoall);
-}
-static inline int czi_allgather_lib(const void *sendbuf, int sendcount,
-                                    MPI_Datatype sendtype, void *recvbuf,
-                                    int recvcount, MPI_Datatype recvtype,
-                                    MPI_Comm comm) {
-  int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
-  return CZI_LIB_RESULT(rc, allgather, PMPI_Allgather);
-}
-static inline int czi_bcast_lib(void *buffer, int count, MPI_Datatype datatype,
-                                int root, MPI_Comm comm) {
-  int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-  return CZI_LIB_RESULT(rc, bcast, PMPI_Bcast);
-}
-static inline int czi_allreduce_lib(const void *sendbuf, void *recvbuf,
-                                    int count, MPI_Datatype datatype,
-                                    MPI_Op op, MPI_Comm comm) {
-  int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return CZI_LIB_RESULT(rc, allreduce, PMPI_Allreduce);
-}
-static inline int czi_alltoallv_lib(const void *sendbuf, const int *sendcounts,
-                                    const int *sdispls, MPI_Datatype sendtype,
-                                    void *recvbuf, const int *recvcounts,
-                                    const int *rdispls, MPI_Datatype recvtype,
-                                    MPI_Comm comm) {
-  int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                          recvcounts, rdispls, recvtype, comm);
-  return CZI_LIB_RESULT(rc, alltoallv, PMPI_Alltoallv);
-}
+/* The fast path's hand-over to the library's collective: return call (the
+ * PMPI call on the private duplicate, whose prototype is the entry point's)
+ * as a tail call, with no frame and no test of its code; the private
+ * duplicate's error handler describes a failure (see czi_thread_flags).
+ * clang must make it a jump (the incoming stack argument, comm, is
+ * replaced in place); other compilers may. */
+#if defined(__clang__) && __clang_major__ >= 13
+#define CZI_MUSTTAIL __attribute__((musttail))
+#else
+#define CZI_MUSTTAIL
+#endif
+#define CZI_RETURN_LIB_TAIL(coll, call)                  \
+  do {                                                   \
+    czi_flags.lib_call = (unsigned char)((coll) + 1);    \
+    CZI_MUSTTAIL return call;                            \
+  } while (0)
 void czi_clear_error(void);
 /* The last error's text ("" when none); cz_last_error() returns it. */
 const char *czi_last_error(void);
 #ifndef __cplusplus
-/* Set while cz_last_error() holds a message; lets a successful call skip
- * clearing it with one thread-local load (initial-exec: no function call). */
-extern _Thread_local unsigned char czi_error_pending
+/* Per thread, in one object so that the fast path reaches both through one
+ * address (initial-exec: no function call):
+ *  - error_pending: set while cz_last_error() holds a message, so that a
+ *    successful call clears it at the cost of one load;
+ *  - lib_call: the collective (cz_collective + 1; 0: none) whose library
+ *    call the fast path handed over last. That call is a tail call, so the
+ *    entry point never sees its code: the private duplicate's error handler
+ *    describes the failure (comm_state.c). Every other path clears it first
+ *    (czi_clear_error, czi_clear_error_fast and the fast path's branches
+ *    that run the runtime's own code), so a failure there is described
+ *    once, by the runtime's code that made the call. */
+typedef struct czi_thread_flags {
+  unsigned char error_pending, lib_call;
+} czi_thread_flags;
+extern _Thread_local czi_thread_flags czi_flags
     __attribute__((visibility("hidden"), tls_model("initial-exec")));
 static inline void czi_clear_error_fast(void) {
-  if (czi_error_pending) czi_clear_error();
+  if (czi_flags.error_pending) czi_clear_error();
+  czi_flags.lib_call = 0;
 }
 #endif
 /* A problem that does not fail the call (bad setting ignored): printed the

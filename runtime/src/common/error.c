@@ -7,14 +7,15 @@
 #include "cz_internal.h"
 
 static _Thread_local char last_error[512];
-_Thread_local unsigned char czi_error_pending;
+_Thread_local czi_thread_flags czi_flags;
 
 /* cz_last_error() is libcollectivize's (src/api/last_error.c): this file is
  * also in the tracer, which must not export it. */
 const char *czi_last_error(void) { return last_error; }
 void czi_clear_error(void) {
   last_error[0] = '\0';
-  czi_error_pending = 0;
+  czi_flags.error_pending = 0;
+  czi_flags.lib_call = 0;
 }
 
 static int env_flag(const char *name) {
@@ -41,7 +42,7 @@ int czi_fail(int code, const char *where, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
   va_end(ap);
-  czi_error_pending = 1;
+  czi_flags.error_pending = 1;
   emit_text(last_error);
   return code;
 }
