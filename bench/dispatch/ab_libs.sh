@@ -6,7 +6,8 @@
 # RUNPATH yields to).
 #   bash bench/dispatch/ab_libs.sh BUILD_DIR A_LIBDIR B_LIBDIR OUT_DIR
 # Environment: LAUNCHES (default 6 per build), PROCS (default 2), COLLS,
-# SIZES (default 8,64), ROUNDS (9), BUDGET (0.02), YIELD (1: ranks yield
+# SIZES (default 8,64), ROUNDS (9), BUDGET (0.02), MODES (stream,barrier;
+# paired: dispatch_bench.c), YIELD (1: ranks yield
 # when idle, as run.sh runs them; 0: they busy-poll).
 # Writes OUT_DIR/dispatch-a.csv and dispatch-b.csv (dispatch_bench.c's
 # columns; summary.py reads each) and OUT_DIR/load.txt.
@@ -24,7 +25,7 @@ for launch in $(seq 1 "${LAUNCHES:-6}"); do
       echo "$(date -u +%H:%M:%S) launch=$launch P=$P $side: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/load.txt"
       mpirun --oversubscribe --mca mpi_yield_when_idle "${YIELD:-1}" -n "$P" \
         -x LD_LIBRARY_PATH="$lib" "$BIN" --tag "$side-L$launch" --header $header \
-        --rounds "${ROUNDS:-9}" --budget "${BUDGET:-0.02}" \
+        --rounds "${ROUNDS:-9}" --budget "${BUDGET:-0.02}" --modes "${MODES:-stream,barrier}" \
         --colls "${COLLS:-alltoall,allgather,bcast,allreduce,alltoallv}" \
         --sizes "${SIZES:-8,64}" >> "$OUT/dispatch-$side.csv"
     done

@@ -4,6 +4,7 @@
  *   dispatch_bench [--colls alltoall,allgather,bcast,allreduce,alltoallv,plan]
  *                  [--sizes 8,64,...] [--rounds 9] [--budget 0.02]
  *                  [--header 1] [--tag NAME] [--null 1]
+ *                  [--modes stream,barrier,paired]
  *
  * Per (collective, bytes) the table's choice is recorded (`table`: "mpi"
  * means cz_ hands the call to the library, so any difference is the
@@ -15,7 +16,14 @@
  *    collectives pays);
  *  - barrier: up to 200 calls, each after a barrier, each timed alone; a
  *    round's time is the slowest rank's mean (OSU-style latency without the
- *    barrier's own cost).
+ *    barrier's own cost);
+ *  - paired (only when --modes asks for it): the three doors called in turn
+ *    within one batch, each call timed alone with the TSC, the order of
+ *    the three rotating through all six permutations; a round's time per
+ *    door is the slowest rank's mean. Doors a microsecond apart see the
+ *    same state of the machine, so this resolves a few ns where the other
+ *    modes, whose doors run 20 ms apart, resolve a few percent (the
+ *    null door shows each mode's resolution).
  * A round's ratio is cz/MPI of that round; the CSV gives the median, min
  * and max ratio over rounds, the median absolute times, and the median of
  * the per-round difference in ns (at P = 1 this is the dispatch cost), and
@@ -42,6 +50,7 @@
 #include <mpi.h>
 
 #include "collectivize.h"
+#include "../trace/bench_tick.h"
 
 #define MAXROUNDS 63
 #define MAXCALLS 2000000
@@ -203,6 +212,31 @@ static double separated(cell *c, int which, int n) {
   return worst;
 }
 
+/* Every permutation of the three doors, so no door always follows another. */
+static const int door_order[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                     {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+
+/* n calls of each door in turn; t[w]: the slowest rank's mean seconds per
+ * call of door w (ticks converted with this batch's own wall time). */
+static void paired(cell *c, int n, double t[3]) {
+  uint64_t sum[3] = {0, 0, 0};
+  MPI_Barrier(MPI_COMM_WORLD);
+  double w0 = MPI_Wtime();
+  uint64_t k0 = bench_tick();
+  for (int i = 0; i < n; i++) {
+    const int *order = door_order[i % 6];
+    for (int k = 0; k < 3; k++) {
+      uint64_t a = bench_tick();
+      call(c, order[k]);
+      sum[order[k]] += bench_tick() - a;
+    }
+  }
+  double per_tick = (MPI_Wtime() - w0) / (double)(bench_tick() - k0);
+  double mine[3];
+  for (int w = 0; w < 3; w++) mine[w] = (double)sum[w] * per_tick / n;
+  MPI_Allreduce(mine, t, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+
 /* Calls per stream batch so one batch takes about budget seconds. */
 static int batch_size(cell *c, double budget) {
   int n = 8;
@@ -238,7 +272,12 @@ static void measure(cell *c, const char *mode, int n, int rounds,
       control[MAXROUNDS], diff[MAXROUNDS], cpu_diff[MAXROUNDS];
   int barrier = is(mode, "barrier");
   for (int r = 0; r < rounds; r++) {
-    for (int k = 0; k < 3; k++) {
+    if (is(mode, "paired")) {
+      double p[3];
+      paired(c, n, p);
+      for (int w = 0; w < 3; w++) t[w][r] = p[w];
+    }
+    for (int k = 0; k < 3 && !is(mode, "paired"); k++) {
       int which = (r % 2) ? 2 - k : k; /* both orders */
       t[which][r] = barrier ? separated(c, which, n)
                             : stream(c, which, n, &cpu[which][r]);
@@ -258,11 +297,19 @@ static void measure(cell *c, const char *mode, int n, int rounds,
          tag, c->coll, nprocs, bytes, table, mode, n, rounds,
          median(t[0], rounds) * 1e6, median(t[1], rounds) * 1e6,
          median(ratio, rounds), lo, hi, median(diff, rounds));
-  if (barrier) printf(",");
+  if (barrier || is(mode, "paired")) printf(",");
   else printf("%.1f,", median(cpu_diff, rounds));
   printf("%.4f,", median(control, rounds));
   printf("%.2f,%.2f\n", load_before, load1());
   fflush(stdout);
+}
+
+/* Whether the comma-separated list names mode. */
+static int has_mode(const char *list, const char *mode) {
+  size_t len = strlen(mode);
+  for (const char *p = list; (p = strstr(p, mode)); p += len)
+    if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len])) return 1;
+  return 0;
 }
 
 static int parse_list(const char *text, long long *out, int max) {
@@ -279,6 +326,7 @@ int main(int argc, char **argv) {
   const char *colls = "alltoall,allgather,bcast,allreduce,alltoallv,plan";
   const char *sizes_text = "8,64,512,4096,32768,262144";
   const char *tag = "run";
+  const char *modes = "stream,barrier";
   int rounds = 9, header = 1;
   double budget = 0.02;
   MPI_Init(&argc, &argv);
@@ -292,6 +340,7 @@ int main(int argc, char **argv) {
     else if (is(argv[i], "--header")) header = atoi(argv[i + 1]);
     else if (is(argv[i], "--tag")) tag = argv[i + 1];
     else if (is(argv[i], "--null")) null_door = atoi(argv[i + 1]);
+    else if (is(argv[i], "--modes")) modes = argv[i + 1];
     else {
       if (!rank) fprintf(stderr, "dispatch_bench: unknown option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -299,6 +348,12 @@ int main(int argc, char **argv) {
   }
   if (rounds < 1 || rounds > MAXROUNDS) {
     if (!rank) fprintf(stderr, "dispatch_bench: --rounds must be 1..%d\n", MAXROUNDS);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (!has_mode(modes, "stream") && !has_mode(modes, "barrier") &&
+      !has_mode(modes, "paired")) {
+    if (!rank)
+      fprintf(stderr, "dispatch_bench: --modes names none of stream, barrier, paired\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   long long sizes[32];
@@ -335,9 +390,13 @@ int main(int argc, char **argv) {
         continue;
       }
       int n = batch_size(&c, budget);
-      measure(&c, "stream", n, rounds, table, bytes, tag, load_before);
       int m = n < BARRIER_CALLS ? n : BARRIER_CALLS;
-      measure(&c, "barrier", m, rounds, table, bytes, tag, load1());
+      if (has_mode(modes, "stream"))
+        measure(&c, "stream", n, rounds, table, bytes, tag, load_before);
+      if (has_mode(modes, "barrier"))
+        measure(&c, "barrier", m, rounds, table, bytes, tag, load1());
+      if (has_mode(modes, "paired"))
+        measure(&c, "paired", n, rounds, table, bytes, tag, load1());
       teardown(&c);
     }
   }

@@ -3,7 +3,8 @@
 # in LAUNCHES independent launches per P (a table choice must hold in each).
 #   bash bench/dispatch/run.sh BUILD_DIR OUT_DIR [TAG]
 # Environment: PROCS (default "1 2 4 8"), LAUNCHES (default 3), COLLS,
-# SIZES, ROUNDS (default 9), BUDGET (seconds per stream batch, 0.02), BIN
+# SIZES, ROUNDS (default 9), BUDGET (seconds per stream batch, 0.02), MODES
+# (default stream,barrier; paired: dispatch_bench.c), BIN
 # (another build's cz_dispatch_bench, to compare before and after).
 # Writes OUT_DIR/dispatch<TAG>.csv (one row per launch, cell and mode; see
 # dispatch_bench.c) and OUT_DIR/load<TAG>.txt (uptime around every launch).
@@ -20,7 +21,7 @@ for launch in $(seq 1 "${LAUNCHES:-3}"); do
   for P in ${PROCS:-1 2 4 8}; do
     echo "$(date -u +%H:%M:%S) launch=$launch P=$P before: $(uptime)" >> "$LOAD"
     "${MPIRUN[@]}" -n "$P" "$BIN" --tag "L$launch" --header $header \
-      --rounds "${ROUNDS:-9}" --budget "${BUDGET:-0.02}" \
+      --rounds "${ROUNDS:-9}" --budget "${BUDGET:-0.02}" --modes "${MODES:-stream,barrier}" \
       ${COLLS:+--colls "$COLLS"} ${SIZES:+--sizes "$SIZES"} >> "$CSV"
     header=0
   done
