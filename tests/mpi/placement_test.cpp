@@ -197,19 +197,20 @@ TEST(Placement, ForcedFarHandsCachedHandoversToTheLibrary) {
 // Probed: thresholds that make every measured round trip read far, then
 // near. Every rank must take the same state at the same call (a split would
 // pair a shm algorithm with the library's collective and hang), and the
-// calls follow it. Each phase starts with 80 broadcasts of 256 KiB, more
-// than the 16 MiB between probes, so the state is probed within it. One
-// process has no partner: no probe then.
+// calls follow it. Each phase starts with 160 broadcasts of 128 KiB (a
+// size the table gives the shm broadcast at P = 2-4), more than the 16 MiB
+// between probes, so the state is probed within it. One process has no
+// partner: no probe then.
 TEST(Placement, ProbedStateIsAgreedAndFollowed) {
   if (!placementEnvSet()) GTEST_SKIP() << "needs COLLECTIVIZE_TRIALS=0 (set by ctest)";
   czi_placement_set_mode(CZI_PLACEMENT_AUTO);
   const bool probes = worldSize() > 1;
   czi_placement_set_thresholds(-1, 1e15);
-  std::string problem = runAgainstMpi(BCAST, 256 << 10, 80); // probed at last
+  std::string problem = runAgainstMpi(BCAST, 128 << 10, 160); // probed at last
   problem += runCells(probes, 20);
   problem += expectAgreedState(probes, probes ? 2 : 0);
   czi_placement_set_thresholds(1e15, 1e15);
-  problem += runAgainstMpi(BCAST, 256 << 10, 80);
+  problem += runAgainstMpi(BCAST, 128 << 10, 160);
   problem += runCells(false, 20);
   problem += expectAgreedState(0, probes ? 4 : 0);
   czi_placement_set_thresholds(160, 1500);
