@@ -20,10 +20,13 @@
  *  - paired (only when --modes asks for it): the three doors called in turn
  *    within one batch, each call timed alone with the TSC, the order of
  *    the three rotating through all six permutations; a round's time per
- *    door is the slowest rank's mean. Doors a microsecond apart see the
- *    same state of the machine, so this resolves a few ns where the other
- *    modes, whose doors run 20 ms apart, resolve a few percent (the
- *    null door shows each mode's resolution).
+ *    door is the slowest rank's interquartile mean (the mean of the middle
+ *    half of its calls). Doors a microsecond apart see the same state of
+ *    the machine, and the middle half leaves out the calls a descheduled
+ *    rank stretched, which dominate the other modes' means, while still
+ *    averaging over the ~10 ns steps in which a waiting call sees its
+ *    partner's data (a median would jump by such steps). The null door
+ *    shows each mode's resolution.
  * A round's ratio is cz/MPI of that round; the CSV gives the median, min
  * and max ratio over rounds, the median absolute times, and the median of
  * the per-round difference in ns (at P = 1 this is the dispatch cost), and
@@ -216,24 +219,37 @@ static double separated(cell *c, int which, int n) {
 static const int door_order[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
                                      {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
 
-/* n calls of each door in turn; t[w]: the slowest rank's mean seconds per
- * call of door w (ticks converted with this batch's own wall time). */
-static void paired(cell *c, int n, double t[3]) {
-  uint64_t sum[3] = {0, 0, 0};
+static int by_tick(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* n calls of each door in turn; t[w]: the slowest rank's interquartile
+ * mean seconds per call of door w (ticks converted with this batch's own
+ * wall time). ticks: 3 * n slots. */
+static void paired(cell *c, int n, uint64_t *ticks, double t[3]) {
+  int done[3] = {0, 0, 0};
   MPI_Barrier(MPI_COMM_WORLD);
   double w0 = MPI_Wtime();
   uint64_t k0 = bench_tick();
   for (int i = 0; i < n; i++) {
     const int *order = door_order[i % 6];
     for (int k = 0; k < 3; k++) {
+      const int w = order[k];
       uint64_t a = bench_tick();
-      call(c, order[k]);
-      sum[order[k]] += bench_tick() - a;
+      call(c, w);
+      ticks[w * n + done[w]++] = bench_tick() - a;
     }
   }
   double per_tick = (MPI_Wtime() - w0) / (double)(bench_tick() - k0);
   double mine[3];
-  for (int w = 0; w < 3; w++) mine[w] = (double)sum[w] * per_tick / n;
+  for (int w = 0; w < 3; w++) {
+    uint64_t *mine_w = ticks + w * n, sum = 0;
+    qsort(mine_w, (size_t)n, sizeof *ticks, by_tick);
+    const int lo = n / 4, hi = n - n / 4; /* n >= 8: hi > lo */
+    for (int i = lo; i < hi; i++) sum += mine_w[i];
+    mine[w] = (double)sum / (double)(hi - lo) * per_tick;
+  }
   MPI_Allreduce(mine, t, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
@@ -271,10 +287,15 @@ static void measure(cell *c, const char *mode, int n, int rounds,
   double t[3][MAXROUNDS], cpu[3][MAXROUNDS] = {{0}}, ratio[MAXROUNDS],
       control[MAXROUNDS], diff[MAXROUNDS], cpu_diff[MAXROUNDS];
   int barrier = is(mode, "barrier");
+  uint64_t *ticks = is(mode, "paired") ? malloc(3 * (size_t)n * sizeof *ticks) : NULL;
+  if (is(mode, "paired") && !ticks) {
+    fprintf(stderr, "dispatch_bench: no memory for %d timings\n", 3 * n);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   for (int r = 0; r < rounds; r++) {
     if (is(mode, "paired")) {
       double p[3];
-      paired(c, n, p);
+      paired(c, n, ticks, p);
       for (int w = 0; w < 3; w++) t[w][r] = p[w];
     }
     for (int k = 0; k < 3 && !is(mode, "paired"); k++) {
@@ -287,6 +308,7 @@ static void measure(cell *c, const char *mode, int n, int rounds,
     diff[r] = (t[1][r] - t[0][r]) * 1e9;
     cpu_diff[r] = (cpu[1][r] - cpu[0][r]) * 1e9;
   }
+  free(ticks);
   if (rank) return;
   double lo = ratio[0], hi = ratio[0];
   for (int r = 1; r < rounds; r++) {
