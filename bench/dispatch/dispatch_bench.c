@@ -44,7 +44,11 @@
  * The data are MPI_INT (allreduce: MPI_SUM). "plan" is
  * cz_alltoallv_plan_execute of a plan made once, against MPI_Alltoallv.
  * Output: CSV on rank 0's stdout, with the 1-minute load average read before
- * and after each cell (the machine is shared: read ratios with it). */
+ * and after each cell (the machine is shared: read ratios with it) and, at
+ * P = 2 on one node, pair_rtt_ns: a cache line's round trip between the two
+ * ranks measured after the cell (on the development VM 63-90 ns while the
+ * host keeps the two vCPUs near, 240-370 ns while it keeps them far apart;
+ * bench/README.md, "Cores far apart"); empty elsewhere. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +64,7 @@
 #define BARRIER_CALLS 200
 
 static int rank, nprocs;
+static volatile long *pair_flag; /* P = 2 on one node: the shared line */
 
 typedef struct cell {
   const char *coll;
@@ -215,6 +220,55 @@ static double separated(cell *c, int which, int n) {
   return worst;
 }
 
+/* P = 2 on one node: a window of one cache line that both ranks see. */
+static void pair_setup(void) {
+  MPI_Comm node;
+  int n = 0;
+  if (nprocs != 2) return;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &node);
+  MPI_Comm_size(node, &n);
+  if (n == 2) {
+    MPI_Win win;
+    void *mine, *first;
+    MPI_Aint bytes;
+    int unit;
+    MPI_Win_allocate_shared(rank == 0 ? 64 : 0, 1, MPI_INFO_NULL, node, &mine,
+                            &win);
+    MPI_Win_shared_query(win, 0, &bytes, &unit, &first);
+    pair_flag = first;
+    if (rank == 0) *pair_flag = 0;
+    MPI_Barrier(MPI_COMM_WORLD); /* the window lives until MPI_Finalize */
+  }
+  MPI_Comm_free(&node);
+}
+
+/* The fastest of 9 windows of 200 round trips of the flag, in ns a round
+ * trip (rank 0's figure; the fastest, because a window in which either
+ * rank waited for a CPU counts that wait); -1 without a shared line. */
+static double pair_rtt_ns(void) {
+  if (!pair_flag) return -1;
+  double best = 1e30;
+  long v = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int w = 0; w < 9; w++) {
+    double s0 = MPI_Wtime();
+    for (int i = 0; i < 200; i++, v += 2) {
+      if (rank == 0) {
+        __atomic_store_n(pair_flag, v + 1, __ATOMIC_RELEASE);
+        while (__atomic_load_n(pair_flag, __ATOMIC_ACQUIRE) != v + 2) {}
+      } else {
+        while (__atomic_load_n(pair_flag, __ATOMIC_ACQUIRE) != v + 1) {}
+        __atomic_store_n(pair_flag, v + 2, __ATOMIC_RELEASE);
+      }
+    }
+    double ns = (MPI_Wtime() - s0) * 1e9 / 200;
+    if (ns < best) best = ns;
+  }
+  MPI_Bcast(&best, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return best;
+}
+
 /* Every permutation of the three doors, so no door always follows another. */
 static const int door_order[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
                                      {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
@@ -309,6 +363,7 @@ static void measure(cell *c, const char *mode, int n, int rounds,
     cpu_diff[r] = (cpu[1][r] - cpu[0][r]) * 1e9;
   }
   free(ticks);
+  const double rtt = pair_rtt_ns();
   if (rank) return;
   double lo = ratio[0], hi = ratio[0];
   for (int r = 1; r < rounds; r++) {
@@ -322,7 +377,9 @@ static void measure(cell *c, const char *mode, int n, int rounds,
   if (barrier || is(mode, "paired")) printf(",");
   else printf("%.1f,", median(cpu_diff, rounds));
   printf("%.4f,", median(control, rounds));
-  printf("%.2f,%.2f\n", load_before, load1());
+  printf("%.2f,%.2f,", load_before, load1());
+  if (rtt >= 0) printf("%.0f", rtt);
+  printf("\n");
   fflush(stdout);
 }
 
@@ -378,13 +435,14 @@ int main(int argc, char **argv) {
       fprintf(stderr, "dispatch_bench: --modes names none of stream, barrier, paired\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  pair_setup();
   long long sizes[32];
   int nsizes = parse_list(sizes_text, sizes, 32);
   if (!rank && header)
     printf("tag,coll,procs,bytes,table,mode,calls,rounds,mpi_us,cz_us,"
            "ratio_median,ratio_min,ratio_max,diff_ns_median,cpu_diff_ns_median,"
            "control_ratio_median,load_before,"
-           "load_after\n");
+           "load_after,pair_rtt_ns\n");
   char *list = strdup(colls), *save = NULL;
   for (char *coll = strtok_r(list, ",", &save); coll;
        coll = strtok_r(NULL, ",", &save)) {
@@ -406,7 +464,7 @@ int main(int argc, char **argv) {
                               sizeof table);
       if (check(&c)) {
         if (!rank)
-          printf("%s,%s,%d,%lld,%s,check_failed,0,0,,,,,,,,,%.2f,%.2f\n", tag,
+          printf("%s,%s,%d,%lld,%s,check_failed,0,0,,,,,,,,,%.2f,%.2f,\n", tag,
                  coll, nprocs, bytes, table, load_before, load1());
         teardown(&c);
         continue;

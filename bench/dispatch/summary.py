@@ -24,12 +24,12 @@ each barrier; paired):
     where a launch also read above 1.05, goes to the MPI library: it does not
     win by enough to be worth a bad launch;
   - one that wins clearly (median <= 0.97 in every mode) but had a launch
-    above 1.05 keeps its cell and is listed: on the development VM such
-    launches are the ones where the host placed the two vCPUs far apart and
-    the placement probe already hands the call to the library, so that
-    launch times the library through cz_ against itself (1.00-1.08);
-    handing the cell back would give up the clear win of the other
-    launches for that noise;
+    above 1.05 keeps its cell and is listed with its launches (and, at
+    P = 2, each launch's pair_rtt_ns): on the development VM most such
+    launches are ones where the host placed the two vCPUs far apart and
+    the placement probe hands the call to the library, so the launch times
+    the library through cz_ against itself (1.00-1.08); handing the cell
+    back would give up the clear win of the other launches;
   - self (one process: the local copy, or nothing for bcast) keeps its
     cell: the library's call there is a no-op or a copy too, and handing the
     cell to it can only add the call;
@@ -104,7 +104,9 @@ def summarize(cells):
                         mpi_us=statistics.median(float(r["mpi_us"]) for r in rows),
                         cz_us=statistics.median(float(r["cz_us"]) for r in rows),
                         cpu_ns=statistics.median(cpu) if cpu else None,
-                        load_lo=min(loads), load_hi=max(loads), ok=ok))
+                        load_lo=min(loads), load_hi=max(loads), ok=ok,
+                        launch_rtt=[(float(r["ratio_median"]), r.get("pair_rtt_ns") or "")
+                                    for r in rows]))
     return out
 
 
@@ -157,6 +159,13 @@ def rules(summary):
         elif said == "listed":
             lines.append(f"# kept, a launch above {OWN_WORST} (far cores?): "
                          f"{coll} P={procs} {size}-{hi}")
+            for s in summary:
+                if (s["coll"], s["procs"], s["bytes"]) == (coll, procs, size) and s.get("launch_rtt"):
+                    shown = " ".join(f"{r:.2f}" + (f"@{t}ns" if t else "")
+                                     for r, t in s["launch_rtt"])
+                    lines.append(f"#   {s['mode']}: ratio per launch"
+                                 f"{' @ pair round trip' if any(t for _, t in s['launch_rtt']) else ''}:"
+                                 f" {shown}")
         elif said == "undecided":
             lines.append(f"# undecided (fewer than {MIN_LAUNCHES} launches count): "
                          f"{coll} P={procs} {size}-{hi}")
