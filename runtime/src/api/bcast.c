@@ -70,7 +70,8 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   czi_comm_state *s;
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
-  if (!m || root < 0 || root >= s->size || czi_flags.error_pending)
+  /* One compare for 0 <= root < size (a negative root wraps above it). */
+  if (!m || (unsigned)root >= (unsigned)s->size || czi_flags.error_pending)
     CZI_MUSTTAIL return bcast_checked(buffer, count, datatype, root, comm);
   if (m->lib)
     CZI_RETURN_LIB_TAIL(CZ_COLL_BCAST,
