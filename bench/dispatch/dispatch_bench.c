@@ -17,16 +17,19 @@
  *  - barrier: up to 200 calls, each after a barrier, each timed alone; a
  *    round's time is the slowest rank's mean (OSU-style latency without the
  *    barrier's own cost);
- *  - paired (only when --modes asks for it): the three doors called in turn
- *    within one batch, each call timed alone with the TSC, the order of
- *    the three rotating through all six permutations; a round's time per
- *    door is the slowest rank's interquartile mean (the mean of the middle
- *    half of its calls). Doors a microsecond apart see the same state of
- *    the machine, and the middle half leaves out the calls a descheduled
- *    rank stretched, which dominate the other modes' means, while still
- *    averaging over the ~10 ns steps in which a waiting call sees its
- *    partner's data (a median would jump by such steps). The null door
- *    shows each mode's resolution.
+ *  - paired (only when --modes asks for it): short batches of PAIRED_CALLS
+ *    calls, each after a barrier, the three doors' batches in turn, their
+ *    order rotating through all six permutations; a round's time per door
+ *    is the slowest rank's interquartile mean over its batches (the mean of
+ *    the middle half: the top quarter holds the batches a descheduled rank
+ *    stretched, which dominate the other modes' means). Batches of the
+ *    three doors a few microseconds apart see the same state of the
+ *    machine, where the stream mode's are 20 ms apart. The barrier puts
+ *    both ranks in step before every batch: calls timed one by one in turn
+ *    did not do, as a blocking call's time holds its wait for the others,
+ *    and at P = 2 the ranks fell into a rhythm that gave one door the
+ *    waits (the null door read 1.03-1.65). The null door shows each
+ *    mode's resolution.
  * A round's ratio is cz/MPI of that round; the CSV gives the median, min
  * and max ratio over rounds, the median absolute times, and the median of
  * the per-round difference in ns (at P = 1 this is the dispatch cost), and
@@ -278,31 +281,35 @@ static int by_tick(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* n calls of each door in turn; t[w]: the slowest rank's interquartile
- * mean seconds per call of door w (ticks converted with this batch's own
- * wall time). ticks: 3 * n slots. */
+enum { PAIRED_CALLS = 32 };
+
+/* n / PAIRED_CALLS batches of each door in turn; t[w]: the slowest rank's
+ * interquartile mean seconds per call of door w over its batches (ticks
+ * converted with this round's own wall time). ticks: 3 * n slots. */
 static void paired(cell *c, int n, uint64_t *ticks, double t[3]) {
+  const int batches = n / PAIRED_CALLS > 8 ? n / PAIRED_CALLS : 8;
   int done[3] = {0, 0, 0};
   MPI_Barrier(MPI_COMM_WORLD);
   double w0 = MPI_Wtime();
   uint64_t k0 = bench_tick();
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < batches; i++) {
     const int *order = door_order[i % 6];
     for (int k = 0; k < 3; k++) {
       const int w = order[k];
+      MPI_Barrier(MPI_COMM_WORLD);
       uint64_t a = bench_tick();
-      call(c, w);
-      ticks[w * n + done[w]++] = bench_tick() - a;
+      for (int j = 0; j < PAIRED_CALLS; j++) call(c, w);
+      ticks[w * batches + done[w]++] = bench_tick() - a;
     }
   }
   double per_tick = (MPI_Wtime() - w0) / (double)(bench_tick() - k0);
   double mine[3];
   for (int w = 0; w < 3; w++) {
-    uint64_t *mine_w = ticks + w * n, sum = 0;
-    qsort(mine_w, (size_t)n, sizeof *ticks, by_tick);
-    const int lo = n / 4, hi = n - n / 4; /* n >= 8: hi > lo */
+    uint64_t *mine_w = ticks + w * batches, sum = 0;
+    qsort(mine_w, (size_t)batches, sizeof *ticks, by_tick);
+    const int lo = batches / 4, hi = batches - batches / 4;
     for (int i = lo; i < hi; i++) sum += mine_w[i];
-    mine[w] = (double)sum / (double)(hi - lo) * per_tick;
+    mine[w] = (double)sum / (double)(hi - lo) * per_tick / PAIRED_CALLS;
   }
   MPI_Allreduce(mine, t, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
@@ -341,7 +348,9 @@ static void measure(cell *c, const char *mode, int n, int rounds,
   double t[3][MAXROUNDS], cpu[3][MAXROUNDS] = {{0}}, ratio[MAXROUNDS],
       control[MAXROUNDS], diff[MAXROUNDS], cpu_diff[MAXROUNDS];
   int barrier = is(mode, "barrier");
-  uint64_t *ticks = is(mode, "paired") ? malloc(3 * (size_t)n * sizeof *ticks) : NULL;
+  /* paired: 3 doors x at least 8 batches */
+  uint64_t *ticks =
+      is(mode, "paired") ? malloc(3 * (size_t)(n + 8) * sizeof *ticks) : NULL;
   if (is(mode, "paired") && !ticks) {
     fprintf(stderr, "dispatch_bench: no memory for %d timings\n", 3 * n);
     MPI_Abort(MPI_COMM_WORLD, 1);
