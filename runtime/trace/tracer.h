@@ -463,14 +463,7 @@ static inline int czt_send_call_after(czt_send_call *c, const void *buf, int cou
   const czt_predefined *p = czt_predefined_of(type);
   uint64_t bytes = !p ? czt_type_bytes(count, type) : count > 0 ? (uint64_t)count * p->size : 0;
   if (!czt_send_recorded_after(bytes)) return 0;
-  c->buf = buf;
-  c->count = count;
-  c->peer = peer;
-  c->tag = tag;
-  c->type = type;
-  c->comm = comm;
-  c->known = p;
-  c->bytes = bytes;
+  *c = (czt_send_call){buf, count, peer, tag, type, comm, c->site, p, bytes};
   return 1;
 }
 /* c's send, stamped t (taken before it was posted; unthreaded only). */
