@@ -11,27 +11,15 @@
  * call's arguments, kept in a czt_send_call, with no czt_msg between. */
 #include "tracer.h"
 
+/* The other cases (threaded, larger, derived and small with block CRCs
+ * go through the in-place writer's own fallback) out of line: the small
+ * send's path then keeps a small frame. */
 #define CZT_BLOCKING_SEND(NAME, INAME)                                      \
-  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
-                            int dest, int tag, MPI_Comm comm) {              \
-    czt_send_call c;                                                         \
-    CZT_SITE_INTO(&c.site);                                                  \
-    czt_site site = c.site;                                                  \
-    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
-      return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
-    if (czt_send_call_after(&c, buf, count, type, dest, tag, comm)) {        \
-      /* This send's record and a late receive's, stored after the call. */ \
-      czt_log_prefetch(2);                                                   \
-      uint64_t t = czt_stamp();                                              \
-      int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
-      if (rc != MPI_SUCCESS) return rc;                                      \
-      /* The caller has not got its buffer back: it still holds the data. */ \
-      czt_write_send_call(&c, t);                                            \
-      czt_log_at_wait_point(); /* the send stored the late receive */        \
-      return rc;                                                             \
-    }                                                                        \
+  static __attribute__((noinline)) int send_other_##NAME(                   \
+      const void *buf, int count, MPI_Datatype type, int dest, int tag,     \
+      MPI_Comm comm, const czt_site *site) {                                \
     czt_msg m;                                                               \
-    czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);          \
+    czt_msg_send_info(&m, buf, count, type, dest, tag, comm, *site);         \
     if (m.bytes < CZT_OVERLAP_BYTES) {                                       \
       czt_msg_hash(&m);                                                      \
       czt_write_send(&m);                                                    \
@@ -46,6 +34,24 @@
     czt_write_send(&m);                                                      \
     czt_at_wait_point();                                                     \
     return PMPI_Wait(&req, MPI_STATUS_IGNORE);                               \
+  }                                                                          \
+  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
+                            int dest, int tag, MPI_Comm comm) {              \
+    czt_send_call c;                                                         \
+    CZT_SITE_INTO(&c.site);                                                  \
+    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
+      return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    if (!czt_send_call_after(&c, buf, count, type, dest, tag, comm))         \
+      return send_other_##NAME(buf, count, type, dest, tag, comm, &c.site);  \
+    /* This send's record and a late receive's, stored after the call. */   \
+    czt_log_prefetch(2);                                                     \
+    uint64_t t = czt_stamp();                                                \
+    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    if (rc != MPI_SUCCESS) return rc;                                        \
+    /* The caller has not got its buffer back: it still holds the data. */   \
+    czt_write_send_call(&c, t);                                              \
+    czt_log_at_wait_point(); /* the send stored the late receive */          \
+    return rc;                                                               \
   }
 
 CZT_BLOCKING_SEND(Send, Isend)
