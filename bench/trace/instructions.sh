@@ -4,7 +4,8 @@
 # change them, so this holds on a shared machine):
 #  - ring: the tracer's functions per 8-byte MPI_Sendrecv of
 #    cz_sendrecv_instructions N (2 ranks; each rank's loop, calling thread
-#    only), per function and in total;
+#    only), per function and in total; the same for a ping-pong of
+#    blocking 8-byte MPI_Send and MPI_Recv, per iteration;
 #  - trace_cpu: cz_trace_cpu (MPI_Isend + MPI_Recv + MPI_Wait of 8 bytes to
 #    itself, 5 rounds of N messages), traced minus untraced instructions of
 #    the main thread before MPI_Finalize, per message, from runs of N and 2N
@@ -29,6 +30,15 @@ COLLECTIVIZE_TRACE_DIR=$out/ring-trace mpirun -n 2 -x LD_PRELOAD="$out/tracer.so
   "$build/bench/cz_sendrecv_instructions" "$n" </dev/null >/dev/null 2>&1
 for f in "$out"/ring.*.2-01; do
   echo "## ring, 8 B MPI_Sendrecv: tracer instructions per call, $(basename "$f")"
+  python3 "$here/tracer_instructions.py" "$f" tracer.so "$n"
+done
+
+# Ping-pong: the same program's blocking MPI_Send + MPI_Recv per iteration.
+COLLECTIVIZE_TRACE_DIR=$out/pp-trace mpirun -n 2 -x LD_PRELOAD="$out/tracer.so" \
+  $grind --dump-before='run_*' --callgrind-out-file="$out/pp.%p" \
+  "$build/bench/cz_sendrecv_instructions" "$n" pingpong </dev/null >/dev/null 2>&1
+for f in "$out"/pp.*.2-01; do
+  echo "## ping-pong, 8 B MPI_Send + MPI_Recv: tracer instructions per iteration, $(basename "$f")"
   python3 "$here/tracer_instructions.py" "$f" tracer.so "$n"
 done
 
