@@ -22,6 +22,14 @@
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *writer;
 CZT_HOT_DATA static int logging; /* events are recorded (czt_mutex) */
+/* logging, czt_clock_tsc and czt_late_receives() in one flag, set with
+ * logging (set_logging): czt_record_recv's path without calls tests it
+ * once instead of the three. */
+CZT_HOT_DATA static int late_on_tsc;
+static void set_logging(int on) {
+  logging = on;
+  late_on_tsc = on && czt_clock_tsc && czt_late_receives();
+}
 static uint64_t t_start;
 /* The clock offsets to rank 0 (clock.c), measured at open and at close. */
 static czt_clock_offset offset_open, offset_close;
@@ -102,7 +110,7 @@ int czt_archive_open(const char *dir) {
   }
   czt_clock_sync_open();
   offset_open = czt_clock_measure();
-  logging = 1;
+  set_logging(1);
   t_start = czt_now();
   return 0;
 }
@@ -121,7 +129,7 @@ static void failed(void) {
 
 void czt_log_failed(void) {
   CZT_LOCK();
-  logging = 0;
+  set_logging(0);
   czt_late_pending = 0;
   CZT_UNLOCK();
   failed();
@@ -152,7 +160,7 @@ CZT_HOT static void take_msg(czt_record *e, const czt_msg *m);
 CZT_HOT static czt_record *slot(void) {
   czt_record *e = czt_log_slot();
   if (!e) {
-    logging = 0;
+    set_logging(0);
     czt_late_pending = 0;
   }
   return e;
@@ -370,17 +378,16 @@ static __attribute__((noinline)) void record_recv_now(const void *buf, MPI_Datat
 CZT_HOT void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
                              const MPI_Status *st, const czt_site *site) {
   if (st->MPI_SOURCE == MPI_PROC_NULL) return;
-  if (!czt_late_receives()) {
-    record_recv_now(buf, type, comm, st, site);
-    return;
-  }
 #if defined(__x86_64__)
-  if (czt_clock_tsc && logging && !czt_late_pending && czt_log_cursor != czt_log_end) {
+  if (late_on_tsc && !czt_late_pending && czt_log_cursor != czt_log_end) {
     take_recv_late(czt_log_next(), __builtin_ia32_rdtsc(), buf, type, comm, st, site);
     return;
   }
 #endif
-  write_recv_late_any(buf, type, comm, st, *site);
+  if (czt_late_receives())
+    write_recv_late_any(buf, type, comm, st, *site);
+  else
+    record_recv_now(buf, type, comm, st, site);
 }
 
 CZT_HOT void czt_store_late(void) {
@@ -446,7 +453,7 @@ uint64_t czt_event_count(void) {
  * definitions. 0, or -1 after one warning. */
 static int convert_log(czt_rank_span *span) {
   CZT_LOCK();
-  logging = 0;
+  set_logging(0);
   czt_late_pending = 0; /* its slot is unmapped now */
   czt_log_close();
   CZT_UNLOCK();
