@@ -12,15 +12,32 @@
  * Part 2 of the main thread (OUT.PID.2-01) is the loop; the tracer's
  * functions there, divided by N (default 10000), are its instructions per
  * MPI_Sendrecv (TRACER: a copy made with `strip -g`, which valgrind 3.19
- * needs with clang 14's debug information). */
+ * needs with clang 14's debug information). With "pingpong" after N, a
+ * ping-pong of blocking 8-byte sends and receives instead. */
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 static __attribute__((noinline)) void run_ring(int n, int rank, int p) {
   char out[8] = {1, 2, 3, 4, 5, 6, 7, 8}, in[8];
   for (int i = 0; i < n; i++)
     MPI_Sendrecv(out, 8, MPI_BYTE, (rank + 1) % p, 0, in, 8, MPI_BYTE,
                  (rank + p - 1) % p, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* The ping-pong's blocking MPI_Send and MPI_Recv of 8 bytes (mode
+ * "pingpong"): per iteration each rank sends once and receives once. */
+static __attribute__((noinline)) void run_pingpong(int n, int rank) {
+  char buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (int i = 0; i < n; i++) {
+    if (rank == 0) {
+      MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+    }
+  }
 }
 
 static __attribute__((noinline)) void run_end(void) { __asm__ volatile(""); }
@@ -30,7 +47,11 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  run_ring(argc > 1 ? atoi(argv[1]) : 10000, rank, p);
+  int n = argc > 1 ? atoi(argv[1]) : 10000;
+  if (argc > 2 && strcmp(argv[2], "pingpong") == 0)
+    run_pingpong(n, rank);
+  else
+    run_ring(n, rank, p);
   run_end();
   MPI_Finalize();
   return 0;

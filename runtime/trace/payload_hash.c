@@ -12,19 +12,10 @@
 
 #include "tracer.h"
 
-/* Predefined datatypes, their format codes and layouts (filled at init:
- * handles are not compile-time constants in every MPI), 16 bytes each (12
- * with int handles): a message reads one or two cache lines of this table,
- * not a full czi_type per entry. */
-typedef struct {
-  MPI_Datatype type;
-  uint32_t code;
-  uint32_t size : 31, dense : 1; /* dense: from buf, true_lb 0 */
-} czt_predefined;
-/* 16 bytes with Open MPI's pointer handles, 12 with MPICH's int ones. */
-_Static_assert(sizeof(czt_predefined) <= 16, "at least four entries per cache line");
-static czt_predefined predefined[CZ_TRACE_TYPE_COUNT] __attribute__((aligned(64)));
-CZT_HOT_DATA static int n_predefined;
+/* The predefined datatypes' table (predefined_types.h), aligned so its
+ * first entries share one cache line. */
+czt_predefined czt_predefined_types[CZ_TRACE_TYPE_COUNT] __attribute__((aligned(64)));
+CZT_HOT_DATA int czt_n_predefined;
 
 static void crc_init(void);
 
@@ -33,7 +24,7 @@ static void add(MPI_Datatype type, uint32_t code) {
   if (type == MPI_DATATYPE_NULL || czi_type_get(type, &t) != MPI_SUCCESS ||
       t.size >= (1u << 31))
     return;
-  czt_predefined *p = &predefined[n_predefined++];
+  czt_predefined *p = &czt_predefined_types[czt_n_predefined++];
   p->type = type;
   p->code = code;
   p->size = (uint32_t)t.size;
@@ -42,14 +33,15 @@ static void add(MPI_Datatype type, uint32_t code) {
 }
 
 static void add_sized(MPI_Datatype type, uint32_t code, size_t size) {
-  int before = n_predefined;
+  int before = czt_n_predefined;
   add(type, code);
-  if (n_predefined > before && predefined[before].size != size) n_predefined = before;
+  if (czt_n_predefined > before && czt_predefined_types[before].size != size)
+    czt_n_predefined = before;
 }
 
 void czt_types_init(void) {
   crc_init();
-  n_predefined = 0;
+  czt_n_predefined = 0;
   /* Most frequent first: lookups scan in order. */
   add(MPI_BYTE, CZ_TRACE_TYPE_BYTE);
   add(MPI_INT, CZ_TRACE_TYPE_INT);
@@ -101,12 +93,6 @@ void czt_types_init(void) {
   add(MPI_REAL8, CZ_TRACE_TYPE_REAL8);
 }
 
-CZT_HOT static const czt_predefined *find(MPI_Datatype type) {
-  for (int i = 0; i < n_predefined; i++)
-    if (predefined[i].type == type) return &predefined[i];
-  return NULL;
-}
-
 /* Layout of type: from the table for predefined types, asked from MPI
  * otherwise (derived handles can be freed and reused, so they are not
  * cached). 0 when MPI cannot say. */
@@ -128,7 +114,7 @@ CZT_HOT static int layout_of(MPI_Datatype type, const czt_predefined *p, czt_lay
 
 uint64_t czt_type_bytes(int count, MPI_Datatype type) {
   czt_layout l;
-  if (count <= 0 || !layout_of(type, find(type), &l)) return 0;
+  if (count <= 0 || !layout_of(type, czt_predefined_of(type), &l)) return 0;
   return (uint64_t)count * l.size;
 }
 
@@ -161,7 +147,7 @@ static void crc_init(void) {
     crc_table[i] = c;
   }
 }
-CZT_HOT static uint32_t crc_of(const unsigned char *p, uint64_t n) {
+CZT_HOT uint32_t czt_crc32(const unsigned char *p, uint64_t n) {
   /* Tiny payloads byte-wise: cheaper than a call into another library
    * whose code page the message path would touch as well. */
   if (n > 16) {
@@ -173,22 +159,6 @@ CZT_HOT static uint32_t crc_of(const unsigned char *p, uint64_t n) {
   uint32_t c = 0xFFFFFFFFu;
   for (uint64_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
-}
-
-/* The first 8 bytes as a little-endian number (fewer: zero-filled). From
- * 8 bytes on one load: the byte loop was 36 of hash_layout's 81
- * instructions for an 8-byte send (callgrind; bench/README.md, "Tracer
- * overhead"). */
-CZT_HOT static uint64_t prefix_of(const unsigned char *p, uint64_t bytes) {
-  uint64_t v = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (bytes >= 8) {
-    memcpy(&v, p, 8);
-    return v;
-  }
-#endif
-  for (uint64_t i = 0; i < bytes && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
 }
 
 /* count elements of type packed into the per-thread buffer, or NULL.
@@ -228,32 +198,23 @@ CZT_HOT static inline void hash_layout(const void *buf, int count, MPI_Datatype 
                : packed(buf, count, type, t->size);
   if (!data) return; /* bytes 0: "not hashed" */
   *bytes = n;
-  *prefix = prefix_of(data, n);
-  *crc = n > CZT_CRC_FROM_PREFIX_BYTES ? crc_of(data, n) : 0; /* see event_log.h */
+  *prefix = czt_prefix_of(data, n);
+  *crc = n > CZT_CRC_FROM_PREFIX_BYTES ? czt_crc32(data, n) : 0; /* see event_log.h */
 }
 
 /* The datatype's code and layout, looked up once per message. */
 CZT_HOT static void describe(czt_msg *m, MPI_Datatype type) {
-  const czt_predefined *p = find(type);
+  const czt_predefined *p = czt_predefined_of(type);
   m->type = type;
   m->type_code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
   m->layout_ok = layout_of(type, p, &m->layout);
 }
 
-/* Whole elements of size bytes in received bytes (0: size unknown, or
- * more than an int counts). Bytes (size 1) without a division: tens of
- * cycles per receive. */
-CZT_HOT static uint32_t whole_elements(uint64_t received, uint64_t size) {
-  uint64_t whole = size > 1 ? received / size : size ? received : 0;
-  return whole <= INT_MAX ? (uint32_t)whole : 0;
-}
-
-CZT_HOT void czt_recv_type_fields(MPI_Datatype type, uint64_t received, uint32_t *code,
+void czt_recv_type_fields_derived(MPI_Datatype type, uint64_t received, uint32_t *code,
                                   uint32_t *count) {
-  const czt_predefined *p = find(type);
-  *code = p ? p->code : CZ_TRACE_TYPE_DERIVED;
   czt_layout l;
-  *count = layout_of(type, p, &l) ? whole_elements(received, l.size) : 0;
+  *code = CZ_TRACE_TYPE_DERIVED;
+  *count = derived_layout(type, &l) ? czt_whole_elements(received, l.size) : 0;
 }
 
 CZT_HOT void czt_msg_send_info(czt_msg *m, const void *buf, int count,
@@ -296,7 +257,7 @@ CZT_HOT void czt_msg_recv(czt_msg *m, const void *buf, MPI_Datatype type,
   m->comm = comm;
   m->peer = st->MPI_SOURCE;
   m->tag = st->MPI_TAG;
-  m->count = (int)whole_elements(received, size);
+  m->count = (int)czt_whole_elements(received, size);
   m->buf = buf;
   m->site = site;
   m->kept = 0;

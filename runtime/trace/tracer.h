@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <mpi.h>
 
@@ -22,6 +23,7 @@
 #include "event_log.h"
 #include "block_crcs.h"
 #include "cz_internal.h"
+#include "predefined_types.h"
 
 #define CZT_EXPORT __attribute__((visibility("default")))
 /* The message path's code and data, each kept on as few pages and cache
@@ -120,6 +122,18 @@ static inline czt_site czt_take_site(void *ra) {
 }
 /* In every wrapper, so the return address is the wrapper's caller. */
 #define CZT_SITE() czt_take_site(__builtin_return_address(0))
+/* The same into *dst, with no copy of a temporary (6 instructions a call). */
+#define CZT_SITE_INTO(dst)                                                   \
+  do {                                                                       \
+    void *ra_ = __builtin_return_address(0);                                 \
+    if (atomic_load_explicit(&czt.sites, memory_order_relaxed)) {            \
+      *(dst) = czt_take_pending_site(ra_);                                   \
+    } else {                                                                 \
+      (dst)->id = (uint64_t)(uintptr_t)ra_;                                  \
+      (dst)->passed = (czt_passed){0};                                       \
+      (dst)->kind = 1;                                                       \
+    }                                                                        \
+  } while (0)
 /* A Fortran wrapper calls a C wrapper: the site is the Fortran wrapper's
  * caller (the program), set for the next czt_take_site() on this thread;
  * czt_drop_site() forgets it should the C wrapper not have taken it. */
@@ -160,6 +174,22 @@ void czt_msg_send_info(czt_msg *m, const void *buf, int count,
                        MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                        czt_site site);
 void czt_msg_hash(czt_msg *m);
+/* zlib's CRC-32 of n bytes at p. */
+uint32_t czt_crc32(const unsigned char *p, uint64_t n);
+/* The first 8 bytes as a little-endian number (fewer: zero-filled). From
+ * 8 bytes on one load: the byte loop was 36 of the 81 instructions of an
+ * 8-byte send's hash (callgrind; bench/README.md, "Tracer overhead"). */
+static inline uint64_t czt_prefix_of(const unsigned char *p, uint64_t bytes) {
+  uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (bytes >= 8) {
+    memcpy(&v, p, 8);
+    return v;
+  }
+#endif
+  for (uint64_t i = 0; i < bytes && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
 
 /* Fill m for a send of count elements and hash them. */
 void czt_msg_send(czt_msg *m, const void *buf, int count, MPI_Datatype type,
@@ -183,13 +213,12 @@ static inline uint64_t czt_status_bytes(const MPI_Status *st) {
   return (uint64_t)received;
 #endif
 }
-/* What a receive's record takes from its datatype: the type's code and the
- * whole elements in received bytes (as czt_msg_recv). */
-void czt_recv_type_fields(MPI_Datatype type, uint64_t received, uint32_t *code,
-                          uint32_t *count);
-/* Record a completed blocking receive (nothing for MPI_PROC_NULL). */
+/* Record a completed blocking receive (nothing for MPI_PROC_NULL), in
+ * unthreaded programs late: stamped now and stored by the rank's next
+ * record or wait point (the handles must stay valid until then:
+ * MPI_Comm_free and MPI_Type_free store it first). otf2_writer.c. */
 void czt_record_recv(const void *buf, MPI_Datatype type, MPI_Comm comm,
-                     const MPI_Status *st, czt_site site);
+                     const MPI_Status *st, const czt_site *site);
 /* Matched probes (wrappers_mprobe.c): forget all remembered handles. */
 void czt_mprobe_init(void);
 /* Packed bytes of count elements (0 on error). */
@@ -249,17 +278,22 @@ void czt_comm_lookup_table(MPI_Comm comm, int peer, uint32_t *ref, uint32_t *pee
 /* World and self without a call: with the table search in the same
  * function a lookup was 25-28 instructions a record, as a call 11, inline
  * about 5 (bench/README.md, "Tracer overhead"). */
+static inline int czt_comm_predefined(MPI_Comm comm) {
+  return comm == czt.world || comm == czt.self;
+}
+/* czt_comm_lookup of world or self (czt_comm_predefined): no call. */
+static inline void czt_comm_lookup_predefined(MPI_Comm comm, int peer, uint32_t *ref,
+                                              uint32_t *peer_world) {
+  int world = comm == czt.world;
+  *ref = world ? 0 : 1;
+  *peer_world = (uint32_t)(world ? peer : czt.rank);
+}
 static inline void czt_comm_lookup(MPI_Comm comm, int peer, uint32_t *ref,
                                    uint32_t *peer_world) {
-  if (comm == czt.world) {
-    *ref = 0;
-    *peer_world = (uint32_t)peer;
-  } else if (comm == czt.self) {
-    *ref = 1;
-    *peer_world = (uint32_t)czt.rank;
-  } else {
+  if (czt_comm_predefined(comm))
+    czt_comm_lookup_predefined(comm, peer, ref, peer_world);
+  else
     czt_comm_lookup_table(comm, peer, ref, peer_world);
-  }
 }
 uint32_t czt_comm_ref(MPI_Comm comm);
 /* After a creation call returned *newcomm (collective over *newcomm when it
@@ -345,8 +379,13 @@ void czt_log_write_full(void);  /* the full half into the log */
 /* The slot for the next record (locked by the caller when threaded), or
  * NULL when the log cannot be written (czt_log_error() says why). Its
  * fields are zero; czt_log_commit stores its kind, last. */
+static inline czt_record *czt_log_next(void);
 static inline czt_record *czt_log_slot(void) {
   if (czt_log_cursor == czt_log_end) return czt_log_grow();
+  return czt_log_next();
+}
+/* czt_log_slot when the caller saw czt_log_cursor != czt_log_end. */
+static inline czt_record *czt_log_next(void) {
   /* The next record's lines are likely cold (the ring is 5 MiB): fetch
    * them now, while the program works, not when the next event stores. */
   __builtin_prefetch((const char *)(czt_log_cursor + 1), 1, 3);
@@ -369,14 +408,19 @@ static inline void czt_log_commit(czt_record *r, uint8_t kind) {
 /* A completed receive whose record is not stored yet (otf2_writer.c). */
 extern int czt_late_pending;
 void czt_store_late(void);
+/* A full half into the log where the rank is about to wait anyway
+ * (COLLECTIVIZE_TRACE_WRITER=inline). */
+static inline void czt_log_at_wait_point(void) {
+  if (czt_log_full_half >= 0) czt_log_write_full();
+}
 /* Where a rank is about to wait (before a blocking receive or wait, after
  * a send went out): store the late receive and write a full half to the
  * log, off the message path. */
 static inline void czt_at_wait_point(void) {
   if (czt_late_pending) czt_store_late();
-  if (czt_log_full_half >= 0) czt_log_write_full();
+  czt_log_at_wait_point();
 }
-/* Unthreaded programs record a blocking receive late (czt_write_recv_late)
+/* Unthreaded programs record a blocking receive late (czt_record_recv)
  * and a blocking send of at most CZT_AFTER_POST_BYTES after posting it,
  * with the time taken before: the receiver proceeds while the sender
  * records. Larger sends are recorded before: Open MPI's shared-memory
@@ -396,13 +440,34 @@ int czt_archive_close(void); /* collective; -1: events not converted */
 uint64_t czt_new_request_id(void);
 uint64_t czt_event_count(void);
 void czt_write_send(const czt_msg *m);
-/* A send stamped t (taken before it was posted; unthreaded only). */
-void czt_write_send_at(const czt_msg *m, uint64_t t);
-/* A completed receive, stamped now and stored by the rank's next record or
- * wait point (unthreaded only; the handles must stay valid until then:
- * MPI_Comm_free and MPI_Type_free store it first). */
-void czt_write_recv_late(const void *buf, MPI_Datatype type, MPI_Comm comm,
-                         const MPI_Status *st, czt_site site);
+/* A blocking send's call, as its wrapper keeps it across the PMPI call
+ * when the send is recorded after it is posted: its record is filled from
+ * this in its log slot, with no czt_msg in between (that message's fill,
+ * hash and copy were 176 of the tracer's 420 instructions per 8-byte
+ * MPI_Sendrecv; bench/README.md, "Tracer overhead"). */
+typedef struct czt_send_call {
+  const void *buf;
+  int count, peer, tag;
+  MPI_Datatype type;
+  MPI_Comm comm;
+  czt_site site;
+  const czt_predefined *known; /* type's table entry; NULL: derived */
+  uint64_t bytes;              /* packed payload bytes */
+} czt_send_call;
+/* Fills c with a blocking send's call (its site set by the caller);
+ * nonzero when the send is to be recorded after it is posted
+ * (czt_send_recorded_after). */
+static inline int czt_send_call_after(czt_send_call *c, const void *buf, int count,
+                                      MPI_Datatype type, int peer, int tag, MPI_Comm comm) {
+  if (czt.threaded) return 0;
+  const czt_predefined *p = czt_predefined_of(type);
+  uint64_t bytes = !p ? czt_type_bytes(count, type) : count > 0 ? (uint64_t)count * p->size : 0;
+  if (!czt_send_recorded_after(bytes)) return 0;
+  *c = (czt_send_call){buf, count, peer, tag, type, comm, c->site, p, bytes};
+  return 1;
+}
+/* c's send, stamped t (taken before it was posted; unthreaded only). */
+void czt_write_send_call(const czt_send_call *c, uint64_t t);
 void czt_write_isend(const czt_msg *m, uint64_t req);
 void czt_write_isend_complete(uint64_t req);
 void czt_write_recv(const czt_msg *m);

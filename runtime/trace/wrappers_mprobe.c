@@ -86,7 +86,7 @@ CZT_EXPORT int MPI_Mrecv(void *buf, int count, MPI_Datatype type,
   /* A handle probed before tracing started has no known communicator:
    * recorded nowhere rather than on a wrong one. */
   if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL && czt_recording())
-    czt_record_recv(buf, type, comm, st, site);
+    czt_record_recv(buf, type, comm, st, &site);
   return rc;
 }
 

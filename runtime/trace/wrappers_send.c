@@ -7,29 +7,19 @@
  * for, which MPI defines to be equivalent. A small blocking send of an
  * unthreaded program is recorded after it returns (stamped before): on a
  * 1 us round trip the receiver then runs while the sender records
- * (czt_send_recorded_after says which). */
+ * (czt_send_recorded_after says which). Its record is filled from the
+ * call's arguments, kept in a czt_send_call, with no czt_msg between. */
 #include "tracer.h"
 
+/* The other cases (threaded, larger, derived and small with block CRCs
+ * go through the in-place writer's own fallback) out of line: the small
+ * send's path then keeps a small frame. */
 #define CZT_BLOCKING_SEND(NAME, INAME)                                      \
-  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
-                            int dest, int tag, MPI_Comm comm) {              \
-    czt_site site = CZT_SITE();                                              \
-    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
-      return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+  static __attribute__((noinline)) int send_other_##NAME(                   \
+      const void *buf, int count, MPI_Datatype type, int dest, int tag,     \
+      MPI_Comm comm, const czt_site *site) {                                \
     czt_msg m;                                                               \
-    czt_msg_send_info(&m, buf, count, type, dest, tag, comm, site);          \
-    if (czt_send_recorded_after(m.bytes)) {                                  \
-      /* This send's record and a late receive's, stored after the call. */ \
-      czt_log_prefetch(2);                                                   \
-      uint64_t t = czt_stamp();                                              \
-      int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
-      if (rc != MPI_SUCCESS) return rc;                                      \
-      /* The caller has not got its buffer back: it still holds the data. */ \
-      czt_msg_hash(&m);                                                      \
-      czt_write_send_at(&m, t);                                              \
-      czt_at_wait_point();                                                   \
-      return rc;                                                             \
-    }                                                                        \
+    czt_msg_send_info(&m, buf, count, type, dest, tag, comm, *site);         \
     if (m.bytes < CZT_OVERLAP_BYTES) {                                       \
       czt_msg_hash(&m);                                                      \
       czt_write_send(&m);                                                    \
@@ -44,6 +34,24 @@
     czt_write_send(&m);                                                      \
     czt_at_wait_point();                                                     \
     return PMPI_Wait(&req, MPI_STATUS_IGNORE);                               \
+  }                                                                          \
+  CZT_EXPORT CZT_HOT int MPI_##NAME(const void *buf, int count, MPI_Datatype type,   \
+                            int dest, int tag, MPI_Comm comm) {              \
+    czt_send_call c;                                                         \
+    CZT_SITE_INTO(&c.site);                                                  \
+    if (!czt_recording() || dest == MPI_PROC_NULL)                           \
+      return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    if (!czt_send_call_after(&c, buf, count, type, dest, tag, comm))         \
+      return send_other_##NAME(buf, count, type, dest, tag, comm, &c.site);  \
+    /* This send's record and a late receive's, stored after the call. */   \
+    czt_log_prefetch(2);                                                     \
+    uint64_t t = czt_stamp();                                                \
+    int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
+    if (rc != MPI_SUCCESS) return rc;                                        \
+    /* The caller has not got its buffer back: it still holds the data. */   \
+    czt_write_send_call(&c, t);                                              \
+    czt_log_at_wait_point(); /* the send stored the late receive */          \
+    return rc;                                                               \
   }
 
 CZT_BLOCKING_SEND(Send, Isend)

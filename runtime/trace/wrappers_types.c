@@ -1,5 +1,5 @@
 /* wrappers_types.c: MPI_Type_free stores the late receive first (see
- * czt_write_recv_late): its record reads the receive's datatype, and a
+ * czt_record_recv): its record reads the receive's datatype, and a
  * freed handle may be reused for another type. */
 #include "tracer.h"
 

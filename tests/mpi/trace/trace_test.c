@@ -433,6 +433,20 @@ static void subcomms(void) {
     note("send", s, 33);
     note("recv", r, 33);
   }
+  /* That receive is stored by the next record, here a small send on
+   * MPI_COMM_WORLD, whose writer fills both without calls for world and
+   * self only: the receive keeps its own communicator. The next small
+   * send stores this one's receive that way: 2 elements of 2 bytes. */
+  short t[2] = {(short)me, 1}, u[2];
+  CHECK(MPI_Sendrecv(t, 2, MPI_SHORT, right, 83, u, 2, MPI_SHORT, left, 83, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE));
+  note("send", t, sizeof t);
+  note("recv", u, sizeof u);
+  CHECK(MPI_Sendrecv(t, 1, MPI_SHORT, right, 84, u, 1, MPI_SHORT, left, 84, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE));
+  note("send", t, 2);
+  note("recv", u, 2);
+  fprintf(expect, "recv_count 83 2\n");
   CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
   n_comm_create++;
   long v = me * 7, w = 0;
