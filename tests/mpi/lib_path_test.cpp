@@ -262,5 +262,49 @@ TEST_F(LibPath, EachFailureIsPrintedOnceUnderItsOwnName) {
   CZ_EXPECT_ALL_RANKS_OK("failures printed", problem);
 }
 
+// A plan the table gives the library: each execution reaches
+// PMPI_Alltoallv once, on the private duplicate, and an injected failure
+// comes back with its code and czi_alltoallv_mpi's message, printed once.
+TEST_F(LibPath, PlanOnTheLibraryCallsItDirectlyAndDescribesItsFailure) {
+  setenv("COLLECTIVIZE_QUIET", "0", 1);
+  std::string problem;
+  const int p = worldSize();
+  in.assign(4 * p, worldRank() + 1);
+  out.assign(4 * p, -1);
+  counts.assign(p, 4);
+  displs.resize(p);
+  for (int i = 0; i < p; i++) displs[i] = 4 * i;
+  cz_alltoallv_plan_t plan = nullptr;
+  int rc = cz_alltoallv_plan_create(counts.data(), displs.data(), MPI_INT, counts.data(),
+                                    displs.data(), MPI_INT, MPI_COMM_WORLD, &plan);
+  problem += describeReturn(rc);
+  const bool on_library = plan && std::string(cz_alltoallv_plan_algorithm(plan)) == "mpi";
+  if (plan && !on_library) // the table is forced to the library (CMakeLists.txt)
+    problem += std::string("plan runs '") + cz_alltoallv_plan_algorithm(plan) + "'; ";
+  if (plan && on_library) {
+    const int before = seen[ALLTOALLV].calls;
+    problem += describeReturn(cz_alltoallv_plan_execute(plan, in.data(), out.data()));
+    if (seen[ALLTOALLV].calls != before + 1)
+      problem += "plan: " + std::to_string(seen[ALLTOALLV].calls - before) + " library calls; ";
+    if (seen[ALLTOALLV].comm == MPI_COMM_WORLD) problem += "plan: not on the private duplicate; ";
+    for (int i = 0; i < 4 * p; i++)
+      if (out[i] != i / 4 + 1) {
+        problem += "plan: wrong data; ";
+        break;
+      }
+    std::string text = stderrOf([&] {
+      fail_next[ALLTOALLV] = MPI_ERR_INTERN;
+      rc = cz_alltoallv_plan_execute(plan, in.data(), out.data());
+    });
+    if (rc != MPI_ERR_INTERN || linesWith(text, "collectivize") != 1 ||
+        linesWith(text, "czi_alltoallv_mpi: PMPI_Alltoallv failed") != 1)
+      problem += "plan failure printed '" + text + "'; ";
+    problem += describeReturn(cz_alltoallv_plan_execute(plan, in.data(), out.data()));
+    if (*cz_last_error()) problem += "plan: message left after a good call; ";
+  }
+  if (plan) cz_alltoallv_plan_free(&plan);
+  CZ_EXPECT_ALL_RANKS_OK("plan on the library", problem);
+}
+
 } // namespace
 } // namespace cztest

@@ -299,6 +299,8 @@ int czi_plan_create(const int *sendcounts, const int *sdispls,
     plan->local_src = plan->args[1] * plan->st.extent + plan->st.true_lb;
     plan->local_dst = plan->args[3] * plan->rt.extent + plan->rt.true_lb;
   }
+  plan->lib = plan->mode == CZI_PLAN_DIRECT && !plan->local &&
+              strcmp(plan->direct->name, "mpi") == 0;
   if (plan->mode == CZI_PLAN_DIRECT) {
     czi_algorithm_format(plan->direct, plan->direct_param, plan->name,
                          sizeof plan->name);

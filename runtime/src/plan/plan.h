@@ -36,6 +36,9 @@ struct cz_alltoallv_plan_s {
    * block itself (local_bytes from sendbuf + local_src to recvbuf +
    * local_dst) without looking the types up again. */
   int local;
+  /* DIRECT on the library's own MPI_Alltoallv: execute hands the call to
+   * it from the entry point (as the fast paths do, api.h). */
+  int lib;
   MPI_Aint local_src, local_dst;
   size_t local_bytes;
   int p, me;
