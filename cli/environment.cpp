@@ -66,9 +66,10 @@ const EnvVar kEnvironment[] = {
     {"COLLECTIVIZE_TRACE_CLOCK", "tracer", "by the CPU",
      "tsc or monotonic: the clock that stamps events (TSC where it is constant and "
      "nonstop)"},
-    {"COLLECTIVIZE_TRACE_WRITER", "tracer", "thread",
+    {"COLLECTIVIZE_TRACE_WRITER", "tracer", "auto",
      "thread: a writer thread appends the event log; inline: the rank's own wait points "
-     "do"},
+     "do; auto: inline when the rank is bound to one CPU or the node runs as many ranks "
+     "as it has CPUs, else thread"},
     {"COLLECTIVIZE_TRACE_MODE", "tracer", "0700",
      "octal mode of the trace directory (files get its read and write bits), e.g. 0750 "
      "to share a trace with the group"},

@@ -4,16 +4,23 @@
  * The ring is mapped once and its pages faulted in at start, so recording
  * an event never touches a fresh page: on this kind of VM a fresh page
  * costs 10-25 us (the host backs guest memory lazily), i.e. 200-400 ns per
- * record if records went straight into a growing mapping. Writing a full
- * half into the log costs about as much (the log's page cache pages are
- * fresh too), so a writer thread does it while the program runs on
- * (COLLECTIVIZE_TRACE_WRITER=thread, the default); with
- * COLLECTIVIZE_TRACE_WRITER=inline the rank writes it itself where it is
- * about to wait anyway (czt_at_wait_point). Either way a rank that fills
- * the other half before the full one is written waits for it. */
+ * record if records went straight into a growing mapping. A full half goes
+ * to the log either from a writer thread while the program runs on
+ * (COLLECTIVIZE_TRACE_WRITER=thread) or from the rank itself where it is
+ * about to wait anyway (czt_at_wait_point; COLLECTIVIZE_TRACE_WRITER=
+ * inline). The default (auto) takes the thread only where it has a CPU
+ * of its own to run on: not when the launcher bound the rank to one CPU
+ * (Open MPI does for up to 2 ranks: the thread then takes the rank's own
+ * core at any moment), nor when the node runs at least as many ranks as
+ * it has CPUs. On the 2-core development VM an 8 B ring of 2 ranks read
+ * 1.13 recording/paused with inline writes against 1.17-1.19 with the
+ * thread (bench/README.md, tracer overhead, tenth pass). Either way a
+ * rank that fills the other half before the full one is written waits
+ * for it. */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -228,13 +235,39 @@ static void *writer_main(void *unused) {
   return NULL;
 }
 
-/* COLLECTIVIZE_TRACE_WRITER: "thread" (default) or "inline". */
+/* Why a writer thread would have no CPU of its own (NULL: it would): the
+ * rank may run on one CPU only, or the node's ranks (as the launcher
+ * says: Open MPI, MPICH's Hydra) are at least as many as its CPUs. */
+static const char *no_room_for_thread(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) <= 1)
+    return "this rank is bound to one CPU";
+  const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (!local) local = getenv("MPI_LOCALNRANKS");
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (local && cpus > 0 && atol(local) >= cpus)
+    return "the node runs as many ranks as it has CPUs";
+  return NULL;
+}
+
+/* COLLECTIVIZE_TRACE_WRITER: "auto" (default), "thread" or "inline". */
 static void start_writer(void) {
   const char *mode = getenv("COLLECTIVIZE_TRACE_WRITER");
-  if (mode && strcmp(mode, "inline") == 0) return;
-  if (mode && *mode && strcmp(mode, "thread") != 0 && czt.rank == 0)
-    czi_warn("trace: COLLECTIVIZE_TRACE_WRITER=%s is not 'thread' or 'inline'; "
-             "using 'thread'", mode);
+  if (mode && *mode && strcmp(mode, "thread") != 0 &&
+      strcmp(mode, "inline") != 0 && strcmp(mode, "auto") != 0) {
+    if (czt.rank == 0)
+      czi_warn("trace: COLLECTIVIZE_TRACE_WRITER=%s is not 'auto', 'thread' or "
+               "'inline'; using 'auto'", mode);
+    mode = NULL;
+  }
+  const char *why = NULL;
+  if (mode && strcmp(mode, "inline") == 0) why = "COLLECTIVIZE_TRACE_WRITER=inline";
+  else if (!mode || !*mode || strcmp(mode, "auto") == 0) why = no_room_for_thread();
+  if (why) {
+    CZI_LOG("trace: rank %d writes its log at its wait points (%s)", czt.rank, why);
+    return;
+  }
+  CZI_LOG("trace: rank %d writes its log from a thread", czt.rank);
   /* Signals stay with the program's threads. */
   sigset_t all, old;
   sigfillset(&all);
