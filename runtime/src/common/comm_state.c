@@ -62,8 +62,9 @@ static void priv_failed(MPI_Comm *comm, int *code, ...) {
   (void)comm;
   const int coll = czi_flags.lib_call - 1;
   czi_flags.lib_call = 0;
+  if (coll < 0) return;
   const char *name = cz_collective_name((cz_collective)coll);
-  if (coll < 0 || !name) return;
+  if (!name) return;
   char where[32], call[32];
   snprintf(where, sizeof where, "czi_%s_mpi", name);
   snprintf(call, sizeof call, "PMPI_%c%s", toupper((unsigned char)name[0]),

@@ -95,7 +95,8 @@ int czi_mpi_fail(int code, const char *where, const char *call)
 /* The result of the library's collective on comm in czi_<coll>_mpi (the
  * checking path), a failure described as "czi_<coll>_mpi: PMPI_<Coll>
  * failed: ...". The entry points' fast path, when the memo says lib
- * (comm_state.h), hands the call over as a tail call instead (CZI_LIB_TAIL)
+ * (comm_state.h), hands the call over as a tail call instead
+ * (CZI_RETURN_LIB_TAIL)
  * and the private duplicate's error handler describes a failure in the
  * same words. */
 #define CZI_LIB_RESULT(rc, coll, call)                                      \
