@@ -48,33 +48,8 @@ fn_fail:
   return rc;
 }
 
-/* The checking path, out of line (as alltoall_checked). */
-static __attribute__((noinline, cold)) int
-allgather_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm) {
-  return run_allgather("cz_allgather", NULL, 0, sendbuf, sendcount, sendtype,
-                       recvbuf, recvcount, recvtype, comm);
-}
-
-int cz_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 MPI_Comm comm) {
-  czi_comm_state *s;
-  const czi_memo *m =
-      sendbuf == MPI_IN_PLACE
-          ? NULL
-          : czi_fast_path(comm, CZ_COLL_ALLGATHER, sendtype, sendcount,
-                          recvtype, recvcount, sendbuf, recvbuf, &s);
-  if (!m || czi_flags.error_pending)
-    CZI_MUSTTAIL return allgather_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                             recvtype, comm);
-  if (m->lib)
-    CZI_RETURN_LIB_TAIL(CZ_COLL_ALLGATHER,
-                        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf,
-                                       recvcount, recvtype, s->priv));
-  return czi_block_call_remembered(m, s, sendbuf, recvbuf);
-}
+/* allgather_checked and cz_allgather (api.h). */
+CZI_BLOCK_ENTRY_POINT(allgather, CZ_COLL_ALLGATHER, PMPI_Allgather)
 
 #define CZ_ALLGATHER_ENTRY(algo, param_default)                               \
   int cz_allgather_##algo(const void *sendbuf, int sendcount,                 \

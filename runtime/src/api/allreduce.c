@@ -95,7 +95,8 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_ALLREDUCE, datatype, count,
                                     datatype, count, sendbuf, recvbuf, &s);
   if (!m || op == MPI_OP_NULL || czi_flags.error_pending)
-    CZI_MUSTTAIL return allreduce_checked(sendbuf, recvbuf, count, datatype, op, comm);
+    CZI_MUSTTAIL return allreduce_checked(sendbuf, recvbuf, count, datatype,
+                                          op, comm);
   if (m->lib)
     CZI_RETURN_LIB_TAIL(CZ_COLL_ALLREDUCE,
                         PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op,

@@ -60,35 +60,8 @@ fn_fail:
   return rc;
 }
 
-/* The checking path, out of line so that the fast path's library call is
- * a tail call (as cz_bcast's). A pending error message is cleared there
- * (rare: after a failed call). */
-static __attribute__((noinline, cold)) int
-alltoall_checked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 MPI_Comm comm) {
-  return run_alltoall("cz_alltoall", NULL, 0, sendbuf, sendcount, sendtype,
-                      recvbuf, recvcount, recvtype, comm);
-}
-
-int cz_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                MPI_Comm comm) {
-  czi_comm_state *s;
-  const czi_memo *m =
-      sendbuf == MPI_IN_PLACE
-          ? NULL
-          : czi_fast_path(comm, CZ_COLL_ALLTOALL, sendtype, sendcount, recvtype,
-                          recvcount, sendbuf, recvbuf, &s);
-  if (!m || czi_flags.error_pending)
-    CZI_MUSTTAIL return alltoall_checked(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm);
-  if (m->lib)
-    CZI_RETURN_LIB_TAIL(CZ_COLL_ALLTOALL,
-                        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf,
-                                      recvcount, recvtype, s->priv));
-  return czi_block_call_remembered(m, s, sendbuf, recvbuf);
-}
+/* alltoall_checked and cz_alltoall (api.h). */
+CZI_BLOCK_ENTRY_POINT(alltoall, CZ_COLL_ALLTOALL, PMPI_Alltoall)
 
 #define CZ_ALLTOALL_ENTRY(algo, param_default)                                \
   int cz_alltoall_##algo(const void *sendbuf, int sendcount,                  \

@@ -141,8 +141,9 @@ int cz_alltoallv(const void *sendbuf, const int sendcounts[],
                                           rdispls, recvtype, s->priv,
                                           &m->params);
   }
-  CZI_MUSTTAIL return alltoallv_checked(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, comm);
+  CZI_MUSTTAIL return alltoallv_checked(sendbuf, sendcounts, sdispls,
+                                        sendtype, recvbuf, recvcounts, rdispls,
+                                        recvtype, comm);
 }
 
 #define CZ_ALLTOALLV_ENTRY(algo, param_default)                               \

@@ -90,6 +90,37 @@ int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
 int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
                               const void *sendbuf, void *recvbuf)
     __attribute__((noinline, visibility("hidden")));
+
+/* cz_alltoall and cz_allgather (one signature, one fast path): the checking
+ * path name##_checked, out of line and cold so that the entry point keeps no
+ * frame, around run_##name (the file's); then cz_##name: a call seen before
+ * (czi_fast_path) goes to the library's collective pmpi as a tail call or to
+ * czi_block_call_remembered, any other (MPI_IN_PLACE, a pending error
+ * message to clear, a first call) to the checking path, a tail call too. */
+#define CZI_BLOCK_ENTRY_POINT(name, coll, pmpi)                                \
+  static __attribute__((noinline, cold)) int name##_checked(                   \
+      const void *sendbuf, int sendcount, MPI_Datatype sendtype,               \
+      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {    \
+    return run_##name("cz_" #name, NULL, 0, sendbuf, sendcount, sendtype,      \
+                      recvbuf, recvcount, recvtype, comm);                     \
+  }                                                                            \
+  int cz_##name(const void *sendbuf, int sendcount, MPI_Datatype sendtype,     \
+                void *recvbuf, int recvcount, MPI_Datatype recvtype,           \
+                MPI_Comm comm) {                                               \
+    czi_comm_state *s;                                                         \
+    const czi_memo *m =                                                        \
+        sendbuf == MPI_IN_PLACE                                                \
+            ? NULL                                                             \
+            : czi_fast_path(comm, coll, sendtype, sendcount, recvtype,         \
+                            recvcount, sendbuf, recvbuf, &s);                  \
+    if (!m || czi_flags.error_pending)                                         \
+      CZI_MUSTTAIL return name##_checked(sendbuf, sendcount, sendtype,         \
+                                         recvbuf, recvcount, recvtype, comm);  \
+    if (m->lib)                                                                \
+      CZI_RETURN_LIB_TAIL(coll, pmpi(sendbuf, sendcount, sendtype, recvbuf,    \
+                                     recvcount, recvtype, s->priv));           \
+    return czi_block_call_remembered(m, s, sendbuf, recvbuf);                  \
+  }
 int czi_bcast_on_trial(const czi_memo *m, const czi_comm_state *s,
                        void *buffer, int count, MPI_Datatype datatype,
                        int root);

@@ -72,7 +72,8 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                                     datatype, count, buffer, buffer, &s);
   /* One compare for 0 <= root < size (a negative root wraps above it). */
   if (!m || (unsigned)root >= (unsigned)s->size || czi_flags.error_pending)
-    CZI_MUSTTAIL return bcast_checked(buffer, count, datatype, root, comm);
+    CZI_MUSTTAIL return bcast_checked(buffer, count, datatype, root,
+                                      comm);
   if (m->lib)
     CZI_RETURN_LIB_TAIL(CZ_COLL_BCAST,
                         PMPI_Bcast(buffer, count, datatype, root, s->priv));
