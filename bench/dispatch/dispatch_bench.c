@@ -68,6 +68,7 @@
 
 static int rank, nprocs;
 static volatile long *pair_flag; /* P = 2 on one node: the shared line */
+static MPI_Win pair_win = MPI_WIN_NULL; /* its window, freed before MPI_Finalize */
 
 typedef struct cell {
   const char *coll;
@@ -232,16 +233,15 @@ static void pair_setup(void) {
                       &node);
   MPI_Comm_size(node, &n);
   if (n == 2) {
-    MPI_Win win;
     void *mine, *first;
     MPI_Aint bytes;
     int unit;
     MPI_Win_allocate_shared(rank == 0 ? 64 : 0, 1, MPI_INFO_NULL, node, &mine,
-                            &win);
-    MPI_Win_shared_query(win, 0, &bytes, &unit, &first);
+                            &pair_win);
+    MPI_Win_shared_query(pair_win, 0, &bytes, &unit, &first);
     pair_flag = first;
     if (rank == 0) *pair_flag = 0;
-    MPI_Barrier(MPI_COMM_WORLD); /* the window lives until MPI_Finalize */
+    MPI_Barrier(MPI_COMM_WORLD);
   }
   MPI_Comm_free(&node);
 }
@@ -490,6 +490,7 @@ int main(int argc, char **argv) {
     }
   }
   free(list);
+  if (pair_win != MPI_WIN_NULL) MPI_Win_free(&pair_win);
   MPI_Finalize();
   return 0;
 }

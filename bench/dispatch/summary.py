@@ -133,7 +133,9 @@ def verdict(s):
         return "undecided"
     if s["ok"]:
         return "keep"
-    if s["median"] > OWN_GOAL or s["median"] > CLEAR_WIN:
+    # Here the median is above 1.0 or a launch above 1.05: only a clear win
+    # keeps the cell then.
+    if s["median"] > CLEAR_WIN:
         return "drop"
     return "listed"
 
