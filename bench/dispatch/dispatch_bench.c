@@ -4,7 +4,7 @@
  *   dispatch_bench [--colls alltoall,allgather,bcast,allreduce,alltoallv,plan]
  *                  [--sizes 8,64,...] [--rounds 9] [--budget 0.02]
  *                  [--header 1] [--tag NAME] [--null 1]
- *                  [--modes stream,barrier,paired]
+ *                  [--modes stream,barrier,paired] [--paired-barrier world|dup]
  *
  * Per (collective, bytes) the table's choice is recorded (`table`: "mpi"
  * means cz_ hands the call to the library, so any difference is the
@@ -40,7 +40,12 @@
  * control is off by more than the margin it judges with.
  * --null 1: the cz_ door calls the MPI function too, so its ratio is the
  * method's own bias (cz_ is always timed between the two MPI doors) and
- * the spread a real difference must exceed.
+ * the spread a real difference must exceed. --null 2: the same call on a
+ * duplicate of MPI_COMM_WORLD made here (what the library's collective
+ * costs on another communicator, as cz_ calls it on its private one).
+ * --paired-barrier dup: the paired mode's barriers on a duplicate of
+ * MPI_COMM_WORLD, so that the MPI doors' communicator is not the one the
+ * barrier has just warmed (the cz_ door's private duplicate never is).
  * Batch sizes aim at `budget` seconds per batch (agreed across ranks).
  * bytes: per block for alltoall, allgather, alltoallv and plan (every pair
  * exchanges the same count); the whole message for bcast and allreduce.
@@ -94,40 +99,47 @@ static double load1(void) {
 /* One call: which 0 = MPI, 1 = cz_, 2 = MPI again (the control: the same
  * code timed twice, whose ratio is this launch's noise). Returns the MPI
  * error code. */
-static int null_door; /* --null: door 1 calls MPI as well */
+static int null_door; /* --null: door 1 calls MPI as well (2: on a dup) */
+static MPI_Comm null_comm = MPI_COMM_NULL; /* --null 2: door 1's communicator */
+/* The paired mode's barriers: MPI_COMM_WORLD, or with --paired-barrier dup
+ * a duplicate of it, so that no door's communicator is the one the
+ * barrier just used (the MPI doors' is, otherwise). */
+static MPI_Comm paired_barrier_comm = MPI_COMM_WORLD;
 
 static int call(cell *c, int which) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  if (which == 1 && null_door == 2) world = null_comm;
   if (which == 2 || null_door) which = 0;
   void *s = c->send, *r = c->recv;
   const char *k = c->coll;
   if (is(k, "alltoall"))
     return which ? cz_alltoall(s, c->count, MPI_INT, r, c->count, MPI_INT,
-                               MPI_COMM_WORLD)
+                               world)
                  : MPI_Alltoall(s, c->count, MPI_INT, r, c->count, MPI_INT,
-                                MPI_COMM_WORLD);
+                                world);
   if (is(k, "allgather"))
     return which ? cz_allgather(s, c->count, MPI_INT, r, c->count, MPI_INT,
-                                MPI_COMM_WORLD)
+                                world)
                  : MPI_Allgather(s, c->count, MPI_INT, r, c->count, MPI_INT,
-                                 MPI_COMM_WORLD);
+                                 world);
   if (is(k, "bcast"))
-    return which ? cz_bcast(r, c->count, MPI_INT, 0, MPI_COMM_WORLD)
-                 : MPI_Bcast(r, c->count, MPI_INT, 0, MPI_COMM_WORLD);
+    return which ? cz_bcast(r, c->count, MPI_INT, 0, world)
+                 : MPI_Bcast(r, c->count, MPI_INT, 0, world);
   if (is(k, "allreduce"))
     return which ? cz_allreduce(s, r, c->count, MPI_INT, MPI_SUM,
-                                MPI_COMM_WORLD)
+                                world)
                  : MPI_Allreduce(s, r, c->count, MPI_INT, MPI_SUM,
-                                 MPI_COMM_WORLD);
+                                 world);
   if (is(k, "alltoallv"))
     return which ? cz_alltoallv(s, c->counts, c->displs, MPI_INT, r, c->counts,
-                                c->displs, MPI_INT, MPI_COMM_WORLD)
+                                c->displs, MPI_INT, world)
                  : MPI_Alltoallv(s, c->counts, c->displs, MPI_INT, r,
                                  c->counts, c->displs, MPI_INT,
-                                 MPI_COMM_WORLD);
+                                 world);
   /* plan */
   return which ? cz_alltoallv_plan_execute(c->plan, s, r)
                : MPI_Alltoallv(s, c->counts, c->displs, MPI_INT, r, c->counts,
-                               c->displs, MPI_INT, MPI_COMM_WORLD);
+                               c->displs, MPI_INT, world);
 }
 
 static cz_collective table_coll(const char *k) {
@@ -296,7 +308,7 @@ static void paired(cell *c, int n, uint64_t *ticks, double t[3]) {
     const int *order = door_order[i % 6];
     for (int k = 0; k < 3; k++) {
       const int w = order[k];
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(paired_barrier_comm);
       uint64_t a = bench_tick();
       for (int j = 0; j < PAIRED_CALLS; j++) call(c, w);
       ticks[w * batches + done[w]++] = bench_tick() - a;
@@ -429,6 +441,10 @@ int main(int argc, char **argv) {
     else if (is(argv[i], "--tag")) tag = argv[i + 1];
     else if (is(argv[i], "--null")) null_door = atoi(argv[i + 1]);
     else if (is(argv[i], "--modes")) modes = argv[i + 1];
+    else if (is(argv[i], "--paired-barrier") && is(argv[i + 1], "dup"))
+      MPI_Comm_dup(MPI_COMM_WORLD, &paired_barrier_comm);
+    else if (is(argv[i], "--paired-barrier") && is(argv[i + 1], "world"))
+      paired_barrier_comm = MPI_COMM_WORLD;
     else {
       if (!rank) fprintf(stderr, "dispatch_bench: unknown option %s\n", argv[i]);
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -444,6 +460,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "dispatch_bench: --modes names none of stream, barrier, paired\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  if (null_door == 2) MPI_Comm_dup(MPI_COMM_WORLD, &null_comm);
   pair_setup();
   long long sizes[32];
   int nsizes = parse_list(sizes_text, sizes, 32);
@@ -491,6 +508,8 @@ int main(int argc, char **argv) {
   }
   free(list);
   if (pair_win != MPI_WIN_NULL) MPI_Win_free(&pair_win);
+  if (null_comm != MPI_COMM_NULL) MPI_Comm_free(&null_comm);
+  if (paired_barrier_comm != MPI_COMM_WORLD) MPI_Comm_free(&paired_barrier_comm);
   MPI_Finalize();
   return 0;
 }

@@ -26,13 +26,21 @@ const char *const kName[COLLS] = {"bcast", "allgather", "alltoall", "allreduce"}
 const cz_collective kColl[COLLS] = {CZ_COLL_BCAST, CZ_COLL_ALLGATHER, CZ_COLL_ALLTOALL,
                                     CZ_COLL_ALLREDUCE};
 int big_calls[COLLS]; // library calls of at least 32 KiB (the runtime's own are smaller)
+int fail_next[COLLS]; // the next big call of that collective fails with this code
 
 using cztest::nextSymbol;
 
-void count(Coll c, int n, MPI_Datatype t) {
+// Counts a big call; returns the injected code (after comm's error
+// handler, as a library fails), or 0 to go on.
+int count(Coll c, int n, MPI_Datatype t, MPI_Comm comm) {
   int size = 0;
   PMPI_Type_size(t, &size);
-  if ((long long)n * size >= 32768) big_calls[c]++;
+  if ((long long)n * size < 32768) return 0;
+  big_calls[c]++;
+  const int code = fail_next[c];
+  fail_next[c] = 0;
+  if (code != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, code);
+  return code;
 }
 
 } // namespace
@@ -40,28 +48,28 @@ void count(Coll c, int n, MPI_Datatype t) {
 extern "C" {
 int PMPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm) {
   static auto real = nextSymbol<int (*)(void *, int, MPI_Datatype, int, MPI_Comm)>("PMPI_Bcast");
-  count(BCAST, n, t);
+  if (int code = count(BCAST, n, t, comm)) return code;
   return real(b, n, t, root, comm);
 }
 int PMPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
                    MPI_Datatype rt, MPI_Comm comm) {
   static auto real = nextSymbol<int (*)(const void *, int, MPI_Datatype, void *, int,
                                   MPI_Datatype, MPI_Comm)>("PMPI_Allgather");
-  count(ALLGATHER, rc, rt);
+  if (int code = count(ALLGATHER, rc, rt, comm)) return code;
   return real(sb, sc, st, rb, rc, rt, comm);
 }
 int PMPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
                   MPI_Datatype rt, MPI_Comm comm) {
   static auto real = nextSymbol<int (*)(const void *, int, MPI_Datatype, void *, int,
                                   MPI_Datatype, MPI_Comm)>("PMPI_Alltoall");
-  count(ALLTOALL, rc, rt);
+  if (int code = count(ALLTOALL, rc, rt, comm)) return code;
   return real(sb, sc, st, rb, rc, rt, comm);
 }
 int PMPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
                    MPI_Comm comm) {
   static auto real = nextSymbol<int (*)(const void *, void *, int, MPI_Datatype, MPI_Op,
                                   MPI_Comm)>("PMPI_Allreduce");
-  count(ALLREDUCE, n, t);
+  if (int code = count(ALLREDUCE, n, t, comm)) return code;
   return real(sb, rb, n, t, op, comm);
 }
 }
@@ -192,6 +200,38 @@ TEST(Placement, ForcedFarHandsCachedHandoversToTheLibrary) {
   if (!placementEnvSet()) GTEST_SKIP() << "needs COLLECTIVIZE_TRIALS=0 (set by ctest)";
   czi_placement_set_mode(CZI_PLACEMENT_FAR);
   CZ_EXPECT_ALL_RANKS_OK("forced far", runCells(true, 3));
+}
+
+// Forced far, a cell the far state hands to the library: its repeated
+// calls go to PMPI_<coll> straight from the trial's record
+// (czi_trial_runs_lib), and a failure there comes back with its code and
+// czi_<coll>_mpi's message, as from the memo that says lib.
+TEST(Placement, ForcedFarLibraryFailureIsDescribed) {
+  if (!placementEnvSet()) GTEST_SKIP() << "needs COLLECTIVIZE_TRIALS=0 (set by ctest)";
+  czi_placement_set_mode(CZI_PLACEMENT_FAR);
+  setenv("COLLECTIVIZE_QUIET", "1", 1);
+  std::string problem;
+  const int bytes = 128 << 10;
+  for (int c = 0; c < COLLS; c++) {
+    const Coll cc = static_cast<Coll>(c);
+    if (!farGoesToLibrary(cc, bytes) || tableGivesLibrary(cc, bytes)) continue;
+    problem += runAgainstMpi(cc, bytes, 3); // the record and memo made
+    const int before = big_calls[c];
+    fail_next[c] = MPI_ERR_INTERN;
+    const std::string result = runAgainstMpi(cc, bytes, 1);
+    const std::string name = kName[c];
+    std::string want = "czi_" + name + "_mpi: PMPI_";
+    want += char(name[0] - 'a' + 'A');
+    want += name.substr(1) + " failed";
+    if (big_calls[c] - before != 1) // (MPI_<coll> in the library is not counted)
+      problem += name + ": " + std::to_string(big_calls[c] - before) +
+                 " library calls for one failed call; ";
+    if (result.find("failed: " + want) == std::string::npos)
+      problem += name + ": '" + result + "', expected '" + want + "'; ";
+    problem += runAgainstMpi(cc, bytes, 2); // and calls go on
+  }
+  unsetenv("COLLECTIVIZE_QUIET");
+  CZ_EXPECT_ALL_RANKS_OK("forced far, a failed library call", problem);
 }
 
 // Probed: thresholds that make every measured round trip read far, then

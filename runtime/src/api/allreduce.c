@@ -82,8 +82,12 @@ allreduce_remembered(const czi_memo *m, const czi_comm_state *s,
     return sendbuf == MPI_IN_PLACE
                ? MPI_SUCCESS
                : czi_memo_copy(sendbuf, recvbuf, (size_t)m->sc * m->s_size);
-  if (m->trial)
+  if (m->trial) {
+    if (czi_trial_runs_lib(m->trial))
+      CZI_RETURN_LIB(CZ_COLL_ALLREDUCE, PMPI_Allreduce(sendbuf, recvbuf, m->sc,
+                                                       m->st, op, s->priv));
     return czi_allreduce_on_trial(m, s, sendbuf, recvbuf, m->sc, m->st, op);
+  }
   return ((czi_allreduce_fn)m->alg->fn)(sendbuf, recvbuf, m->sc, m->st, op,
                                         s->priv, &m->params);
 }

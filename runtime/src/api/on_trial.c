@@ -3,7 +3,9 @@
  * library's collective, times the call when it is one of a trial's, and
  * after a trial's last call agrees on the verdict. Also the out-of-line
  * branch alltoall and allgather share for a remembered call the table
- * does not hand to the library. */
+ * does not hand to the library (a call on trial that simply runs the
+ * library, czi_trial_runs_lib, goes to it from there, as from the memo
+ * that says lib). */
 #include "api.h"
 
 int czi_block_call_on_trial(const czi_memo *m, const czi_comm_state *s,
@@ -42,9 +44,22 @@ int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
   czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
   if (m->local)
     return czi_memo_copy(sendbuf, recvbuf, (size_t)m->sc * m->s_size);
-  if (m->trial)
+  if (m->trial) {
+    /* The library's alltoall when it needs nothing of czi_alltoall_mpi's:
+     * one description on both sides (as for a memo that says lib). */
+    if ((m->coll == CZ_COLL_ALLGATHER || (m->st == m->rt && m->sc == m->rc)) &&
+        czi_trial_runs_lib(m->trial)) {
+      if (m->coll == CZ_COLL_ALLGATHER)
+        CZI_RETURN_LIB(CZ_COLL_ALLGATHER,
+                       PMPI_Allgather(sendbuf, m->sc, m->st, recvbuf, m->rc,
+                                      m->rt, s->priv));
+      CZI_RETURN_LIB(CZ_COLL_ALLTOALL,
+                     PMPI_Alltoall(sendbuf, m->sc, m->st, recvbuf, m->rc, m->rt,
+                                   s->priv));
+    }
     return czi_block_call_on_trial(m, s, sendbuf, m->sc, m->st, recvbuf, m->rc,
                                    m->rt);
+  }
   /* Alltoall and allgather share the signature (czi_alltoall_fn). */
   return ((czi_alltoall_fn)m->alg->fn)(sendbuf, m->sc, m->st, recvbuf, m->rc,
                                        m->rt, s->priv, &m->params);

@@ -160,6 +160,7 @@ void czi_memo_fill(czi_comm_state *s, cz_collective coll, const czi_type *st,
   m->local = kind == CZI_MEMO_SELF && s->size == 1 && st->dense && rt->dense &&
              st->true_lb == 0 && rt->true_lb == 0;
   m->lib = kind == CZI_MEMO_LIB;
+  m->coll = (unsigned char)coll;
   m->s_size = (unsigned)st->size;
   m->r_size = (unsigned)rt->size;
   m->s_extent = st->extent;

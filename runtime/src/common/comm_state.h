@@ -34,6 +34,7 @@ typedef struct czi_memo {
   MPI_Datatype st, rt;
   int sc, rc;
   unsigned char local, lib;
+  unsigned char coll;          /* its index in the record's memo[] */
   unsigned s_size, r_size;     /* bytes of data in one element */
   MPI_Aint s_extent, r_extent; /* alltoallv's displacement units */
   const struct czi_algorithm *alg;

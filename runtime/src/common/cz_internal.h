@@ -119,6 +119,13 @@ int czi_mpi_fail(int code, const char *where, const char *call)
     czi_flags.lib_call = (unsigned char)((coll) + 1);    \
     CZI_MUSTTAIL return call;                            \
   } while (0)
+/* The same hand-over from a function whose prototype is not the PMPI
+ * call's (a tail call where the compiler can make one). */
+#define CZI_RETURN_LIB(coll, call)                       \
+  do {                                                   \
+    czi_flags.lib_call = (unsigned char)((coll) + 1);    \
+    return call;                                         \
+  } while (0)
 void czi_clear_error(void);
 /* The last error's text ("" when none); cz_last_error() returns it. */
 const char *czi_last_error(void);

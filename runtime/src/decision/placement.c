@@ -56,25 +56,25 @@ enum {
 /* Round trips (ns): near measured 60-90, far 310-340; two ranks sharing a
  * core take a yield per answer (microseconds). */
 static double near_max_ns = 160, far_max_ns = 1500;
-static czi_placement_mode mode = CZI_PLACEMENT_AUTO;
+czi_placement_mode czi_placement_current = CZI_PLACEMENT_AUTO;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
 static void read_env(void) {
   const char *v = getenv("COLLECTIVIZE_PLACEMENT");
   if (!v || !*v || !strcmp(v, "auto")) return;
-  if (!strcmp(v, "near")) mode = CZI_PLACEMENT_NEAR;
-  else if (!strcmp(v, "far")) mode = CZI_PLACEMENT_FAR;
+  if (!strcmp(v, "near")) czi_placement_current = CZI_PLACEMENT_NEAR;
+  else if (!strcmp(v, "far")) czi_placement_current = CZI_PLACEMENT_FAR;
   else czi_warn("COLLECTIVIZE_PLACEMENT='%s' is not near, far or auto; using auto", v);
 }
 
 czi_placement_mode czi_placement_mode_now(void) {
   pthread_once(&env_once, read_env);
-  return mode;
+  return czi_placement_current;
 }
 
 void czi_placement_set_mode(czi_placement_mode m) {
   pthread_once(&env_once, read_env);
-  mode = m;
+  czi_placement_current = m;
   czi_comm_forget_memos(); /* their trial records depend on it */
 }
 

@@ -29,6 +29,25 @@ int czi_placement_far_to_mpi(cz_collective coll, const char *own_name,
 int czi_placement_far(czi_placement *pl, MPI_Comm priv, long long bytes,
                       int *rc);
 
+/* The mode, read from the environment by czi_placement_mode_now's first
+ * call (czi_trial_for makes it before a record exists). */
+extern czi_placement_mode czi_placement_current
+    __attribute__((visibility("hidden")));
+
+/* What czi_placement_far would answer for a call of `bytes`, counting
+ * nothing: 1 far, 0 near, -1 this call would probe. A caller that then
+ * does not call czi_placement_far subtracts bytes from pl->bytes_left
+ * itself (only the auto mode reads it). For a record czi_trial_for made. */
+static inline int czi_placement_peek(const czi_placement *pl,
+                                     long long bytes) {
+  switch (czi_placement_current) {
+  case CZI_PLACEMENT_NEAR: return 0;
+  case CZI_PLACEMENT_FAR: return 1;
+  case CZI_PLACEMENT_AUTO: break;
+  }
+  return pl->bytes_left <= bytes ? -1 : pl->far;
+}
+
 /* The probe itself, through the shared window (defined in
  * shm/placement_probe.c; declared here so that decision/ does not include
  * shm/, which includes plan/ and, through it, decision/):

@@ -74,7 +74,7 @@ enum {
   CZI_TRIAL_PERIOD_MAX = 1024,
 };
 
-static int trials_on = 1;
+int czi_trials_on = 1;
 static double own_scale = 1.0;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
@@ -86,7 +86,7 @@ static void read_env(void) {
     if (*end || (v != 0 && v != 1))
       czi_warn("COLLECTIVIZE_TRIALS='%s' is neither 0 nor 1; trials stay on", on);
     else
-      trials_on = (int)v;
+      czi_trials_on = (int)v;
   }
   const char *scale = getenv("COLLECTIVIZE_TRIAL_OWN_SCALE");
   if (scale && *scale) {
@@ -130,7 +130,7 @@ czi_trial *czi_trial_for(czi_comm_state *s, cz_collective coll,
   /* With trials off the record still serves the placement (placement.c),
    * unless that is off too. */
   const int placed = czi_placement_mode_now() != CZI_PLACEMENT_NEAR;
-  if (!(trials_on || placed) || !params->from_table || s->size < 2 || c < 0 ||
+  if (!(czi_trials_on || placed) || !params->from_table || s->size < 2 || c < 0 ||
       !on_trial_collective(coll))
     return NULL;
   const czi_algorithm *mpi = czi_algorithm_find(coll, "mpi", 3);
@@ -163,7 +163,7 @@ const czi_algorithm *czi_trial_pick(czi_trial *t, MPI_Comm priv,
       t->use_mpi = t->doubted = 0;
       t->period = t->calls_left = CZI_TRIAL_PERIOD_MIN;
     }
-    if (!trials_on) return t->own;
+    if (!czi_trials_on) return t->own;
     if (t->calls_left > 0) {
       t->calls_left--;
       return t->use_mpi ? t->mpi : t->own;

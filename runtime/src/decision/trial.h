@@ -7,6 +7,7 @@
 #define CZ_TRIAL_H
 
 #include "cz_internal.h"
+#include "placement.h"
 #include "trial_state.h"
 
 #ifdef __cplusplus
@@ -22,6 +23,34 @@ struct czi_comm_state;
 czi_trial *czi_trial_for(struct czi_comm_state *s, cz_collective coll,
                          const struct czi_algorithm *alg,
                          const czi_params *params, long long bytes);
+
+/* COLLECTIVIZE_TRIALS (1: on), read by czi_trial_for's first call. */
+extern int czi_trials_on __attribute__((visibility("hidden")));
+
+/* 1 when this call of t's cell runs the library's collective with nothing
+ * else to do (the cores far apart and the placement hands the cell to the
+ * library, or the trials' verdict is the library and no trial is due):
+ * the call is counted as czi_trial_begin counts it, and the entry point
+ * hands it to PMPI_<coll> as its fast path does; 0: czi_trial_begin.
+ * czi_trial_pick's first steps, taken only where they end in the library
+ * without a probe, a barrier or a change of state. Inline: the full path
+ * added 149 instructions to a 32 KiB bcast far apart (1-1.6 % of its
+ * time), this one 46 (bench/README.md, "Own algorithms far apart"). */
+static inline int czi_trial_runs_lib(czi_trial *t) {
+  if (t->step != 0) return 0; /* a trial is running */
+  const int far = czi_placement_peek(t->place, t->bytes);
+  if (far < 0) return 0; /* a probe is due */
+  if (far) {
+    if (!t->far_to_mpi) return 0;
+  } else {
+    if (t->place_changes != t->place->changes || !czi_trials_on ||
+        !t->use_mpi || t->calls_left == 0)
+      return 0; /* starting over, the table's own, or a trial due */
+    t->calls_left--;
+  }
+  t->place->bytes_left -= t->bytes; /* as czi_placement_far counts */
+  return 1;
+}
 
 /* The out-of-line halves of czi_trial_begin and czi_trial_end. */
 const struct czi_algorithm *czi_trial_pick(czi_trial *t, MPI_Comm priv,
