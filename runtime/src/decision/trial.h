@@ -33,9 +33,10 @@ extern int czi_trials_on __attribute__((visibility("hidden")));
  * the call is counted as czi_trial_begin counts it, and the entry point
  * hands it to PMPI_<coll> as its fast path does; 0: czi_trial_begin.
  * czi_trial_pick's first steps, taken only where they end in the library
- * without a probe, a barrier or a change of state. Inline: the full path
- * added 149 instructions to a 32 KiB bcast far apart (1-1.6 % of its
- * time), this one 46 (bench/README.md, "Own algorithms far apart"). */
+ * without a probe, a barrier or a change of state. Inline: the runtime's
+ * own instructions for a 32 KiB bcast far apart were 149 through
+ * czi_trial_begin (1-1.6 % of the call), 64 this way (bench/README.md,
+ * "what the private duplicate costs, and own algorithms far apart"). */
 static inline int czi_trial_runs_lib(czi_trial *t) {
   if (t->step != 0) return 0; /* a trial is running */
   const int far = czi_placement_peek(t->place, t->bytes);
