@@ -77,7 +77,7 @@ allreduce_checked(const void *sendbuf, void *recvbuf, int count,
 static __attribute__((noinline)) int
 allreduce_remembered(const czi_memo *m, const czi_comm_state *s,
                      const void *sendbuf, void *recvbuf, MPI_Op op) {
-  czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
+  czi_clear_error_fast(); /* its own code describes its failures */
   if (m->local) /* one process: the result is the input */
     return sendbuf == MPI_IN_PLACE
                ? MPI_SUCCESS
@@ -98,7 +98,7 @@ int cz_allreduce(const void *sendbuf, void *recvbuf, int count,
   /* MPI_IN_PLACE is a valid sendbuf here, and never NULL. */
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_ALLREDUCE, datatype, count,
                                     datatype, count, sendbuf, recvbuf, &s);
-  if (!m || op == MPI_OP_NULL || czi_flags.error_pending)
+  if (!m || op == MPI_OP_NULL)
     CZI_MUSTTAIL return allreduce_checked(sendbuf, recvbuf, count, datatype,
                                           op, comm);
   if (m->lib)

@@ -95,8 +95,8 @@ int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
  * path name##_checked, out of line and cold so that the entry point keeps no
  * frame, around run_##name (the file's); then cz_##name: a call seen before
  * (czi_fast_path) goes to the library's collective pmpi as a tail call or to
- * czi_block_call_remembered, any other (MPI_IN_PLACE, a pending error
- * message to clear, a first call) to the checking path, a tail call too. */
+ * czi_block_call_remembered, any other (MPI_IN_PLACE, a first call) to the
+ * checking path, a tail call too. */
 #define CZI_BLOCK_ENTRY_POINT(name, coll, pmpi)                                \
   static __attribute__((noinline, cold)) int name##_checked(                   \
       const void *sendbuf, int sendcount, MPI_Datatype sendtype,               \
@@ -113,7 +113,7 @@ int czi_block_call_remembered(const czi_memo *m, const czi_comm_state *s,
             ? NULL                                                             \
             : czi_fast_path(comm, coll, sendtype, sendcount, recvtype,         \
                             recvcount, sendbuf, recvbuf, &s);                  \
-    if (!m || czi_flags.error_pending)                                         \
+    if (!m)                                                                    \
       CZI_MUSTTAIL return name##_checked(sendbuf, sendcount, sendtype,         \
                                          recvbuf, recvcount, recvtype, comm);  \
     if (m->lib)                                                                \

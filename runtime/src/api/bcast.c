@@ -44,8 +44,9 @@ fn_fail:
 
 /* The checking path with five arguments, out of line, so that cz_bcast's
  * fast path makes no call but tail calls and saves no registers: at P = 1
- * the whole call is that path, as long as MPI_Bcast's own checks. A
- * pending error message is cleared there too (rare: after a failed call). */
+ * the whole call is that path, as long as MPI_Bcast's own checks. It
+ * clears a pending error message (the fast path leaves a stale one to
+ * cz_last_error, last_error.c). */
 static __attribute__((noinline, cold)) int
 bcast_checked(void *buffer, int count, MPI_Datatype datatype, int root,
               MPI_Comm comm) {
@@ -57,7 +58,7 @@ bcast_checked(void *buffer, int count, MPI_Datatype datatype, int root,
 static __attribute__((noinline)) int bcast_remembered(const czi_memo *m,
                                                       const czi_comm_state *s,
                                                       void *buffer, int root) {
-  czi_flags.lib_call = 0; /* the runtime's own code describes its failures */
+  czi_clear_error_fast(); /* its own code describes its failures */
   if (m->local) return MPI_SUCCESS; /* one process: the root has it */
   if (m->trial) {
     if (czi_trial_runs_lib(m->trial))
@@ -75,7 +76,7 @@ int cz_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
   const czi_memo *m = czi_fast_path(comm, CZ_COLL_BCAST, datatype, count,
                                     datatype, count, buffer, buffer, &s);
   /* One compare for 0 <= root < size (a negative root wraps above it). */
-  if (!m || (unsigned)root >= (unsigned)s->size || czi_flags.error_pending)
+  if (!m || (unsigned)root >= (unsigned)s->size)
     CZI_MUSTTAIL return bcast_checked(buffer, count, datatype, root,
                                       comm);
   if (m->lib)

@@ -133,14 +133,18 @@ const char *czi_last_error(void);
 /* Per thread, in one object so that the fast path reaches both through one
  * address (initial-exec: no function call):
  *  - error_pending: set while cz_last_error() holds a message, so that a
- *    successful call clears it at the cost of one load;
+ *    path of the runtime's own code clears it at the cost of one load
+ *    (czi_clear_error_fast); a fast path's hand-over to the library
+ *    leaves it, and cz_last_error() reads a message older than the last
+ *    hand-over (lib_call set) as stale;
  *  - lib_call: the collective (cz_collective + 1; 0: none) whose library
  *    call the fast path handed over last. That call is a tail call, so the
  *    entry point never sees its code: the private duplicate's error handler
  *    describes the failure (comm_state.c). Every other path clears it first
  *    (czi_clear_error, czi_clear_error_fast and the fast path's branches
  *    that run the runtime's own code), so a failure there is described
- *    once, by the runtime's code that made the call. */
+ *    once, by the runtime's code that made the call; czi_fail clears it
+ *    too (a message newer than any hand-over). */
 typedef struct czi_thread_flags {
   unsigned char error_pending, lib_call;
 } czi_thread_flags;

@@ -43,6 +43,7 @@ int czi_fail(int code, const char *where, const char *fmt, ...) {
   vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
   va_end(ap);
   czi_flags.error_pending = 1;
+  czi_flags.lib_call = 0; /* a message newer than any hand-over */
   emit_text(last_error);
   return code;
 }
