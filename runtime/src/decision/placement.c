@@ -118,13 +118,13 @@ static int probe(czi_placement *pl, MPI_Comm priv, long long bytes) {
 int czi_placement_far(czi_placement *pl, MPI_Comm priv, long long bytes,
                       int *rc) {
   *rc = MPI_SUCCESS;
-  switch (czi_placement_mode_now()) {
-  case CZI_PLACEMENT_NEAR: return 0;
-  case CZI_PLACEMENT_FAR: return 1;
-  case CZI_PLACEMENT_AUTO: break;
-  }
+  /* The answer is czi_placement_peek's; here the call is counted and, when
+   * its bytes use up the count, the probe runs. */
+  if (czi_placement_mode_now() != CZI_PLACEMENT_AUTO)
+    return czi_placement_peek(pl, bytes);
+  const int probe_due = czi_placement_peek(pl, bytes) < 0;
   pl->bytes_left -= bytes;
-  if (pl->bytes_left <= 0) *rc = probe(pl, priv, bytes);
+  if (probe_due) *rc = probe(pl, priv, bytes);
   return pl->far;
 }
 
