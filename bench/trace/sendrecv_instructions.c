@@ -13,29 +13,31 @@
  * functions there, divided by N (default 10000), are its instructions per
  * MPI_Sendrecv (TRACER: a copy made with `strip -g`, which valgrind 3.19
  * needs with clang 14's debug information). With "pingpong" after N, a
- * ping-pong of blocking 8-byte sends and receives instead. */
+ * ping-pong of blocking 8-byte sends and receives instead; a third
+ * argument sets the message's bytes (default 8, at most 65536). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-static __attribute__((noinline)) void run_ring(int n, int rank, int p) {
-  char out[8] = {1, 2, 3, 4, 5, 6, 7, 8}, in[8];
+enum { MAX_BYTES = 65536 };
+static char out[MAX_BYTES], in[MAX_BYTES];
+
+static __attribute__((noinline)) void run_ring(int n, int bytes, int rank, int p) {
   for (int i = 0; i < n; i++)
-    MPI_Sendrecv(out, 8, MPI_BYTE, (rank + 1) % p, 0, in, 8, MPI_BYTE,
+    MPI_Sendrecv(out, bytes, MPI_BYTE, (rank + 1) % p, 0, in, bytes, MPI_BYTE,
                  (rank + p - 1) % p, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-/* The ping-pong's blocking MPI_Send and MPI_Recv of 8 bytes (mode
- * "pingpong"): per iteration each rank sends once and receives once. */
-static __attribute__((noinline)) void run_pingpong(int n, int rank) {
-  char buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+/* The ping-pong's blocking MPI_Send and MPI_Recv (mode "pingpong"): per
+ * iteration each rank sends once and receives once. */
+static __attribute__((noinline)) void run_pingpong(int n, int bytes, int rank) {
   for (int i = 0; i < n; i++) {
     if (rank == 0) {
-      MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-      MPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(out, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(out, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (rank == 1) {
-      MPI_Recv(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+      MPI_Recv(out, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(out, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
     }
   }
 }
@@ -48,10 +50,13 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   int n = argc > 1 ? atoi(argv[1]) : 10000;
+  int bytes = argc > 3 ? atoi(argv[3]) : 8;
+  if (bytes < 0 || bytes > MAX_BYTES) bytes = 8;
+  for (int i = 0; i < MAX_BYTES; i++) out[i] = (char)(i * 7 + rank);
   if (argc > 2 && strcmp(argv[2], "pingpong") == 0)
-    run_pingpong(n, rank);
+    run_pingpong(n, bytes, rank);
   else
-    run_ring(n, rank, p);
+    run_ring(n, bytes, rank, p);
   run_end();
   MPI_Finalize();
   return 0;

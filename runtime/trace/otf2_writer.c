@@ -271,18 +271,20 @@ static __attribute__((noinline)) void take_send_call_described(czt_record *e,
   if (czt_block_bytes) czt_blocks_note(czt_log_records() - 1, &m);
 }
 
-/* c's record but its communicator's and its CRC (p: c's type, dense). */
+/* c's record but its communicator's (p: c's type, dense; c hashed by
+ * czt_send_call_hash). */
 CZT_HOT static inline __attribute__((always_inline)) void take_send_call(
     czt_record *e, const czt_send_call *c, const czt_predefined *p, uint64_t bytes) {
   take_call(e, c->peer, c->tag, c->count, c->buf, &c->site);
   e->dtype = p->code;
   e->bytes = bytes;
+  e->crc = c->crc; /* 0 up to CZT_CRC_FROM_PREFIX_BYTES (event_log.h) */
   if (bytes) e->prefix = czt_prefix_of(c->buf, bytes); /* else 0, as the slot's */
   e->flags = (uint8_t)(CZT_REC_HASHED | (c->site.kind ? CZT_REC_SITE_RA : 0));
 }
 
-/* Any send call: threaded, derived or larger than a prefix, on another
- * communicator, after a late receive of such, with block CRCs. */
+/* Any send call: derived, on another communicator, after a late receive
+ * of such, with block CRCs, no room left in the half. */
 CZT_HOT static __attribute__((noinline)) void write_send_call_any(const czt_send_call *c,
                                                                   uint64_t t) {
   czt_record *e = take_at(t);
@@ -291,26 +293,25 @@ CZT_HOT static __attribute__((noinline)) void write_send_call_any(const czt_send
   if (!p || !p->dense || czt_block_bytes) {
     take_send_call_described(e, c);
   } else {
-    /* As czt_msg_send and take_msg would fill it, hashed in place. */
+    /* As czt_msg_send and take_msg would fill it (hashed by the wrapper). */
     czt_comm_lookup(c->comm, c->peer, &e->ref, &e->peer_world);
     take_send_call(e, c, p, c->bytes);
-    if (c->bytes > CZT_CRC_FROM_PREFIX_BYTES) e->crc = czt_crc32(c->buf, c->bytes);
   }
   put(e, CZT_REC_SEND);
 }
 
-/* The usual small send calls no function (as write_send_call_any would
- * fill it; callers are unthreaded, czt_send_call_after says so): a
- * predefined contiguous type of at most
- * CZT_CRC_FROM_PREFIX_BYTES, world or self, a late receive before it of a
- * predefined type on world or self, room in the half. With calls on its
- * rare paths the function saved six registers and juggled the call's
- * fields between them (a third of its 126 instructions). */
+/* The usual send calls no function (as write_send_call_any would fill
+ * it; callers are unthreaded, czt_send_call_fill says so): a predefined
+ * contiguous type (its CRC taken by the wrapper, czt_send_call_hash),
+ * world or self, a late receive before it of a predefined type on world
+ * or self, room in the half. With calls on its rare paths the function
+ * saved six registers and juggled the call's fields between them (a
+ * third of its 126 instructions). */
 CZT_HOT void czt_write_send_call(const czt_send_call *c, uint64_t t) {
   const czt_predefined *p = c->known, *late_type = NULL;
   uint64_t bytes = c->bytes;
   if (!logging || czt_log_cursor == czt_log_end || !p || !p->dense ||
-      czt_block_bytes || bytes > CZT_CRC_FROM_PREFIX_BYTES || !czt_comm_predefined(c->comm) ||
+      czt_block_bytes || !czt_comm_predefined(c->comm) ||
       (czt_late_pending && (!czt_comm_predefined(late.comm) ||
                             !(late_type = czt_predefined_of(late.type))))) {
     write_send_call_any(c, t);

@@ -440,11 +440,12 @@ int czt_archive_close(void); /* collective; -1: events not converted */
 uint64_t czt_new_request_id(void);
 uint64_t czt_event_count(void);
 void czt_write_send(const czt_msg *m);
-/* A blocking send's call, as its wrapper keeps it across the PMPI call
- * when the send is recorded after it is posted: its record is filled from
- * this in its log slot, with no czt_msg in between (that message's fill,
- * hash and copy were 176 of the tracer's 420 instructions per 8-byte
- * MPI_Sendrecv; bench/README.md, "Tracer overhead"). */
+/* A blocking send's call, as its wrapper keeps it across the PMPI call:
+ * its record is filled from this in its log slot, with no czt_msg in
+ * between (that message's fill, hash and copy were 176 of the tracer's
+ * 420 instructions per 8-byte MPI_Sendrecv, and the path through it
+ * about 250 of a 1 KiB MPI_Send's 380; bench/README.md, "Tracer
+ * overhead"). */
 typedef struct czt_send_call {
   const void *buf;
   int count, peer, tag;
@@ -453,20 +454,42 @@ typedef struct czt_send_call {
   czt_site site;
   const czt_predefined *known; /* type's table entry; NULL: derived */
   uint64_t bytes;              /* packed payload bytes */
+  uint32_t crc;                /* czt_send_call_hash; 0 until then */
 } czt_send_call;
-/* Fills c with a blocking send's call (its site set by the caller);
- * nonzero when the send is to be recorded after it is posted
- * (czt_send_recorded_after). */
-static inline int czt_send_call_after(czt_send_call *c, const void *buf, int count,
-                                      MPI_Datatype type, int peer, int tag, MPI_Comm comm) {
-  if (czt.threaded) return 0;
+/* How a blocking send of an unthreaded program is recorded: through a
+ * czt_msg (threaded programs, sends from CZT_OVERLAP_BYTES on, which are
+ * hashed while they travel, and derived or sparse types or block CRCs
+ * above CZT_AFTER_POST_BYTES), or from its czt_send_call after it is
+ * posted (czt_send_recorded_after) or before. */
+typedef enum { CZT_SEND_BY_MSG, CZT_SEND_AFTER_POST, CZT_SEND_BEFORE_POST } czt_send_way;
+/* Fills c with a blocking send's call (its site set by the caller) and
+ * says how it is recorded. */
+static inline czt_send_way czt_send_call_fill(czt_send_call *c, const void *buf, int count,
+                                              MPI_Datatype type, int peer, int tag,
+                                              MPI_Comm comm) {
+  if (czt.threaded) return CZT_SEND_BY_MSG;
   const czt_predefined *p = czt_predefined_of(type);
   uint64_t bytes = !p ? czt_type_bytes(count, type) : count > 0 ? (uint64_t)count * p->size : 0;
-  if (!czt_send_recorded_after(bytes)) return 0;
-  *c = (czt_send_call){buf, count, peer, tag, type, comm, c->site, p, bytes};
-  return 1;
+  czt_send_way way = CZT_SEND_AFTER_POST;
+  if (!czt_send_recorded_after(bytes)) {
+    if (!p || !p->dense || czt_block_bytes || bytes >= CZT_OVERLAP_BYTES) return CZT_SEND_BY_MSG;
+    way = CZT_SEND_BEFORE_POST;
+  }
+  *c = (czt_send_call){buf, count, peer, tag, type, comm, c->site, p, bytes, 0};
+  return way;
 }
-/* c's send, stamped t (taken before it was posted; unthreaded only). */
+/* The CRC of c's payload when the writer's usual path takes it from c: a
+ * predefined contiguous type, more bytes than the prefix holds, no block
+ * CRCs (the other sends are hashed through a czt_msg by the writer). In
+ * the wrapper, whose frame exists anyway: a call in czt_write_send_call's
+ * usual path would make it save registers. */
+static inline void czt_send_call_hash(czt_send_call *c) {
+  const czt_predefined *p = c->known;
+  if (c->bytes > CZT_CRC_FROM_PREFIX_BYTES && p && p->dense && !czt_block_bytes)
+    c->crc = czt_crc32((const unsigned char *)c->buf, c->bytes);
+}
+/* c's send, stamped t (taken before it was posted; unthreaded only),
+ * hashed by czt_send_call_hash. */
 void czt_write_send_call(const czt_send_call *c, uint64_t t);
 void czt_write_isend(const czt_msg *m, uint64_t req);
 void czt_write_isend_complete(uint64_t req);

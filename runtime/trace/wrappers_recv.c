@@ -70,7 +70,7 @@ static int sendrecv_overlapped(czt_msg *m, int sendcount, MPI_Datatype sendtype,
  * recorded the send between the Send and the Wait (bench/README.md,
  * "Tracer overhead", tenth pass). A failed exchange records neither
  * message: which of them moved is unknown. */
-CZT_HOT static int sendrecv_recorded_after(const czt_send_call *c, void *recvbuf, int recvcount,
+CZT_HOT static int sendrecv_recorded_after(czt_send_call *c, void *recvbuf, int recvcount,
                                            MPI_Datatype recvtype, int source, int recvtag,
                                            MPI_Status *status) {
   MPI_Status local;
@@ -80,6 +80,7 @@ CZT_HOT static int sendrecv_recorded_after(const czt_send_call *c, void *recvbuf
   int rc = PMPI_Sendrecv(c->buf, c->count, c->type, c->peer, c->tag, recvbuf, recvcount,
                          recvtype, source, recvtag, c->comm, st);
   if (rc != MPI_SUCCESS) return rc;
+  czt_send_call_hash(c);
   czt_write_send_call(c, t);
   czt_log_at_wait_point(); /* the send stored the late receive */
   /* From MPI_PROC_NULL: nothing moved. Tested on the argument: MPICH 4.0
@@ -89,8 +90,26 @@ CZT_HOT static int sendrecv_recorded_after(const czt_send_call *c, void *recvbuf
   return rc;
 }
 
-/* Every other recorded Sendrecv: a threaded program, a larger or a
- * derived send part, a send to MPI_PROC_NULL. Out of line, so that the
+/* A middle-sized send part of an unthreaded program (tracer.h,
+ * czt_send_call_fill): hashed and recorded before the library's own
+ * Sendrecv, from the call's arguments, as a blocking send of that size. */
+CZT_HOT static __attribute__((noinline)) int sendrecv_recorded_before(
+    czt_send_call *c, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+    int recvtag, MPI_Status *status) {
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  czt_send_call_hash(c);
+  czt_write_send_call(c, czt_stamp());
+  int rc = PMPI_Sendrecv(c->buf, c->count, c->type, c->peer, c->tag, recvbuf, recvcount,
+                         recvtype, source, recvtag, c->comm, st);
+  czt_log_at_wait_point(); /* the send stored the late receive */
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) /* as above */
+    czt_record_recv(recvbuf, recvtype, c->comm, st, &c->site);
+  return rc;
+}
+
+/* Every other recorded Sendrecv: a threaded program, a large, derived or
+ * sparse send part, a send to MPI_PROC_NULL. Out of line, so that the
  * small send's path keeps a small frame (with these paths' messages and
  * statuses in it, the wrapper's frame was 456 bytes, and it loaded all
  * twelve arguments up front). */
@@ -127,9 +146,13 @@ CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   if (!czt_recording())
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);
-  if (dest != MPI_PROC_NULL &&
-      czt_send_call_after(&c, sendbuf, sendcount, sendtype, dest, sendtag, comm))
+  czt_send_way way = dest == MPI_PROC_NULL ? CZT_SEND_BY_MSG
+                                            : czt_send_call_fill(&c, sendbuf, sendcount, sendtype,
+                                                                 dest, sendtag, comm);
+  if (way == CZT_SEND_AFTER_POST)
     return sendrecv_recorded_after(&c, recvbuf, recvcount, recvtype, source, recvtag, status);
+  if (way == CZT_SEND_BEFORE_POST)
+    return sendrecv_recorded_before(&c, recvbuf, recvcount, recvtype, source, recvtag, status);
   return sendrecv_any(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                       recvtype, source, recvtag, comm, status, &c.site);
 }

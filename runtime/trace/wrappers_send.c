@@ -1,19 +1,21 @@
 /* wrappers_send.c: blocking sends (MpiSend) and nonblocking sends
  * (MpiIsend, and MpiIsendComplete when a Wait/Test completes it, see
- * requests.c). The payload is hashed after the message is posted: MPI
- * forbids changing a send buffer before completion, so the hash is the
- * same, and for large messages it runs while the transfer does. A large
- * blocking send is therefore posted as its nonblocking form and waited
- * for, which MPI defines to be equivalent. A small blocking send of an
- * unthreaded program is recorded after it returns (stamped before): on a
- * 1 us round trip the receiver then runs while the sender records
- * (czt_send_recorded_after says which). Its record is filled from the
- * call's arguments, kept in a czt_send_call, with no czt_msg between. */
+ * requests.c). The payload is hashed after the message is posted where
+ * that keeps work off the message's way: MPI forbids changing a send
+ * buffer before completion, so the hash is the same, and for large
+ * messages it runs while the transfer does. A large blocking send is
+ * therefore posted as its nonblocking form and waited for, which MPI
+ * defines to be equivalent. A small blocking send of an unthreaded
+ * program is recorded after it returns (stamped before): on a 1 us round
+ * trip the receiver then runs while the sender records; a middle-sized
+ * one (tracer.h, czt_send_call_fill) before it is posted. Either's record
+ * is filled from the call's arguments, kept in a czt_send_call, with no
+ * czt_msg between. */
 #include "tracer.h"
 
-/* The other cases (threaded, larger, derived and small with block CRCs
- * go through the in-place writer's own fallback) out of line: the small
- * send's path then keeps a small frame. */
+/* The other cases (threaded, large, derived or with block CRCs above
+ * CZT_AFTER_POST_BYTES; smaller ones go through the in-place writer's own
+ * fallback) out of line: the usual send's path then keeps a small frame. */
 #define CZT_BLOCKING_SEND(NAME, INAME)                                      \
   static __attribute__((noinline)) int send_other_##NAME(                   \
       const void *buf, int count, MPI_Datatype type, int dest, int tag,     \
@@ -41,14 +43,23 @@
     CZT_SITE_INTO(&c.site);                                                  \
     if (!czt_recording() || dest == MPI_PROC_NULL)                           \
       return PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
-    if (!czt_send_call_after(&c, buf, count, type, dest, tag, comm))         \
+    czt_send_way way = czt_send_call_fill(&c, buf, count, type, dest, tag, comm); \
+    if (way == CZT_SEND_BY_MSG)                                              \
       return send_other_##NAME(buf, count, type, dest, tag, comm, &c.site);  \
+    if (way == CZT_SEND_BEFORE_POST) {                                       \
+      czt_send_call_hash(&c);                                                \
+      czt_write_send_call(&c, czt_stamp());                                  \
+      int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
+      czt_log_at_wait_point(); /* the send stored the late receive */        \
+      return rc;                                                             \
+    }                                                                        \
     /* This send's record and a late receive's, stored after the call. */   \
     czt_log_prefetch(2);                                                     \
     uint64_t t = czt_stamp();                                                \
     int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
     if (rc != MPI_SUCCESS) return rc;                                        \
     /* The caller has not got its buffer back: it still holds the data. */   \
+    czt_send_call_hash(&c);                                                  \
     czt_write_send_call(&c, t);                                              \
     czt_log_at_wait_point(); /* the send stored the late receive */          \
     return rc;                                                               \
