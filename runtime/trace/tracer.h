@@ -423,12 +423,16 @@ static inline void czt_at_wait_point(void) {
 /* Unthreaded programs record a blocking receive late (czt_record_recv)
  * and a blocking send of at most CZT_AFTER_POST_BYTES after posting it,
  * with the time taken before: the receiver proceeds while the sender
- * records. Larger sends are recorded before: Open MPI's shared-memory
- * transport writes payloads up to 256 bytes into the peer's queue at the
- * call, larger ones only when the sender next enters the library, so work
- * after the call delays them (measured: 300 ns of work after each send
- * added nothing to a 256 B round trip and 1.4 us to a 1 KiB one). */
-#define CZT_AFTER_POST_BYTES 256
+ * records. Larger sends are recorded before: from Open MPI's eager limit
+ * on (4 KiB with its header, shared memory) the payload moves only as the
+ * sender's library makes progress, so work after the call delays it.
+ * Measured untraced (bench/trace/send_work_placement.c, 7 launches):
+ * 100 ns of work per send after it returned cost a ping-pong 0.03-0.13
+ * us up to 2 KiB, before it 0.18-0.21 us (lower after in 6-7 of 7
+ * launches at each size); at 4 KiB after cost more in 5 of 7. A test of
+ * 2026-11-24 had found work after a 1 KiB send costing more than before
+ * it, and the limit was 256 bytes (bench/README.md, "Tracer overhead"). */
+#define CZT_AFTER_POST_BYTES 2048
 static inline int czt_late_receives(void) { return !czt.threaded && !czt.hash_receives; }
 static inline int czt_send_recorded_after(uint64_t bytes) {
   return bytes <= CZT_AFTER_POST_BYTES && !czt.threaded;
