@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # bench/trace/ab_tracers.sh OLD_SO NEW_SO [TRIPLETS] [BUILD_DIR]: two tracer
 # libraries side by side. Each triplet launches cz_trace_overhead (2 ranks)
-# under OLD_SO, under NEW_SO and untraced, in turn; prints per size and
+# under OLD_SO, under NEW_SO and untraced, in turn, the two tracers in
+# alternating order (old first in odd triplets, new first in even ones:
+# with a fixed order, the second launch read 0.02-0.11 lower at 8 B ring
+# and 0.03-0.05 higher at 64 KiB ring than the first with the same code
+# on those paths, bench/README.md "Eleventh pass"); prints per size and
 # benchmark each tracer's traced/untraced ratio against the untraced launch
 # of its triplet and its recording/paused ratio in its own launch (median
 # [min-max] over triplets).
@@ -11,7 +15,9 @@ prog=$build/bench/cz_trace_overhead
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 COLLECTIVIZE_QUIET=1
 out=$(mktemp -d)
 for i in $(seq $pairs); do
-  for v in old new untraced; do
+  order="old new untraced"
+  [ $((i % 2)) = 0 ] && order="new old untraced"
+  for v in $order; do
     rm -rf $out/t
     if [ $v = untraced ]; then mpirun -n 2 $prog </dev/null | tail -n +2 | sed "s/^/$i,$v,/" >> $out/all.csv
     else so=$old; [ $v = new ] && so=$new
