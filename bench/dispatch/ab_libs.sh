@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ab_libs.sh: the same cz_dispatch_bench against two builds of the runtime
-# library, launch by launch in turn (A, B, A, B, ...), so both see the same
+# library, launch by launch in turn (A, B, B, A, A, B, ...: the order
+# alternates, as the second of two launches can read differently for
+# that alone, bench/README.md "Eleventh pass"), so both see the same
 # minutes of a shared machine. A build is a directory holding its
 # libcollectivize.so.0, put first on LD_LIBRARY_PATH (which the program's
 # RUNPATH yields to).
@@ -20,7 +22,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 header=1
 for launch in $(seq 1 "${LAUNCHES:-6}"); do
   for P in ${PROCS:-2}; do
-    for side in a b; do
+    order="a b"
+    [ $((launch % 2)) = 0 ] && order="b a"
+    for side in $order; do
       lib=$A; [ "$side" = b ] && lib=$B
       echo "$(date -u +%H:%M:%S) launch=$launch P=$P $side: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/load.txt"
       mpirun --oversubscribe --mca mpi_yield_when_idle "${YIELD:-1}" -n "$P" \

@@ -8,15 +8,20 @@
  * to the log either from a writer thread while the program runs on
  * (COLLECTIVIZE_TRACE_WRITER=thread) or from the rank itself where it is
  * about to wait anyway (czt_at_wait_point; COLLECTIVIZE_TRACE_WRITER=
- * inline). The default (auto) takes the thread only where it has a CPU
- * of its own to run on: not when the launcher bound the rank to one CPU
- * (Open MPI does for up to 2 ranks: the thread then takes the rank's own
- * core at any moment), nor when the node runs at least as many ranks as
- * it has CPUs. On the 2-core development VM an 8 B ring of 2 ranks read
- * 1.13 recording/paused with inline writes against 1.17-1.19 with the
- * thread (bench/README.md, tracer overhead, tenth pass). Either way a
- * rank that fills the other half before the full one is written waits
- * for it. */
+ * inline). The default (auto) takes the thread where it has a CPU of its
+ * own to run on, or where the rank gives its CPU away while it waits
+ * (Open MPI's mpi_yield_when_idle, which Open MPI also sets itself on an
+ * oversubscribed node); it writes at the wait points when the launcher
+ * bound the rank to one CPU (Open MPI does for up to 2 ranks: the thread
+ * then shares the rank's core) or the node runs at least as many ranks as
+ * it has CPUs, and the rank busy-polls. On the 2-core development VM, 2
+ * bound ranks, alternating launches of each (bench/README.md, tracer
+ * overhead, eleventh pass): yielding, the thread read 1.12 against 1.19
+ * inline at 8 B ring (lower in 30 of 40 launch pairs) and 1.09 against
+ * 1.12 at 1 KiB ping-pong (28 of 40); busy-polling, inline read 1.21
+ * against 1.30 at 8 B ring (thread lower in 7 of 20). Either way a rank
+ * that fills the other half before the full one is written waits for
+ * it. */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <errno.h>
 #include <pthread.h>
@@ -250,6 +255,36 @@ static const char *no_room_for_thread(void) {
   return NULL;
 }
 
+/* Whether this rank's MPI yields its CPU while it waits: Open MPI's
+ * mpi_yield_when_idle, read through the tool interface (the value Open
+ * MPI runs with, also when it set it itself). No such variable (MPICH):
+ * taken as no, the ranks busy-poll. */
+static int rank_yields_when_idle(void) {
+  int provided, index, yields = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return 0;
+  if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS) {
+    MPI_Datatype type;
+    MPI_T_enum values;
+    int verbosity, bind, scope, name_len = 0, desc_len = 0, count = 0;
+    MPI_T_cvar_handle handle;
+    if (MPI_T_cvar_get_info(index, NULL, &name_len, &verbosity, &type, &values, NULL,
+                            &desc_len, &bind, &scope) == MPI_SUCCESS &&
+        bind == MPI_T_BIND_NO_OBJECT && (type == MPI_C_BOOL || type == MPI_INT) &&
+        MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) == MPI_SUCCESS) {
+      if (count == 1 && type == MPI_C_BOOL) {
+        _Bool on = 0;
+        if (MPI_T_cvar_read(handle, &on) == MPI_SUCCESS) yields = on;
+      } else if (count == 1) {
+        int on = 0;
+        if (MPI_T_cvar_read(handle, &on) == MPI_SUCCESS) yields = on != 0;
+      }
+      MPI_T_cvar_handle_free(&handle);
+    }
+  }
+  MPI_T_finalize();
+  return yields;
+}
+
 /* COLLECTIVIZE_TRACE_WRITER: "auto" (default), "thread" or "inline". */
 static void start_writer(void) {
   const char *mode = getenv("COLLECTIVIZE_TRACE_WRITER");
@@ -260,14 +295,19 @@ static void start_writer(void) {
                "'inline'; using 'auto'", mode);
     mode = NULL;
   }
-  const char *why = NULL;
-  if (mode && strcmp(mode, "inline") == 0) why = "COLLECTIVIZE_TRACE_WRITER=inline";
-  else if (!mode || !*mode || strcmp(mode, "auto") == 0) why = no_room_for_thread();
-  if (why) {
-    CZI_LOG("trace: rank %d writes its log at its wait points (%s)", czt.rank, why);
+  const int forced_inline = mode && strcmp(mode, "inline") == 0;
+  const int automatic = !mode || !*mode || strcmp(mode, "auto") == 0;
+  const char *crowded = automatic ? no_room_for_thread() : NULL;
+  if (forced_inline || (crowded && !rank_yields_when_idle())) {
+    CZI_LOG("trace: rank %d writes its log at its wait points (%s)", czt.rank,
+            forced_inline ? "COLLECTIVIZE_TRACE_WRITER=inline" : crowded);
     return;
   }
-  CZI_LOG("trace: rank %d writes its log from a thread", czt.rank);
+  if (crowded)
+    CZI_LOG("trace: rank %d writes its log from a thread (%s, but it yields its CPU while it "
+            "waits)", czt.rank, crowded);
+  else
+    CZI_LOG("trace: rank %d writes its log from a thread", czt.rank);
   /* Signals stay with the program's threads. */
   sigset_t all, old;
   sigfillset(&all);
