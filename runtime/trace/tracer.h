@@ -27,9 +27,11 @@
 
 #define CZT_EXPORT __attribute__((visibility("default")))
 /* The message path's code and data, each kept on as few pages and cache
- * lines as possible: this VM's kernel flushes the TLB on every system call
- * (PTI without PCID), and a waiting rank enters the kernel all the time
- * (sched_yield), so the tracer's lines are cold after every wait, and with
+ * lines as possible: a waiting rank enters the kernel all the time
+ * (sched_yield), and on a VM whose kernel flushes the TLB on every system
+ * call (PTI without PCID, as the one of 2026-11-25 did; a PVM guest
+ * leaves for its host on each) the tracer's lines are cold after every
+ * wait, and with
  * yielding ranks whatever the tracer does before a rank's first poll
  * delays the poll that sees the reply. Linkers place .text.hot.* together.
  * The data section's name has no ".data." prefix, so the linker keeps it
