@@ -267,17 +267,13 @@ static int rank_yields_when_idle(void) {
     MPI_T_enum values;
     int verbosity, bind, scope, name_len = 0, desc_len = 0, count = 0;
     MPI_T_cvar_handle handle;
+    /* Open MPI's boolean variables are MPI_C_BOOL. */
     if (MPI_T_cvar_get_info(index, NULL, &name_len, &verbosity, &type, &values, NULL,
                             &desc_len, &bind, &scope) == MPI_SUCCESS &&
-        bind == MPI_T_BIND_NO_OBJECT && (type == MPI_C_BOOL || type == MPI_INT) &&
+        bind == MPI_T_BIND_NO_OBJECT && type == MPI_C_BOOL &&
         MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) == MPI_SUCCESS) {
-      if (count == 1 && type == MPI_C_BOOL) {
-        _Bool on = 0;
-        if (MPI_T_cvar_read(handle, &on) == MPI_SUCCESS) yields = on;
-      } else if (count == 1) {
-        int on = 0;
-        if (MPI_T_cvar_read(handle, &on) == MPI_SUCCESS) yields = on != 0;
-      }
+      _Bool on = 0;
+      if (count == 1 && MPI_T_cvar_read(handle, &on) == MPI_SUCCESS) yields = on;
       MPI_T_cvar_handle_free(&handle);
     }
   }

@@ -271,8 +271,7 @@ static __attribute__((noinline)) void take_send_call_described(czt_record *e,
   if (czt_block_bytes) czt_blocks_note(czt_log_records() - 1, &m);
 }
 
-/* c's record but its communicator's (p: c's type, dense; c hashed by
- * czt_send_call_hash). */
+/* c's record but its communicator's (p: c's type, dense; c hashed). */
 CZT_HOT static inline __attribute__((always_inline)) void take_send_call(
     czt_record *e, const czt_send_call *c, const czt_predefined *p, uint64_t bytes) {
   take_call(e, c->peer, c->tag, c->count, c->buf, &c->site);
@@ -302,12 +301,12 @@ CZT_HOT static __attribute__((noinline)) void write_send_call_any(const czt_send
 
 /* The usual send calls no function (as write_send_call_any would fill
  * it; callers are unthreaded, czt_send_call_fill says so): a predefined
- * contiguous type (its CRC taken by the wrapper, czt_send_call_hash),
+ * contiguous type (its CRC taken by the wrapper, czt_write_send_call),
  * world or self, a late receive before it of a predefined type on world
  * or self, room in the half. With calls on its rare paths the function
  * saved six registers and juggled the call's fields between them (a
  * third of its 126 instructions). */
-CZT_HOT void czt_write_send_call(const czt_send_call *c, uint64_t t) {
+CZT_HOT void czt_write_send_call_hashed(const czt_send_call *c, uint64_t t) {
   const czt_predefined *p = c->known, *late_type = NULL;
   uint64_t bytes = c->bytes;
   if (!logging || czt_log_cursor == czt_log_end || !p || !p->dense ||

@@ -460,7 +460,7 @@ typedef struct czt_send_call {
   czt_site site;
   const czt_predefined *known; /* type's table entry; NULL: derived */
   uint64_t bytes;              /* packed payload bytes */
-  uint32_t crc;                /* czt_send_call_hash; 0 until then */
+  uint32_t crc;                /* czt_write_send_call hashes; 0 until then */
 } czt_send_call;
 /* How a blocking send of an unthreaded program is recorded: through a
  * czt_msg (threaded programs, sends from CZT_OVERLAP_BYTES on, which are
@@ -486,17 +486,22 @@ static inline czt_send_way czt_send_call_fill(czt_send_call *c, const void *buf,
 }
 /* The CRC of c's payload when the writer's usual path takes it from c: a
  * predefined contiguous type, more bytes than the prefix holds, no block
- * CRCs (the other sends are hashed through a czt_msg by the writer). In
- * the wrapper, whose frame exists anyway: a call in czt_write_send_call's
- * usual path would make it save registers. */
+ * CRCs (the other sends are hashed through a czt_msg by the writer). */
 static inline void czt_send_call_hash(czt_send_call *c) {
   const czt_predefined *p = c->known;
   if (c->bytes > CZT_CRC_FROM_PREFIX_BYTES && p && p->dense && !czt_block_bytes)
     c->crc = czt_crc32((const unsigned char *)c->buf, c->bytes);
 }
-/* c's send, stamped t (taken before it was posted; unthreaded only),
- * hashed by czt_send_call_hash. */
-void czt_write_send_call(const czt_send_call *c, uint64_t t);
+/* c's record, filled in its log slot (otf2_writer.c); c is hashed. */
+void czt_write_send_call_hashed(const czt_send_call *c, uint64_t t);
+/* c's send, stamped t (taken before it was posted; unthreaded only):
+ * hashed here, inline in the wrapper, whose frame exists anyway (a call
+ * in the writer's usual path would make it save registers), then
+ * written. */
+static inline void czt_write_send_call(czt_send_call *c, uint64_t t) {
+  czt_send_call_hash(c);
+  czt_write_send_call_hashed(c, t);
+}
 void czt_write_isend(const czt_msg *m, uint64_t req);
 void czt_write_isend_complete(uint64_t req);
 void czt_write_recv(const czt_msg *m);

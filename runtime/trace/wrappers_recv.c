@@ -80,7 +80,6 @@ CZT_HOT static int sendrecv_recorded_after(czt_send_call *c, void *recvbuf, int 
   int rc = PMPI_Sendrecv(c->buf, c->count, c->type, c->peer, c->tag, recvbuf, recvcount,
                          recvtype, source, recvtag, c->comm, st);
   if (rc != MPI_SUCCESS) return rc;
-  czt_send_call_hash(c);
   czt_write_send_call(c, t);
   czt_log_at_wait_point(); /* the send stored the late receive */
   /* From MPI_PROC_NULL: nothing moved. Tested on the argument: MPICH 4.0
@@ -98,7 +97,6 @@ CZT_HOT static __attribute__((noinline)) int sendrecv_recorded_before(
     int recvtag, MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  czt_send_call_hash(c);
   czt_write_send_call(c, czt_stamp());
   int rc = PMPI_Sendrecv(c->buf, c->count, c->type, c->peer, c->tag, recvbuf, recvcount,
                          recvtype, source, recvtag, c->comm, st);

@@ -47,7 +47,6 @@
     if (way == CZT_SEND_BY_MSG)                                              \
       return send_other_##NAME(buf, count, type, dest, tag, comm, &c.site);  \
     if (way == CZT_SEND_BEFORE_POST) {                                       \
-      czt_send_call_hash(&c);                                                \
       czt_write_send_call(&c, czt_stamp());                                  \
       int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);               \
       czt_log_at_wait_point(); /* the send stored the late receive */        \
@@ -59,7 +58,6 @@
     int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                 \
     if (rc != MPI_SUCCESS) return rc;                                        \
     /* The caller has not got its buffer back: it still holds the data. */   \
-    czt_send_call_hash(&c);                                                  \
     czt_write_send_call(&c, t);                                              \
     czt_log_at_wait_point(); /* the send stored the late receive */          \
     return rc;                                                               \
