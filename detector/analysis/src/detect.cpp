@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -55,6 +56,7 @@ const char *unprovenName(uint32_t bit) {
   case kStagedCopy: return "staged_copy";
   case kScratchReceive: return "scratch_receive";
   case kBufferPerPeer: return "buffer_per_peer";
+  case kArrivalOrder: return "arrival_order";
   }
   return "?";
 }
@@ -102,6 +104,11 @@ const char *unprovenSettle(uint32_t bit) {
            "blocks do not tile), so the trace shows no one buffer's layout: "
            "MPI_Scatter (MPI_Gather) needs the blocks in one array, rank q's at q times the block; "
            "patch by hand";
+  case kArrivalOrder:
+    return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
+           "were known, so the order in which they arrived in this run put each where it is; "
+           "another run may place them otherwise: receive rank q's block from rank q (the source "
+           "argument), or place each by its status's MPI_SOURCE";
   case kScratchReceive:
     return "the root received every member's block into one place (a scalar, one scratch "
            "buffer) and used it before the next arrived, so the trace shows no layout: check in "
@@ -130,6 +137,14 @@ bool SiteUse::operator<(const SiteUse &o) const {
 }
 bool SiteUse::operator==(const SiteUse &o) const {
   return id == o.id && siteKind == o.siteKind && send == o.send;
+}
+
+void unionSites(std::vector<SiteUse> &into, const std::vector<SiteUse> &more) {
+  if (more.empty()) return;
+  std::vector<SiteUse> both;
+  both.reserve(into.size() + more.size());
+  std::set_union(into.begin(), into.end(), more.begin(), more.end(), std::back_inserter(both));
+  into = std::move(both);
 }
 
 namespace {
@@ -170,6 +185,40 @@ std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
   std::sort(s.begin(), s.end());
   s.erase(std::unique(s.begin(), s.end()), s.end());
   return s;
+}
+
+// Gathers and exchanges: the receive sites at which one member, in this
+// instance, took blocks from several senders into several places
+// (Match::receivesFromSeveral), added to `into` (sorted, unique). A site
+// whose blocks all arrive at one address (a scratch buffer the program
+// empties, by status.MPI_SOURCE or otherwise) places nothing itself.
+void addReceivesFromSeveral(const MessageTable &t, const Instance &in, std::vector<SiteUse> &into) {
+  if (!isExchange(in.kind) && in.kind != Kind::Gather && in.kind != Kind::Gatherv) return;
+  struct Arrived {
+    uint32_t dst;
+    SiteUse site;
+    uint32_t src;
+    uint64_t address;
+  };
+  std::vector<Arrived> arrived;
+  arrived.reserve(in.messages.size());
+  for (uint32_t i : in.messages) {
+    const Message &m = t.messages[i];
+    arrived.push_back({m.dst, {m.recvSite, m.recvSiteKind, false}, m.src, m.recvAddress});
+  }
+  auto member = [](const Arrived &a) { return std::tie(a.dst, a.site); };
+  std::sort(arrived.begin(), arrived.end(),
+            [&](const Arrived &a, const Arrived &b) { return member(a) < member(b); });
+  for (size_t b = 0, e; b < arrived.size(); b = e) {
+    bool senders = false, places = false;
+    for (e = b + 1; e < arrived.size() && member(arrived[e]) == member(arrived[b]); e++) {
+      senders |= arrived[e].src != arrived[b].src;
+      places |= arrived[e].address != arrived[b].address;
+    }
+    if (!senders || !places) continue;
+    auto at = std::lower_bound(into.begin(), into.end(), arrived[b].site);
+    if (at == into.end() || !(*at == arrived[b].site)) into.insert(at, arrived[b].site);
+  }
 }
 
 // Instances of one manual collective share their call sites. (Return
@@ -319,6 +368,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     if (!in.op.empty()) m.op = in.op;
     if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
+    addReceivesFromSeveral(t, in, m.receivesFromSeveral);
     if (in.keptConfirmed) f.keptConfirmed = true;
     uint64_t firstSend = UINT64_MAX, lastReceive = 0;
     for (uint32_t i : in.messages) {
@@ -372,6 +422,7 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.supportOnly = f.match.supportOnly && g.match.supportOnly;
       f.match.fedRoot = f.match.fedRoot || g.match.fedRoot;
       f.match.direct = f.match.direct && g.match.direct;
+      unionSites(f.match.receivesFromSeveral, g.match.receivesFromSeveral);
       f.nanosInMessages += g.nanosInMessages;
       f.match.secondsCriticalPath += g.match.secondsCriticalPath;
       f.match.timedInstances += g.match.timedInstances;

@@ -70,6 +70,7 @@ Match combine(const std::vector<Match *> &ms, Kind kind) {
     all.secondsCriticalPath += m->secondsCriticalPath;
     all.timedInstances += m->timedInstances;
     sites.insert(m->sites.begin(), m->sites.end());
+    unionSites(all.receivesFromSeveral, m->receivesFromSeveral);
   }
   all.sites.assign(sites.begin(), sites.end());
   // Every root's value different, each following the same code: not a

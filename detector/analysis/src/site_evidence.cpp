@@ -55,8 +55,41 @@ void weighReduction(Match &m, const SiteLocations &sites) {
            "data (parents, owners) looks the same";
 }
 
+// The source argument's class of a receive site (the site database's
+// peers: a receive's source is its only peer; MPI_Sendrecv and
+// MPI_Sendrecv_replace give the destination, then the source); "" when
+// the database does not say.
+std::string receiveSourceClass(const SourceLocation &where) {
+  const bool sendrecv = where.callee.rfind("MPI_Sendrecv", 0) == 0;
+  const size_t at = sendrecv ? 1 : 0;
+  return where.peers.size() > at ? where.peers[at] : "";
+}
+
+// A gather or exchange whose member took blocks from several senders into
+// several places through a receive from MPI_ANY_SOURCE: each place was
+// chosen before its sender was known, so the run's arrival order made the
+// layout (rank order in this run, not in every run).
+void weighArrivalOrder(Match &m, const SiteLocations &sites) {
+  std::string where;
+  for (const SiteUse &su : m.receivesFromSeveral) {
+    if (su.siteKind != 0) continue;
+    auto it = sites.find(su.id);
+    if (it == sites.end() || receiveSourceClass(it->second) != "any") continue;
+    where += std::string(where.empty() ? "" : ", ") + it->second.file + ":" +
+             std::to_string(it->second.line);
+  }
+  if (where.empty()) return;
+  m.unproven |= kArrivalOrder;
+  m.confirmed = false;
+  const std::string why = "the blocks were received from MPI_ANY_SOURCE at " + where +
+                          ", each into a place chosen before its sender was known: the layout "
+                          "is this run's order of arrival, which another run need not repeat";
+  m.note = m.note.empty() ? why : m.note + "; " + why;
+}
+
 void weighSiteEvidence(Report &report, const SiteLocations &sites) {
   for (Match &m : report.matches) weighReduction(m, sites);
+  for (Match &m : report.matches) weighArrivalOrder(m, sites);
   for (Match &m : report.matches) {
     if (!m.direct || !isExchange(m.kind)) continue;
     std::set<std::string> classes;

@@ -12,7 +12,7 @@ namespace {
 static_assert(std::is_trivially_copyable_v<SiteUse>);
 static_assert(std::is_trivially_copyable_v<Arrival>);
 static_assert(std::is_trivially_copyable_v<Match::MemberCount>);
-constexpr uint64_t kMagic = 0x435a46494e443033ull; // "CZFIND03"
+constexpr uint64_t kMagic = 0x435a46494e443034ull; // "CZFIND04"
 
 void putMatch(std::vector<char> &o, const Match &m) {
   put(o, m.kind), put(o, m.confirmed), put(o, m.unproven), put(o, m.coverage), put(o, m.comm);
@@ -27,6 +27,7 @@ void putMatch(std::vector<char> &o, const Match &m) {
   putAll(o, m.arrivals);
   putAll(o, m.counts);
   putAll(o, m.sites);
+  putAll(o, m.receivesFromSeveral);
   put(o, m.instances), put(o, m.messages), put(o, m.bytesPerInstance), put(o, m.bytesMoved);
   put(o, m.secondsInMessages), put(o, m.datatype), put(o, m.count), put(o, m.rootAddress);
   put(o, m.secondsCriticalPath), put(o, m.timedInstances), put(o, m.callBytes);
@@ -53,6 +54,7 @@ void getMatch(ByteReader &r, Match &m) {
   r.getAll(m.arrivals);
   r.getAll(m.counts);
   r.getAll(m.sites);
+  r.getAll(m.receivesFromSeveral);
   m.instances = r.get<uint64_t>(), m.messages = r.get<uint64_t>();
   m.bytesPerInstance = r.get<uint64_t>(), m.bytesMoved = r.get<uint64_t>();
   m.secondsInMessages = r.get<double>(), m.datatype = r.get<uint32_t>();

@@ -73,8 +73,9 @@ enum Unproven : uint32_t {
   kStagedCopy = 1u << 11,    // the layout comes from a staging copy in the source, not the trace
   kScratchReceive = 1u << 12, // a gather received into one place: no layout in the trace
   kBufferPerPeer = 1u << 13,  // a buffer of its own per member (buf[q]): no one buffer's layout
+  kArrivalOrder = 1u << 14,   // blocks placed in the order they arrived (MPI_ANY_SOURCE)
 };
-constexpr uint32_t kUnprovenBits = 14;
+constexpr uint32_t kUnprovenBits = 15;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
@@ -92,6 +93,8 @@ struct SiteUse {
   bool operator<(const SiteUse &o) const;
   bool operator==(const SiteUse &o) const;
 };
+// into becomes the sorted union of two sorted, unique lists.
+void unionSites(std::vector<SiteUse> &into, const std::vector<SiteUse> &more);
 
 // Where one member of a broadcast-like instance got the data: the first
 // receipt of it (its position in the member's events and the buffer), or,
@@ -149,6 +152,12 @@ struct Match {
   };
   std::vector<MemberCount> counts;
   std::vector<SiteUse> sites;
+  // Gathers and exchanges (gather, allgather, alltoall and their v forms):
+  // receive sites at which one member, in one instance, took blocks from
+  // more than one sender into more than one place. Where such a site
+  // receives from MPI_ANY_SOURCE, which block went where was decided by
+  // arrival (weighSiteEvidence: kArrivalOrder). Sorted, unique.
+  std::vector<SiteUse> receivesFromSeveral;
   uint64_t instances = 0;
   uint64_t messages = 0;
   uint64_t bytesPerInstance = 0;  // the collective's buffer (one member's share for *all*)
