@@ -35,7 +35,9 @@ typedef struct {
   unsigned char rest[32];
 } floor_record;
 _Static_assert(sizeof(floor_record) == 88, "the tracer's record size");
-enum { FLOOR_RECORDS = 1 << 16 }; /* 5.5 MiB, the tracer's ring */
+/* 5.5 MiB by default, the tracer's ring; CZ_BENCH_FLOOR_RECORDS (a power
+ * of two) sets another size, to see what the ring's size costs. */
+static unsigned floor_records = 1u << 16;
 static floor_record *floor_ring;
 static unsigned floor_next;
 
@@ -50,7 +52,7 @@ static uint32_t floor_crc(const void *buf, int n) {
 /* One message's record: hashed for a send, not for a receive (the tracer
  * takes a receive's hash from its matched send). */
 static void floor_record_message(const void *buf, int n, int peer, int hash) {
-  floor_record *e = &floor_ring[floor_next++ % FLOOR_RECORDS];
+  floor_record *e = &floor_ring[floor_next++ & (floor_records - 1)];
   e->t = bench_tick();
   e->bytes = (uint64_t)n;
   e->address = (uint64_t)(uintptr_t)buf;
@@ -109,8 +111,17 @@ int main(int argc, char **argv) {
   enum { REPS = 7 };
   char *s = malloc(1 << 20), *r = malloc(1 << 20);
   memset(s, 1, 1 << 20);
-  floor_ring = malloc(FLOOR_RECORDS * sizeof *floor_ring);
-  memset(floor_ring, 0, FLOOR_RECORDS * sizeof *floor_ring); /* every page touched now */
+  const char *fr = getenv("CZ_BENCH_FLOOR_RECORDS");
+  if (fr && *fr) {
+    unsigned long v = strtoul(fr, NULL, 10);
+    if (v == 0 || (v & (v - 1)) != 0 || v > (1ul << 24)) {
+      if (me == 0) fprintf(stderr, "CZ_BENCH_FLOOR_RECORDS=%s: give a power of two up to 16777216\n", fr);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    floor_records = (unsigned)v;
+  }
+  floor_ring = malloc(floor_records * sizeof *floor_ring);
+  memset(floor_ring, 0, floor_records * sizeof *floor_ring); /* every page touched now */
   if (me == 0) printf("size,mode,pingpong_us,ring_us\n");
   for (int k = 0; k < 4; k++) {
     int n = sizes[k], iters = n >= 65536 ? 200 : 5000;
