@@ -68,7 +68,7 @@ std::string receiveSourceClass(const SourceLocation &where) {
 // A gather or exchange whose member took blocks from several senders into
 // several places through a receive from MPI_ANY_SOURCE: each place was
 // chosen before its sender was known, so the run's arrival order made the
-// layout (rank order in this run, not in every run).
+// layout, whatever order that was (rank order by chance, or another).
 void weighArrivalOrder(Match &m, const SiteLocations &sites) {
   std::string where;
   for (const SiteUse &su : m.receivesFromSeveral) {
