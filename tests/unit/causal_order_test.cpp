@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "collectivize/causal_order.h"
+#include "detect_script.h"
 
 namespace cz::detect {
 namespace {
@@ -84,6 +85,44 @@ TEST(CausalOrder, DenseAndSparsePositionsAgree) {
   for (uint32_t r = 0; r < ranks; r++)
     for (size_t i = 0; i < dense[r].size(); i++)
       ASSERT_EQ(dense[r][i].time, sparse[r][i].time) << "rank " << r << ", event " << i;
+}
+
+// A chain's step within the clock's resolution: rank 1 forwards what it
+// received, stamped at the very time of the receive. The replays put sends
+// first at equal times, so the send is raised past the receive, also where
+// every receive already follows its send (the check before the pass; the
+// wavefront lost a chain without it). A send that came before the receive
+// in program order at the same stamp stays where it is.
+const Message *from(const MessageTable &t, uint32_t src) {
+  for (const Message &m : t.messages)
+    if (m.src == src) return &m;
+  return nullptr;
+}
+
+TEST(CausalOrder, SendAtTheTimeOfItsRanksEarlierReceiveIsRaised) {
+  cz_test::Script s(3);
+  s.add(0, cz_test::EventKind::Send, 1, 0, 8, 0x11, 0x1000).timestamp = 100;
+  s.add(1, cz_test::EventKind::Recv, 0, 0, 8, 0, 0x2000).timestamp = 200;
+  s.add(1, cz_test::EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
+  s.add(2, cz_test::EventKind::Recv, 1, 0, 8, 0, 0x3000).timestamp = 300;
+  MessageTable t = s.table("causal-send-at-receive");
+  ASSERT_NE(from(t, 1), nullptr);
+  ASSERT_NE(from(t, 0), nullptr);
+  EXPECT_EQ(from(t, 0)->recvTime, 200u);
+  EXPECT_EQ(from(t, 1)->sendTime, 201u);
+  EXPECT_EQ(from(t, 1)->recvTime, 300u);
+}
+
+TEST(CausalOrder, SendBeforeAReceiveAtTheSameTimeStays) {
+  cz_test::Script s(3);
+  s.add(0, cz_test::EventKind::Send, 1, 0, 8, 0x11, 0x1000).timestamp = 100;
+  s.add(1, cz_test::EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
+  s.add(1, cz_test::EventKind::Recv, 0, 0, 8, 0, 0x2000).timestamp = 200;
+  s.add(2, cz_test::EventKind::Recv, 1, 0, 8, 0, 0x3000).timestamp = 300;
+  MessageTable t = s.table("causal-send-then-receive");
+  ASSERT_NE(from(t, 1), nullptr);
+  EXPECT_EQ(from(t, 1)->sendTime, 200u);
+  EXPECT_EQ(from(t, 0)->recvTime, 200u);
 }
 
 } // namespace cz::detect

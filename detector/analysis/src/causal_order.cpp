@@ -191,18 +191,45 @@ void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent
     }
 }
 
+// Whether some rank sent at the very time of one of its receives. The
+// replays put sends first at equal times, so a send that followed the
+// receive (a chain's step within the clock's resolution, or times clamped
+// to stay monotonic) would be replayed before it: wavefront lost a chain
+// that way (tests/lit/detect/wavefront-lost-chain.test). The table is in
+// (src, sendPos) order and a rank's send times do not decrease with its
+// positions, so each receive's time is looked up among its rank's sends.
+static bool sendAtReceiveTime(const MessageTable &t) {
+  const std::vector<Message> &ms = t.messages;
+  if (ms.empty()) return false;
+  // Each rank's sends: [firstSend[r], firstSend[r + 1]).
+  std::vector<size_t> firstSend(size_t(ms.back().src) + 2, ms.size());
+  for (size_t i = ms.size(); i-- > 0;) firstSend[ms[i].src] = i;
+  for (size_t r = firstSend.size() - 1; r-- > 0;)
+    firstSend[r] = std::min(firstSend[r], firstSend[r + 1]);
+  for (const Message &m : ms) {
+    if (size_t(m.dst) + 1 >= firstSend.size()) continue; // a rank that sent nothing
+    auto lo = ms.begin() + ptrdiff_t(firstSend[m.dst]), hi = ms.begin() + ptrdiff_t(firstSend[m.dst + 1]);
+    auto at = std::lower_bound(lo, hi, m.recvTime,
+                               [](const Message &a, uint64_t time) { return a.sendTime < time; });
+    if (at != hi && at->sendTime == m.recvTime) return true;
+  }
+  return false;
+}
+
 uint64_t orderCausally(MessageTable &t) {
   // A rank's times follow its program order already (one clock per rank,
-  // read in sequence); only a receive completed no later than its send
-  // can contradict the matching. Checked first on the table itself: on one
-  // node's clocks that is all (no copy of the events, no extra memory).
-  bool receivesAfterSends = true;
+  // read in sequence); only a receive completed no later than its send,
+  // or a send stamped at the very time of a receive of its rank, can
+  // contradict the matching or the replays. Checked first on the table
+  // itself: on one node's clocks that is all (no copy of the events, no
+  // extra memory). Kept buffers are rare: with any, the full pass runs.
+  bool receivesAfterSends = t.kept.empty();
   for (const Message &m : t.messages)
     if (m.recvTime <= m.sendTime) {
       receivesAfterSends = false;
       break;
     }
-  if (receivesAfterSends) return 0;
+  if (receivesAfterSends && !sendAtReceiveTime(t)) return 0;
   // (On one node this happens too: a send's time is taken when the call
   // returns, and an eager message can be received before that; the
   // replays need the receive after its send, whatever the clocks.)

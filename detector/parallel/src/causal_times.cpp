@@ -52,10 +52,21 @@ std::vector<WireEvent> ownEvents(const DistributedMatch &match) {
 // The check of the serial pass (causal_order.cpp, orderCausally on a
 // table): a rank's times follow its program order by construction, so only
 // a receive completed no later than its send (its time travels with the
-// message) calls for the pass.
+// message), a send stamped at the very time of a receive of its rank (the
+// replays put sends first at equal times), or a kept buffer calls for the
+// pass. A process owns its ranks' sends and receives alike.
 bool ordered(const DistributedMatch &match) {
+  for (const RankRecords &rr : match.summaries)
+    if (!rr.kept.empty()) return false;
   for (const Message &m : match.replay.received)
     if (m.recvTime <= m.sendTime) return false;
+  std::vector<std::pair<uint32_t, uint64_t>> sends; // (rank, time)
+  sends.reserve(match.replay.sent.size());
+  for (const Message &m : match.replay.sent) sends.push_back({m.src, m.sendTime});
+  std::sort(sends.begin(), sends.end());
+  for (const Message &m : match.replay.received)
+    if (std::binary_search(sends.begin(), sends.end(), std::make_pair(m.dst, m.recvTime)))
+      return false;
   return true;
 }
 
