@@ -99,13 +99,22 @@ const Message *from(const MessageTable &t, uint32_t src) {
   return nullptr;
 }
 
-TEST(CausalOrder, SendAtTheTimeOfItsRanksEarlierReceiveIsRaised) {
+// Rank 0 sends to rank 1 at 100, rank 1 sends to rank 2 and receives
+// rank 0's message, both at 200 (forwardFirst: the send comes first in its
+// program order), rank 2 receives at 300.
+MessageTable relayAtOneStamp(const std::string &name, bool forwardFirst) {
+  using cz_test::EventKind;
   cz_test::Script s(3);
-  s.add(0, cz_test::EventKind::Send, 1, 0, 8, 0x11, 0x1000).timestamp = 100;
-  s.add(1, cz_test::EventKind::Recv, 0, 0, 8, 0, 0x2000).timestamp = 200;
-  s.add(1, cz_test::EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
-  s.add(2, cz_test::EventKind::Recv, 1, 0, 8, 0, 0x3000).timestamp = 300;
-  MessageTable t = s.table("causal-send-at-receive");
+  s.add(0, EventKind::Send, 1, 0, 8, 0x11, 0x1000).timestamp = 100;
+  if (forwardFirst) s.add(1, EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
+  s.add(1, EventKind::Recv, 0, 0, 8, 0, 0x2000).timestamp = 200;
+  if (!forwardFirst) s.add(1, EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
+  s.add(2, EventKind::Recv, 1, 0, 8, 0, 0x3000).timestamp = 300;
+  return s.table(name);
+}
+
+TEST(CausalOrder, SendAtTheTimeOfItsRanksEarlierReceiveIsRaised) {
+  MessageTable t = relayAtOneStamp("causal-send-at-receive", false);
   ASSERT_NE(from(t, 1), nullptr);
   ASSERT_NE(from(t, 0), nullptr);
   EXPECT_EQ(from(t, 0)->recvTime, 200u);
@@ -114,13 +123,9 @@ TEST(CausalOrder, SendAtTheTimeOfItsRanksEarlierReceiveIsRaised) {
 }
 
 TEST(CausalOrder, SendBeforeAReceiveAtTheSameTimeStays) {
-  cz_test::Script s(3);
-  s.add(0, cz_test::EventKind::Send, 1, 0, 8, 0x11, 0x1000).timestamp = 100;
-  s.add(1, cz_test::EventKind::Send, 2, 0, 8, 0x22, 0x2100).timestamp = 200;
-  s.add(1, cz_test::EventKind::Recv, 0, 0, 8, 0, 0x2000).timestamp = 200;
-  s.add(2, cz_test::EventKind::Recv, 1, 0, 8, 0, 0x3000).timestamp = 300;
-  MessageTable t = s.table("causal-send-then-receive");
+  MessageTable t = relayAtOneStamp("causal-send-then-receive", true);
   ASSERT_NE(from(t, 1), nullptr);
+  ASSERT_NE(from(t, 0), nullptr);
   EXPECT_EQ(from(t, 1)->sendTime, 200u);
   EXPECT_EQ(from(t, 0)->recvTime, 200u);
 }

@@ -191,24 +191,17 @@ void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent
     }
 }
 
-// Whether some rank sent at the very time of one of its receives. The
-// replays put sends first at equal times, so a send that followed the
-// receive (a chain's step within the clock's resolution, or times clamped
-// to stay monotonic) would be replayed before it: wavefront lost a chain
-// that way (tests/lit/detect/wavefront-lost-chain.test). The table is in
-// (src, sendPos) order and a rank's send times do not decrease with its
-// positions, so each receive's time is looked up among its rank's sends.
-static bool sendAtReceiveTime(const MessageTable &t) {
-  const std::vector<Message> &ms = t.messages;
-  if (ms.empty()) return false;
+bool sendAtReceiveTime(const std::vector<Message> &sends, const std::vector<Message> &receives) {
+  if (sends.empty()) return false;
   // Each rank's sends: [firstSend[r], firstSend[r + 1]).
-  std::vector<size_t> firstSend(size_t(ms.back().src) + 2, ms.size());
-  for (size_t i = ms.size(); i-- > 0;) firstSend[ms[i].src] = i;
+  std::vector<size_t> firstSend(size_t(sends.back().src) + 2, sends.size());
+  for (size_t i = sends.size(); i-- > 0;) firstSend[sends[i].src] = i;
   for (size_t r = firstSend.size() - 1; r-- > 0;)
     firstSend[r] = std::min(firstSend[r], firstSend[r + 1]);
-  for (const Message &m : ms) {
+  for (const Message &m : receives) {
     if (size_t(m.dst) + 1 >= firstSend.size()) continue; // a rank that sent nothing
-    auto lo = ms.begin() + ptrdiff_t(firstSend[m.dst]), hi = ms.begin() + ptrdiff_t(firstSend[m.dst + 1]);
+    auto lo = sends.begin() + ptrdiff_t(firstSend[m.dst]);
+    auto hi = sends.begin() + ptrdiff_t(firstSend[m.dst + 1]);
     auto at = std::lower_bound(lo, hi, m.recvTime,
                                [](const Message &a, uint64_t time) { return a.sendTime < time; });
     if (at != hi && at->sendTime == m.recvTime) return true;
@@ -223,13 +216,13 @@ uint64_t orderCausally(MessageTable &t) {
   // contradict the matching or the replays. Checked first on the table
   // itself: on one node's clocks that is all (no copy of the events, no
   // extra memory). Kept buffers are rare: with any, the full pass runs.
-  bool receivesAfterSends = t.kept.empty();
+  bool ordered = t.kept.empty();
   for (const Message &m : t.messages)
     if (m.recvTime <= m.sendTime) {
-      receivesAfterSends = false;
+      ordered = false;
       break;
     }
-  if (receivesAfterSends && !sendAtReceiveTime(t)) return 0;
+  if (ordered && !sendAtReceiveTime(t.messages, t.messages)) return 0;
   // (On one node this happens too: a send's time is taken when the call
   // returns, and an eager message can be received before that; the
   // replays need the receive after its send, whatever the clocks.)

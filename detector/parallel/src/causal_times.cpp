@@ -60,14 +60,7 @@ bool ordered(const DistributedMatch &match) {
     if (!rr.kept.empty()) return false;
   for (const Message &m : match.replay.received)
     if (m.recvTime <= m.sendTime) return false;
-  std::vector<std::pair<uint32_t, uint64_t>> sends; // (rank, time)
-  sends.reserve(match.replay.sent.size());
-  for (const Message &m : match.replay.sent) sends.push_back({m.src, m.sendTime});
-  std::sort(sends.begin(), sends.end());
-  for (const Message &m : match.replay.received)
-    if (std::binary_search(sends.begin(), sends.end(), std::make_pair(m.dst, m.recvTime)))
-      return false;
-  return true;
+  return !sendAtReceiveTime(match.replay.sent, match.replay.received);
 }
 
 void apply(const std::vector<WireEvent> &events, const std::vector<WireTimes> &times,

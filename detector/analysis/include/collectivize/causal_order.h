@@ -48,7 +48,19 @@ bool causallyOrdered(const std::vector<std::vector<CausalEvent>> &ranks);
 std::vector<std::vector<CausalEvent>> causalEvents(const MessageTable &t);
 void applyCausalTimes(MessageTable &t, const std::vector<std::vector<CausalEvent>> &ranks);
 
-// The serial detector's step after matching: all of the above.
+// Whether a rank sent at the very time of one of its receives: the
+// replays put sends first at equal times, so a send that followed the
+// receive (a chain's step within the clock's resolution, or times clamped
+// to stay monotonic) would be replayed before it; wavefront lost a chain
+// that way (tests/lit/detect/wavefront-lost-chain.test). sends: in (src,
+// sendPos) order, a rank's send times not decreasing with its positions
+// (one clock per rank); each receive's time is looked up among its
+// receiver's sends there.
+bool sendAtReceiveTime(const std::vector<Message> &sends, const std::vector<Message> &receives);
+
+// The serial detector's step after matching: all of the above, the pass
+// only where the times call for it (a receive no later than its send, a
+// send at a receive's time, kept buffers).
 uint64_t orderCausally(MessageTable &t);
 
 
