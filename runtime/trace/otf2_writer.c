@@ -242,6 +242,8 @@ CZT_HOT static void take_msg(czt_record *e, const czt_msg *m) {
 CZT_HOT static inline __attribute__((always_inline)) void put_msg(czt_record *e, uint8_t kind, const czt_msg *m, uint64_t req) {
   take_msg(e, m);
   e->req = req;
+  /* The call's receive flags: a Sendrecv's send shares its site. */
+  if (kind == CZT_REC_RECV || kind == CZT_REC_IRECV) e->flags |= m->site.record_flags;
   if (czt_block_bytes && (kind == CZT_REC_SEND || kind == CZT_REC_ISEND))
     czt_blocks_note(czt_log_records() - 1, m); /* opt-in: block_crcs.c */
   put(e, kind);
@@ -342,7 +344,7 @@ CZT_HOT static inline __attribute__((always_inline)) void take_recv_late(
   e->address = (uint64_t)(uintptr_t)buf;
   e->site = site->id;
   e->passed = site->passed;
-  e->flags = site->kind ? CZT_REC_SITE_RA : 0;
+  e->flags = (uint8_t)((site->kind ? CZT_REC_SITE_RA : 0) | site->record_flags);
   late = (czt_late_recv){e, type, comm};
   czt_late_pending = 1;
 }

@@ -111,7 +111,16 @@ typedef struct czt_site {
   uint64_t id;
   czt_passed passed; /* zero unless the call set them */
   uint8_t kind; /* 0 instrumenter id, 1 return address */
+  /* CZT_REC_* bits (event_log.h) the call gives its receive records, in
+   * the struct's padding: one-bit facts of the call's arguments that
+   * need no room in the record (CZT_REC_ANY_SOURCE: the receive wrappers
+   * set it, czt_any_source); 0 unless the call set them */
+  uint8_t record_flags;
 } czt_site;
+/* A receive's source argument as its records' flag. */
+static inline uint8_t czt_any_source(int source) {
+  return source == MPI_ANY_SOURCE ? (uint8_t)CZT_REC_ANY_SOURCE : 0;
+}
 /* "sites PATH" manifest lines for the site databases instrumented code
  * named (cz_trace_sites_database, api.c). */
 void czt_write_site_databases(FILE *f);
@@ -134,6 +143,7 @@ static inline czt_site czt_take_site(void *ra) {
       (dst)->id = (uint64_t)(uintptr_t)ra_;                                  \
       (dst)->passed = (czt_passed){0};                                       \
       (dst)->kind = 1;                                                       \
+      (dst)->record_flags = 0;                                               \
     }                                                                        \
   } while (0)
 /* A Fortran wrapper calls a C wrapper: the site is the Fortran wrapper's

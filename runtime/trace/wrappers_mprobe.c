@@ -9,13 +9,14 @@
 static struct {
   MPI_Message msg;
   MPI_Comm comm;
+  uint8_t record_flags; /* czt_any_source of the probe's source */
 } probed[SLOTS];
 
 static unsigned slot_of(MPI_Message m) {
   return (unsigned)((((uintptr_t)m >> 3) * 0x9E3779B97F4A7C15ull) >> 54) % SLOTS;
 }
 
-static void remember(MPI_Message m, MPI_Comm comm) {
+static void remember(MPI_Message m, MPI_Comm comm, int source) {
   if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC) return;
   CZT_LOCK();
   unsigned s = slot_of(m);
@@ -23,19 +24,23 @@ static void remember(MPI_Message m, MPI_Comm comm) {
     if (probed[s].msg == MPI_MESSAGE_NULL || probed[s].msg == m) {
       probed[s].msg = m;
       probed[s].comm = comm;
+      probed[s].record_flags = czt_any_source(source);
       break;
     }
   CZT_UNLOCK();
 }
 
-/* The communicator m was probed on (forgotten now), or MPI_COMM_NULL. */
-static MPI_Comm take_comm(MPI_Message m) {
+/* The communicator m was probed on (forgotten now), or MPI_COMM_NULL;
+ * the probe's source as the receive's record flags in *record_flags. */
+static MPI_Comm take_comm(MPI_Message m, uint8_t *record_flags) {
   MPI_Comm comm = MPI_COMM_NULL;
+  *record_flags = 0;
   CZT_LOCK();
   unsigned s = slot_of(m);
   for (unsigned i = 0; i < SLOTS; i++, s = (s + 1) % SLOTS) {
     if (probed[s].msg == m) {
       comm = probed[s].comm;
+      *record_flags = probed[s].record_flags;
       /* Backward-shift deletion keeps the probe chains intact. */
       unsigned hole = s, next = (s + 1) % SLOTS;
       while (probed[next].msg != MPI_MESSAGE_NULL) {
@@ -64,14 +69,14 @@ CZT_EXPORT int MPI_Mprobe(int source, int tag, MPI_Comm comm,
                           MPI_Message *message, MPI_Status *status) {
   czt_at_wait_point(); /* about to wait */
   int rc = PMPI_Mprobe(source, tag, comm, message, status);
-  if (rc == MPI_SUCCESS && czt.archive) remember(*message, comm);
+  if (rc == MPI_SUCCESS && czt.archive) remember(*message, comm, source);
   return rc;
 }
 
 CZT_EXPORT int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
                            MPI_Message *message, MPI_Status *status) {
   int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
-  if (rc == MPI_SUCCESS && *flag && czt.archive) remember(*message, comm);
+  if (rc == MPI_SUCCESS && *flag && czt.archive) remember(*message, comm, source);
   return rc;
 }
 
@@ -79,7 +84,7 @@ CZT_EXPORT int MPI_Mrecv(void *buf, int count, MPI_Datatype type,
                          MPI_Message *message, MPI_Status *status) {
   czt_site site = CZT_SITE();
   MPI_Message m = *message;
-  MPI_Comm comm = czt.archive ? take_comm(m) : MPI_COMM_NULL;
+  MPI_Comm comm = czt.archive ? take_comm(m, &site.record_flags) : MPI_COMM_NULL;
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Mrecv(buf, count, type, message, st);
@@ -94,7 +99,7 @@ CZT_EXPORT int MPI_Imrecv(void *buf, int count, MPI_Datatype type,
                           MPI_Message *message, MPI_Request *request) {
   czt_site site = CZT_SITE();
   MPI_Message m = *message;
-  MPI_Comm comm = czt.archive ? take_comm(m) : MPI_COMM_NULL;
+  MPI_Comm comm = czt.archive ? take_comm(m, &site.record_flags) : MPI_COMM_NULL;
   int rc = PMPI_Imrecv(buf, count, type, message, request);
   if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL || !czt_recording() ||
       m == MPI_MESSAGE_NO_PROC)

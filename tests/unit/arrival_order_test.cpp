@@ -1,7 +1,8 @@
 // Gathers and exchanges whose blocks were placed in arrival order: the
 // receive sites that took blocks from several senders into several places
-// (Match::receivesFromSeveral, detect.cpp) and what the site database's
-// peers make of them (weighSiteEvidence, kArrivalOrder).
+// (Match::receivesFromSeveral, detect.cpp), what the trace's
+// any_source flag makes of them (at aggregation) and what the site
+// database's peers do (weighSiteEvidence): kArrivalOrder.
 #include <gtest/gtest.h>
 
 #include "collectivize/detect.h"
@@ -20,8 +21,11 @@ constexpr uint32_t kRoot = 1;
 
 // Ranks other than kRoot send a distinct 32-byte block each to kRoot,
 // which receives them at one site: into the slots of one buffer (0x1000 +
-// 32 q, the root's own slot between them) or, scratch, all at 0x9000.
-cz::detect::MessageTable gatherAtRoot(const std::string &name, int p, bool scratch) {
+// 32 q, the root's own slot between them) or, scratch, all at 0x9000;
+// with anySource the trace records the receives as posted with
+// MPI_ANY_SOURCE.
+cz::detect::MessageTable gatherAtRoot(const std::string &name, int p, bool scratch,
+                                      bool anySource = false) {
   Script s(p);
   for (int q = 0; q < p; q++) {
     if (uint32_t(q) == kRoot) continue;
@@ -30,6 +34,7 @@ cz::detect::MessageTable gatherAtRoot(const std::string &name, int p, bool scrat
     uint64_t to = scratch ? 0x9000 : 0x1000 + 32 * uint64_t(q);
     s.add(int(kRoot), EventKind::Recv, q, 4, 32, 0, to).site = kRecvSite;
     s.spec.events[kRoot].back().siteKind = 0;
+    if (anySource) s.spec.events[kRoot].back().anySource = 1;
   }
   return s.table(name);
 }
@@ -101,6 +106,40 @@ TEST(ArrivalOrder, BlocksIntoOnePlaceAreNotPlacedByArrival) {
   for (const auto &m : rep.matches) EXPECT_TRUE(m.receivesFromSeveral.empty());
   cz::detect::weighSiteEvidence(rep, receiveFrom("MPI_Recv", {"any"}));
   for (const auto &m : rep.matches) EXPECT_EQ(m.unproven & cz::detect::kArrivalOrder, 0u);
+}
+
+TEST(ArrivalOrder, TheTracesAnySourceFlagMakesTheGatherAmbiguousWithoutASiteDatabase) {
+  // Fortran, uninstrumented binaries: no database to ask, the trace says it.
+  auto rep = cz::detect::detect(gatherAtRoot("arrival-traced-any", 4, false, true));
+  const cz::detect::Match *m = gatherOf(rep);
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(m->confirmed);
+  EXPECT_EQ(m->unproven, uint32_t(cz::detect::kArrivalOrder));
+  EXPECT_STREQ(cz::detect::statusName(*m), "ambiguous");
+  // The database, where there is one, adds the receives' place to the note.
+  cz::detect::weighSiteEvidence(rep, receiveFrom("MPI_Recv", {"any"}));
+  m = gatherOf(rep);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->unproven, uint32_t(cz::detect::kArrivalOrder));
+  EXPECT_NE(m->note.find("received from MPI_ANY_SOURCE at g.c:20"), std::string::npos) << m->note;
+}
+
+TEST(ArrivalOrder, TheTracesFlagOnBlocksIntoOnePlaceLeavesTheGatherAlone) {
+  // A scratch buffer emptied by status.MPI_SOURCE: a wildcard there places
+  // nothing by arrival.
+  auto rep = cz::detect::detect(gatherAtRoot("arrival-traced-scratch", 4, true, true));
+  for (const auto &m : rep.matches) EXPECT_EQ(m.unproven & cz::detect::kArrivalOrder, 0u);
+}
+
+TEST(ArrivalOrder, OneInstancePlacedByArrivalIsEnoughForTheCode) {
+  // Instances of one code combine their doubts by "both" (what one proves
+  // holds for the other), except these: one instance's wildcard receives
+  // are the code's.
+  using cz::detect::combineUnproven;
+  using cz::detect::kArrivalOrder;
+  EXPECT_EQ(combineUnproven(kArrivalOrder, 0), uint32_t(kArrivalOrder));
+  EXPECT_EQ(combineUnproven(0, kArrivalOrder), uint32_t(kArrivalOrder));
+  EXPECT_EQ(combineUnproven(cz::detect::kPayloadFill, 0), 0u);
 }
 
 } // namespace

@@ -138,8 +138,10 @@ FixtureSpec standardSpec() {
     e.crc32 = 0x12345678, e.address = 0x7ffd3000, e.prefix = 0xffull, e.site = 43;
     e.siteKind = 0, e.count = 1, e.datatype = 14 /*DOUBLE*/;
     e.caller = 0x401a2b; // a site in the program's own receive wrapper
+    e.anySource = 1;     // posted with MPI_ANY_SOURCE
     v.push_back(e);
     e.caller.reset();
+    e.anySource.reset();
     v.push_back(ev(EventKind::CollectiveBegin, t0 + 40000));
     e = ev(EventKind::CollectiveEnd, t0 + 41000);
     e.collectiveOp = OTF2_COLLECTIVE_OP_BCAST, e.comm = 0, e.peer = 0, e.peerWorld = 0;

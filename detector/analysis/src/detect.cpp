@@ -192,33 +192,41 @@ std::vector<SiteUse> sitesOf(const MessageTable &t, const Instance &in) {
 // (Match::receivesFromSeveral), added to `into` (sorted, unique). A site
 // whose blocks all arrive at one address (a scratch buffer the program
 // empties, by status.MPI_SOURCE or otherwise) places nothing itself.
-void addReceivesFromSeveral(const MessageTable &t, const Instance &in, std::vector<SiteUse> &into) {
-  if (!isExchange(in.kind) && in.kind != Kind::Gather && in.kind != Kind::Gatherv) return;
+// True when the trace says one such site received from MPI_ANY_SOURCE
+// (Message::recvAnySource): the blocks lie in arrival order.
+bool addReceivesFromSeveral(const MessageTable &t, const Instance &in, std::vector<SiteUse> &into) {
+  if (!isExchange(in.kind) && in.kind != Kind::Gather && in.kind != Kind::Gatherv) return false;
   struct Arrived {
     uint32_t dst;
     SiteUse site;
     uint32_t src;
     uint64_t address;
+    bool anySource;
   };
   std::vector<Arrived> arrived;
   arrived.reserve(in.messages.size());
   for (uint32_t i : in.messages) {
     const Message &m = t.messages[i];
-    arrived.push_back({m.dst, {m.recvSite, m.recvSiteKind, false}, m.src, m.recvAddress});
+    arrived.push_back({m.dst, {m.recvSite, m.recvSiteKind, false}, m.src, m.recvAddress,
+                       m.recvAnySource});
   }
+  bool arrivalOrder = false;
   auto member = [](const Arrived &a) { return std::tie(a.dst, a.site); };
   std::sort(arrived.begin(), arrived.end(),
             [&](const Arrived &a, const Arrived &b) { return member(a) < member(b); });
   for (size_t b = 0, e; b < arrived.size(); b = e) {
-    bool senders = false, places = false;
+    bool senders = false, places = false, anySource = arrived[b].anySource;
     for (e = b + 1; e < arrived.size() && member(arrived[e]) == member(arrived[b]); e++) {
       senders |= arrived[e].src != arrived[b].src;
       places |= arrived[e].address != arrived[b].address;
+      anySource |= arrived[e].anySource;
     }
     if (!senders || !places) continue;
+    arrivalOrder |= anySource;
     auto at = std::lower_bound(into.begin(), into.end(), arrived[b].site);
     if (at == into.end() || !(*at == arrived[b].site)) into.insert(at, arrived[b].site);
   }
+  return arrivalOrder;
 }
 
 // Instances of one manual collective share their call sites. (Return
@@ -353,8 +361,10 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     }
     Finding &f = it->second;
     Match &m = f.match;
+    uint32_t unproven = in.unproven;
+    if (addReceivesFromSeveral(t, in, m.receivesFromSeveral)) unproven |= kArrivalOrder;
     // What one instance proves is proven for the code they share.
-    m.unproven = m.instances ? combineUnproven(m.unproven, in.unproven) : in.unproven;
+    m.unproven = m.instances ? combineUnproven(m.unproven, unproven) : unproven;
     m.supportOnly = m.instances ? m.supportOnly && in.supportOnly : in.supportOnly;
     m.fedRoot = m.fedRoot || in.fedRoot;
     m.direct = m.instances ? m.direct && in.direct : in.direct;
@@ -368,7 +378,6 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     if (!in.op.empty()) m.op = in.op;
     if (in.shapeOnly) m.shapeOnly = true;
     m.messages += in.messages.size();
-    addReceivesFromSeveral(t, in, m.receivesFromSeveral);
     if (in.keptConfirmed) f.keptConfirmed = true;
     uint64_t firstSend = UINT64_MAX, lastReceive = 0;
     for (uint32_t i : in.messages) {

@@ -129,7 +129,8 @@ std::string decodeInto(const trace::Trace &tr, int r, RankRecords &out) {
       }
       out.receives.push_back({e.comm, *e.peerWorld, uint32_t(r), e.tag, post, here, e.timestamp,
                               e.address.value_or(0), e.site.value_or(0), e.count.value_or(0),
-                              e.datatype.value_or(0), e.siteKind.value_or(1), e.caller.value_or(0)});
+                              e.datatype.value_or(0), e.siteKind.value_or(1),
+                              e.anySource.value_or(0) != 0, e.caller.value_or(0)});
       break;
     }
     case trace::EventKind::Leave:
@@ -337,6 +338,7 @@ QueueCounts matchQueues(int ranks, std::vector<Message> &sends,
       m.recvType = rv.type;
       m.recvSite = rv.site;
       m.recvSiteKind = rv.siteKind;
+      m.recvAnySource = rv.anySource;
       m.recvCaller = rv.caller;
       m.recvPos = rv.pos;
       m.recvTime = rv.time;

@@ -15,6 +15,7 @@ struct MatchAnswer {
   uint32_t recvPos = 0, recvCount = 0, recvType = 0;
   uint64_t recvAddress = 0, recvTime = 0, recvSite = 0, recvCaller = 0;
   uint8_t recvSiteKind = 0;
+  bool recvAnySource = false;
 };
 
 } // namespace
@@ -79,7 +80,8 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
     if (!matched[i]) continue;
     const Message &m = incoming[i];
     answers[i] = {uint32_t(kept), m.recvPos, m.recvCount, m.recvType,
-                  m.recvAddress, m.recvTime, m.recvSite, m.recvCaller, m.recvSiteKind};
+                  m.recvAddress, m.recvTime, m.recvSite, m.recvCaller, m.recvSiteKind,
+                  m.recvAnySource};
     incoming[kept++] = m;
   }
   incoming.resize(kept);
@@ -99,6 +101,7 @@ DistributedMatch matchAtReceivers(MPI_Comm comm, int ranks, std::vector<RankReco
     m.recvPos = a.recvPos, m.recvCount = a.recvCount, m.recvType = a.recvType;
     m.recvAddress = a.recvAddress, m.recvTime = a.recvTime, m.recvSite = a.recvSite;
     m.recvSiteKind = a.recvSiteKind, m.recvCaller = a.recvCaller;
+    m.recvAnySource = a.recvAnySource;
   }
   out.matchedPerRank.assign(size_t(std::max(ranks, 0)), 0);
   std::vector<uint32_t> from(outgoing.size()); // k-th send in (src, sendPos) order: its routing place

@@ -15,7 +15,7 @@ static_assert(std::is_trivially_copyable_v<PostedReceive>);
 static_assert(std::is_trivially_copyable_v<KeptBuffer>);
 static_assert(std::is_trivially_copyable_v<CommCreation>);
 
-constexpr uint64_t kMagic = 0x435a524543533033ull; // "CZRECS03"
+constexpr uint64_t kMagic = 0x435a524543533034ull; // "CZRECS04"
 
 } // namespace
 

@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #define CZT_LOG_MAGIC 0x31474f4c545a43ull /* "CZTLOG1" */
-#define CZT_LOG_VERSION 3u /* 2: the log header is a 4 KiB block; 3: caller */
+#define CZT_LOG_VERSION 3u /* 2: the log header is a 4 KiB block; 3: caller (flag CZT_REC_ANY_SOURCE added without a bump: logs before it never set it) */
 #define CZT_RING_HALF_RECORDS (32u * 1024u) /* 2.75 MiB of 88-byte records (2026-11) */
 #define CZT_RING_HEADER_BYTES 4096u
 #define CZT_LOG_HEADER_BYTES 4096u /* the header record, then zeros */
@@ -73,6 +73,7 @@ enum {
 #define CZT_REC_KEPT 4u      /* cz_send_to_self */
 #define CZT_REC_HAS_ROOT 8u  /* COLL_END: peer is the root */
 #define CZT_REC_HAS_COLOR 16u /* LEAVE: count is MPI_Comm_split's color */
+#define CZT_REC_ANY_SOURCE 32u /* receives: posted with MPI_ANY_SOURCE (czt_site.record_flags) */
 
 /* A hashed payload of at most this many bytes is whole in its record's
  * prefix: the tracer leaves its crc 0 and czt_log_walk computes it from the
@@ -139,7 +140,8 @@ static inline uint32_t czt_site_attribute(const czt_record *r) {
   X(CZT_ATTR_DATATYPE, Uint32, r->dtype, 1)                                   \
   /* on MPI_COMM_WORLD and MPI_COMM_SELF the reader knows it already       */ \
   X(CZT_ATTR_PEER_WORLD, Uint32, r->peer_world, r->ref > 1)                   \
-  X(CZT_ATTR_KEPT, Uint8, 1, r->flags & CZT_REC_KEPT)
+  X(CZT_ATTR_KEPT, Uint8, 1, r->flags & CZT_REC_KEPT)                         \
+  X(CZT_ATTR_ANY_SOURCE, Uint8, 1, r->flags & CZT_REC_ANY_SOURCE)
 
 /* What a record's t counts: CLOCK_MONOTONIC nanoseconds, or x86 TSC
  * ticks mapped to CLOCK_MONOTONIC at conversion through the ring header's

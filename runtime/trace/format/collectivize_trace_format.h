@@ -183,6 +183,15 @@
  * without changing CZ_TRACE_FORMAT_VERSION: readers that do not know it
  * see the wrapper's site alone. */
 #define CZ_TRACE_ATTR_CALLER "collectivize::caller"
+/* UINT8 1 on a receive (MpiRecv, MpiIrecv) the program posted with
+ * MPI_ANY_SOURCE, or a matched receive (MPI_Mrecv, MPI_Imrecv) of a
+ * message probed with it: the receiver did not choose the sender, the
+ * order of arrival did (the record's peer is the sender the status
+ * named). Absent otherwise. A receive from a source taken from an
+ * earlier MPI_Probe's status is not marked. Added without changing
+ * CZ_TRACE_FORMAT_VERSION: readers that do not know it see receives
+ * from their senders, as before. */
+#define CZ_TRACE_ATTR_ANY_SOURCE "collectivize::any_source"
 
 /* Every attribute above, once, for all the code that declares, writes,
  * reads, prints and compares them (the tracer's OTF2 definitions, the
@@ -220,7 +229,8 @@
   X(KEPT, UINT8, kept, FLAG, "data the process keeps (cz_send_to_self)") \
   X(NEW_COMM, COMM, newComm, COMM, "communicator the call created") \
   X(COMM, COMM, commArgument, COMM, "communicator argument of the call") \
-  X(COLOR, UINT32, color, SIGNED, "color argument of MPI_Comm_split (an int)")
+  X(COLOR, UINT32, color, SIGNED, "color argument of MPI_Comm_split (an int)") \
+  X(ANY_SOURCE, UINT8, anySource, FLAG, "receive posted with MPI_ANY_SOURCE")
 
 /* Predefined datatypes in CZ_TRACE_ATTR_DATATYPE. Stable numbers: append
  * only. */

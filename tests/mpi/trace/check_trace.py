@@ -11,6 +11,8 @@ trace_test against what the program itself recorded (expect-<rank>.txt).
 - every send matches a receive with the same bytes (and CRC when receives
   are hashed) per communicator, source, destination and tag queue, in order;
 - collective, cancelled, communicator-creation counts and instrumenter sites;
+- the receives marked collectivize::any_source (posted with MPI_ANY_SOURCE)
+  number what the program counted, and no send is marked;
 - the element count recorded for the receives the program names by tag
   ("recv_count TAG COUNT");
 - every MpiIsend completes and every MpiIrecvRequest completes or is
@@ -88,7 +90,8 @@ total_msgs = 0
 expected, got, other = {}, {}, {}
 for r in range(ranks):
     exp = collections.Counter()
-    counts = {"coll": 0, "cancelled": 0, "comm_create": 0}
+    counts = {"coll": 0, "cancelled": 0, "comm_create": 0, "any_source": 0}
+    any_source = 0
     sites = []
     recv_counts = {}  # tag -> element count its receives must record
     path = os.path.join(expect_dir, f"expect-{r}.txt")
@@ -124,6 +127,10 @@ for r in range(ranks):
             if kind == "recv" and tag in recv_counts and a.get("count") != recv_counts[tag]:
                 fail(f"rank {r}: {name} tag {tag} records count {a.get('count')}, "
                      f"expected {recv_counts[tag]}")
+            if a.get("any_source"):
+                if kind == "send":
+                    fail(f"rank {r}: {name} to {f.get('Receiver')} tag {f.get('Tag')} marked any_source")
+                any_source += 1
             record = [kind, int(f["Length"]), a.get("crc32")]
             got[r].append(record)
             total_msgs += 1
@@ -151,6 +158,9 @@ for r in range(ranks):
             isends.discard(f["Request"])
     if n["MPI_COLLECTIVE_END"] != counts["coll"] or n["MPI_COLLECTIVE_BEGIN"] != counts["coll"]:
         fail(f"rank {r}: {n['MPI_COLLECTIVE_END']} collectives traced, {counts['coll']} called")
+    if any_source != counts["any_source"]:
+        fail(f"rank {r}: {any_source} receives marked any_source, {counts['any_source']} "
+             f"posted with MPI_ANY_SOURCE")
     if n["MPI_REQUEST_CANCELLED"] != counts["cancelled"]:
         fail(f"rank {r}: {n['MPI_REQUEST_CANCELLED']} cancellations traced, {counts['cancelled']} expected")
     created = sum(1 for e in per_rank[r] if e[0] == "LEAVE" and e[4].get("new_comm", 0xffffffff) != 0xffffffff)

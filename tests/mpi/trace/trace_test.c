@@ -6,7 +6,8 @@
  *   trace_test OUTDIR [threads]
  * Expectation lines: "send BYTES CRC" / "recv BYTES CRC" (one per message
  * record), "coll N", "cancelled N", "comm_create N", "site ID" (a send
- * recorded with that instrumenter site id). */
+ * recorded with that instrumenter site id), "any_source N" (receive records
+ * posted with MPI_ANY_SOURCE, or of a message probed with it). */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 static int me, P, right, left;
 static FILE *expect;
 static pthread_mutex_t expect_lock = PTHREAD_MUTEX_INITIALIZER;
-static int n_coll, n_cancelled, n_comm_create;
+static int n_coll, n_cancelled, n_comm_create, n_any_source;
 
 #define CHECK(call)                                                      \
   do {                                                                   \
@@ -71,6 +72,7 @@ static void blocking(void) {
     }
     note("send", s, (size_t)n);
     note("recv", r, (size_t)n);
+    n_any_source += any;
   }
   /* Receive fewer bytes than posted: the hash covers what arrived. */
   int ints[10];
@@ -162,6 +164,7 @@ static void nonblocking(void) {
     fill(s[i], 100 + i, me, 30 + i);
     CHECK(MPI_Irecv(r[i], LEN, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
                     MPI_COMM_WORLD, &rr[i]));
+    n_any_source++;
   }
   for (int i = 0; i < 3; i++)
     CHECK(MPI_Isend(s[i], 100 + i, MPI_BYTE, right, 30 + i, MPI_COMM_WORLD, &sr[i]));
@@ -230,6 +233,20 @@ static void combined(void) {
   }
   note("send", bs, BIG);
   note("recv", br, BIG);
+  n_any_source++; /* the receive's record; the send's has no flag */
+  /* A small one from MPI_ANY_SOURCE (the receive recorded late) and a
+   * Sendrecv_replace from it: the receives are marked, the sends not. */
+  fill(s, 8, me, 66);
+  CHECK(MPI_Sendrecv(s, 8, MPI_BYTE, right, 66, r, 8, MPI_BYTE, MPI_ANY_SOURCE, 66,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  note("send", s, 8);
+  note("recv", r, 8);
+  fill(s, 24, me, 67);
+  note("send", s, 24);
+  CHECK(MPI_Sendrecv_replace(s, 24, MPI_BYTE, right, 67, MPI_ANY_SOURCE, 67, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE));
+  note("recv", s, 24);
+  n_any_source += 2;
   /* A large synchronous send (posted as MPI_Issend + wait by the tracer). */
   if (me % 2 == 0 && right != me) {
     fill(bs, BIG, me, 54);
@@ -297,6 +314,7 @@ static void matched(void) {
   MPI_Status st;
   CHECK(MPI_Mprobe(MPI_ANY_SOURCE, 55, dup, &msg, &st));
   CHECK(MPI_Mrecv(r, 200, MPI_BYTE, &msg, MPI_STATUS_IGNORE));
+  n_any_source++; /* probed from MPI_ANY_SOURCE; the Imrecv below from left */
   CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
   note("send", s, 200);
   note("recv", r, 200);
@@ -333,7 +351,7 @@ static void persistent(void) {
   CHECK(MPI_Request_free(&req[1]));
 
   MPI_Request a, b;
-  CHECK(MPI_Recv_init(r, 8, MPI_INT, left, 61, MPI_COMM_WORLD, &a));
+  CHECK(MPI_Recv_init(r, 8, MPI_INT, MPI_ANY_SOURCE, 61, MPI_COMM_WORLD, &a));
   CHECK(MPI_Ssend_init(s, 8, MPI_INT, right, 61, MPI_COMM_WORLD, &b));
   for (int i = 0; i < 8; i++) s[i] = -me - i;
   CHECK(MPI_Start(&a));
@@ -342,6 +360,7 @@ static void persistent(void) {
   CHECK(MPI_Wait(&a, MPI_STATUS_IGNORE));
   note("send", s, 8 * sizeof(int));
   note("recv", r, 8 * sizeof(int));
+  n_any_source++;
   CHECK(MPI_Request_free(&a));
   CHECK(MPI_Request_free(&b));
 }
@@ -622,8 +641,8 @@ int main(int argc, char **argv) {
   collectives();
   api();
   if (use_threads) threads();
-  fprintf(expect, "coll %d\ncancelled %d\ncomm_create %d\n", n_coll,
-          n_cancelled, n_comm_create);
+  fprintf(expect, "coll %d\ncancelled %d\ncomm_create %d\nany_source %d\n", n_coll,
+          n_cancelled, n_comm_create, n_any_source);
   fclose(expect);
   MPI_Finalize();
   if (me == 0) printf("trace_test: done (%d ranks%s)\n", P, use_threads ? ", threads" : "");

@@ -79,9 +79,11 @@ constexpr uint32_t kUnprovenBits = 15;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
-// any instance (a long broadcast's roll: every root but the spread's).
+// any instance (a long broadcast's roll: every root but the spread's),
+// and blocks one instance placed in arrival order (its receives from
+// MPI_ANY_SOURCE are the code's, whichever order the others met).
 constexpr uint32_t combineUnproven(uint32_t a, uint32_t b) {
-  return (a & b) | ((a | b) & kScatteredFirst);
+  return (a & b) | ((a | b) & (kScatteredFirst | kArrivalOrder));
 }
 const char *unprovenName(uint32_t bit);      // "payload_fill", ...
 const char *unprovenSettle(uint32_t bit);    // what would settle it, for people
@@ -156,7 +158,9 @@ struct Match {
   // receive sites at which one member, in one instance, took blocks from
   // more than one sender into more than one place. Where such a site
   // receives from MPI_ANY_SOURCE, which block went where was decided by
-  // arrival (weighSiteEvidence: kArrivalOrder). Sorted, unique.
+  // arrival: kArrivalOrder, from the trace (Message::recvAnySource, at
+  // aggregation) or from the site database's peers (weighSiteEvidence,
+  // which names the receives). Sorted, unique.
   std::vector<SiteUse> receivesFromSeveral;
   uint64_t instances = 0;
   uint64_t messages = 0;

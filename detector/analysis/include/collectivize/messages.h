@@ -33,6 +33,9 @@ struct Message {
   uint32_t crc = 0;              // the sender's CRC-32 of the payload
   bool hashed = false;           // the send carried a CRC
   uint8_t sendSiteKind = 0, recvSiteKind = 0; // 0 instrumenter id, 1 return address, 2 via caller
+  // The receive was posted with MPI_ANY_SOURCE (the trace's
+  // collectivize::any_source): the order of arrival chose this sender.
+  bool recvAnySource = false;
   uint64_t sendAddress = 0, recvAddress = 0;
   uint64_t prefix = 0;
   uint32_t sendCount = 0, sendType = 0, recvCount = 0, recvType = 0;
@@ -42,7 +45,7 @@ struct Message {
   // turns (site, caller) into one site of kind 2 (symbolize.h).
   uint64_t sendCaller = 0, recvCaller = 0;
 };
-static_assert(sizeof(Message) == 128, "Message: keep it free of padding");
+static_assert(sizeof(Message) == 128, "Message: keep it at two cache lines");
 
 // Data a process declared it keeps (cz_send_to_self).
 struct KeptBuffer {
@@ -116,6 +119,7 @@ struct PostedReceive {
   uint64_t time = 0, address = 0, site = 0;
   uint32_t count = 0, type = 0;
   uint8_t siteKind = 0;
+  bool anySource = false; // Message::recvAnySource
   uint64_t caller = 0; // Message::recvCaller
 };
 
