@@ -111,6 +111,11 @@ struct RoundScratch {
   std::vector<uint8_t> fitsSince, fitsExchange; // per rank: ops (bit k) each reading allows
   std::vector<const Values *> operands;
   HeardFrom heard;
+  // Parts of a round that never talk to each other (analyzeParts): the
+  // union-find parents per member, and each part's group by its members
+  // (rows of a grid recur in every round).
+  std::vector<uint32_t> parent, partSize;
+  std::map<std::vector<uint32_t>, Group> parts;
 };
 
 // Which ops give `v` as op(operands...): bit k for op k (with `last` the
@@ -218,12 +223,11 @@ bool releaseIsElsewhere(const MessageTable &t, const RankActivity &activity, uin
   return true;
 }
 
-// One round's messages (one per pair at most): a reduction, a hypercube
-// exchange, or nothing.
-void analyzeRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
-                  const std::vector<uint32_t> &msgs, RoundScratch &sc,
-                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
-  const Group &g = *t.group(key.comm);
+// One round's messages (one per pair at most) among the members of g:
+// a reduction, a hypercube exchange, or nothing.
+void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
+                       const Group &g, const std::vector<uint32_t> &msgs, RoundScratch &sc,
+                       std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   size_t p = g.members.size();
   sc.seen.assign(p, 0);
   sc.sends.assign(p, 0);
@@ -336,7 +340,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   if (full.size() == p && centre >= 0) {
     std::vector<uint32_t> reducePart;
     if (releaseIsElsewhere(t, activity, g.members[size_t(centre)], steps, reducePart)) {
-      analyzeRound(t, activity, key, reducePart, sc, claimed, out);
+      analyzeGroupRound(t, activity, key, g, reducePart, sc, claimed, out);
       return;
     }
   }
@@ -407,6 +411,87 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   std::sort(in.participants.begin(), in.participants.end());
   for (uint32_t i : msgs) claimed[i] = 1, in.messages.push_back(i);
   out.push_back(std::move(in));
+}
+
+// The round's parts: members linked by its messages. Reductions on the
+// rows of a process grid, each summing on MPI_COMM_WORLD with no
+// communicator of its own (NPB CG's sums along a row), are one round in
+// which no member hears from every member. When the parts partition the
+// communicator into groups of three or more, and each part alone reads as
+// the same kind of reduction, each becomes an instance on that part (a
+// subset, reported with the split that makes the parts). Anything less
+// is left alone: a part of two has any swap's shape, and one part among
+// silent members, or parts that disagree, is the weak evidence a halo or
+// a relay gives by chance (miniAMR, HPL's spread, random walks on the
+// real-code suite).
+void analyzeParts(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
+                  const Group &g, const std::vector<uint32_t> &msgs, RoundScratch &sc,
+                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  const size_t p = g.members.size();
+  if (p < 6 || msgs.size() < 4) return;
+  std::vector<uint32_t> &parent = sc.parent;
+  parent.resize(p);
+  for (size_t r = 0; r < p; r++) parent[r] = uint32_t(r);
+  auto find = [&](uint32_t r) {
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  for (uint32_t i : msgs) {
+    const Message &m = t.messages[i];
+    int a = rankIn(g, m.src), b = rankIn(g, m.dst);
+    if (a < 0 || b < 0) return;
+    uint32_t ra = find(uint32_t(a)), rb = find(uint32_t(b));
+    if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+  }
+  // Part sizes; one part (most rounds: a ring step, a halo's) is the
+  // whole group, analysed already.
+  std::vector<uint32_t> &size = sc.partSize; // at each part's root
+  size.assign(p, 0);
+  for (size_t r = 0; r < p; r++) size[find(uint32_t(r))]++;
+  size_t parts = 0;
+  for (size_t r = 0; r < p; r++) {
+    if (!size[r]) continue;
+    if (size[r] < 3 || size[r] == p) return;
+    parts++;
+  }
+  // Messages by part (its lowest member), in the round's order.
+  std::map<uint32_t, std::vector<uint32_t>> byPart;
+  for (uint32_t i : msgs) byPart[find(uint32_t(rankIn(g, t.messages[i].src)))].push_back(i);
+  if (byPart.size() != parts) return; // a part with no sender
+  const size_t before = out.size();
+  std::vector<uint32_t> members;
+  bool agree = true;
+  for (auto &[root, part] : byPart) {
+    members.clear();
+    for (size_t r = 0; r < p; r++)
+      if (find(uint32_t(r)) == root) members.push_back(g.members[r]); // communicator order
+    auto [it, fresh] = sc.parts.try_emplace(members);
+    Group &sub = it->second;
+    if (fresh) {
+      sub.comm = g.comm, sub.name = g.name, sub.members = members;
+      sub.indexMembers();
+    }
+    const size_t had = out.size();
+    analyzeGroupRound(t, activity, key, sub, part, sc, claimed, out);
+    if (out.size() != had + 1 || out.back().kind != out[before].kind) {
+      agree = false;
+      break;
+    }
+  }
+  if (agree && out.size() == before + parts) return;
+  for (size_t k = before; k < out.size(); k++) // not every part: none
+    for (uint32_t i : out[k].messages) claimed[i] = 0;
+  out.resize(before);
+}
+
+// One round: read among the communicator's members, else among its parts.
+void analyzeRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
+                  const std::vector<uint32_t> &msgs, RoundScratch &sc,
+                  std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+  const Group &g = *t.group(key.comm);
+  const size_t before = out.size();
+  analyzeGroupRound(t, activity, key, g, msgs, sc, claimed, out);
+  if (out.size() == before) analyzeParts(t, activity, key, g, msgs, sc, claimed, out);
 }
 
 void reductionPass(const MessageTable &t, const RankActivity &activity,
