@@ -29,12 +29,14 @@ for p in "${programs[@]}"; do
       dir=$(dirname "$trace") tag=${trace##*/trace-}
       cz_detect_rewrite "$dir" "$tag" || log "${dir##*/} $tag: DETECT FAILED"
     done
+    rm -f "$P_OUT/score.txt" "$P_OUT/score.json" # hard links to FROM's (see above)
     python3 "$REALCODE/lib/score.py" "$OUT_ROOT" "$PROGRAM" > "$P_OUT/score.txt" 2>&1 ||
       log "scoring failed, see $P_OUT/score.txt"
     log "$(awk '/^== /{n++; for(i=2;i<=NF;i++){if($(i-1)=="missed")m+=$i; if($(i-1)=="FP"&&$i=="confirmed")f+=$(i+1)}}
                END{printf "%d cases: missed %d, confirmed false positives %d", n, m, f}' "$P_OUT/score.txt")"
   )
 done
+rm -f "$out/SUMMARY.md" "$out/FP_TABLE.md"
 python3 "$REALCODE/lib/summary.py" "$out" > "$out/SUMMARY.md" || echo "summary failed" >&2
 python3 "$REALCODE/lib/fp_table.py" "$out" > "$out/FP_TABLE.md" || echo "false-positive table failed" >&2
 echo "=== redetected in $((SECONDS - t0)) s; summary: $out/SUMMARY.md, $out/FP_TABLE.md" >&2

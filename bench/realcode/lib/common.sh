@@ -93,7 +93,10 @@ cz_case() {
 # Shared by cz_case and redetect.sh (detection only, on stored traces).
 cz_detect_rewrite() {
   local dir=$1 tag=$2
-  rm -rf "$dir/patches-$tag" "$dir/report-$tag.json" "$dir/report-$tag.txt" "$dir/patches-$tag.txt"
+  # Removed, not overwritten: in a redetect.sh copy they are hard links to
+  # the earlier run's files, which writing in place would change too.
+  rm -rf "$dir/patches-$tag" "$dir/report-$tag.json" "$dir/report-$tag.txt" "$dir/patches-$tag.txt" \
+         "$dir/detect-$tag.err" "$dir/rewrite-$tag.log"
   # No site database when the wrappers instrumented nothing (every file
   # failed to parse): detect names sites by return address then.
   local sites_opt=(--sites "$SITES")

@@ -21,6 +21,12 @@ def site_key(site, build_dir):
     f = site.get("file") or ("#" + site["id"])
     if f.startswith(build_dir + "/"):
         f = f[len(build_dir) + 1:]
+    else:
+        # A redetect.sh copy: binaries name the run they were built in
+        # (OTHER_RUN/PROGRAM/build/...), the program's directory is the same.
+        tail = "/" + os.path.basename(os.path.dirname(build_dir)) + "/build/"
+        if tail in f:
+            f = f[f.index(tail) + len(tail):]
     return f"{f}:{site.get('line', '?')}"
 
 
