@@ -133,9 +133,10 @@ inline int rankIn(const Group &g, uint32_t w) {
 void markRootBlock(Instance &in, Kind kind, int rootPos, size_t groupSize);
 
 // Tiled sends/receives (scatter, gather, alltoall, direct allgather); marks
-// the messages it explains in `claimed`.
-void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                 std::vector<Instance> &out);
+// the messages it explains in `claimed`. (activity: the senders' receipts,
+// for the several-messages-per-pair test of direct exchanges.)
+void findTilings(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
+                 std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Gatherv and scatterv: one block of varying size per member, tiling one
 // buffer of the root in rank order (varying_tiling.cpp).

@@ -25,7 +25,7 @@ const std::vector<uint32_t> &RuleInputs::usable() {
 
 namespace {
 
-void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.claimed, in.instances); }
+void tiling(RuleInputs &in) { findTilings(in.t, in.o, in.activity(), in.claimed, in.instances); }
 void varyingTiling(RuleInputs &in) { findVaryingTilings(in.t, in.o, in.claimed, in.instances); }
 void stagedCopies(RuleInputs &in) {
   findStagedCopies(in.t, in.o, in.usable(), in.claimed, in.instances);

@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "rank_activity.h"
 #include "receive_layout.h"
 
 namespace cz::detect::detail {
@@ -114,8 +115,14 @@ void groupBySide(const MessageTable &t, const std::vector<uint32_t> &msgs, bool 
 // member sends its peers further messages on the communicator: several
 // messages per pair in one exchange, which MPI_Alltoall never sends and a
 // halo exchange with faces, edges and corners does (at a small process
-// count every rank is every other's neighbour).
-bool severalPerPair(const MessageTable &t, const std::vector<uint32_t> &msgs) {
+// count every rank is every other's neighbour). A message sent to the
+// same peer just before, with no receipt of the sender between the two,
+// counts as well: the faces of one exchange sent from a call site per
+// direction (NPB SP's and BT's copy_faces: at 4 ranks a direction's
+// successor and predecessor are one rank, and the predecessors' faces,
+// read alone, reach every rank once, after the successors' did).
+bool severalPerPair(const MessageTable &t, const RankActivity &activity,
+                    const std::vector<uint32_t> &msgs) {
   // Per world rank (scratch reused: exchanges are many and small): its
   // last receipt in the exchange + 1 (0: none), and 1 sender, 2 repeater.
   static thread_local std::vector<uint32_t> lastReceipt;
@@ -141,6 +148,11 @@ bool severalPerPair(const MessageTable &t, const std::vector<uint32_t> &msgs) {
         role[m.src] = 2;
         break;
       }
+    }
+    for (size_t j = size_t(i); role[m.src] != 2 && j-- > 0;) {
+      const Message &n = t.messages[j];
+      if (n.src != m.src || activity.receivedBetween(m.src, n.sendPos, m.sendPos)) break;
+      if (n.dst == m.dst && n.comm == m.comm) role[m.src] = 2;
     }
   }
   size_t senders = 0, repeaters = 0;
@@ -202,8 +214,9 @@ RoundKey tilingKey(const Message &m, bool byTag) {
   return RoundKey{m.comm, byTag ? m.tag : 0, m.bytes, 0};
 }
 
-void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, bool byTag,
-                std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
+void tilingPass(const MessageTable &t, const RankActivity &activity,
+                const std::vector<uint32_t> &candidates, bool byTag, std::vector<uint8_t> &claimed,
+                std::vector<Instance> &out) {
   std::vector<std::pair<uint32_t, uint32_t>> of;
   std::vector<uint32_t> sendFlat, recvFlat;
   std::vector<Side> sends, recvs;
@@ -244,7 +257,7 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
           if (kb.rank == root && kb.address == hole && kb.bytes == s->n) in.keptConfirmed = true;
         markRootBlock(in, kind, rankIn(g, root), p);
       }
-      if (in.direct && severalPerPair(t, in.messages)) {
+      if (in.direct && severalPerPair(t, activity, in.messages)) {
         in.unproven |= kNeighbourhood;
         in.note = "every member sent each other member several messages within one exchange "
                   "(MPI_" + std::string(kind == Kind::Alltoall ? "Alltoall" : "Allgather") +
@@ -303,8 +316,8 @@ void tilingPass(const MessageTable &t, const std::vector<uint32_t> &candidates, 
 
 } // namespace
 
-void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint8_t> &claimed,
-                 std::vector<Instance> &out) {
+void findTilings(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,
+                 std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < t.messages.size(); i++) {
     const Message &m = t.messages[i];
@@ -312,9 +325,9 @@ void findTilings(const MessageTable &t, const DetectOptions &o, std::vector<uint
     const Group *g = t.group(m.comm);
     if (g && int(g->members.size()) >= o.minGroup) candidates.push_back(i);
   }
-  tilingPass(t, candidates, true, claimed, out);
+  tilingPass(t, activity, candidates, true, claimed, out);
   auto untagged = [](const Message &m) { return tilingKey(m, false); };
-  tilingPass(t, secondPass(t, candidates, claimed, untagged), false, claimed, out);
+  tilingPass(t, activity, secondPass(t, candidates, claimed, untagged), false, claimed, out);
 }
 
 } // namespace cz::detect::detail
