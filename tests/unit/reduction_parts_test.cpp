@@ -77,4 +77,16 @@ TEST(ReductionParts, OnePartAmongSilentMembersIsLeftAlone) {
   for (const auto &m : rep.matches) EXPECT_NE(m.kind, Kind::Allreduce) << m.ranks.size();
 }
 
+TEST(ReductionParts, ChainsOnPartsAreLeftAlone) {
+  // Each row of 4 passes one message down a chain to its last rank (a
+  // wavefront's pipeline, or a reduce: the shape alone cannot tell).
+  Script s(8);
+  uint32_t crc = 1;
+  for (int round = 0; round < 3; round++)
+    for (int row = 0; row < 2; row++)
+      for (int k = 0; k < 3; k++) s.message(row * 4 + k, row * 4 + k + 1, 8, crc++, 0x100, 0x200, 7);
+  auto rep = cz::detect::detect(s.table("parts-chains"));
+  for (const auto &m : rep.matches) EXPECT_FALSE(m.subset) << cz::detect::kindName(m.kind);
+}
+
 } // namespace

@@ -418,12 +418,13 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
 // communicator of its own (NPB CG's sums along a row), are one round in
 // which no member hears from every member. When the parts partition the
 // communicator into groups of three or more, and each part alone reads as
-// the same kind of reduction, each becomes an instance on that part (a
-// subset, reported with the split that makes the parts). Anything less
-// is left alone: a part of two has any swap's shape, and one part among
-// silent members, or parts that disagree, is the weak evidence a halo or
-// a relay gives by chance (miniAMR, HPL's spread, random walks on the
-// real-code suite).
+// an allreduce, each becomes an instance on that part (a subset, reported
+// with the split that makes the parts). Anything less is left alone: a
+// part of two has any swap's shape; one part among silent members, or
+// parts that disagree, is the weak evidence a halo or a relay gives by
+// chance (miniAMR, HPL's spread, random walks on the real-code suite);
+// and a part read as a reduce is a chain's shape, which the rows of a
+// wavefront give too (NPB LU's pipelined sweeps at 2 x 4 ranks).
 void analyzeParts(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
                   const Group &g, const std::vector<uint32_t> &msgs, RoundScratch &sc,
                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
@@ -473,7 +474,7 @@ void analyzeParts(const MessageTable &t, const RankActivity &activity, const Rou
     }
     const size_t had = out.size();
     analyzeGroupRound(t, activity, key, sub, part, sc, claimed, out);
-    if (out.size() != had + 1 || out.back().kind != out[before].kind) {
+    if (out.size() != had + 1 || out.back().kind != Kind::Allreduce) {
       agree = false;
       break;
     }
