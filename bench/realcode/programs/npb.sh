@@ -5,11 +5,13 @@
 # P. Cases: cg at P = 8 and 16 (the processor grid has rows of 4 there;
 # at P = 4 the rows have 2 ranks, whose swaps prove nothing), mg at P = 4
 # and 8 (halo exchanges only), is at P = 4 and 8 (library collectives and
-# one shift). Fortran kernels have return-address sites named from -g; IS
-# (C) has a site database.
+# one shift), lu at P = 4 and 8 (a wavefront and halos), sp and bt at
+# P = 4 and 9 (square counts: multi-partition face exchanges and
+# pipelined solves). Fortran kernels have return-address sites named
+# from -g; IS (C) has a site database.
 SRC_NAME=NPB
 NPB=NPB3.3-MPI
-NPB_BUILDS="cg:8 cg:16 mg:4 mg:8 is:4 is:8"
+NPB_BUILDS="cg:8 cg:16 mg:4 mg:8 is:4 is:8 lu:4 lu:8 sp:4 sp:9 bt:4 bt:9"
 
 build_program() {
   local b kernel np
