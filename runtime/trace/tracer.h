@@ -121,6 +121,14 @@ typedef struct czt_site {
 static inline uint8_t czt_any_source(int source) {
   return source == MPI_ANY_SOURCE ? (uint8_t)CZT_REC_ANY_SOURCE : 0;
 }
+/* The same into a site whose record_flags are 0: a test and a branch
+ * taken rarely on the message path (MPI_ANY_SOURCE and MPI_PROC_NULL are
+ * the negative sources), where computing the flag cost 4 of MPI_Recv's
+ * 68 instructions (callgrind). */
+#define CZT_MARK_ANY_SOURCE(site, source)                                    \
+  do {                                                                       \
+    if (__builtin_expect((source) < 0, 0)) (site).record_flags = czt_any_source(source); \
+  } while (0)
 /* "sites PATH" manifest lines for the site databases instrumented code
  * named (cz_trace_sites_database, api.c). */
 void czt_write_site_databases(FILE *f);

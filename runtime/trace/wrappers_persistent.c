@@ -30,7 +30,7 @@ CZT_EXPORT CZT_HOT int MPI_Recv_init(void *buf, int count, MPI_Datatype type,
   czt_site site = CZT_SITE();
   int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
   if (rc == MPI_SUCCESS && atomic_load(&czt.on) && source != MPI_PROC_NULL) {
-    site.record_flags = czt_any_source(source);
+    CZT_MARK_ANY_SOURCE(site, source);
     czt_msg m = {.comm = comm, .peer = source, .tag = tag, .count = count,
                  .type = type, .buf = buf, .site = site};
     czt_req_add(*request, 0, 1, 0, 0, &m);

@@ -10,7 +10,7 @@ CZT_EXPORT CZT_HOT int MPI_Recv(void *buf, int count, MPI_Datatype type, int sou
   czt_site site = CZT_SITE();
   if (!czt_recording())
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
-  site.record_flags = czt_any_source(source);
+  CZT_MARK_ANY_SOURCE(site, source);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   czt_at_wait_point(); /* about to wait */
@@ -25,7 +25,7 @@ CZT_EXPORT CZT_HOT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int so
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
   if (rc != MPI_SUCCESS || !czt_recording() || source == MPI_PROC_NULL)
     return rc;
-  site.record_flags = czt_any_source(source);
+  CZT_MARK_ANY_SOURCE(site, source);
   czt_msg m = {.comm = comm, .peer = source, .tag = tag, .count = count,
                .type = type, .buf = buf, .site = site};
   uint64_t id = czt_new_request_id();
@@ -146,7 +146,7 @@ CZT_EXPORT CZT_HOT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   if (!czt_recording())
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);
-  c.site.record_flags = czt_any_source(source); /* its receive's records only */
+  CZT_MARK_ANY_SOURCE(c.site, source); /* its receive's records only */
   czt_send_way way = dest == MPI_PROC_NULL ? CZT_SEND_BY_MSG
                                             : czt_send_call_fill(&c, sendbuf, sendcount, sendtype,
                                                                  dest, sendtag, comm);
@@ -166,7 +166,7 @@ CZT_EXPORT CZT_HOT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t
   if (!czt_recording())
     return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source,
                                  recvtag, comm, status);
-  site.record_flags = czt_any_source(source); /* its receive's records only */
+  CZT_MARK_ANY_SOURCE(site, source); /* its receive's records only */
   if (dest != MPI_PROC_NULL) {
     czt_msg m;
     czt_msg_send(&m, buf, count, type, dest, sendtag, comm, site);
