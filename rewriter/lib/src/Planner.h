@@ -81,6 +81,7 @@ private:
   bool branchPieces(const clang::Stmt *branch, Pieces &out, RegionPlan &plan);
   bool usedOutsideRegion(const clang::VarDecl *v, const RegionPlan &plan) const;
   bool isBookkeeping(const clang::Stmt *s, const RegionPlan &plan) const;
+  bool readByKeptCode(const clang::VarDecl *v, const RegionPlan &plan) const;
 
   // RegionEffects.cpp: what the dropped calls leave behind.
   const clang::Stmt *readOutsidePattern(const clang::VarDecl *v) const;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 #include "clang/AST/Decl.h"
 
@@ -249,13 +250,47 @@ bool Planner::usedOutsideRegion(const VarDecl *v, const RegionPlan &plan) const 
   return used;
 }
 
+// Whether the region's code that the patch keeps reads v: a use of v
+// anywhere in the region but inside the pattern's statements (the call
+// replaces them) and its own declarations and assignments that stand as
+// statements of a block (dropped with it, as bookkeeping). A use in an if
+// or a loop that wraps the pattern counts: the patch may keep it.
+bool Planner::readByKeptCode(const VarDecl *v, const RegionPlan &plan) const {
+  bool read = false;
+  std::function<void(const Stmt *, bool)> walk = [&](const Stmt *x, bool inBlock) {
+    if (!x || read || patterns.count(x)) return;
+    unsigned b = src.offset(x->getBeginLoc()), e = src.endOffset(x);
+    if (e <= plan.begin || b >= plan.end) return;
+    if (inBlock) {
+      if (assignedVar(x) == v) return;
+      if (const auto *ds = dyn_cast<DeclStmt>(x)) {
+        bool declares = false;
+        for (const Decl *d : ds->decls()) declares = declares || d == v;
+        if (declares) return;
+      }
+    }
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && d->getDecl() == v) {
+      unsigned at = src.offset(d->getLocation());
+      read = at >= plan.begin && at < plan.end;
+      return;
+    }
+    for (const Stmt *c : x->children()) walk(c, isa<CompoundStmt>(x));
+  };
+  walk(body, false);
+  return read;
+}
+
 // Declarations and assignments that only serve the pattern (request
-// counters, loop bounds): nothing outside reads what they write.
+// counters, loop bounds): nothing outside reads what they write, nor the
+// code the patch keeps in the region (CMDA3634's ring bcast declared
+// `int prev = root-1;` between its receive and its send, and the kept
+// `if (root==0) prev = size-1;` and `if (rank != prev)` read it: dropped,
+// the patch did not compile).
 bool Planner::isBookkeeping(const Stmt *s, const RegionPlan &plan) const {
   if (const auto *ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : ds->decls()) {
       const auto *v = dyn_cast<VarDecl>(d);
-      if (!v || usedOutsideRegion(v, plan)) return false;
+      if (!v || usedOutsideRegion(v, plan) || readByKeptCode(v, plan)) return false;
       if (v->getInit() && v->getInit()->HasSideEffects(src.ctx)) return false;
     }
     return true;
@@ -264,7 +299,7 @@ bool Planner::isBookkeeping(const Stmt *s, const RegionPlan &plan) const {
   if (!v) return false;
   const Expr *e = cast<Expr>(s);
   if (const auto *b = dyn_cast<BinaryOperator>(e); b && b->getRHS()->HasSideEffects(src.ctx)) return false;
-  return !usedOutsideRegion(v, plan);
+  return !usedOutsideRegion(v, plan) && !readByKeptCode(v, plan);
 }
 
 } // namespace cz::rewrite
