@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "disjoint_sets.h"
 #include "long_bcast.h"
 
 namespace cz::detect::detail {
@@ -67,10 +68,7 @@ std::vector<std::vector<size_t>> rolls(const MessageTable &t, const RankActivity
   };
   std::vector<size_t> parent(count);
   std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
+  auto find = [&](size_t x) { return findSet(parent, x); };
   std::vector<uint32_t> bucket, sameFirst(count); // per position: an instance first there; the next one
   std::vector<std::pair<uint32_t, uint32_t>> starts; // (last event, k) first at one position
   for (size_t qi = 0; qi < n; qi++) {

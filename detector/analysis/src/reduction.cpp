@@ -39,6 +39,7 @@
 #include <map>
 
 #include "closed_shift.h"
+#include "disjoint_sets.h"
 #include "detect_internal.h"
 #include "heard_from.h"
 #include "rank_activity.h"
@@ -429,14 +430,14 @@ void analyzeParts(const MessageTable &t, const RankActivity &activity, const Rou
                   const Group &g, const std::vector<uint32_t> &msgs, RoundScratch &sc,
                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   const size_t p = g.members.size();
-  if (p < 6 || msgs.size() < 4) return;
+  // Parts of k >= 3 members need k - 1 messages each to be linked: p
+  // members in parts take at least 2p/3 (checked before any O(p) work:
+  // most rounds that reach here are a few messages on a large group).
+  if (p < 6 || 3 * msgs.size() < 2 * p) return;
   std::vector<uint32_t> &parent = sc.parent;
   parent.resize(p);
   for (size_t r = 0; r < p; r++) parent[r] = uint32_t(r);
-  auto find = [&](uint32_t r) {
-    while (parent[r] != r) r = parent[r] = parent[parent[r]];
-    return r;
-  };
+  auto find = [&](uint32_t r) { return findSet(parent, r); };
   for (uint32_t i : msgs) {
     const Message &m = t.messages[i];
     int a = rankIn(g, m.src), b = rankIn(g, m.dst);

@@ -36,6 +36,7 @@
 #include <unordered_map>
 
 #include "detect_internal.h"
+#include "disjoint_sets.h"
 #include "payload_strength.h"
 #include "rank_activity.h"
 #include "rank_values.h"
@@ -332,10 +333,7 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
   sc.holds.reset();
   std::vector<uint32_t> &of = instanceOf; // message -> instance
   bool merged = false;
-  auto find = [&](uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
+  auto find = [&](uint32_t x) { return findSet(parent, x); };
   // A rank has the item in instance j when it has it in an instance merged
   // into j (merges need no copying).
   auto has = [&](uint32_t j, uint32_t rank) {

@@ -12,7 +12,7 @@
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'bcast root=2 count=1 datatype="MPI_INT"' > %t/report.json
 // RUN: %collectivize rewrite -q %t/report.json -o %t/p -- %mock-mpi | FileCheck %s
 // RUN: FileCheck --check-prefix=DIFF %s < %t/p/01-bcast.diff
-// RUN: mkdir -p %t/patched && cp %s %t/patched/prog.c && cd %t/patched && patch -s -p1 < %t/p/01-bcast.diff
+// RUN: mkdir -p %t/patched && cp %s %t/patched/prog.c && cd %t/patched && git apply %t/p/01-bcast.diff
 // RUN: %mpicc %s -o %t/original && %mpicc %t/patched/prog.c -o %t/with-patch
 // RUN: %mpirun -np 4 %t/original | sort > %t/original.out
 // RUN: %mpirun -np 4 %t/with-patch | sort | diff %t/original.out -
