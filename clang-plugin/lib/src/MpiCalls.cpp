@@ -42,11 +42,14 @@ const MpiFunction kFunctions[] = {
     {"MPI_Igather", Coll, false}, {"MPI_Iscatter", Coll, false},
     {"MPI_Iallgather", Coll, false}, {"MPI_Ialltoall", Coll, false},
     {"MPI_Ialltoallv", Coll, false},
-    // Communicator creation.
-    {"MPI_Comm_dup", Comm, false}, {"MPI_Comm_dup_with_info", Comm, false},
-    {"MPI_Comm_idup", Comm, false}, {"MPI_Comm_split", Comm, false},
-    {"MPI_Comm_split_type", Comm, false}, {"MPI_Comm_create", Comm, false},
-    {"MPI_Comm_create_group", Comm, false}, {"MPI_Cart_create", Comm, false},
+    // Communicator creation and free: the tracer records those it wraps
+    // (wrappers_comm.c) with their site, by which reports name the
+    // communicators; the others are sites only.
+    {"MPI_Comm_dup", Comm, true}, {"MPI_Comm_dup_with_info", Comm, true},
+    {"MPI_Comm_idup", Comm, false}, {"MPI_Comm_split", Comm, true},
+    {"MPI_Comm_split_type", Comm, true}, {"MPI_Comm_create", Comm, true},
+    {"MPI_Comm_create_group", Comm, true}, {"MPI_Cart_create", Comm, true},
+    {"MPI_Comm_free", Comm, true},
     {"MPI_Graph_create", Comm, false}, {"MPI_Dist_graph_create", Comm, false},
     {"MPI_Dist_graph_create_adjacent", Comm, false},
     {"MPI_Intercomm_create", Comm, false}, {"MPI_Intercomm_merge", Comm, false},

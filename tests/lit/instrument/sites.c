@@ -60,7 +60,7 @@ void fan_out_twice(int *buf, int n) {
   FAN_OUT(buf, n - 1);
   MPI_Comm half;
   while (MPI_Comm_split(MPI_COMM_WORLD, n % 2, 0, &half) != MPI_SUCCESS) {
-// CHECK-NEXT: "line":[[@LINE-1]],"column":10,{{.*}}"callee":"MPI_Comm_split","kind":"comm",{{.*}}"context":[{"kind":"while","header":"while (MPI_Comm_split(MPI_COMM_WORLD, n % 2, 0, &half) != MPI_SUCCESS)","condition":"MPI_Comm_split(MPI_COMM_WORLD, n % 2, 0, &half) != MPI_SUCCESS",{{.*}}}],{{.*}}"instrumented":false,
+// CHECK-NEXT: "line":[[@LINE-1]],"column":10,{{.*}}"callee":"MPI_Comm_split","kind":"comm",{{.*}}"context":[{"kind":"while","header":"while (MPI_Comm_split(MPI_COMM_WORLD, n % 2, 0, &half) != MPI_SUCCESS)","condition":"MPI_Comm_split(MPI_COMM_WORLD, n % 2, 0, &half) != MPI_SUCCESS",{{.*}}}],{{.*}}"instrumented":true,
   }
 }
 // CHECK-NOT: "id"
