@@ -110,10 +110,11 @@ const char *unprovenSettle(uint32_t bit) {
            "another run may place them otherwise: receive rank q's block from rank q (the source "
            "argument), or place each by its status's MPI_SOURCE";
   case kScratchReceive:
-    return "the root received every member's block into one place (a scalar, one scratch "
-           "buffer) and used it before the next arrived, so the trace shows no layout: check in "
-           "the source where the root keeps the blocks (MPI_Gather, MPI_Gatherv need one array "
-           "with a block per rank), and patch by hand";
+    return "the receiver (a gather's root, every member of an alltoall) took every block into "
+           "one place (a scalar, one scratch buffer) and used it before the next arrived, so the "
+           "trace shows no layout: check in the source where the blocks are kept (MPI_Gather, "
+           "MPI_Gatherv and MPI_Alltoall need one array with a block per rank; an alltoall's "
+           "blocks combined as they arrive are a reduce_scatter), and patch by hand";
   case kScatteredFirst:
     return "each member may have received its block just before, from the group (a scatter "
            "then an allgather is one bcast): trace with per-block CRCs (collectivize run "
@@ -270,6 +271,7 @@ Match start(const MessageTable &t, const AggKey &k, const Instance &first) {
   m.traceBlockBytes = first.traceBlockBytes;
   m.recvLayout = first.recvLayout;
   m.sendLayout = first.sendLayout;
+  m.otherKinds = first.otherKinds;
   if (first.blockBytesAsType && m.datatype == CZ_TRACE_TYPE_DERIVED) {
     m.datatype = CZ_TRACE_TYPE_BYTE; // a derived type packs several blocks: count in bytes
     m.count = first.count;

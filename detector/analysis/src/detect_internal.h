@@ -43,6 +43,7 @@ struct Instance {
   bool blockBytesAsType = false;      // count is in bytes (MPI_BYTE): derived send types
   std::string recvLayout;             // allgather, alltoall: blocks not in rank order (receive_layout.h)
   std::string sendLayout;             // alltoall: the senders' blocks not in rank order
+  std::vector<Kind> otherKinds;       // Match::otherKinds: what the same messages may also be
 };
 
 // A message's send, or its receive completion, for replaying messages in
@@ -207,11 +208,21 @@ private:
   bool made_ = false;
 };
 
+// Every member sends each other member a block of its own into one scratch
+// place at the receiver (scratch_exchange.cpp): an ambiguous alltoall
+// (kScratchReceive), reduce_scatter its other kind.
+void findScratchExchanges(const MessageTable &t, const std::vector<uint32_t> &usable,
+                          const std::function<const Provenance &()> &provenance,
+                          std::vector<uint8_t> &claimed, std::vector<Instance> &out);
+
 // Reduce and allreduce: shape (who hears from whom) and small values.
 // activity: one index of the table for the passes that ask what a rank did
-// between two of its events (built on first use).
+// between two of its events (built on first use). provenance: the replay,
+// asked only when a chain's values pin no operation (did a member forward
+// what it received?).
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
                     const RankActivity &activity, ValueRounds &rounds,
+                    const std::function<const Provenance &()> &provenance,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out);
 
 // Linear-pipeline reduces whose root changes from call to call through

@@ -21,6 +21,21 @@
 
 namespace cz::detect::detail {
 
+namespace {
+
+// Every receiver took all its blocks at one address (one scratch buffer).
+bool oneAddressPerReceiver(std::vector<ReceivedBlock> blocks) {
+  std::sort(blocks.begin(), blocks.end(), [](const ReceivedBlock &a, const ReceivedBlock &b) {
+    return a.receiver < b.receiver;
+  });
+  for (size_t i = 1; i < blocks.size(); i++)
+    if (blocks[i].receiver == blocks[i - 1].receiver && blocks[i].address != blocks[i - 1].address)
+      return false;
+  return !blocks.empty();
+}
+
+} // namespace
+
 FullExchange fullExchange(const MessageTable &t, const Group &g, const std::vector<uint32_t> &round) {
   FullExchange out;
   const size_t p = g.members.size();
@@ -60,8 +75,14 @@ FullExchange fullExchange(const MessageTable &t, const Group &g, const std::vect
   // The blocks must stay apart at every receiver: received one after the
   // other into one place, they are consumed on arrival (a linear
   // allreduce looks the same on the wire) and the reductions decide.
+  // Distinct blocks for each receiver, each received into one scratch
+  // place, are an alltoall whose receivers use each block before the next
+  // (a phase loop that unpacks, or accumulates: a reduce_scatter's shape
+  // too); the trace shows no layout, so it stays open (recvScratch).
+  const bool scratch = !sameData && oneAddressPerReceiver(received);
   out.recv = receiveLayout(g, std::move(received), n);
-  if (out.recv == ReceiveLayout::NotObserved) return out;
+  if (out.recv == ReceiveLayout::NotObserved && !scratch) return out;
+  out.recvScratch = out.recv == ReceiveLayout::NotObserved;
   out.sameData = sameData;
   if (!sameData) {
     // An alltoall sends a different block to each member: from a place of

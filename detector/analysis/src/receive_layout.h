@@ -43,12 +43,15 @@ std::string layoutNote(ReceiveLayout l);
 // member: an allgather when each sends one payload to all, else an
 // alltoall (each pair's message is the block one member has for the
 // other). NotObserved layouts: no such exchange, or its blocks are not
-// kept apart at every receiver (then the reductions decide).
+// kept apart at every receiver (then the reductions decide), except for
+// an alltoall whose receivers each took every block into one scratch
+// place (recvScratch).
 struct FullExchange {
   bool found = false;
   bool sameData = false;                            // allgather
   ReceiveLayout recv = ReceiveLayout::NotObserved; // at the receivers
   ReceiveLayout send = ReceiveLayout::NotObserved; // alltoall: at the senders
+  bool recvScratch = false; // alltoall: every receiver took its blocks into one place
 };
 FullExchange fullExchange(const MessageTable &t, const Group &g, const std::vector<uint32_t> &round);
 // The alltoall's note for blocks not in rank order on either side.

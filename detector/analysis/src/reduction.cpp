@@ -117,7 +117,35 @@ struct RoundScratch {
   // (rows of a grid recur in every round).
   std::vector<uint32_t> parent, partSize;
   std::map<std::vector<uint32_t>, Group> parts;
+  // The provenance replay, made on first use (only a chain whose values pin
+  // no operation asks it).
+  std::function<const Provenance &()> provenance;
+  // The round's sends in time order, and whether each sender had received
+  // before it.
+  std::vector<uint32_t> sendsInOrder;
+  std::vector<uint8_t> sentAfterReceipt;
 };
+
+// A member that received before it sent, and sent nothing but bytes that
+// arrived from other ranks (the replay verified every byte's origin): the
+// send forwards what it received and combines nothing. Rounds numbered
+// without tags pair one broadcast's forward with another's first hop (a
+// ring broadcast of rotating roots, PRK's DGEMM), which reads as a chain.
+bool forwardsOnly(const MessageTable &t, const Provenance &pv, const std::vector<uint32_t> &sends,
+                  const std::vector<uint8_t> &afterReceipt) {
+  for (size_t k = 0; k < sends.size(); k++) {
+    uint32_t i = sends[k];
+    if (!afterReceipt[k] || i >= pv.segments.spans.size() || !pv.verified[i]) continue;
+    auto run = pv.segments[i];
+    if (run.empty()) continue;
+    const uint32_t sender = t.messages[i].src;
+    bool allReceived = std::all_of(run.begin(), run.end(), [&](const Segment &sg) {
+      return pv.origins[sg.origin].rank != sender;
+    });
+    if (allReceived) return true;
+  }
+  return false;
+}
 
 // Which ops give `v` as op(operands...): bit k for op k (with `last` the
 // only operand, all when v is `last` again, none when it changed). With
@@ -293,11 +321,13 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
   bool oneBuffer = true; // each rank sends from one buffer it combines into
+  sc.sendsInOrder.clear(), sc.sentAfterReceipt.clear();
   for (const Step &s : steps) {
     const Message &m = t.messages[s.msg];
     size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
     if (s.isSend) {
       if (sc.hasReceived[a]) inner = true; // combines before forwarding
+      sc.sendsInOrder.push_back(s.msg), sc.sentAfterReceipt.push_back(sc.hasReceived[a]);
       if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
       sc.sendBuffer[a] = m.sendAddress;
       if (small) {
@@ -383,6 +413,10 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
     // The shape alone, and the root sends back to where the chain began
     // through the same code: a step of a shift (closed_shift.h).
     if (!opProven && rootClosesShift(t, msgs, in.rootWorld)) return;
+    // The shape alone, and a member passed on bytes it received: forwarded,
+    // not combined (another collective's messages paired by their order).
+    if (!opProven && inner && sc.provenance && forwardsOnly(t, sc.provenance(), sc.sendsInOrder, sc.sentAfterReceipt))
+      return;
     if (!opProven && inner && !branchesAndCombines(sc.children, inner)) {
       in.unproven |= kReductionOp;
       in.note = "a chain of equal messages ending at the root, each sent after the previous one "
@@ -497,9 +531,11 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
 }
 
 void reductionPass(const MessageTable &t, const RankActivity &activity,
-                   const std::vector<Round> &rounds, std::vector<uint8_t> &claimed,
-                   std::vector<Instance> &out) {
+                   const std::vector<Round> &rounds,
+                   const std::function<const Provenance &()> &provenance,
+                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   RoundScratch sc;
+  sc.provenance = provenance;
   for (const Round &round : rounds) {
     prefetchNextRound(t, rounds, round);
     analyzeRound(t, activity, round.key, round.messages, sc, claimed, out);
@@ -510,14 +546,15 @@ void reductionPass(const MessageTable &t, const RankActivity &activity,
 
 void findReductions(const MessageTable &t, const std::vector<uint32_t> &usable,
                     const RankActivity &activity, ValueRounds &valueRounds,
+                    const std::function<const Provenance &()> &provenance,
                     std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
   std::vector<uint32_t> candidates = hashedCandidates(usable, claimed);
   // (reductionKey with the tag: the prefix reductions' rounds when they
   // claimed nothing)
-  reductionPass(t, activity, valueRounds.of(t, candidates), claimed, out);
+  reductionPass(t, activity, valueRounds.of(t, candidates), provenance, claimed, out);
   auto untagged = [](const Message &m) { return reductionKey(m, false); };
   reductionPass(t, activity, pairRounds(t, secondPass(t, candidates, claimed, untagged), untagged),
-                claimed, out);
+                provenance, claimed, out);
 }
 
 } // namespace cz::detect::detail

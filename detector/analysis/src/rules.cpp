@@ -50,8 +50,13 @@ void forwardedPrefixes(RuleInputs &in) {
   findForwardedPrefixes(in.t, in.o, in.claimed, in.instances);
 }
 void reductions(RuleInputs &in) {
-  findReductions(in.t, in.usable(), in.activity(), in.valueRounds, in.claimed, in.instances);
+  findReductions(in.t, in.usable(), in.activity(), in.valueRounds,
+                 [&in]() -> const Provenance & { return in.provenance(); }, in.claimed, in.instances);
   in.valueRounds.release();
+}
+void scratchExchanges(RuleInputs &in) {
+  findScratchExchanges(in.t, in.usable(), [&in]() -> const Provenance & { return in.provenance(); },
+                       in.claimed, in.instances);
 }
 void rotatingChains(RuleInputs &in) {
   findRotatingChains(in.t, in.usable(), in.claimed, in.instances);
@@ -177,11 +182,23 @@ const std::vector<DetectionRule> &detectionRules() {
        {Kind::Reduce, Kind::Allreduce, Kind::Alltoall},
        "who hears from whom is a reduction tree or exchange, and the traced values pin one "
        "operation (a chain whose root sends back to its start through the same call sites is "
-       "a shift: not reported)",
+       "a shift, and one in which a member passes on only bytes it received, as the provenance "
+       "replay finds them, forwards: neither is reported)",
        "before spreads: combined values often become equal (a maximum reached), which looks "
        "like data flowing",
        "reductions",
        reductions},
+      {"scratch-exchange",
+       {Kind::Alltoall},
+       "nothing: every member sent each other member a block of its own data (no byte another "
+       "rank contributed, the provenance replay says) and received them all into one place, "
+       "used before the next arrived; copied out (an alltoall) or combined (a reduce_scatter), "
+       "no message shows which: it stays ambiguous",
+       "after block-flows, bruck-shape and reductions: Bruck's exchange at three ranks reaches "
+       "every pair once through one scratch buffer, and an exchange of equal values is a "
+       "reduction's",
+       "",
+       scratchExchanges},
       {"spread",
        {Kind::Bcast},
        "one distinctive item reaches every member from one root, each member receiving it "

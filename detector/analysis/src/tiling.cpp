@@ -270,8 +270,10 @@ void tilingPass(const MessageTable &t, const RankActivity &activity,
     // a buffer in another order is no MPI_Alltoall or MPI_Allgather buffer,
     // when every member sent a block to every other one (full_exchange.cpp).
     // In rank order on every side, the layout readings below say the same.
+    // Blocks received into one scratch place are left for later rules
+    // (scratch_exchange.cpp): a Bruck exchange at three ranks looks so too.
     FullExchange full = fullExchange(t, g, round.messages);
-    if (full.found && !(full.recv == ReceiveLayout::RankOrder &&
+    if (full.found && !full.recvScratch && !(full.recv == ReceiveLayout::RankOrder &&
                         (full.sameData || full.send == ReceiveLayout::RankOrder))) {
       std::vector<const Side *> all;
       for (const Side &s : recvs) all.push_back(&s);
