@@ -5,7 +5,9 @@
 # a size, two sizes, with the effect check. Writes OUT/VERIFY.md (one line
 # per patch: verdict, effect, runs) and keeps each verify.json beside its
 # patch. The cases below are the ones the suite proposes patches for; a
-# proposed patch with no line here is listed as "not verified".
+# proposed patch with no line here is listed as "not verified". A case
+# named CASE@TAG verifies the patches of that run (patches-TAG; default
+# np4, for programs that run at other counts).
 set -uo pipefail
 cz=${1:?usage: verify-proposed.sh CZ OUT} out=${2:?usage: verify-proposed.sh CZ OUT}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -18,7 +20,9 @@ mpitutorial|compare_bcast|make -C $T MPICC=mpicc compare_bcast|mpirun -np 4 $T/c
 etudes|my-bcast|make MPICC=mpicc CFLAGS='-std=c99 -Wall -g -O2' mpi-my-bcast|mpirun -np 4 ./mpi-my-bcast|mpirun -np 8 ./mpi-my-bcast
 apd|broadcast|mpicc -g -O2 -o $A/broadcast/broadcast $A/broadcast/broadcast.c|mpirun -np 4 $A/broadcast/broadcast|mpirun -np 8 $A/broadcast/broadcast
 apd|reduce|mpicc -g -O2 -o $A/reduce/reduce $A/reduce/reduce.c|mpirun -np 4 $A/reduce/reduce|mpirun -np 8 $A/reduce/reduce
-commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier"
+commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier
+prk|dgemm@np6|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 4 MPI1/DGEMM/dgemm 3 96 16 1
+prk|dgemm@np9|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 8 MPI1/DGEMM/dgemm 3 96 16 1"
 report=$out/VERIFY.md
 {
   echo "# Proposed patches, verified ($(date -u +%Y-%m-%d), $("$cz" --version 2>/dev/null | head -1))"
@@ -28,7 +32,9 @@ report=$out/VERIFY.md
 } >"$report"
 verified_dirs=()
 while IFS='|' read -r program case build first more; do
-  dir=$out/$program/$case/patches-np4
+  tag=np4
+  [[ $case == *@* ]] && tag=${case#*@} case=${case%@*}
+  dir=$out/$program/$case/patches-$tag
   [ -f "$dir/patches.json" ] || { echo "| $program | $case | - | not run | | |" >>"$report"; continue; }
   runs=()
   IFS=';' read -ra extra <<<"$more"

@@ -29,7 +29,7 @@ build_program() {
 # The rewriter parses the kernels with their make flags (the include
 # directory of par-res-kern_general.h, the MPI variant's macros).
 rewrite_args() {
-  REWRITE_ARGS=(-- -I"$BUILD/include" -DMPI -DSYNCHRONOUS=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+  REWRITE_ARGS=(-- -I"$BUILD/include" -DMPI -DSYNCHRONOUS=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0 -DBOFFSET=12)
 }
 
 run_cases() {
