@@ -41,6 +41,15 @@ std::string joinLines(const std::vector<std::string> &parts, const std::string &
   return out;
 }
 
+// The call's wrapper makes the site's MPI call, or its body is not in this
+// translation unit (defined in another file): the site is this call all
+// the same, and wrapperProblems says why no patch goes through it.
+bool wrapsOrUnseen(const CallExpr *call, llvm::StringRef callee) {
+  if (wrappedCall(call, callee)) return true;
+  const FunctionDecl *f = call->getDirectCallee();
+  return f && !f->hasBody();
+}
+
 class SiteCalls : public RecursiveASTVisitor<SiteCalls> {
 public:
   SiteCalls(SourceManager &sm, const std::vector<SiteRef> &refs) : sm(sm), refs(refs) {}
@@ -58,7 +67,7 @@ public:
     for (size_t i = 0; i < refs.size(); i++) {
       const SiteRef &r = refs[i];
       if (!r.wrapper.empty()) {
-        if (name != r.wrapper || r.line < line || r.line > lastLine || !wrappedCall(call, r.callee)) continue;
+        if (name != r.wrapper || r.line < line || r.line > lastLine || !wrapsOrUnseen(call, r.callee)) continue;
         found.push_back({call, r.callee, r.send});
         if (!matched.insert(i).second) ambiguous = i + 1;
         continue;
