@@ -57,6 +57,7 @@ const char *unprovenName(uint32_t bit) {
   case kScratchReceive: return "scratch_receive";
   case kBufferPerPeer: return "buffer_per_peer";
   case kArrivalOrder: return "arrival_order";
+  case kRedundant: return "redundant";
   }
   return "?";
 }
@@ -104,6 +105,11 @@ const char *unprovenSettle(uint32_t bit) {
            "blocks do not tile), so the trace shows no one buffer's layout: "
            "MPI_Scatter (MPI_Gather) needs the blocks in one array, rank q's at q times the block; "
            "patch by hand";
+  case kRedundant:
+    return "the instances carried many times the messages any algorithm of this collective needs "
+           "(2 P (P - 1) per instance and segment at most): the same data went to the same "
+           "members again and again, as in a benchmark's measurement loop or a protocol that "
+           "resends; check in the source that one transfer per member is meant";
   case kArrivalOrder:
     return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
            "were known, so the order in which they arrived in this run put each where it is; "
@@ -519,6 +525,22 @@ static void weighSmallGroups(Report &rep) {
   }
 }
 
+// An exchange (allgather, alltoall and their v forms) delivers each
+// member every other member's block once: no algorithm needs more than
+// P (P - 1) messages per instance and segment (the direct and the ring
+// ones), twice that is a generous bound. Many times that, the same data
+// went to the same members again and again: a latency benchmark's rings
+// (HPCC's b_eff: 20104 messages in 11 allgather instances of 4 ranks),
+// not a collective one call could stand for. (Only exchanges: a rooted
+// match's instances count its root's calls, and pieces of a long
+// broadcast or a scatter's repeated rounds may share one.)
+void markRedundant(Match &m) {
+  const uint64_t p = m.ranks.size();
+  if (!isExchange(m.kind) || p < 2 || m.instances == 0) return;
+  const uint64_t segments = m.segments > 1 ? uint64_t(m.segments) : 1;
+  if (m.messages > m.instances * 2 * p * (p - 1) * segments) m.unproven |= kRedundant;
+}
+
 Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
                       const DetectOptions &o, size_t windows) {
   PhaseClock clock(o);
@@ -580,6 +602,7 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
   for (Match *mp : agg) {
     Match &m = *mp;
     if (merged.count(&m) || m.supportOnly) continue;
+    markRedundant(m);
     if (m.unproven) m.confirmed = false;
     if (m.shapeOnly) {
       m.confirmed = false;
@@ -613,6 +636,7 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     rep.matches.push_back(m);
   }
   for (Match &m : rootFamilies) {
+    markRedundant(m);
     if (m.unproven) m.confirmed = false;
     rep.matches.push_back(std::move(m));
   }
