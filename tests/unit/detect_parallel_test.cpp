@@ -152,6 +152,7 @@ TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
   f.match.secondsInMessages = 0.125;
   f.match.op = "MPI_SUM";
   f.match.note = "a note";
+  f.match.otherKinds = {cz::detect::Kind::ReduceScatter};
   f.match.receivesFromSeveral = {{12, 0, false}};
   f.nanosInMessages = 123456789;
   f.keptConfirmed = true;
@@ -180,6 +181,7 @@ TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
   EXPECT_EQ(g.match.secondsInMessages, 0.125);
   EXPECT_EQ(g.match.op, "MPI_SUM");
   EXPECT_EQ(g.match.note, "a note");
+  EXPECT_EQ(g.match.otherKinds, f.match.otherKinds);
   EXPECT_EQ(g.match.receivesFromSeveral, f.match.receivesFromSeveral);
   EXPECT_EQ(g.nanosInMessages, f.nanosInMessages);
   EXPECT_TRUE(g.keptConfirmed);
