@@ -9,6 +9,21 @@
 
 namespace cz::detect::detail {
 
+CarriedOrigins carriedOrigins(const MessageTable &t, const Provenance &pv, uint32_t msg) {
+  CarriedOrigins c;
+  if (msg >= pv.segments.spans.size()) return c;
+  c.replayed = true;
+  const uint32_t sender = t.messages[msg].src;
+  size_t own = 0, n = 0;
+  for (const Segment &s : pv.segments[msg]) {
+    if (pv.origins[s.origin].rank == sender) own++;
+    n++;
+  }
+  c.others = own < n;
+  c.onlyOthers = n > 0 && own == 0 && msg < pv.verified.size() && pv.verified[msg];
+  return c;
+}
+
 Provenance traceProvenance(const MessageTable &t) {
   BufferMaps maps(uint32_t(std::max(t.ranks, 0)), t.messages.size());
   Provenance pv;

@@ -220,11 +220,8 @@ private:
   // The replay found bytes of another rank's origin in the message: it
   // passes on what arrived instead of combining it.
   bool forwardsReceivedBytes(uint32_t msg) const {
-    if (msg >= pv.segments.spans.size()) return true;
-    uint32_t sender = t.messages[msg].src;
-    for (const Segment &s : pv.segments[msg])
-      if (pv.origins[s.origin].rank != sender) return true;
-    return false;
+    CarriedOrigins c = carriedOrigins(t, pv, msg);
+    return !c.replayed || c.others;
   }
 
   void emit(const Key &key, const Group &g, const std::vector<std::vector<uint32_t>> &sends,

@@ -120,10 +120,6 @@ struct RoundScratch {
   // The provenance replay, made on first use (only a chain whose values pin
   // no operation asks it).
   std::function<const Provenance &()> provenance;
-  // The round's sends in time order, and whether each sender had received
-  // before it.
-  std::vector<uint32_t> sendsInOrder;
-  std::vector<uint8_t> sentAfterReceipt;
 };
 
 // A member that received before it sent, and sent nothing but bytes that
@@ -131,18 +127,18 @@ struct RoundScratch {
 // send forwards what it received and combines nothing. Rounds numbered
 // without tags pair one broadcast's forward with another's first hop (a
 // ring broadcast of rotating roots, PRK's DGEMM), which reads as a chain.
-bool forwardsOnly(const MessageTable &t, const Provenance &pv, const std::vector<uint32_t> &sends,
-                  const std::vector<uint8_t> &afterReceipt) {
-  for (size_t k = 0; k < sends.size(); k++) {
-    uint32_t i = sends[k];
-    if (!afterReceipt[k] || i >= pv.segments.spans.size() || !pv.verified[i]) continue;
-    auto run = pv.segments[i];
-    if (run.empty()) continue;
-    const uint32_t sender = t.messages[i].src;
-    bool allReceived = std::all_of(run.begin(), run.end(), [&](const Segment &sg) {
-      return pv.origins[sg.origin].rank != sender;
-    });
-    if (allReceived) return true;
+// Asked only of a chain whose values pin no operation: the round's steps
+// are walked again here rather than noted on every round's replay.
+bool forwardsOnly(const MessageTable &t, const Provenance &pv, const Group &g,
+                  const std::vector<Step> &steps) {
+  std::vector<uint8_t> received(g.members.size(), 0);
+  for (const Step &s : steps) {
+    const Message &m = t.messages[s.msg];
+    if (!s.isSend) {
+      received[size_t(rankIn(g, m.dst))] = 1;
+      continue;
+    }
+    if (received[size_t(rankIn(g, m.src))] && carriedOrigins(t, pv, s.msg).onlyOthers) return true;
   }
   return false;
 }
@@ -321,13 +317,11 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
   sc.children.assign(p, 0);
   sc.sendBuffer.assign(p, 0);
   bool oneBuffer = true; // each rank sends from one buffer it combines into
-  sc.sendsInOrder.clear(), sc.sentAfterReceipt.clear();
   for (const Step &s : steps) {
     const Message &m = t.messages[s.msg];
     size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
     if (s.isSend) {
       if (sc.hasReceived[a]) inner = true; // combines before forwarding
-      sc.sendsInOrder.push_back(s.msg), sc.sentAfterReceipt.push_back(sc.hasReceived[a]);
       if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
       sc.sendBuffer[a] = m.sendAddress;
       if (small) {
@@ -415,7 +409,7 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
     if (!opProven && rootClosesShift(t, msgs, in.rootWorld)) return;
     // The shape alone, and a member passed on bytes it received: forwarded,
     // not combined (another collective's messages paired by their order).
-    if (!opProven && inner && sc.provenance && forwardsOnly(t, sc.provenance(), sc.sendsInOrder, sc.sentAfterReceipt))
+    if (!opProven && inner && sc.provenance && forwardsOnly(t, sc.provenance(), g, steps))
       return;
     if (!opProven && inner && !branchesAndCombines(sc.children, inner)) {
       in.unproven |= kReductionOp;

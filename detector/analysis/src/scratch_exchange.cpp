@@ -45,14 +45,6 @@ bool oneCallPerSide(const MessageTable &t, const std::vector<uint32_t> &round) {
   return true;
 }
 
-bool carriesOthersBytes(const MessageTable &t, const Provenance &pv, uint32_t msg) {
-  if (msg >= pv.segments.spans.size()) return true; // not replayed: nothing known
-  const uint32_t sender = t.messages[msg].src;
-  for (const Segment &s : pv.segments[msg])
-    if (pv.origins[s.origin].rank != sender) return true;
-  return false;
-}
-
 } // namespace
 
 void findScratchExchanges(const MessageTable &t, const std::vector<uint32_t> &usable,
@@ -73,7 +65,10 @@ void findScratchExchanges(const MessageTable &t, const std::vector<uint32_t> &us
     if (!oneCallPerSide(t, round.messages)) continue;
     const Provenance &pv = provenance();
     if (std::any_of(round.messages.begin(), round.messages.end(),
-                    [&](uint32_t i) { return carriesOthersBytes(t, pv, i); }))
+                    [&](uint32_t i) {
+                      CarriedOrigins c = carriedOrigins(t, pv, i);
+                      return !c.replayed || c.others; // unknown, or no sender's own block
+                    }))
       continue;
     Instance in;
     in.kind = Kind::Alltoall;

@@ -73,6 +73,16 @@ struct Provenance {
   std::vector<uint8_t> verified;  // per message: CRCs added up
 };
 
+// Whose bytes message `msg` carries, as the replay found them: `replayed`
+// when it has segments at all; `others` when some segment is another
+// rank's origin (it passes on bytes that arrived); `onlyOthers` when the
+// replay verified every byte and none is the sender's own (a pure
+// forward: nothing combined, nothing added).
+struct CarriedOrigins {
+  bool replayed = false, others = false, onlyOthers = false;
+};
+CarriedOrigins carriedOrigins(const MessageTable &t, const Provenance &pv, uint32_t msg);
+
 // The serial replay: every step of the table in ReplayKey order.
 Provenance traceProvenance(const MessageTable &t);
 
