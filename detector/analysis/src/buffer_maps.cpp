@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <tuple>
 #include <map>
 #include <unordered_map>
 
@@ -122,23 +123,37 @@ struct BufferMaps::State {
     return mixBits(h ^ (bytes * 0x165667B19E3779F9ull));
   }
 
-  // The id of the origin (rank, addr, bytes, crc), made if new.
+  // The id of the origin (rank, addr, bytes, crc), made if new, or made
+  // anew when `remade` (the newest of equal keys is the one found later).
   uint32_t origin(uint32_t rank, uint64_t addr, uint64_t bytes, uint32_t crc, bool crcKnown,
-                  uint32_t msg) {
+                  uint32_t msg, bool remade) {
     uint32_t keyCrc = crcKnown ? crc : 0xffffffffu;
     uint64_t h = ownHash(rank, addr, bytes, keyCrc);
-    auto [k, fresh] = known.insert(h, uint32_t(origins.size()), [&](uint32_t o) {
+    auto same = [&](uint32_t o) {
       const Origin &og = origins[o];
       return og.rank == rank && og.address == addr && og.bytes == bytes &&
              (og.crcKnown ? og.crc : 0xffffffffu) == keyCrc;
-    });
-    if (fresh) origins.push_back({rank, crc, addr, bytes, msg, crcKnown});
+    };
+    uint32_t k;
+    if (remade) {
+      k = uint32_t(origins.size());
+      known.assign(h, k, same);
+      origins.push_back({rank, crc, addr, bytes, msg, crcKnown});
+    } else {
+      bool fresh;
+      std::tie(k, fresh) = known.insert(h, uint32_t(origins.size()), same);
+      if (fresh) origins.push_back({rank, crc, addr, bytes, msg, crcKnown});
+    }
     return idOffset + k * idStride;
   }
 
-  // The whole message is the sender's own data.
-  Decomposed own(Memory &mm, const Message &m, uint32_t msg) {
-    uint32_t o = origin(m.src, m.sendAddress, m.bytes, m.crc, m.hashed, msg);
+  // The whole message is the sender's own data. `remade`: the very range
+  // held other bytes since (it sent or received them there), so equal bytes
+  // sent now are made again, another origin: a ping-pong client that stamps
+  // iteration i into one buffer sends every server "the same" ping, which
+  // is no block of one allgather.
+  Decomposed own(Memory &mm, const Message &m, uint32_t msg, bool remade = false) {
+    uint32_t o = origin(m.src, m.sendAddress, m.bytes, m.crc, m.hashed, msg, remade);
     Span segs{pool.size(), 1};
     pool.push_back({o, 0, m.bytes});
     forget(mm, m.sendAddress, m.sendAddress + m.bytes);
@@ -155,7 +170,7 @@ struct BufferMaps::State {
     if (it != mm.end() && it->first <= a && it->second.end >= b) {
       const Piece &p = it->second;
       if (it->first == a && p.end == b) {
-        if (p.crcKnown && m.hashed && p.crc != m.crc) return own(mm, m, msg); // changed in place
+        if (p.crcKnown && m.hashed && p.crc != m.crc) return own(mm, m, msg, true); // changed in place
         return {p.segs, p.crcKnown && m.hashed};
       }
       return {slice(pool, p, a - it->first, b - it->first), false}; // a slice: by address only
@@ -216,7 +231,7 @@ struct BufferMaps::State {
         segs.count += p.piece->segs.count;
         continue;
       }
-      uint32_t o = origin(m.src, p.from, p.to - p.from, gapCrc, true, msg);
+      uint32_t o = origin(m.src, p.from, p.to - p.from, gapCrc, true, msg, false);
       gapSpan = {pool.size(), 1};
       gapFrom = p.from, gapTo = p.to;
       pool.push_back({o, 0, p.to - p.from});

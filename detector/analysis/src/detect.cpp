@@ -11,11 +11,13 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include "collectivize_trace_format.h"
 #include "collectivize/collective_kinds.h"
 #include "collectivize/windows.h"
 #include "detect_internal.h"
+#include "interleaved_instances.h"
 #include "rank_activity.h"
 #include "root_families.h"
 #include "rules.h"
@@ -58,6 +60,7 @@ const char *unprovenName(uint32_t bit) {
   case kBufferPerPeer: return "buffer_per_peer";
   case kArrivalOrder: return "arrival_order";
   case kRedundant: return "redundant";
+  case kInterleaved: return "interleaved";
   }
   return "?";
 }
@@ -110,6 +113,13 @@ const char *unprovenSettle(uint32_t bit) {
            "(2 P (P - 1) per instance and segment at most): the same data went to the same "
            "members again and again, as in a benchmark's measurement loop or a protocol that "
            "resends; check in the source that one transfer per member is meant";
+  case kInterleaved:
+    return "at a rank, the messages of two instances interleave (one instance's began before "
+           "the other's ended), which consecutive calls of one collective never do: each rank "
+           "finishes its part of a call before it starts the next. One loop serves the "
+           "instances in turn (a ping-pong that sends each peer every iteration before the next "
+           "peer gets the first, or two exchanges through one pack buffer): check in the "
+           "source, and patch by hand if the data of each instance is ready before its loop";
   case kArrivalOrder:
     return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
            "were known, so the order in which they arrived in this run put each where it is; "
@@ -359,6 +369,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   pv = {};
 
   std::map<AggKey, Finding> agg;
+  std::unordered_map<Finding *, std::vector<const Instance *>> instancesOf;
   for (const Instance &in : instances) {
     AggKey k = keyOf(t, in);
     auto it = agg.find(k);
@@ -368,6 +379,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
       it = agg.emplace(std::move(k), std::move(f)).first;
     }
     Finding &f = it->second;
+    instancesOf[&f].push_back(&in);
     Match &m = f.match;
     uint32_t unproven = in.unproven;
     if (addReceivesFromSeveral(t, in, m.receivesFromSeveral)) unproven |= kArrivalOrder;
@@ -399,6 +411,14 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
       m.secondsCriticalPath += double(lastReceive - firstSend) * 1e-9;
       m.timedInstances++;
     }
+  }
+  for (auto &[f, ins] : instancesOf) {
+    uint32_t rank = 0;
+    if (!detail::instancesInterleave(t, ins, rank)) continue;
+    f->match.unproven |= kInterleaved;
+    if (f->match.note.empty())
+      f->match.note = "at world rank " + std::to_string(rank) +
+                      " the messages of two instances interleave: one loop serving them in turn";
   }
   std::vector<Finding> out;
   out.reserve(agg.size());

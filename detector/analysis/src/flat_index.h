@@ -97,6 +97,24 @@ public:
       if (sl.tag == tag && same(sl.value)) return {sl.value, false};
     }
   }
+  // insert, but a key already present now maps to `value`.
+  template <class Same>
+  void assign(uint64_t hash, uint32_t value, Same same) {
+    if ((used_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+    uint32_t tag = uint32_t(hash >> 32);
+    for (size_t s = size_t(hash) & mask_;; s = (s + 1) & mask_) {
+      Slot &sl = slots_[s];
+      if (sl.value == kEmpty) {
+        sl = {tag, value}, used_++;
+        low_[s] = uint32_t(hash);
+        return;
+      }
+      if (sl.tag == tag && same(sl.value)) {
+        sl.value = value;
+        return;
+      }
+    }
+  }
 
 private:
   static constexpr uint32_t kEmpty = 0xffffffffu;

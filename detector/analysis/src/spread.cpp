@@ -19,6 +19,10 @@
 // (the bench's bcast of iteration 98 equals a ring block of iteration
 // 2996); without this a stale holding joined them into one instance, or
 // merged them as a "redundant root", and left spurious partial matches.
+// A send of other bytes from that very range ends it too: the program
+// wrote the range in between, so the item sent from it later is made
+// again (a ping-pong client stamping iteration i into one buffer for every
+// server in turn sent them equal pings, a confirmed bcast of HPCC's b_eff).
 //
 // A constant fill (payload_strength.h: all zeros, one value repeated) is
 // equal by chance in unrelated exchanges: a halo of zeros received from
@@ -73,6 +77,9 @@ struct Holding {
   uint32_t since = 0;
   bool overwritten = false;
   bool own = false; // a root's: where it first sent the item from
+  // The rank's sends not yet checked for other bytes from the range: the
+  // table index of the first, looked up from `sendsFrom` when first needed.
+  uint32_t nextSend = UINT32_MAX, sendsFrom = 0;
 };
 
 // Per-item scratch, sized once for the table's ranks: items are many and
@@ -318,6 +325,26 @@ bool overwritten(const MessageTable &t, const RankActivity &idx, uint32_t rank, 
   return false;
 }
 
+// Has `rank` sent, before position `before` (from h.nextSend on), other
+// bytes than the item from exactly h's range (same address and size)?
+// Then the program wrote the range in between, and a later send of the
+// item from it is the same bytes made again, not the held copy: a
+// ping-pong client that stamps each ping in one buffer sends every server
+// the ping of iteration i, which no broadcast joins. Only the very range
+// counts: a piece of a held panel sent on its own is no rewrite.
+bool resentOther(const MessageTable &t, const RankActivity &idx, uint32_t rank, Holding &h,
+                 uint32_t itemCrc, uint32_t before) {
+  if (h.overwritten) return true;
+  if (h.nextSend == UINT32_MAX) h.nextSend = idx.firstSendAt(rank, h.sendsFrom);
+  for (; h.nextSend < t.messages.size(); h.nextSend++) {
+    const Message &s = t.messages[h.nextSend];
+    if (s.src != rank || s.sendPos >= before) break;
+    if (s.hashed && s.crc != itemCrc && s.sendAddress == h.address && s.bytes == h.bytes)
+      return h.overwritten = true;
+  }
+  return false;
+}
+
 // Instances of one item's messages (see the header comment), as runs of
 // sc.flat: instance k is [sc.start[k], sc.start[k + 1]).
 // instanceOf: scratch indexed by message (a send's entry is written before
@@ -361,7 +388,8 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
           parent[i] = j, merged = true;
       }
       sc.holds.set(m.dst, j);
-      sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, 0, false, false};
+      sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, 0, false, false,
+                           UINT32_MAX, m.recvPos};
       if (!has(j, m.dst)) add(j, m.dst);
       continue;
     }
@@ -374,7 +402,8 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
       Holding &h = sc.holding[m.src];
       in = find(sc.holds.get(m.src));
       fresh = has(in, m.dst) || (h.own && h.address != m.sendAddress) ||
-              overwritten(t, idx, m.src, h, m.sendPos);
+              overwritten(t, idx, m.src, h, m.sendPos) ||
+              resentOther(t, idx, m.src, h, m.crc, m.sendPos);
     }
     if (fresh) {
       in = uint32_t(rootOf.size());
@@ -382,7 +411,8 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
       parent.push_back(in);
       add(in, m.src);
       sc.holds.set(m.src, in);
-      sc.holding[m.src] = {m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
+      sc.holding[m.src] = {m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true,
+                           UINT32_MAX, m.sendPos};
     }
     sc.pushed.push_back({in, st.msg});
     of[st.msg] = in;

@@ -75,8 +75,9 @@ enum Unproven : uint32_t {
   kBufferPerPeer = 1u << 13,  // a buffer of its own per member (buf[q]): no one buffer's layout
   kArrivalOrder = 1u << 14,   // blocks placed in the order they arrived (MPI_ANY_SOURCE)
   kRedundant = 1u << 15,      // many times the messages any algorithm of the kind needs
+  kInterleaved = 1u << 16,    // the instances interleave at a rank: one loop serving them in turn
 };
-constexpr uint32_t kUnprovenBits = 16;
+constexpr uint32_t kUnprovenBits = 17;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in
