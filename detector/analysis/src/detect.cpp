@@ -17,6 +17,7 @@
 #include "collectivize/collective_kinds.h"
 #include "collectivize/windows.h"
 #include "detect_internal.h"
+#include "final_combine.h"
 #include "interleaved_instances.h"
 #include "rank_activity.h"
 #include "root_families.h"
@@ -61,6 +62,7 @@ const char *unprovenName(uint32_t bit) {
   case kArrivalOrder: return "arrival_order";
   case kRedundant: return "redundant";
   case kInterleaved: return "interleaved";
+  case kFinalCombine: return "final_combine";
   }
   return "?";
 }
@@ -120,6 +122,12 @@ const char *unprovenSettle(uint32_t bit) {
            "instances in turn (a ping-pong that sends each peer every iteration before the next "
            "peer gets the first, or two exchanges through one pack buffer): check in the "
            "source, and patch by hand if the data of each instance is ready before its loop";
+  case kFinalCombine:
+    return "in the last step every member received another rank's partial value through a receive "
+           "call (site and caller) that none of the earlier steps, whose values show them combined, "
+           "used: an allreduce combines them too, but code that keeps them apart (a butterfly over "
+           "rows, then a swap of the row results into another buffer) sends the same; check in the "
+           "source that what the last step receives is combined into the result";
   case kArrivalOrder:
     return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
            "were known, so the order in which they arrived in this run put each where it is; "
@@ -367,6 +375,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
     }
   }
   pv = {};
+  detail::markUnseenFinalCombines(t, instances);
 
   std::map<AggKey, Finding> agg;
   std::unordered_map<Finding *, std::vector<const Instance *>> instancesOf;

@@ -37,6 +37,7 @@
 // scratch buffer).
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "closed_shift.h"
 #include "disjoint_sets.h"
@@ -514,7 +515,31 @@ void analyzeParts(const MessageTable &t, const RankActivity &activity, const Rou
   out.resize(before);
 }
 
-// One round: read among the communicator's members, else among its parts.
+// The round's messages of each pair of call sites (send and receive, with
+// their wrappers' callers), in the round's order; empty when all are one.
+std::vector<std::vector<uint32_t>> bySitePair(const MessageTable &t,
+                                              const std::vector<uint32_t> &msgs) {
+  using Sites = std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>;
+  auto sitesOf = [&](uint32_t i) {
+    const Message &m = t.messages[i];
+    return Sites{m.sendSite, m.sendCaller, m.recvSite, m.recvCaller};
+  };
+  std::map<Sites, std::vector<uint32_t>> groups;
+  for (uint32_t i : msgs) groups[sitesOf(i)].push_back(i);
+  std::vector<std::vector<uint32_t>> out;
+  if (groups.size() < 2) return out;
+  for (auto &[sites, v] : groups) out.push_back(std::move(v));
+  return out;
+}
+
+// One round: read among the communicator's members, else among its parts;
+// else, when the round mixes messages of several call-site pairs, among
+// the parts of each pair's messages alone. Rounds numbered without tags
+// put NPB CG's row sums (a butterfly on MPI_COMM_WORLD, one call pair)
+// and its transpose exchange (another pair, same size) in one round,
+// whose transposes link the rows into one part that is no reduction.
+// (Only the parts: a pair's messages alone read as a reduce on the whole
+// group were RandomAccess's update buckets in HPCC, a partial match.)
 void analyzeRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
                   const std::vector<uint32_t> &msgs, RoundScratch &sc,
                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
@@ -522,6 +547,9 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   const size_t before = out.size();
   analyzeGroupRound(t, activity, key, g, msgs, sc, claimed, out);
   if (out.size() == before) analyzeParts(t, activity, key, g, msgs, sc, claimed, out);
+  if (out.size() != before) return;
+  for (const std::vector<uint32_t> &part : bySitePair(t, msgs))
+    analyzeParts(t, activity, key, g, part, sc, claimed, out);
 }
 
 void reductionPass(const MessageTable &t, const RankActivity &activity,

@@ -220,6 +220,10 @@ public:
       p.review.insert(p.review.end(), call.review.begin(), call.review.end());
       runtime = runtime || call.usesRuntime;
     }
+    if (!region.lateWhyNot.empty()) {
+      p.reason = region.lateWhyNot;
+      return;
+    }
     parts.push_back(region.after);
     if (members.size() > 1) {
       std::string ids;
@@ -291,6 +295,8 @@ private:
         req.collectiveWrites.insert(acc.begin(), acc.end());
       }
       if (k == "barrier") req.messagesCarryNoData = true;
+      if (k == "reduce" || k == "allreduce" || k == "scan" || k == "exscan" || k == "reduce_scatter")
+        req.receivesOnlyCombined = true;
       // A chain of ranks proven a prefix reduction: what it writes and its
       // combine and copy statements are the call's.
       if (k == "scan" || k == "exscan" || k == "reduce") {

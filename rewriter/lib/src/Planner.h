@@ -89,6 +89,7 @@ private:
   void checkSharedCompletions(RegionPlan &plan);
   void checkOutputsReadLater(RegionPlan &plan);
   void checkMessagesCarryNoData(RegionPlan &plan);
+  void checkReceivesOnlyCombined(RegionPlan &plan);
   void collectKeptWrites(RegionPlan &plan) const;
 
   // PatternChecks.cpp.

@@ -94,6 +94,7 @@ RegionPlan Planner::run() {
   }
   for (const Stmt *p : patterns) checkPattern(p, plan);
   checkMessagesCarryNoData(plan);
+  checkReceivesOnlyCombined(plan);
   if (!plan.whyNot.empty()) return plan;
   checkOutputsReadLater(plan);
   if (!plan.whyNot.empty()) return plan;

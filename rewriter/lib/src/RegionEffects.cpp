@@ -148,6 +148,27 @@ void Planner::checkMessagesCarryNoData(RegionPlan &plan) {
   }
 }
 
+// A reduction's receives feed its combine steps: a receive into a buffer
+// the call does not write whose values are read after the pattern keeps
+// data the call would not deliver (a butterfly whose last step swaps sums
+// into another array, read later, is no allreduce of the first one).
+void Planner::checkReceivesOnlyCombined(RegionPlan &plan) {
+  if (!req.receivesOnlyCombined) return;
+  for (const CallExpr *c : req.calls) {
+    std::string name = pointToPointCallee(c);
+    MessageArgs m = messageArgs(c, name, false);
+    if (!m.valid()) continue;
+    const VarDecl *v = referencedVar(m.buffer);
+    if (!v || req.collectiveWrites.count(v)) continue;
+    if (const Stmt *use = readOutsidePattern(v)) {
+      plan.lateWhyNot = "the messages deliver values the reduction does not combine: " + name + " at " +
+                        where(c) + " receives into '" + v->getNameAsString() + "', read at " + where(use) +
+                        ", while the collective call leaves its result in its accumulator only";
+      return;
+    }
+  }
+}
+
 void Planner::collectKeptWrites(RegionPlan &plan) const {
   std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
     if (!s || patterns.count(s)) return;

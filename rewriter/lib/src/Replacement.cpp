@@ -244,6 +244,13 @@ CallPlan CallBuilder::run() {
     if (sends.empty()) return fail(plan, "no send site of the reduction");
     std::string acc = usable(sends[0].buffer, false);
     if (acc.empty()) return fail(plan, "the accumulated buffer is named by variables of the loop only");
+    // As the rings, halvings and chains say: another order of additions.
+    static const std::set<std::string> floating = {"MPI_FLOAT", "MPI_DOUBLE", "MPI_LONG_DOUBLE",
+                                                   "MPI_C_FLOAT_COMPLEX", "MPI_C_DOUBLE_COMPLEX"};
+    if (floating.count(type) && (op == "MPI_SUM" || op == "MPI_PROD"))
+      plan.review.push_back("the hand-made " + k + " combines in its own order; " +
+                            (k == "reduce" ? "MPI_Reduce" : "MPI_Allreduce") +
+                            "'s order may round the floating-point result differently");
     if (k == "reduce")
       call = "MPI_Reduce(" + rank + " == " + root + " ? MPI_IN_PLACE : " + acc + ", " + acc + ", " + count +
              ", " + type + ", " + op + ", " + root + ", " + comm + ")";

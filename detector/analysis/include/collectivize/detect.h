@@ -76,8 +76,9 @@ enum Unproven : uint32_t {
   kArrivalOrder = 1u << 14,   // blocks placed in the order they arrived (MPI_ANY_SOURCE)
   kRedundant = 1u << 15,      // many times the messages any algorithm of the kind needs
   kInterleaved = 1u << 16,    // the instances interleave at a rank: one loop serving them in turn
+  kFinalCombine = 1u << 17,   // an allreduce's last partial values arrive through a call of their own
 };
-constexpr uint32_t kUnprovenBits = 17;
+constexpr uint32_t kUnprovenBits = 18;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in

@@ -50,7 +50,10 @@ for kind, name, np, *rest in CASES:
     summary = run([cz, "rewrite", "-q", d + "/report.json", "-o", d + "/patches"])
     status = summary.split("\n")[0].split()[1]
     shutil.copytree(d + "/src", d + "/patched")
-    run(["git", "apply", d + "/patches/all.diff"], cwd=d + "/patched")
+    # Every patch's own diff (all.diff holds the proposed ones only; a sum
+    # of doubles is for review).
+    for diff in sorted(f for f in os.listdir(d + "/patches") if f.endswith(".diff") and f != "all.diff"):
+        run(["git", "apply", d + "/patches/" + diff], cwd=d + "/patched")
     run([mpicc, "-O1", d + "/patched/" + name + ".c", "-o", d + "/patched/app"])
     after = run([cz, "run", "-np", str(np), "--trace-dir", d + "/trace2", "--",
                  d + "/patched/app"] + args)

@@ -28,6 +28,9 @@ namespace cz::rewrite {
 struct RegionPlan {
   bool ok = false;
   std::string whyNot;              // !ok: why there is no patch
+  // ok, but no patch either: a refusal said only once every call is built
+  // (a call's own refusal names the cause more exactly).
+  std::string lateWhyNot;
   // !ok because of this point-to-point call, which is not a site (another
   // match's, when two collectives share a loop).
   const clang::CallExpr *foreignCall = nullptr;
@@ -76,6 +79,9 @@ struct RegionRequest {
   // A barrier: what the messages carry must be read nowhere else (the
   // collective call would not deliver it).
   bool messagesCarryNoData = false;
+  // A reduction: the call leaves its result in collectiveWrites only, so
+  // data a receive put anywhere else must be read nowhere else.
+  bool receivesOnlyCombined = false;
   // Fused matches: the group (0..groups-1, in message order) of each site
   // call; a call not listed is in group 0.
   std::map<const clang::CallExpr *, int> group;
