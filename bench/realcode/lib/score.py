@@ -9,6 +9,7 @@ Every match of a report is put in one class:
   ACCEPTABLE  the same against an acceptable label (a defensible reading, neither TP nor FP)
   WRONG-KIND  sites and group of a required label, another kind            (a false positive)
   FP          sites inside a negative label (a labelled non-collective pattern) or unlabelled
+A label's site "file:A-B" stands for lines A to B of the file.
 A required label no match satisfies is a MISS; one satisfied by partial matches only is
 "found partial".  Writes OUT/PROGRAM/score.json and prints a readable account.
 """
@@ -164,12 +165,24 @@ def summarize(r):
     }
 
 
+def expand_sites(sites):
+    """A label's sites, "file:A-B" standing for every line from A to B."""
+    out = []
+    for site in sites:
+        f, _, lines = site.rpartition(":")
+        m = re.fullmatch(r"(\d+)-(\d+)", lines)
+        out += [f"{f}:{n}" for n in range(int(m[1]), int(m[2]) + 1)] if m else [site]
+    return out
+
+
 def main():
     out_root, program = sys.argv[1], sys.argv[2]
     exp = json.load(open(os.path.join(REALCODE, "expect", program + ".json")))
     pdir = os.path.join(out_root, program)
     build_dir = os.path.join(os.path.abspath(pdir), "build")
     labels, verdicts = exp["labels"], exp.get("patch_verdicts", [])
+    for L in labels.values():
+        L["sites"] = expand_sites(L["sites"])
     result = {"program": program, "repository": exp.get("repository"), "cases": {}}
     for case, case_labels in exp["cases"].items():
         cdir = os.path.join(pdir, case)
