@@ -423,7 +423,9 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   }
   for (auto &[f, ins] : instancesOf) {
     uint32_t rank = 0;
-    if (!detail::instancesInterleave(t, ins, rank)) continue;
+    // (Kinds without a root only: a bcast's pieces pipelined through relays
+    // interleave there by design, and rooted rules follow the root's calls.)
+    if (rowOf(f->match.kind).rooted || !detail::instancesInterleave(t, ins, rank)) continue;
     f->match.unproven |= kInterleaved;
     if (f->match.note.empty())
       f->match.note = "at world rank " + std::to_string(rank) +

@@ -7,43 +7,70 @@
 namespace cz::detect::detail {
 namespace {
 
-struct Span { // an instance's events at one rank: its first and last position
-  uint32_t rank, first, last;
-};
+using Groups = std::vector<const std::vector<uint32_t> *>; // each group's messages
 
-// Whether groups of messages (runs of `msgs`: group g is [start[g],
-// start[g + 1])) overlap at a rank; the first such rank in `rank`.
-bool groupsOverlap(const MessageTable &t, const std::vector<uint32_t> &msgs,
-                   const std::vector<size_t> &start, uint32_t &rank) {
-  std::vector<Span> spans, own;
-  for (size_t g = 0; g + 1 < start.size(); g++) {
-    own.clear();
-    auto touch = [&](uint32_t r, uint32_t pos) {
-      for (Span &s : own)
-        if (s.rank == r) {
-          s.first = std::min(s.first, pos), s.last = std::max(s.last, pos);
-          return;
-        }
-      own.push_back({r, pos, pos});
-    };
-    for (size_t k = start[g]; k < start[g + 1]; k++) {
-      const Message &m = t.messages[msgs[k]];
+// Each group's span at each rank it touches (its first and last position
+// there), given to each(rank, first, last) group by group, in order; stops
+// when each returns false. Per-rank scratch, not a search per message (the
+// check runs over every message of every finding).
+template <class Each>
+void forEachSpan(const MessageTable &t, const Groups &groups, Each each) {
+  const size_t ranks = size_t(std::max(t.ranks, 0));
+  std::vector<uint32_t> first(ranks), last(ranks), touched;
+  std::vector<uint8_t> has(ranks, 0);
+  auto touch = [&](uint32_t r, uint32_t pos) {
+    if (r >= has.size()) first.resize(r + 1), last.resize(r + 1), has.resize(r + 1, 0);
+    if (!has[r]) has[r] = 1, first[r] = last[r] = pos, touched.push_back(r);
+    else first[r] = std::min(first[r], pos), last[r] = std::max(last[r], pos);
+  };
+  for (const std::vector<uint32_t> *g : groups) {
+    touched.clear();
+    for (uint32_t i : *g) {
+      const Message &m = t.messages[i];
       touch(m.src, m.sendPos);
       if (m.recvPos != UINT32_MAX) touch(m.dst, m.recvPos);
     }
-    spans.insert(spans.end(), own.begin(), own.end());
-  }
-  std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) {
-    return std::tie(a.rank, a.first) < std::tie(b.rank, b.first);
-  });
-  // Sorted by start, any two overlapping spans of a rank make an adjacent
-  // pair overlap. (Equal positions are one event, a send-receive whose two
-  // halves belong to consecutive instances.)
-  for (size_t k = 1; k < spans.size(); k++)
-    if (spans[k].rank == spans[k - 1].rank && spans[k].first < spans[k - 1].last) {
-      rank = spans[k].rank;
-      return true;
+    bool go = true;
+    for (uint32_t r : touched) {
+      go = go && each(r, first[r], last[r]);
+      has[r] = 0;
     }
+    if (!go) return;
+  }
+}
+
+// Whether the groups overlap at a rank; the first such rank in `rank`.
+bool groupsOverlap(const MessageTable &t, const Groups &groups, uint32_t &rank) {
+  // Groups mostly come in time order: then each rank's spans follow one
+  // another, which one pass checks against the previous span per rank.
+  std::vector<uint32_t> previousLast(size_t(std::max(t.ranks, 0)), 0);
+  std::vector<uint8_t> seen(previousLast.size(), 0);
+  bool inOrder = true;
+  forEachSpan(t, groups, [&](uint32_t r, uint32_t first, uint32_t last) {
+    if (r >= seen.size()) previousLast.resize(r + 1, 0), seen.resize(r + 1, 0);
+    if (seen[r] && first < previousLast[r]) return inOrder = false;
+    seen[r] = 1, previousLast[r] = last;
+    return true;
+  });
+  if (inOrder) return false;
+  // Out of order somewhere: every rank's spans, sorted. Sorted by start,
+  // any two overlapping spans of a rank make an adjacent pair overlap.
+  // (Equal positions are one event, a send-receive whose two halves belong
+  // to consecutive instances.)
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> byRank(seen.size());
+  forEachSpan(t, groups, [&](uint32_t r, uint32_t first, uint32_t last) {
+    byRank[r].push_back({first, last});
+    return true;
+  });
+  for (uint32_t r = 0; r < byRank.size(); r++) {
+    auto &v = byRank[r];
+    if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
+    for (size_t k = 1; k < v.size(); k++)
+      if (v[k].first < v[k - 1].second) {
+        rank = r;
+        return true;
+      }
+  }
   return false;
 }
 
@@ -56,16 +83,15 @@ bool groupsOverlap(const MessageTable &t, const std::vector<uint32_t> &msgs,
 // occurrences themselves do not interleave then. False when some pair's
 // count is no multiple of the instances (instances of varying shape).
 bool regroupedByPair(const MessageTable &t, const std::vector<const Instance *> &instances,
-                     std::vector<uint32_t> &msgs, std::vector<size_t> &start) {
+                     std::vector<std::vector<uint32_t>> &groups) {
   std::vector<uint32_t> all;
   for (const Instance *in : instances) all.insert(all.end(), in->messages.begin(), in->messages.end());
-  // Pair, then send position (table order is sender then send position).
   std::sort(all.begin(), all.end(), [&](uint32_t a, uint32_t b) {
     const Message &x = t.messages[a], &y = t.messages[b];
     return std::tie(x.src, x.dst, x.sendPos) < std::tie(y.src, y.dst, y.sendPos);
   });
   const size_t n = instances.size();
-  std::vector<std::vector<uint32_t>> groups(n);
+  groups.assign(n, {});
   for (size_t k = 0; k < all.size();) {
     size_t end = k;
     while (end < all.size() && t.messages[all[end]].src == t.messages[all[k]].src &&
@@ -77,8 +103,6 @@ bool regroupedByPair(const MessageTable &t, const std::vector<const Instance *> 
     for (size_t j = 0; j < count; j++) groups[j / per].push_back(all[k + j]);
     k = end;
   }
-  msgs.clear(), start.assign(1, 0);
-  for (auto &g : groups) msgs.insert(msgs.end(), g.begin(), g.end()), start.push_back(msgs.size());
   return true;
 }
 
@@ -87,17 +111,28 @@ bool regroupedByPair(const MessageTable &t, const std::vector<const Instance *> 
 bool instancesInterleave(const MessageTable &t, const std::vector<const Instance *> &instances,
                          uint32_t &rank) {
   if (instances.size() < 2) return false;
-  std::vector<uint32_t> msgs;
-  std::vector<size_t> start{0};
+  // The instances by their first send (rules give them in other orders:
+  // the spreads by item), so that each rank's spans mostly come in order.
+  std::vector<std::pair<uint64_t, const Instance *>> byTime;
+  byTime.reserve(instances.size());
   for (const Instance *in : instances) {
     if (in->repeats != 1) return false; // one object for many occurrences: no spans of its own
-    msgs.insert(msgs.end(), in->messages.begin(), in->messages.end());
-    start.push_back(msgs.size());
+    uint64_t first = UINT64_MAX;
+    for (uint32_t i : in->messages) first = std::min(first, t.messages[i].sendTime);
+    byTime.push_back({first, in});
   }
-  if (!groupsOverlap(t, msgs, start, rank)) return false;
+  std::sort(byTime.begin(), byTime.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  Groups groups;
+  groups.reserve(byTime.size());
+  for (const auto &[time, in] : byTime) groups.push_back(&in->messages);
+  if (!groupsOverlap(t, groups, rank)) return false;
   // The rule's instances overlap: do the occurrences, taken in time order?
-  if (!regroupedByPair(t, instances, msgs, start)) return true;
-  return groupsOverlap(t, msgs, start, rank);
+  std::vector<std::vector<uint32_t>> regrouped;
+  if (!regroupedByPair(t, instances, regrouped)) return true;
+  groups.clear();
+  for (const auto &g : regrouped) groups.push_back(&g);
+  return groupsOverlap(t, groups, rank);
 }
 
 } // namespace cz::detect::detail

@@ -10,7 +10,8 @@
 // before server 2 gets the first; an allgather read from round k of such a
 // loop is none one call could stand for (or two interleaved ones, which a
 // rewrite must take apart by hand). Such a finding is unproven
-// (kInterleaved), never confirmed.
+// (kInterleaved), never confirmed. Asked of kinds without a root only: a
+// broadcast pipelined in pieces interleaves at its relays by design.
 #pragma once
 
 #include <cstdint>

@@ -524,9 +524,12 @@ std::vector<std::vector<uint32_t>> bySitePair(const MessageTable &t,
     const Message &m = t.messages[i];
     return Sites{m.sendSite, m.sendCaller, m.recvSite, m.recvCaller};
   };
+  std::vector<std::vector<uint32_t>> out;
+  const Sites first = sitesOf(msgs.front());
+  if (std::all_of(msgs.begin(), msgs.end(), [&](uint32_t i) { return sitesOf(i) == first; }))
+    return out; // (most rounds: no map)
   std::map<Sites, std::vector<uint32_t>> groups;
   for (uint32_t i : msgs) groups[sitesOf(i)].push_back(i);
-  std::vector<std::vector<uint32_t>> out;
   if (groups.size() < 2) return out;
   for (auto &[sites, v] : groups) out.push_back(std::move(v));
   return out;
@@ -547,7 +550,7 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   const size_t before = out.size();
   analyzeGroupRound(t, activity, key, g, msgs, sc, claimed, out);
   if (out.size() == before) analyzeParts(t, activity, key, g, msgs, sc, claimed, out);
-  if (out.size() != before) return;
+  if (out.size() != before || g.members.size() < 6 || msgs.empty()) return; // (analyzeParts' least)
   for (const std::vector<uint32_t> &part : bySitePair(t, msgs))
     analyzeParts(t, activity, key, g, part, sc, claimed, out);
 }
