@@ -1,3 +1,16 @@
+  // The value whose key hashes to `hash` and satisfies same(value); else
+  // inserts `value` (second: inserted).
+  template <class Same>
+  std::pair<uint32_t, bool> insert(uint64_t hash, uint32_t value, Same same) {
+    auto [slot, fresh] = probe(hash, value, same);
+    return {slot->value, fresh};
+  }
+  // insert, but a key already present now maps to `value`.
+  template <class Same>
+  void assign(uint64_t hash, uint32_t value, Same same) {
+    probe(hash, value, same).first->value = value;
+  }
+
 // flat_index.h: a key -> uint32_t index in one open-addressing array
 // (linear probing), for the lookups done once per message: no node per
 // entry, one probe in the common case. Insert-only; values are indices
@@ -121,6 +134,22 @@ private:
   struct Slot {
     uint32_t tag = 0, value = kEmpty;
   };
+  // The slot of the key (second: false), or an empty one filled with
+  // `value` (second: true).
+  template <class Same>
+  std::pair<Slot *, bool> probe(uint64_t hash, uint32_t value, Same same) {
+    if ((used_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+    uint32_t tag = uint32_t(hash >> 32);
+    for (size_t s = size_t(hash) & mask_;; s = (s + 1) & mask_) {
+      Slot &sl = slots_[s];
+      if (sl.value == kEmpty) {
+        sl = {tag, value}, used_++;
+        low_[s] = uint32_t(hash);
+        return {&sl, true};
+      }
+      if (sl.tag == tag && same(sl.value)) return {&sl, false};
+    }
+  }
   // Slots keep only half of each hash: a grown index places entries by
   // the hashes' lower halves, so those are kept apart.
   void rehash(size_t n) {

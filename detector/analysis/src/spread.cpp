@@ -78,8 +78,8 @@ struct Holding {
   bool overwritten = false;
   bool own = false; // a root's: where it first sent the item from
   // The rank's sends not yet checked for other bytes from the range: the
-  // table index of the first, looked up from `sendsFrom` when first needed.
-  uint32_t nextSend = UINT32_MAX, sendsFrom = 0;
+  // table index of the first, looked up from `since` when first needed.
+  uint32_t nextSend = UINT32_MAX;
 };
 
 // Per-item scratch, sized once for the table's ranks: items are many and
@@ -335,7 +335,7 @@ bool overwritten(const MessageTable &t, const RankActivity &idx, uint32_t rank, 
 bool resentOther(const MessageTable &t, const RankActivity &idx, uint32_t rank, Holding &h,
                  uint32_t itemCrc, uint32_t before) {
   if (h.overwritten) return true;
-  if (h.nextSend == UINT32_MAX) h.nextSend = idx.firstSendAt(rank, h.sendsFrom);
+  if (h.nextSend == UINT32_MAX) h.nextSend = idx.firstSendAt(rank, h.since);
   for (; h.nextSend < t.messages.size(); h.nextSend++) {
     const Message &s = t.messages[h.nextSend];
     if (s.src != rank || s.sendPos >= before) break;
@@ -388,8 +388,7 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
           parent[i] = j, merged = true;
       }
       sc.holds.set(m.dst, j);
-      sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, 0, false, false,
-                           UINT32_MAX, m.recvPos};
+      sc.holding[m.dst] = {m.recvAddress, m.bytes, idx.receiptOf(st.msg) + 1, m.recvPos, false, false};
       if (!has(j, m.dst)) add(j, m.dst);
       continue;
     }
@@ -411,8 +410,7 @@ void splitInstances(const MessageTable &t, const RankActivity &idx,
       parent.push_back(in);
       add(in, m.src);
       sc.holds.set(m.src, in);
-      sc.holding[m.src] = {m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true,
-                           UINT32_MAX, m.sendPos};
+      sc.holding[m.src] = {m.sendAddress, m.bytes, Holding::kFromSince, m.sendPos, false, true};
     }
     sc.pushed.push_back({in, st.msg});
     of[st.msg] = in;

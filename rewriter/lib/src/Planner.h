@@ -88,8 +88,7 @@ private:
   std::set<const clang::VarDecl *> siteRequests() const; // incl. vectors they are pushed into
   void checkSharedCompletions(RegionPlan &plan);
   void checkOutputsReadLater(RegionPlan &plan);
-  void checkMessagesCarryNoData(RegionPlan &plan);
-  void checkReceivesOnlyCombined(RegionPlan &plan);
+  void checkReceivedValuesKept(RegionPlan &plan);
   void collectKeptWrites(RegionPlan &plan) const;
 
   // PatternChecks.cpp.

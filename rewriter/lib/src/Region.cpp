@@ -93,8 +93,7 @@ RegionPlan Planner::run() {
     }
   }
   for (const Stmt *p : patterns) checkPattern(p, plan);
-  checkMessagesCarryNoData(plan);
-  checkReceivesOnlyCombined(plan);
+  checkReceivedValuesKept(plan);
   if (!plan.whyNot.empty()) return plan;
   checkOutputsReadLater(plan);
   if (!plan.whyNot.empty()) return plan;

@@ -131,41 +131,31 @@ void Planner::checkOutputsReadLater(RegionPlan &plan) {
     });
 }
 
-void Planner::checkMessagesCarryNoData(RegionPlan &plan) {
-  if (!req.messagesCarryNoData) return;
-  for (const CallExpr *c : req.calls) {
-    std::string name = pointToPointCallee(c);
-    MessageArgs m = messageArgs(c, name, false);
-    if (!m.valid()) continue;
-    const VarDecl *v = referencedVar(m.buffer);
-    if (!v) continue;
-    if (const Stmt *use = readOutsidePattern(v)) {
-      fail(plan, "the messages carry values the program reads: " + name + " at " + where(c) + " receives into '" +
-                     v->getNameAsString() + "', read at " + where(use) +
-                     "; a barrier would not deliver them");
-      return;
-    }
-  }
-}
-
-// A reduction's receives feed its combine steps: a receive into a buffer
-// the call does not write whose values are read after the pattern keeps
-// data the call would not deliver (a butterfly whose last step swaps sums
-// into another array, read later, is no allreduce of the first one).
-void Planner::checkReceivesOnlyCombined(RegionPlan &plan) {
-  if (!req.receivesOnlyCombined) return;
+// A receive of the pattern into a buffer the collective call does not
+// write, whose values the program reads outside the pattern: the call
+// would not deliver them. A barrier delivers nothing at all (no patch). A
+// reduction leaves its result in its accumulator only (a butterfly whose
+// last step swaps sums into another array, read later, is no allreduce of
+// the first one); said once every call is built, whose own refusals name
+// the cause more exactly.
+void Planner::checkReceivedValuesKept(RegionPlan &plan) {
+  if (!req.messagesCarryNoData && !req.receivesOnlyCombined) return;
   for (const CallExpr *c : req.calls) {
     std::string name = pointToPointCallee(c);
     MessageArgs m = messageArgs(c, name, false);
     if (!m.valid()) continue;
     const VarDecl *v = referencedVar(m.buffer);
     if (!v || req.collectiveWrites.count(v)) continue;
-    if (const Stmt *use = readOutsidePattern(v)) {
-      plan.lateWhyNot = "the messages deliver values the reduction does not combine: " + name + " at " +
-                        where(c) + " receives into '" + v->getNameAsString() + "', read at " + where(use) +
+    const Stmt *use = readOutsidePattern(v);
+    if (!use) continue;
+    std::string read = name + " at " + where(c) + " receives into '" + v->getNameAsString() + "', read at " +
+                       where(use);
+    if (req.messagesCarryNoData)
+      fail(plan, "the messages carry values the program reads: " + read + "; a barrier would not deliver them");
+    else
+      plan.lateWhyNot = "the messages deliver values the reduction does not combine: " + read +
                         ", while the collective call leaves its result in its accumulator only";
-      return;
-    }
+    return;
   }
 }
 
