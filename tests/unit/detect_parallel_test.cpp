@@ -158,7 +158,7 @@ TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
   f.keptConfirmed = true;
   in.windows.push_back({3, {f, f}});
   in.windows.push_back({5, {}});
-  in.sites[11] = {"a.c", 4, 2, "main", "MPI_Send", {}, 0, {}, {}, {}};
+  in.sites[11] = {"a.c", 4, 2, "main", "MPI_Send", {}, 0, {}, {}, {}, {}};
   in.symbolizeProblem = "addr2line failed";
   in.instrumenterSites = {11, 40};
   std::vector<char> bytes;

@@ -53,6 +53,7 @@ TEST(SiteDatabase, RoundTrip) {
   m.args.push_back("a\\b");
   m.staging = {"memcpy", {7, 5}, "tmp", "all", "q * n", "peer"};
   m.peerIndexed = {"offset", "&a[i * n]", "a", "i", "n", "dest", "copy"};
+  m.varies = {"rows", {11, 5}, "rows = dest <= extra ? ave + 1 : ave", "peer"};
   db.sites.push_back(m);
   std::string text = toJson(db);
   SiteDatabase back;
@@ -67,6 +68,13 @@ TEST(SiteDatabase, RoundTrip) {
   EXPECT_EQ(back.sites[0].peerIndexed.layout, ""); // optional as well
   EXPECT_EQ(back.sites[1].peerIndexed.stride, "n");
   EXPECT_EQ(back.sites[1].peerIndexed.follows, "copy");
+  EXPECT_EQ(back.sites[0].varies.variable, ""); // optional (revision 1.2)
+  EXPECT_EQ(back.sites[1].varies.at.line, 11u);
+  EXPECT_EQ(back.sites[1].varies.follows, "peer");
+  EXPECT_NE(text.find("\"value_varies\":{\"variable\":\"rows\",\"line\":11,\"column\":5,"
+                      "\"assignment\":\"rows = dest <= extra ? ave + 1 : ave\",\"follows\":\"peer\"}"),
+            std::string::npos)
+      << text;
   // The field as SITE_DATABASE.md spells it.
   EXPECT_NE(text.find("\"peer_indexed\":{\"layout\":\"offset\",\"buffer\":\"&a[i * n]\",\"array\":\"a\","
                       "\"index\":\"i\",\"stride\":\"n\",\"peer\":\"dest\",\"follows\":\"copy\"}"),
@@ -99,6 +107,10 @@ TEST(SiteDatabase, RejectsBadInput) {
   incomplete.replace(incomplete.find("\"file_hash\""), 0, R"("peer_indexed":{"layout":"row"},)");
   EXPECT_FALSE(fromJson(incomplete, db, err));
   EXPECT_NE(err.find("\"buffer\""), std::string::npos) << err;
+  std::string noLine = site;
+  noLine.replace(noLine.find("\"file_hash\""), 0, R"("value_varies":{"variable":"rows"},)");
+  EXPECT_FALSE(fromJson(noLine, db, err));
+  EXPECT_NE(err.find("value_varies"), std::string::npos) << err;
 }
 
 TEST(SiteDatabase, MergeReplacesByIdAndDropsStaleFiles) {

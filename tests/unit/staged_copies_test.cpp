@@ -191,6 +191,23 @@ TEST(StagedCopies, PeerIndexedBufferIsReadAsABufferPerMember) {
       "sites.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message().find("\"peer_indexed\" lacks"), std::string::npos);
+  // value_varies (revision 1.2): read whole, refused when incomplete.
+  auto varies = cz::detect::parseSiteDatabase(
+      R"({"format": "collectivize-sites", "version": 1, "sites": [
+        {"id": "12", "file": "a.c", "line": 9, "callee": "MPI_Send",
+         "value_varies": {"variable": "rows", "line": 8, "column": 5, "assignment": "rows = q + 1",
+                          "follows": "peer"}}]})",
+      "sites.json");
+  ASSERT_TRUE(varies.ok());
+  EXPECT_EQ(varies.value().at(12).varies.variable, "rows");
+  EXPECT_EQ(varies.value().at(12).varies.line, 8);
+  EXPECT_EQ(varies.value().at(12).varies.assignment, "rows = q + 1");
+  auto noAssignment = cz::detect::parseSiteDatabase(
+      R"({"format": "collectivize-sites", "version": 1, "sites": [
+        {"id": "12", "file": "a.c", "line": 9, "value_varies": {"variable": "rows", "line": 8}}]})",
+      "sites.json");
+  ASSERT_FALSE(noAssignment.ok());
+  EXPECT_NE(noAssignment.error().message().find("\"value_varies\" lacks"), std::string::npos);
 }
 
 // Every rank sends every other its block from a buffer per destination

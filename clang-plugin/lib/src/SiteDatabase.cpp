@@ -114,6 +114,14 @@ void writeSite(json::OStream &o, const Site &s) {
         o.attribute("offset", s.staging.offset);
         o.attribute("offset_from", s.staging.offsetFrom);
       });
+    if (!s.varies.variable.empty())
+      o.attributeObject("value_varies", [&] {
+        o.attribute("variable", s.varies.variable);
+        o.attribute("line", int64_t(s.varies.at.line));
+        o.attribute("column", int64_t(s.varies.at.column));
+        o.attribute("assignment", s.varies.assignment);
+        o.attribute("follows", s.varies.follows);
+      });
     if (!s.peerIndexed.layout.empty())
       o.attributeObject("peer_indexed", [&] {
         o.attribute("layout", s.peerIndexed.layout);
@@ -208,6 +216,17 @@ struct Reader {
       if (!str(*so, "copy", c.copy) || !str(*so, "buffer", c.buffer) ||
           !str(*so, "array", c.array) || !str(*so, "offset", c.offset) ||
           !str(*so, "offset_from", c.offsetFrom))
+        return false;
+    }
+    if (const json::Value *vv = o.get("value_varies")) { // optional: revision 1.2
+      const json::Object *vo = vv->getAsObject();
+      if (!vo) return fail("\"value_varies\" is not an object");
+      VaryingValue &v = s.varies;
+      auto line = vo->getInteger("line"), column = vo->getInteger("column");
+      if (!line || !column) return fail("\"value_varies\" lacks line or column");
+      v.at = {unsigned(*line), unsigned(*column)};
+      if (!str(*vo, "variable", v.variable) || !str(*vo, "assignment", v.assignment) ||
+          !str(*vo, "follows", v.follows))
         return false;
     }
     if (const json::Value *pi = o.get("peer_indexed")) { // optional: older databases lack it

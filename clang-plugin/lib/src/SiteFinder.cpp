@@ -14,6 +14,7 @@
 #include "collectivize/clang/PeerClass.h"
 #include "collectivize/clang/PeerIndexedBuffer.h"
 #include "collectivize/clang/StagingCopy.h"
+#include "collectivize/clang/VaryingValue.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -284,6 +285,8 @@ private:
           site.peers.push_back(classifyPeer(call->getArg(k), site.args[k], stack_));
     if (fn.kind == CallKind::PointToPoint)
       findStagingCopy(call, fn.name, stack_, sm_, lo_, site.staging);
+    if (fn.kind == CallKind::PointToPoint)
+      findVaryingValue(call, fn.name, stack_, sm_, lo_, site.varies);
     if (fn.kind == CallKind::PointToPoint && !functions_.empty())
       findPeerIndexedBuffer(call, fn.name, functions_.back(), site.args, sm_, lo_, site.peerIndexed);
     for (const FunctionDecl *f : functions_) site.inTemplate |= f->isTemplated();

@@ -63,6 +63,7 @@ const char *unprovenName(uint32_t bit) {
   case kRedundant: return "redundant";
   case kInterleaved: return "interleaved";
   case kFinalCombine: return "final_combine";
+  case kPerPeerValue: return "per_peer_value";
   }
   return "?";
 }
@@ -128,6 +129,11 @@ const char *unprovenSettle(uint32_t bit) {
            "used: an allreduce combines them too, but code that keeps them apart (a butterfly over "
            "rows, then a swap of the row results into another buffer) sends the same; check in the "
            "source that what the last step receives is combined into the result";
+  case kPerPeerValue:
+    return "the value was sent from a variable the loop around the send sets anew for each "
+           "destination: equal at this process count, it may differ at another (a scatter of "
+           "computed values); check in the source, or detect traces of several process counts "
+           "together";
   case kArrivalOrder:
     return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
            "were known, so the order in which they arrived in this run put each where it is; "

@@ -79,6 +79,18 @@ trace::Result<SiteLocations> parseSiteDatabase(const std::string &text, const st
       sl.staging = {copy->str(), int(stagingLine), buffer->str(), array->str(), offset->str(),
                     from->str()};
     }
+    if (const Json *vv = r.find("value_varies"); vv && vv->isObject()) { // revision 1.2
+      const Json *variable = vv->find("variable"), *vline = vv->find("line"),
+                 *assignment = vv->find("assignment"), *follows = vv->find("follows");
+      long long at = 0;
+      if (!variable || !variable->isString() || variable->str().empty() || !vline ||
+          !vline->integerIn(0, 1LL << 30, at) || !assignment || !assignment->isString() || !follows ||
+          !follows->isString())
+        return trace::Error{path, -1, "site record " + std::to_string(k) +
+                                          ": \"value_varies\" lacks variable, line, assignment or "
+                                          "follows"};
+      sl.varies = {variable->str(), int(at), assignment->str(), follows->str()};
+    }
     if (const Json *pi = r.find("peer_indexed"); pi && pi->isObject()) { // absent in older databases
       const Json *layout = pi->find("layout"), *buffer = pi->find("buffer"), *peer = pi->find("peer");
       if (!layout || !layout->isString() || layout->str().empty() || !buffer || !buffer->isString() ||

@@ -87,8 +87,35 @@ void weighArrivalOrder(Match &m, const SiteLocations &sites) {
   m.note = m.note.empty() ? why : m.note + "; " + why;
 }
 
+// A bcast, or an allgather whose members each sent one block to all, is
+// shown by equal messages from one place; when that place is a variable
+// the loop around the send sets per destination (value_varies: `rows =
+// dest <= extra ? ave + 1 : ave;`), the values were equal by chance of the
+// process count, and another count sends a scatter's distinct values.
+void weighVaryingValue(Match &m, const SiteLocations &sites) {
+  if (m.kind != Kind::Bcast && m.kind != Kind::Allgather) return;
+  std::string where;
+  for (const SiteUse &su : m.sites) {
+    if (!su.send || su.siteKind != 0) continue;
+    auto it = sites.find(su.id);
+    if (it == sites.end() || it->second.varies.variable.empty()) continue;
+    const SourceLocation &sl = it->second;
+    where += std::string(where.empty() ? "" : ", ") + sl.file + ":" + std::to_string(sl.line) + " sends " +
+             sl.varies.variable + ", set by `" + sl.varies.assignment + "` (line " +
+             std::to_string(sl.varies.line) + ")";
+  }
+  if (where.empty()) return;
+  m.unproven |= kPerPeerValue;
+  m.confirmed = false;
+  const std::string why = "the same value went to every member, but " + where +
+                          " anew for each destination: equal at " + std::to_string(m.ranks.size()) +
+                          " ranks by chance, it may differ at another process count";
+  m.note = m.note.empty() ? why : m.note + "; " + why;
+}
+
 void weighSiteEvidence(Report &report, const SiteLocations &sites) {
   for (Match &m : report.matches) weighReduction(m, sites);
+  for (Match &m : report.matches) weighVaryingValue(m, sites);
   for (Match &m : report.matches) weighArrivalOrder(m, sites);
   for (Match &m : report.matches) {
     if (!m.direct || !isExchange(m.kind)) continue;

@@ -67,7 +67,17 @@ public:
     for (size_t i = 0; i < refs.size(); i++) {
       const SiteRef &r = refs[i];
       if (!r.wrapper.empty()) {
-        if (name != r.wrapper || r.line < line || r.line > lastLine || !wrapsOrUnseen(call, r.callee)) continue;
+        if (name != r.wrapper || r.line < line || r.line > lastLine) continue;
+        if (!wrapsOrUnseen(call, r.callee)) {
+          // A function that makes the callee more than once (a halo step
+          // with a receive per neighbour): its call is the site's caller,
+          // but stands for all of them.
+          if (wrappedCallCount(call, r.callee) > 1 && !several) {
+            several = i + 1;
+            severalCall = call;
+          }
+          continue;
+        }
         found.push_back({call, r.callee, r.send});
         if (!matched.insert(i).second) ambiguous = i + 1;
         continue;
@@ -86,14 +96,18 @@ public:
   std::vector<SiteCall> found;
   std::set<size_t> matched;
   size_t ambiguous = 0; // 1 + a wrapper site whose line calls the wrapper twice
+  size_t several = 0;   // 1 + a wrapper site whose wrapper makes its callee more than once
+  const CallExpr *severalCall = nullptr; // that site's call of the wrapper
 };
 
 
 // The calls of one match's sites; false when one is missing (its line).
 // twice: a wrapper site whose caller's line calls the wrapper twice (the
-// trace's return address does not say which).
+// trace's return address does not say which). several: a wrapper site not
+// found because its wrapper makes the site's MPI call more than once
+// (missing is that site, several its caller's call of the wrapper).
 bool findSites(ASTContext &ctx, const std::vector<SiteRef> &refs, std::vector<SiteCall> &found,
-               size_t &missing, bool *twice = nullptr) {
+               size_t &missing, bool *twice = nullptr, const CallExpr **several = nullptr) {
   SiteCalls finder(ctx.getSourceManager(), refs);
   finder.TraverseDecl(ctx.getTranslationUnitDecl());
   found = finder.found;
@@ -105,6 +119,10 @@ bool findSites(ASTContext &ctx, const std::vector<SiteRef> &refs, std::vector<Si
   for (size_t i = 0; i < refs.size(); i++)
     if (!finder.matched.count(i)) {
       missing = i;
+      if (several && finder.several) {
+        missing = finder.several - 1;
+        *several = finder.severalCall;
+      }
       return false;
     }
   return true;
@@ -132,11 +150,18 @@ public:
     size_t missing = 0;
     std::vector<SiteCall> own;
     bool twice = false;
-    if (!findSites(ctx, job.sites, own, missing, &twice)) {
+    const CallExpr *several = nullptr;
+    if (!findSites(ctx, job.sites, own, missing, &twice, &several)) {
       const SiteRef &r = job.sites[missing];
       std::string at = p.file + ":" + std::to_string(r.line);
       if (twice) {
         p.reason = at + " calls " + r.wrapper + " more than once, and the trace does not say which call is the site";
+        return;
+      }
+      if (several) {
+        p.reason = "the sites are in " + wrapperName(ctx.getSourceManager(), several) + ", which makes " + r.callee +
+                   " more than once: its call at " + at + " stands for all of them, and a patch there cannot "
+                   "replace one";
         return;
       }
       p.failed = true;

@@ -136,20 +136,30 @@ bool valueUsed(ASTContext &ctx, const CallExpr *call) {
 
 } // namespace
 
-const CallExpr *wrappedCall(const CallExpr *call, llvm::StringRef callee) {
+namespace {
+
+// The calls of callee in the body of the function call calls.
+std::vector<const CallExpr *> callsInWrapper(const CallExpr *call, llvm::StringRef callee) {
+  std::vector<const CallExpr *> found;
   // An operator's arguments start with its object, not its first parameter.
-  if (isa_and_nonnull<CXXOperatorCallExpr>(call)) return nullptr;
+  if (isa_and_nonnull<CXXOperatorCallExpr>(call)) return found;
   const FunctionDecl *f = wrapperOf(call);
-  if (!f || !f->getBody()) return nullptr;
-  const CallExpr *found = nullptr;
-  int n = 0;
+  if (!f || !f->getBody()) return found;
   forEachStmt(f->getBody(), [&](const Stmt *x) {
-    if (const auto *c = dyn_cast<CallExpr>(x); c && calleeName(c) == callee) {
-      found = c;
-      n++;
-    }
+    if (const auto *c = dyn_cast<CallExpr>(x); c && calleeName(c) == callee) found.push_back(c);
   });
-  return n == 1 ? found : nullptr;
+  return found;
+}
+
+} // namespace
+
+const CallExpr *wrappedCall(const CallExpr *call, llvm::StringRef callee) {
+  std::vector<const CallExpr *> found = callsInWrapper(call, callee);
+  return found.size() == 1 ? found[0] : nullptr;
+}
+
+unsigned wrappedCallCount(const CallExpr *call, llvm::StringRef callee) {
+  return unsigned(callsInWrapper(call, callee).size());
 }
 
 namespace {

@@ -19,6 +19,9 @@ namespace cz::rewrite {
 // calls; null when the body is not in this translation unit or makes no
 // such call or several (the trace does not say which one a site is).
 const clang::CallExpr *wrappedCall(const clang::CallExpr *call, llvm::StringRef callee);
+// How many calls of callee the body of the function call calls makes (0
+// when the body is not in this translation unit).
+unsigned wrappedCallCount(const clang::CallExpr *call, llvm::StringRef callee);
 
 // An argument of that wrapped call as the caller names it: the caller's
 // argument k for the wrapper's parameter k (through casts), the wrapper's

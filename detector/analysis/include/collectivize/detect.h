@@ -77,8 +77,9 @@ enum Unproven : uint32_t {
   kRedundant = 1u << 15,      // many times the messages any algorithm of the kind needs
   kInterleaved = 1u << 16,    // the instances interleave at a rank: one loop serving them in turn
   kFinalCombine = 1u << 17,   // an allreduce's last partial values arrive through a call of their own
+  kPerPeerValue = 1u << 18,   // the same value sent to all from a variable the loop sets per destination
 };
-constexpr uint32_t kUnprovenBits = 18;
+constexpr uint32_t kUnprovenBits = 19;
 // Two instances of one code (or members of one family): what one proves
 // holds for both, so most bits must be missing in both to stay; but data
 // that may have been scattered just before stays in doubt if it was so in

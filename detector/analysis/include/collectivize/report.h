@@ -40,6 +40,14 @@ struct SourceLocation {
     std::string buffer; // the buffer argument as written
     std::string peer;   // the peer argument as written
   } peerIndexed;
+  // Site database "value_varies" (p2p sends): the buffer is a scalar
+  // variable the loop around the send sets anew each iteration; variable
+  // "" when not.
+  struct VaryingValue {
+    std::string variable;
+    int line = 0;
+    std::string assignment, follows;
+  } varies;
   // The call's arguments as written (site database "args").
   std::vector<std::string> args;
 };

@@ -56,6 +56,19 @@ struct StagingCopy {
   std::string offsetFrom;
 };
 
+// A p2p send whose buffer is a scalar variable the loop around the call
+// sets anew each iteration (VaryingValue.h). SITE_DATABASE.md,
+// "value_varies".
+struct VaryingValue {
+  std::string variable;   // the variable ("rows"); "": none found
+  Position at;            // where the assignment starts
+  std::string assignment; // the assignment as written ("rows = (dest <= extra) ? ave + 1 : ave")
+  // What makes it vary: "peer" (the call's peer variable), "loop" (an
+  // induction variable of a loop around the call), "self" (its own value:
+  // x += n, x++).
+  std::string follows;
+};
+
 // A p2p send or receive (not MPI_Sendrecv) whose buffer is an address
 // its peer argument chooses (PeerIndexedBuffer.h): one block per member,
 // the peer picking it. SITE_DATABASE.md, "peer_indexed".
@@ -103,6 +116,7 @@ struct Site {
   std::string callPath;
   StagingCopy staging; // p2p only; staging.copy empty: none found
   PeerIndexed peerIndexed; // p2p only; peerIndexed.layout empty: none found
+  VaryingValue varies;     // p2p sends only; varies.variable empty: none found
 };
 
 // A source file the compiler wrappers compiled without instrumentation
