@@ -93,7 +93,7 @@ const char *unprovenSettle(uint32_t bit) {
            "values differ from rank to rank";
   case kRunsDisagree:
     return "another run of the program (another process count or input) shows no such "
-           "collective at these call sites: a pattern that is a collective at one process count "
+           "collective at these call sites, or one whose post-conditions fail for some member: a pattern that is a collective at one process count "
            "and not at another is not a collective";
   case kRelayCopied:
     return "ranks that received the data sent the same data on from other buffers than they "

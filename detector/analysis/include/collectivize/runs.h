@@ -20,9 +20,10 @@ struct RunReport {
 // One report: every match of every run (the first run's first), matched
 // across runs by kind and call sites, each with its verdict per run
 // (Match::runs). A match is confirmed when some run confirms it and no run
-// in which its call sites carried messages shows another kind or nothing
+// in which its call sites carried messages shows another kind, nothing, or
+// the kind only partially (its post-conditions failing for some member)
 // there (then it is ambiguous, Unproven kRunsDisagree); a run that confirms
-// a match settles what another run left unproven. Stats and warnings are
+// a match settles what another run left unproven (ambiguous there). Stats and warnings are
 // the first run's (warnings of the others prefixed with their trace).
 Report combineRuns(std::vector<RunReport> runs);
 
