@@ -154,6 +154,8 @@ TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
   f.match.note = "a note";
   f.match.otherKinds = {cz::detect::Kind::ReduceScatter};
   f.match.receivesFromSeveral = {{12, 0, false}};
+  f.match.fedRoot = true;            // (root families read both after the merge)
+  f.match.overlapsOtherRoots = true;
   f.nanosInMessages = 123456789;
   f.keptConfirmed = true;
   in.windows.push_back({3, {f, f}});
@@ -183,6 +185,8 @@ TEST(FindingsCodec, RoundTripIsExactAndDamageIsRefused) {
   EXPECT_EQ(g.match.note, "a note");
   EXPECT_EQ(g.match.otherKinds, f.match.otherKinds);
   EXPECT_EQ(g.match.receivesFromSeveral, f.match.receivesFromSeveral);
+  EXPECT_TRUE(g.match.fedRoot);
+  EXPECT_TRUE(g.match.overlapsOtherRoots);
   EXPECT_EQ(g.nanosInMessages, f.nanosInMessages);
   EXPECT_TRUE(g.keptConfirmed);
   EXPECT_EQ(out.windows[1].first, 5u);

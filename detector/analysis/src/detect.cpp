@@ -189,6 +189,20 @@ uint32_t rootSendOf(const std::vector<Arrival> &arrivals, uint32_t root) {
   return UINT32_MAX;
 }
 
+// Every message of every instance goes from or to its root (a linear
+// bcast, scatter, gather or reduce): no relay, so no pipelining that would
+// let two calls' messages overlap at a rank.
+bool allThroughRoot(const MessageTable &t, const std::vector<const Instance *> &instances) {
+  for (const Instance *in : instances) {
+    if (in->rootWorld == kNone) return false;
+    for (uint32_t i : in->messages) {
+      const Message &m = t.messages[i];
+      if (m.src != in->rootWorld && m.dst != in->rootWorld) return false;
+    }
+  }
+  return true;
+}
+
 // Reports each phase's duration to DetectOptions::onPhase.
 class PhaseClock {
 public:
@@ -429,13 +443,35 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   }
   for (auto &[f, ins] : instancesOf) {
     uint32_t rank = 0;
-    // (Kinds without a root only: a bcast's pieces pipelined through relays
-    // interleave there by design, and rooted rules follow the root's calls.)
-    if (rowOf(f->match.kind).rooted || !detail::instancesInterleave(t, ins, rank)) continue;
+    // (Rooted kinds only when every message goes from or to the root: a
+    // bcast's pieces pipelined through relays interleave there by design.)
+    if (rowOf(f->match.kind).rooted && !allThroughRoot(t, ins)) continue;
+    if (!detail::instancesInterleave(t, ins, rank)) continue;
     f->match.unproven |= kInterleaved;
     if (f->match.note.empty())
       f->match.note = "at world rank " + std::to_string(rank) +
                       " the messages of two instances interleave: one loop serving them in turn";
+  }
+  // Bcasts from different roots at the same call sites, every message
+  // from its root: their instances together must not overlap at a rank
+  // either, if they are one broadcast after another (root_families.cpp).
+  // (Grouped as root families group them: call sites without their role.)
+  using Calls = std::set<std::pair<uint64_t, uint8_t>>;
+  std::map<std::tuple<uint32_t, std::vector<uint32_t>, Calls>, std::vector<Finding *>> families;
+  for (auto &[k, f] : agg) {
+    const std::vector<const Instance *> &ins = instancesOf[&f];
+    if (k.kind != Kind::Bcast || k.rootWorld == kNone || !allThroughRoot(t, ins)) continue;
+    Calls calls;
+    for (const SiteUse &su : k.sites) calls.insert({su.id, su.siteKind});
+    families[{k.comm, k.participants, calls}].push_back(&f);
+  }
+  for (auto &[key, members] : families) {
+    if (members.size() < 2) continue;
+    std::vector<const Instance *> all;
+    for (Finding *f : members) all.insert(all.end(), instancesOf[f].begin(), instancesOf[f].end());
+    uint32_t rank = 0;
+    if (!detail::instancesInterleave(t, all, rank)) continue;
+    for (Finding *f : members) f->match.overlapsOtherRoots = true;
   }
   std::vector<Finding> out;
   out.reserve(agg.size());
@@ -475,6 +511,7 @@ void mergeFindings(std::vector<Finding> &into, std::vector<Finding> later) {
       f.match.unproven = combineUnproven(f.match.unproven, g.match.unproven);
       f.match.supportOnly = f.match.supportOnly && g.match.supportOnly;
       f.match.fedRoot = f.match.fedRoot || g.match.fedRoot;
+      f.match.overlapsOtherRoots = f.match.overlapsOtherRoots || g.match.overlapsOtherRoots;
       f.match.direct = f.match.direct && g.match.direct;
       unionSites(f.match.receivesFromSeveral, g.match.receivesFromSeveral);
       f.nanosInMessages += g.nanosInMessages;

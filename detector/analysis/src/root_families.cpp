@@ -47,6 +47,34 @@ bool keptApart(const std::vector<Match *> &ms, const std::vector<uint32_t> &rank
   return true;
 }
 
+// The broadcasts come one after another: for any two, every member that
+// got both got them in the same order (the root counting its own send),
+// and no two calls overlap at a rank (Match::overlapsOtherRoots, from all
+// their instances). A loop over panels owned by different ranks does;
+// random pairs swapping each rank's one buffer do not: the "broadcasts"
+// are pieces of one loop. The rank where two disagree in `rank` (kNone
+// when only the aggregation saw them overlap).
+bool oneAfterAnother(const std::vector<Match *> &ms, uint32_t &rank) {
+  rank = kNone;
+  for (const Match *m : ms)
+    if (m->overlapsOtherRoots) return false;
+  for (size_t i = 0; i < ms.size(); i++)
+    for (size_t j = i + 1; j < ms.size(); j++) {
+      int order = 0; // +1: i first, -1: j first, at the ranks seen so far
+      for (const Arrival &a : ms[i]->arrivals) {
+        const Arrival *b = arrivalAt(*ms[j], a.rank);
+        if (!b || a.pos == b->pos) continue;
+        int here = a.pos < b->pos ? 1 : -1;
+        if (order && here != order) {
+          rank = a.rank;
+          return false;
+        }
+        order = here;
+      }
+    }
+  return true;
+}
+
 // The sums of a merged match, its sites the union of the members'.
 Match combine(const std::vector<Match *> &ms, Kind kind) {
   Match all = *ms[0];
@@ -139,6 +167,19 @@ void mergeRotating(const std::vector<Match *> &ms, std::vector<Match> &out) {
   if (all.unproven & kPayloadFill) return;
   all.supportOnly = false;
   const size_t roots = gatherRoots(ms, all);
+  uint32_t rank = 0;
+  if (!oneAfterAnother(ms, rank)) {
+    all.unproven |= kInterleaved;
+    all.note = "the root changes from instance to instance (" + std::to_string(roots) +
+               " roots), but the broadcasts do not come one after another: " +
+               (rank == kNone ? std::string("at some rank two of them overlap")
+                              : "world rank " + std::to_string(rank) +
+                                    " got two of them in the other order than another member did") +
+               "; one loop serving every root's data in turn (pairs swapping their buffers), not "
+               "broadcasts";
+    out.push_back(std::move(all));
+    return;
+  }
   all.note = "the root changes from instance to instance (" + std::to_string(roots) +
              " roots): each root had received the previous broadcast before it sent its own, so "
              "these are one broadcast after another, not an allgather";

@@ -12,7 +12,7 @@ namespace {
 static_assert(std::is_trivially_copyable_v<SiteUse>);
 static_assert(std::is_trivially_copyable_v<Arrival>);
 static_assert(std::is_trivially_copyable_v<Match::MemberCount>);
-constexpr uint64_t kMagic = 0x435a46494e443035ull; // "CZFIND05"
+constexpr uint64_t kMagic = 0x435a46494e443036ull; // "CZFIND06"
 
 void putMatch(std::vector<char> &o, const Match &m) {
   put(o, m.kind), put(o, m.confirmed), put(o, m.unproven), put(o, m.coverage), put(o, m.comm);
@@ -35,6 +35,7 @@ void putMatch(std::vector<char> &o, const Match &m) {
   putText(o, m.op);
   put(o, m.shapeOnly), put(o, m.severalTags), put(o, m.traceBlockBytes);
   put(o, m.supportOnly), put(o, m.direct), put(o, m.itemCrc);
+  put(o, m.fedRoot), put(o, m.overlapsOtherRoots);
   putText(o, m.recvLayout), putText(o, m.sendLayout), putText(o, m.note);
   putAll(o, m.otherKinds);
 }
@@ -67,6 +68,7 @@ void getMatch(ByteReader &r, Match &m) {
   m.shapeOnly = r.get<bool>(), m.severalTags = r.get<bool>();
   m.traceBlockBytes = r.get<uint64_t>();
   m.supportOnly = r.get<bool>(), m.direct = r.get<bool>(), m.itemCrc = r.get<uint32_t>();
+  m.fedRoot = r.get<bool>(), m.overlapsOtherRoots = r.get<bool>();
   m.recvLayout = r.text(), m.sendLayout = r.text(), m.note = r.text();
   r.getAll(m.otherKinds);
 }

@@ -146,6 +146,12 @@ struct Match {
   // data no collective explains (a piece of a long broadcast's roll?).
   // Root families that make such bcasts an allgather leave it ambiguous.
   bool fedRoot = false;
+  // Bcast whose every message went from its root (no relay): at some rank
+  // its instances overlap those of the bcasts from other roots at the same
+  // call sites (the aggregation checks them together). A root family that
+  // would read them as one broadcast after another is unproven
+  // (kInterleaved): one loop serving every root's data in turn.
+  bool overlapsOtherRoots = false;
   // Alltoall, allgather: every member sent its block(s) to every other
   // member itself (no forwarding), which a neighbour exchange does too
   // when few ranks run (weighSiteEvidence).
