@@ -455,18 +455,22 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   // Bcasts from different roots at the same call sites, every message
   // from its root: their instances together must not overlap at a rank
   // either, if they are one broadcast after another (root_families.cpp).
-  // (Grouped as root families group them: call sites without their role.)
+  // (Grouped as root families group them, call sites without their role,
+  // but over any part of the communicator: random pairs reach parts of it
+  // too, and those parts' bcasts are no evidence either.)
   using Calls = std::set<std::pair<uint64_t, uint8_t>>;
-  std::map<std::tuple<uint32_t, std::vector<uint32_t>, Calls>, std::vector<Finding *>> families;
+  std::map<std::pair<uint32_t, Calls>, std::vector<Finding *>> families;
   for (auto &[k, f] : agg) {
     const std::vector<const Instance *> &ins = instancesOf[&f];
     if (k.kind != Kind::Bcast || k.rootWorld == kNone || !allThroughRoot(t, ins)) continue;
     Calls calls;
     for (const SiteUse &su : k.sites) calls.insert({su.id, su.siteKind});
-    families[{k.comm, k.participants, calls}].push_back(&f);
+    families[{k.comm, calls}].push_back(&f);
   }
   for (auto &[key, members] : families) {
-    if (members.size() < 2) continue;
+    std::set<uint32_t> roots;
+    for (const Finding *f : members) roots.insert(instancesOf[const_cast<Finding *>(f)].front()->rootWorld);
+    if (roots.size() < 2) continue;
     std::vector<const Instance *> all;
     for (Finding *f : members) all.insert(all.end(), instancesOf[f].begin(), instancesOf[f].end());
     uint32_t rank = 0;
@@ -702,8 +706,11 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
       // arrived in: equal by chance (occupancy flags of a ring of cells,
       // halo_flag_cells.c; in a traffic model such a part came and went
       // with the run).
+      // Nor are a part's linear bcasts that overlap other roots' at the
+      // same call sites (random pairs swapping buffers reach parts of the
+      // group; Match::overlapsOtherRoots).
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
-          m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)))
+          m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)) || m.overlapsOtherRoots)
         continue;
       m.confirmed = false;
     }
