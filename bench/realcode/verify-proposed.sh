@@ -14,7 +14,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 T=tutorials/mpi-broadcast-and-collective-communication/code
 A=Laboratoare/lab09
-# program|case|build command|first run command|more run commands (;-separated)
+# program|case|build command|first run command|more run commands (;-separated)[|more verify
+# options, space-separated, for a program whose output has timings of its own]
 CASES="mpitutorial|my_bcast|make -C $T MPICC=mpicc my_bcast|mpirun -np 4 $T/my_bcast|mpirun -np 8 $T/my_bcast
 mpitutorial|compare_bcast|make -C $T MPICC=mpicc compare_bcast|mpirun -np 4 $T/compare_bcast 1000 10|mpirun -np 8 $T/compare_bcast 1000 10;mpirun -np 4 $T/compare_bcast 100000 3
 etudes|my-bcast|make MPICC=mpicc CFLAGS='-std=c99 -Wall -g -O2' mpi-my-bcast|mpirun -np 4 ./mpi-my-bcast|mpirun -np 8 ./mpi-my-bcast
@@ -22,7 +23,8 @@ apd|broadcast|mpicc -g -O2 -o $A/broadcast/broadcast $A/broadcast/broadcast.c|mp
 apd|reduce|mpicc -g -O2 -o $A/reduce/reduce $A/reduce/reduce.c|mpirun -np 4 $A/reduce/reduce|mpirun -np 8 $A/reduce/reduce
 commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier
 prk|dgemm@np6|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 4 MPI1/DGEMM/dgemm 3 96 16 1
-prk|dgemm@np9|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 8 MPI1/DGEMM/dgemm 3 96 16 1"
+prk|dgemm@np9|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 8 MPI1/DGEMM/dgemm 3 96 16 1
+imb|p2p|make IMB-P2P CC=mpicc|mpirun -np 4 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|mpirun -np 8 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|--ignore ^[[:space:]]+[0-9]+[[:space:]]+[0-9] --ignore ^#.Date"
 report=$out/VERIFY.md
 {
   echo "# Proposed patches, verified ($(date -u +%Y-%m-%d), $("$cz" --version 2>/dev/null | head -1))"
@@ -31,7 +33,7 @@ report=$out/VERIFY.md
   echo "|---|---|---|---|---|---|"
 } >"$report"
 verified_dirs=()
-while IFS='|' read -r program case build first more; do
+while IFS='|' read -r program case build first more options; do
   tag=np4
   [[ $case == *@* ]] && tag=${case#*@} case=${case%@*}
   dir=$out/$program/$case/patches-$tag
@@ -40,9 +42,10 @@ while IFS='|' read -r program case build first more; do
   IFS=';' read -ra extra <<<"$more"
   for r in "${extra[@]}"; do runs+=(--run "$r"); done
   read -ra cmd <<<"$first"
+  read -ra opts <<<"${options:-}"
   log=$dir/verify.log
   (cd "$out/$program/build" && "$cz" verify "$dir" --build "$build" --runs 3 --ignore time \
-     "${runs[@]}" -- "${cmd[@]}") >"$log" 2>&1
+     "${opts[@]}" "${runs[@]}" -- "${cmd[@]}") >"$log" 2>&1
   for v in "$dir"/*.verify.json; do
     [ -f "$v" ] || continue
     python3 - "$v" "$program" "$case" "$first; $more" >>"$report" <<'PY'

@@ -303,55 +303,89 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
   for (size_t r = 0; r < p; r++)
     if (heard.heardAll(r)) full.push_back(r);
   if (full.empty()) return;
-  Elem e = elemOf(key.type);
-  bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
-  bool ops[kOps];
-  std::fill(ops, ops + kOps, small);
+  // The values replayed as elements e: which operations they fit (ops),
+  // and whether any send showed one (opEvidence); inner and oneBuffer do
+  // not depend on e.
   bool opEvidence = false, inner = false;
-  std::vector<Values> &lastSent = sc.lastSent;
-  std::vector<std::vector<Values>> &receivedSince = sc.receivedSince;
-  lastSent.assign(small ? p : 0, Values{});
-  if (receivedSince.size() < (small ? p : 0)) receivedSince.resize(p), sc.held.resize(p);
-  for (size_t r = 0; r < (small ? p : 0); r++) receivedSince[r].clear(), sc.held[r].clear();
-  sc.fitsSince.assign(p, 0xff), sc.fitsExchange.assign(p, 0xff);
-  sc.hasSent.assign(p, 0), sc.hasReceived.assign(p, 0);
-  sc.children.assign(p, 0);
-  sc.sendBuffer.assign(p, 0);
   bool oneBuffer = true; // each rank sends from one buffer it combines into
-  for (const Step &s : steps) {
-    const Message &m = t.messages[s.msg];
-    size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
-    if (s.isSend) {
-      if (sc.hasReceived[a]) inner = true; // combines before forwarding
-      if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
-      sc.sendBuffer[a] = m.sendAddress;
-      if (small) {
-        Values v = decode(m.prefix, m.bytes, e);
-        // A send with nothing received since the previous one is no
-        // evidence (its value may be the rank's own, not a combination).
-        if (sc.hasSent[a] && !receivedSince[a].empty()) {
-          checkSend(sc, a, b, v, e, false, ops);
-          opEvidence = true;
-        } else if (!receivedSince[a].empty()) {
-          checkSend(sc, a, b, v, e, true, ops); // narrows, no evidence alone
+  bool ops[kOps];
+  auto scan = [&](const Elem &e) {
+    bool small = e.bytes > 0 && key.bytes % uint64_t(e.bytes) == 0; // first elements known
+    std::fill(ops, ops + kOps, small);
+    opEvidence = false, inner = false, oneBuffer = true;
+    std::vector<Values> &lastSent = sc.lastSent;
+    std::vector<std::vector<Values>> &receivedSince = sc.receivedSince;
+    lastSent.assign(small ? p : 0, Values{});
+    if (receivedSince.size() < (small ? p : 0)) receivedSince.resize(p), sc.held.resize(p);
+    for (size_t r = 0; r < (small ? p : 0); r++) receivedSince[r].clear(), sc.held[r].clear();
+    sc.fitsSince.assign(p, 0xff), sc.fitsExchange.assign(p, 0xff);
+    sc.hasSent.assign(p, 0), sc.hasReceived.assign(p, 0);
+    sc.children.assign(p, 0);
+    sc.sendBuffer.assign(p, 0);
+    for (const Step &s : steps) {
+      const Message &m = t.messages[s.msg];
+      size_t a = size_t(rankIn(g, m.src)), b = size_t(rankIn(g, m.dst));
+      if (s.isSend) {
+        if (sc.hasReceived[a]) inner = true; // combines before forwarding
+        if (sc.hasSent[a] && sc.sendBuffer[a] != m.sendAddress) oneBuffer = false;
+        sc.sendBuffer[a] = m.sendAddress;
+        if (small) {
+          Values v = decode(m.prefix, m.bytes, e);
+          // A send with nothing received since the previous one is no
+          // evidence (its value may be the rank's own, not a combination).
+          if (sc.hasSent[a] && !receivedSince[a].empty()) {
+            checkSend(sc, a, b, v, e, false, ops);
+            opEvidence = true;
+          } else if (!receivedSince[a].empty()) {
+            checkSend(sc, a, b, v, e, true, ops); // narrows, no evidence alone
+          }
+          lastSent[a] = v;
+          receivedSince[a].clear();
+          auto &held = sc.held[a];
+          held.erase(std::remove_if(held.begin(), held.end(),
+                                    [b](const std::pair<Values, size_t> &r) { return r.second != b; }),
+                     held.end());
         }
-        lastSent[a] = v;
-        receivedSince[a].clear();
-        auto &held = sc.held[a];
-        held.erase(std::remove_if(held.begin(), held.end(),
-                                  [b](const std::pair<Values, size_t> &r) { return r.second != b; }),
-                   held.end());
+        sc.hasSent[a] = 1;
+      } else {
+        sc.hasReceived[b] = 1;
+        sc.children[b]++;
+        if (small) {
+          receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
+          sc.held[b].emplace_back(receivedSince[b].back(), a);
+        }
       }
-      sc.hasSent[a] = 1;
-    } else {
-      sc.hasReceived[b] = 1;
-      sc.children[b]++;
-      if (small) {
-        receivedSince[b].push_back(decode(m.prefix, m.bytes, e));
-        sc.held[b].emplace_back(receivedSince[b].back(), a);
+    }
+  };
+  Elem e = elemOf(key.type);
+  // Untyped bytes (MPI_BYTE, MPI_PACKED: a template's elements sent as
+  // bytes): MPI defines only the bitwise operations on bytes, so the values
+  // are read first as the common element types, the first that pins exactly
+  // one operation kept (its name goes in the note; the match keeps the
+  // traced type); a sum that fits the bytes alone is the chance of no carry.
+  std::string readAs;
+  auto pinsOne = [&] {
+    int n = 0;
+    for (int k = 0; k < kOps; k++) n += ops[k] && opEvidence;
+    return n == 1;
+  };
+  bool found = false;
+  if (key.type == CZ_TRACE_TYPE_BYTE || key.type == CZ_TRACE_TYPE_PACKED) {
+    static const std::pair<Elem, const char *> kReadings[] = {
+        {{8, false, true}, "8-byte integers"}, {{4, false, true}, "4-byte integers"},
+        {{8, true, true}, "doubles"}, {{4, true, true}, "floats"}};
+    for (const auto &[candidate, name] : kReadings) {
+      if (key.bytes % uint64_t(candidate.bytes)) continue;
+      scan(candidate);
+      if (pinsOne()) {
+        e = candidate, found = true;
+        // Bitwise operations read the same at any width.
+        if (!ops[kBand] && !ops[kBor] && !ops[kBxor]) readAs = name;
+        break;
       }
     }
   }
+  if (!found) scan(e);
   int pinned = 0, which = -1;
   for (int k = 0; k < kOps; k++)
     if (ops[k] && opEvidence) pinned++, which = k;
@@ -424,6 +458,10 @@ void analyzeGroupRound(const MessageTable &t, const RankActivity &activity, cons
   if (in.kind != Kind::Alltoall) {
     in.op = pinned == 1 ? kOpNames[which] : "";
     in.shapeOnly = !(inner || opProven);
+    if (!readAs.empty() && pinned == 1)
+      in.note = "the messages are untyped bytes; read as " + readAs + ", their values fit " +
+                in.op + " only (MPI defines no arithmetic on MPI_BYTE: the program's own element "
+                "type is what an MPI call would name)" + (in.note.empty() ? "" : "; " + in.note);
   }
   if (in.shapeOnly && in.kind == Kind::Reduce && rootAnswers(t, activity, msgs, in.rootWorld))
     return; // a master answering requests (task farm), not a reduce

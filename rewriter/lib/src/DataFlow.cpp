@@ -2,6 +2,8 @@
 // from them (see DataFlow.h).
 #include "DataFlow.h"
 
+#include <set>
+
 #include "clang/AST/ExprCXX.h"
 
 #include "AstQueries.h"
@@ -201,10 +203,18 @@ bool FunctionFlow::invariantIn(const Expr *e, unsigned begin, unsigned end, std:
   }
   bool memory = readsMemory(e);
   std::string found;
+  // What `sizeof v` (alignof) names is not evaluated: its value is the
+  // type's size, whatever v holds (unless a variable-length array's).
+  std::set<const Stmt *> unevaluated;
+  forEachStmt(e, [&](const Stmt *x) {
+    const auto *u = dyn_cast<UnaryExprOrTypeTraitExpr>(x);
+    if (!u || u->isArgumentType() || u->getArgumentExpr()->getType()->isVariablyModifiedType()) return;
+    forEachStmt(u->getArgumentExpr(), [&](const Stmt *y) { unevaluated.insert(y); });
+  });
   forEachStmt(e, [&](const Stmt *x) {
     const auto *d = dyn_cast<DeclRefExpr>(x);
     const auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!v || !found.empty()) return;
+    if (!v || !found.empty() || unevaluated.count(x)) return;
     auto it = writes.find(v);
     if (it == writes.end()) return;
     for (const Write &w : it->second)

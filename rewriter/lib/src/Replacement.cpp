@@ -242,6 +242,15 @@ CallPlan CallBuilder::run() {
                             "combine step was not recognised");
     }
     if (sends.empty()) return fail(plan, "no send site of the reduction");
+    // MPI defines no arithmetic on raw bytes (MPI_BYTE, MPI_PACKED: the
+    // bitwise operations only) nor any operation on MPI_CHAR: the hand-made
+    // reduction combines typed values it sends as bytes, which a patch would
+    // have to name with their own type and count.
+    const bool bitwise = op == "MPI_BAND" || op == "MPI_BOR" || op == "MPI_BXOR";
+    if (type == "MPI_CHAR" || ((type == "MPI_BYTE" || type == "MPI_PACKED") && !bitwise))
+      return fail(plan, "the messages are typed " + type + ", on which MPI defines no " + op +
+                            ": the hand-made " + k + " combines values it sends as bytes; a patch needs "
+                            "their own datatype and count (e.g. MPI_LONG and the element count)");
     std::string acc = usable(sends[0].buffer, false);
     if (acc.empty()) return fail(plan, "the accumulated buffer is named by variables of the loop only");
     // As the rings, halvings and chains say: another order of additions.
