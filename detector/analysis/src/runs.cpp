@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "collectivize/collective_kinds.h"
+
 namespace cz::detect {
 namespace {
 
@@ -20,6 +22,17 @@ bool reached(const RunReport &run, const std::vector<SiteUse> &sites) {
     if (run.sitesSeen.count(s)) return true;
   return false;
 }
+
+// A kind and its v form are one collective across runs: the form the key
+// is made with (a v form when any run showed it, below).
+Kind sameCountsKind(Kind k) {
+  const std::string uniform = kinds::sameCountsForm(kindName(k));
+  for (Kind other : {Kind::Gather, Kind::Scatter, Kind::Allgather, Kind::Alltoall})
+    if (uniform == kindName(other)) return other;
+  return k;
+}
+
+bool hasVaryingCounts(Kind k) { return sameCountsKind(k) != k; }
 
 std::string runName(const RunReport &run, size_t k) {
   return "run " + std::to_string(k + 1) + " (" + std::to_string(run.report.ranks) + " ranks)";
@@ -47,7 +60,7 @@ Report combineRuns(std::vector<RunReport> runs) {
   std::map<std::vector<SiteUse>, std::vector<std::pair<size_t, const Match *>>> bySites;
   for (size_t k = 0; k < runs.size(); k++)
     for (const Match &m : runs[k].report.matches) {
-      Key key{m.kind, siteKey(m)};
+      Key key{sameCountsKind(m.kind), siteKey(m)};
       auto [it, fresh] = byKey.try_emplace(key, std::vector<const Match *>(runs.size(), nullptr));
       if (fresh) order.push_back(key);
       if (!it->second[k]) it->second[k] = &m;
@@ -56,36 +69,43 @@ Report combineRuns(std::vector<RunReport> runs) {
   for (const Key &key : order) {
     const std::vector<const Match *> &perRun = byKey[key];
     // The representative: the first run that confirms it, else the first
-    // that shows it.
+    // that shows it; a v form before the same-counts one (equal blocks in
+    // one run are a case of the v form another run shows).
+    bool varying = false;
+    for (const Match *x : perRun) varying = varying || (x && hasVaryingCounts(x->kind));
+    auto eligible = [&](const Match *x) { return x && (!varying || hasVaryingCounts(x->kind)); };
     size_t first = 0;
-    while (!perRun[first]) first++;
+    while (!eligible(perRun[first])) first++;
     for (size_t k = 0; k < runs.size(); k++)
-      if (perRun[k] && perRun[k]->confirmed) {
+      if (eligible(perRun[k]) && perRun[k]->confirmed) {
         first = k;
         break;
       }
     Match m = *perRun[first];
-    bool anyConfirmed = false;
+    bool anyConfirmed = false, anyWhole = false; // whole: confirmed or ambiguous
     uint32_t unproven = ~0u;
-    std::string disagree;
+    std::string disagree, partialIn;
     for (size_t k = 0; k < runs.size(); k++) {
       Match::RunVerdict v;
       v.ranks = runs[k].report.ranks;
       if (const Match *x = perRun[k]) {
         v.status = statusName(*x);
+        if (x->kind != m.kind) v.kind = kindName(x->kind); // the same-counts form there
         anyConfirmed |= x->confirmed;
         if (!x->confirmed) unproven &= x->unproven;
         // Partial: there the post-conditions fail for some member (the
         // counts the root set per worker differed, equal in another run by
         // chance of its process count): the code does not always do it.
         if (!x->confirmed && !isAmbiguous(*x))
-          disagree += std::string(disagree.empty() ? "" : "; ") + "in " + runName(runs[k], k) +
-                      " these call sites form a partial " + kindName(key.first) +
-                      " (its post-conditions fail for some member)";
+          partialIn += std::string(partialIn.empty() ? "" : "; ") + "in " + runName(runs[k], k) +
+                       " these call sites form a partial " + kindName(x->kind) +
+                       " (its post-conditions fail for some member)";
+        else
+          anyWhole = true;
       } else if (reached(runs[k], key.second)) {
         v.status = "none";
         for (auto &[run, other] : bySites[key.second])
-          if (run == k && other->kind != key.first) v.kind = kindName(other->kind);
+          if (run == k && sameCountsKind(other->kind) != key.first) v.kind = kindName(other->kind);
         disagree += std::string(disagree.empty() ? "" : "; ") + "in " + runName(runs[k], k) +
                     " these call sites form " +
                     (v.kind.empty() ? std::string("no collective") : "a " + v.kind);
@@ -94,6 +114,9 @@ Report combineRuns(std::vector<RunReport> runs) {
       }
       m.runs.push_back(v);
     }
+    // Partial everywhere is no disagreement: only beside a run that shows
+    // it whole.
+    if (anyWhole && !partialIn.empty()) disagree += (disagree.empty() ? "" : "; ") + partialIn;
     if (!disagree.empty()) {
       m.confirmed = false;
       m.unproven |= kRunsDisagree;

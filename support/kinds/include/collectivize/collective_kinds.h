@@ -36,4 +36,18 @@ inline bool hasVaryingCounts(const std::string &name) {
   return k && std::strcmp(k->counts, "varying") == 0;
 }
 
+// The same-counts form a v form generalizes, by its MPI call without the
+// trailing v (gatherv -> gather); any other kind is its own. Two runs of
+// one program that show "gather" at one process count and "gatherv" at
+// another (the blocks happen to be equal there) show one collective.
+inline std::string sameCountsForm(const std::string &name) {
+  const CollectiveKind *k = findCollectiveKind(name);
+  if (!k || std::strcmp(k->counts, "varying") != 0) return name;
+  std::string call = k->mpiCall;
+  call.pop_back();
+  for (const CollectiveKind &other : kCollectiveKinds)
+    if (call == other.mpiCall) return other.name;
+  return name;
+}
+
 } // namespace cz::kinds
