@@ -88,6 +88,7 @@ private:
   std::set<const clang::VarDecl *> siteRequests() const; // incl. vectors they are pushed into
   void checkSharedCompletions(RegionPlan &plan);
   void checkOutputsReadLater(RegionPlan &plan);
+  std::string keptMention(const RegionPlan &plan, const std::string &name) const;
   void checkReceivedValuesKept(RegionPlan &plan);
   void collectKeptWrites(RegionPlan &plan) const;
 

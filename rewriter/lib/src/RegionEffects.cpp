@@ -6,6 +6,8 @@
 // Anything the patch would change makes it one to review or gives no patch.
 #include "Planner.h"
 
+#include <cctype>
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -92,6 +94,26 @@ void Planner::checkSharedCompletions(RegionPlan &plan) {
   });
 }
 
+// The first line of the work the patch keeps after or between the new
+// calls that names `name` as a whole word; "" when none does. (Work kept
+// before them ran before the dropped calls too.)
+std::string Planner::keptMention(const RegionPlan &plan, const std::string &name) const {
+  auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::vector<const std::string *> texts{&plan.after};
+  for (const auto &[g, text] : plan.between) texts.push_back(&text);
+  for (const std::string *text : texts)
+    for (size_t at = text->find(name); at != std::string::npos; at = text->find(name, at + 1)) {
+      if ((at > 0 && isWord((*text)[at - 1])) || (at + name.size() < text->size() && isWord((*text)[at + name.size()])))
+        continue;
+      size_t from = text->rfind('\n', at), to = text->find('\n', at);
+      std::string line = text->substr(from == std::string::npos ? 0 : from + 1,
+                                      (to == std::string::npos ? text->size() : to) - (from == std::string::npos ? 0 : from + 1));
+      size_t first = line.find_first_not_of(" \t");
+      return first == std::string::npos ? line : line.substr(first);
+    }
+  return "";
+}
+
 void Planner::checkOutputsReadLater(RegionPlan &plan) {
   std::set<const VarDecl *> reported;
   auto check = [&](const CallExpr *call, const Expr *arg) {
@@ -102,6 +124,22 @@ void Planner::checkOutputsReadLater(RegionPlan &plan) {
     else if (const auto *d = dyn_cast<DeclRefExpr>(a); d && (d->getType()->isPointerType() || d->getType()->isArrayType()))
       v = dyn_cast<VarDecl>(d->getDecl());
     if (!v || !v->hasLocalStorage() || req.collectiveWrites.count(v) || reported.count(v)) return;
+    // Read by work the patch keeps beside the new call (the rest of a
+    // receiving branch: `MPI_Get_count(&status, ..)` after the receive):
+    // the patch itself would hold the read of what nothing fills any more.
+    // (Statuses and requests only: what else a call fills through an int
+    // pointer may be the data, which the collective does deliver.)
+    const std::string what = kindOf(v);
+    const bool status = what.find("MPI_Status") != std::string::npos;
+    if (std::string kept = status || what.find("request") != std::string::npos
+                               ? keptMention(plan, v->getNameAsString())
+                               : "";
+        !kept.empty()) {
+      reported.insert(v);
+      fail(plan, what + " that " + calleeName(call) + " at " + where(call) + " fills is read by work the patch "
+                     "keeps (`" + kept + "`); the collective call fills no " + (status ? "status" : "request"));
+      return;
+    }
     if (const Stmt *use = readOutsidePattern(v)) {
       reported.insert(v);
       std::string read = kindOf(v) + " that " + calleeName(call) + " at " + where(call) + " fills is read at " +
