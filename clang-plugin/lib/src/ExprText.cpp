@@ -29,4 +29,12 @@ const VarDecl *namedVariable(const Expr *e) {
   return nullptr;
 }
 
+const VarDecl *forLoopVariable(const ForStmt *f) {
+  if (const auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
+    if (ds->isSingleDecl()) return dyn_cast<VarDecl>(ds->getSingleDecl());
+  if (const auto *b = dyn_cast_or_null<BinaryOperator>(f->getInit()))
+    if (b->isAssignmentOp()) return namedVariable(b->getLHS());
+  return nullptr;
+}
+
 } // namespace cz::clangtools

@@ -46,14 +46,6 @@ const BinaryOperator *singleAssignment(const Stmt *body) {
   return b && b->getOpcode() == BO_Assign ? b : nullptr;
 }
 
-const VarDecl *loopVariable(const ForStmt *f) {
-  if (const auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
-    if (ds->isSingleDecl()) return dyn_cast<VarDecl>(ds->getSingleDecl());
-  if (const auto *b = dyn_cast_or_null<BinaryOperator>(f->getInit()))
-    if (b->isAssignmentOp()) return varOf(b->getLHS());
-  return nullptr;
-}
-
 struct Candidate {
   const Stmt *copy = nullptr;
   const char *form = "";
@@ -80,7 +72,7 @@ public:
         const ArraySubscriptExpr *mine = send_ ? lhs : rhs, *other = send_ ? rhs : lhs;
         if (mine && other && varOf(mine->getBase()) == buffer_) {
           Candidate c{f, "loop", other->getBase()->IgnoreParenImpCasts(), other->getIdx(),
-                      loopVariable(f)};
+                      forLoopVariable(f)};
           found.push_back(c);
         }
       }
@@ -143,7 +135,7 @@ bool findStagingCopy(const CallExpr *call, llvm::StringRef callee,
     if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s))
       loop = s;
     if (const auto *f = dyn_cast<ForStmt>(s))
-      if (const VarDecl *v = loopVariable(f)) induction.insert(v);
+      if (const VarDecl *v = forLoopVariable(f)) induction.insert(v);
   }
   if (!loop) return false;
   Search search(buffer, send);

@@ -65,14 +65,6 @@ std::string readsVarying(const Stmt *s, const std::map<const VarDecl *, std::str
   return "";
 }
 
-const VarDecl *inductionVariable(const ForStmt *f) {
-  if (const auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
-    if (ds->isSingleDecl()) return dyn_cast<VarDecl>(ds->getSingleDecl());
-  if (const auto *b = dyn_cast_or_null<BinaryOperator>(f->getInit()))
-    if (b->isAssignmentOp()) return namedVariable(b->getLHS());
-  return nullptr;
-}
-
 std::string statementText(const Stmt *s, const SourceManager &sm, const LangOptions &lo) {
   CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()), sm, lo);
   std::string text = r.isValid() ? Lexer::getSourceText(r, sm, lo).str() : "";
@@ -101,7 +93,7 @@ bool findVaryingValue(const CallExpr *call, llvm::StringRef callee, llvm::ArrayR
   for (const Stmt *s : enclosing) {
     if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) loop = s;
     if (const auto *f = dyn_cast<ForStmt>(s))
-      if (const VarDecl *v = inductionVariable(f)) varying[v] = "loop";
+      if (const VarDecl *v = forLoopVariable(f)) varying[v] = "loop";
   }
   if (!loop) return false;
   std::vector<unsigned> peers = peerArguments(callee);

@@ -1,12 +1,13 @@
 // ExprText.h: small questions about an expression that several site
-// analyses ask (StagingCopy, PeerClass, PeerIndexedBuffer): its text as
-// written, and the variable it names.
+// analyses ask (StagingCopy, PeerClass, PeerIndexedBuffer, VaryingValue):
+// its text as written, the variable it names, a for loop's variable.
 #pragma once
 
 #include <string>
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -20,5 +21,9 @@ std::string exprText(const clang::Expr *e, const clang::SourceManager &sm,
 // The variable `e` names, after parentheses and implicit casts; null when
 // it is anything else.
 const clang::VarDecl *namedVariable(const clang::Expr *e);
+
+// The variable a for loop's init declares or assigns (`int i = 0`, `i =
+// 0`); null for any other init.
+const clang::VarDecl *forLoopVariable(const clang::ForStmt *f);
 
 } // namespace cz::clangtools
