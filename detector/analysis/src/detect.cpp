@@ -93,8 +93,9 @@ const char *unprovenSettle(uint32_t bit) {
            "values differ from rank to rank";
   case kRunsDisagree:
     return "another run of the program (another process count or input) shows no such "
-           "collective at these call sites, or one whose post-conditions fail for some member: a pattern that is a collective at one process count "
-           "and not at another is not a collective";
+           "collective at these call sites, or one whose post-conditions fail for some member: a "
+           "pattern that is a collective at one process count and not at another is not a "
+           "collective";
   case kRelayCopied:
     return "ranks that received the data sent the same data on from other buffers than they "
            "received it in: a relay that copies, or data each rank computed alike (a halo "
@@ -469,7 +470,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   }
   for (auto &[key, members] : families) {
     std::set<uint32_t> roots;
-    for (const Finding *f : members) roots.insert(instancesOf[const_cast<Finding *>(f)].front()->rootWorld);
+    for (Finding *f : members) roots.insert(instancesOf[f].front()->rootWorld);
     if (roots.size() < 2) continue;
     std::vector<const Instance *> all;
     for (Finding *f : members) all.insert(all.end(), instancesOf[f].begin(), instancesOf[f].end());

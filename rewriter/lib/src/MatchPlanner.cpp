@@ -20,6 +20,7 @@
 #include "RingCombine.h"
 #include "RingReduceScatter.h"
 #include "RingTwoPhase.h"
+#include "DeadLocals.h"
 #include "WrapperCalls.h"
 
 namespace cz::rewrite {
@@ -269,6 +270,14 @@ public:
     p.endColumn = sm.getColumnNumber(fid, region.end);
     p.call = joinLines(calls, "");
     p.replacement = joinLines(parts, indent);
+    if (!region.slice.empty())
+      p.removedDeclarations = deadDeclarations(ctx, src, region.slice.front(), region.begin, region.end,
+                                               p.replacement);
+    for (const auto &[from, to] : p.removedDeclarations) {
+      std::string text = src.buffer.substr(from, to - from).trim().str();
+      p.notes.push_back("the declaration `" + text + "` (line " + std::to_string(sm.getLineNumber(fid, from)) +
+                        ") is removed: only the replaced code used it");
+    }
     p.kept = region.kept;
     p.review.insert(p.review.begin(), region.review.begin(), region.review.end());
     p.addInclude = runtime && src.buffer.find("collectivize.h") == llvm::StringRef::npos;

@@ -109,6 +109,8 @@ void finish(PatchPlan &p) {
   llvm::Error e = reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement));
   if (!e && p.addInclude)
     e = reps.add(tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n"));
+  for (const auto &[from, to] : p.removedDeclarations)
+    if (!e) e = reps.add(tooling::Replacement(p.path, from, to - from, ""));
   if (e) {
     p.status = "none";
     p.reason = "internal: overlapping edits (" + llvm::toString(std::move(e)) + ")";

@@ -31,6 +31,10 @@ struct PatchPlan {
   unsigned begin = 0, end = 0; // replaced bytes
   unsigned beginLine = 0, beginColumn = 0, endLine = 0, endColumn = 0;
   std::string replacement;     // the text put at [begin, end)
+  // Declarations of locals only the replaced code used, removed with it
+  // (byte ranges, whole lines): compilers that treat an unused variable as
+  // an error (-Werror) build the patched file too (DeadLocals.h).
+  std::vector<std::pair<unsigned, unsigned>> removedDeclarations;
   std::string call;            // the collective call alone
   std::vector<std::string> review, notes, kept;
   bool addInclude = false;     // #include "collectivize.h" at the top
