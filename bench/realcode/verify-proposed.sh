@@ -24,7 +24,7 @@ apd|reduce|mpicc -g -O2 -o $A/reduce/reduce $A/reduce/reduce.c|mpirun -np 4 $A/r
 commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier
 prk|dgemm@np6|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 4 MPI1/DGEMM/dgemm 3 96 16 1
 prk|dgemm@np9|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 8 MPI1/DGEMM/dgemm 3 96 16 1
-imb|p2p|make IMB-P2P CC=mpicc|mpirun -np 4 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|mpirun -np 8 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|--ignore ^[[:space:]]+[0-9]+[[:space:]]+[0-9] --ignore ^#.Date"
+imb|p2p|make IMB-P2P CC=mpicc|mpirun -np 4 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|mpirun -np 8 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|--ignore ^[[:space:]]+[0-9]+[[:space:]]+[0-9] --ignore ^#.Date --ignore ^#.*IMB-P2P"
 report=$out/VERIFY.md
 {
   echo "# Proposed patches, verified ($(date -u +%Y-%m-%d), $("$cz" --version 2>/dev/null | head -1))"
