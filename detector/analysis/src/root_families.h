@@ -18,7 +18,10 @@ namespace cz::detect::detail {
 //  - at the same call sites, one root after the other (each root had
 //    received the data before it sent its own: a loop over panels owned by
 //    different ranks): one bcast whose root varies (Match::roots), unless
-//    every one of them carries a constant fill (then nothing).
+//    every one of them carries a constant fill (then nothing); ambiguous
+//    (kInterleaved) when they do not come one after another: two overlap
+//    at a rank (Match::overlapsOtherRoots) or reach two members in
+//    opposite orders (random pairs swapping their buffers).
 //  - at different call sites, one per member, running together and kept
 //    apart: an allgather (each rank's block sent by code of its own).
 // The merged matches go to `out`, the matches they replace to `merged`.
