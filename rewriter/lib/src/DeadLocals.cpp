@@ -41,10 +41,10 @@ bool plainType(QualType t) {
 
 } // namespace
 
-std::vector<std::pair<unsigned, unsigned>> deadDeclarations(ASTContext &ctx, const SourceText &src,
-                                                            const Stmt *inside, unsigned begin,
-                                                            unsigned end, const std::string &replacement) {
-  std::vector<std::pair<unsigned, unsigned>> out;
+std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const SourceText &src,
+                                                         const Stmt *inside, unsigned begin,
+                                                         unsigned end, const std::string &replacement) {
+  std::vector<PatchPlan::DeclarationEdit> out;
   const FunctionDecl *f = inside ? functionOf(ctx, inside) : nullptr;
   if (!f || !f->getBody()) return out;
   // Every use of every local, by offset.
@@ -54,23 +54,33 @@ std::vector<std::pair<unsigned, unsigned>> deadDeclarations(ASTContext &ctx, con
       if (const auto *v = dyn_cast<VarDecl>(d->getDecl()))
         uses[v].push_back(src.offset(d->getBeginLoc()));
   });
+  auto dead = [&](const VarDecl *v) {
+    if (!v->isLocalVarDecl() || v->isStaticLocal() || !plainType(v->getType())) return false;
+    if (v->getInit() && v->getInit()->HasSideEffects(ctx)) return false;
+    auto it = uses.find(v);
+    if (it == uses.end() || namesWord(replacement, v->getNameAsString())) return false;
+    for (unsigned at : it->second)
+      if (at < begin || at >= end) return false;
+    return true;
+  };
+  llvm::StringRef text = src.buffer;
   forEachStmt(f->getBody(), [&](const Stmt *x) {
     const auto *ds = dyn_cast<DeclStmt>(x);
     if (!ds || ds->getBeginLoc().isMacroID() || ds->getEndLoc().isMacroID()) return;
     unsigned from = src.offset(ds->getBeginLoc()), to = src.endOffset(ds);
     if (to <= from || (from >= begin && from < end)) return; // inside the replaced code: gone with it
+    std::vector<const VarDecl *> vars, kept;
+    std::string names;
     for (const Decl *d : ds->decls()) {
       const auto *v = dyn_cast<VarDecl>(d);
-      if (!v || !v->isLocalVarDecl() || v->isStaticLocal() || !plainType(v->getType())) return;
-      if (v->getInit() && v->getInit()->HasSideEffects(ctx)) return;
-      auto it = uses.find(v);
-      if (it == uses.end() || namesWord(replacement, v->getNameAsString())) return;
-      for (unsigned at : it->second)
-        if (at < begin || at >= end) return;
+      if (!v) return;
+      vars.push_back(v);
+      if (dead(v)) names += (names.empty() ? "" : ", ") + v->getNameAsString();
+      else kept.push_back(v);
     }
+    if (names.empty()) return;
     // Alone on its lines: from the line's start (only blanks before) to
     // the end of its last line (only blanks after).
-    llvm::StringRef text = src.buffer;
     unsigned lineStart = from;
     while (lineStart > 0 && (text[lineStart - 1] == ' ' || text[lineStart - 1] == '\t')) lineStart--;
     if (lineStart > 0 && text[lineStart - 1] != '\n') return;
@@ -78,7 +88,30 @@ std::vector<std::pair<unsigned, unsigned>> deadDeclarations(ASTContext &ctx, con
     while (lineEnd < text.size() && (text[lineEnd] == ' ' || text[lineEnd] == '\t')) lineEnd++;
     if (lineEnd < text.size() && text[lineEnd] != '\n') return;
     if (lineEnd < text.size()) lineEnd++;
-    out.push_back({lineStart, lineEnd});
+    PatchPlan::DeclarationEdit edit;
+    edit.from = lineStart, edit.to = lineEnd;
+    edit.removed = text.substr(from, to - from).str();
+    edit.names = names;
+    if (!kept.empty()) {
+      // Written again with the declarators that stay: only when all are
+      // plain scalars of one type (no `*` or `[]` of their own), each
+      // declarator's text its name to its end (`rounds = 0`).
+      for (const VarDecl *v : vars)
+        if (v->getType() != vars[0]->getType() || !v->getType()->isScalarType() || v->getType()->isPointerType() ||
+            v->getLocation().isMacroID())
+          return;
+      std::string prefix = text.substr(from, src.offset(vars[0]->getLocation()) - from).str();
+      std::string declarators;
+      for (const VarDecl *v : kept) {
+        unsigned a = src.offset(v->getLocation());
+        unsigned z = v->getInit() ? src.endOffset(v->getInit()) : a + unsigned(v->getName().size());
+        if (z <= a || z > to) return;
+        llvm::StringRef one = text.substr(a, z - a).rtrim(" \t;");
+        declarators += (declarators.empty() ? "" : ", ") + one.str();
+      }
+      edit.text = text.substr(lineStart, from - lineStart).str() + prefix + declarators + ";\n";
+    }
+    out.push_back(edit);
   });
   return out;
 }

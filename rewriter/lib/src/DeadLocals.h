@@ -12,19 +12,23 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 
+#include "collectivize/rewrite/Rewrite.h"
 #include "collectivize/rewrite/SourceText.h"
 
 namespace cz::rewrite {
 
-// Byte ranges (whole lines) of the declaration statements in the function
-// holding `inside` that only the replaced bytes [begin, end) use: every
-// variable they declare is local, of a scalar (or array of scalars) type,
-// initialised without side effects or not at all, referred to only inside
-// [begin, end), and not named by the replacement text; the statement is
-// alone on its lines. Anything else is kept (an unused variable costs a
-// warning, a removed one in use a build).
-std::vector<std::pair<unsigned, unsigned>> deadDeclarations(clang::ASTContext &ctx, const SourceText &src,
-                                                            const clang::Stmt *inside, unsigned begin,
-                                                            unsigned end, const std::string &replacement);
+// The declaration statements in the function holding `inside` whose
+// variables only the replaced bytes [begin, end) use, each as an edit of
+// its whole lines: removed when every variable it declares is so, or
+// written again with the others when it declares several plain scalars
+// of one type (`int rounds = 0, spare = 0;` -> `int rounds = 0;`). A
+// variable counts when it is local, of a scalar (or array of scalars)
+// type, initialised without side effects or not at all, referred to only
+// inside [begin, end), and not named by the replacement text; the
+// statement must be alone on its lines. Anything else is kept (an unused
+// variable costs a warning, a removed one in use a build).
+std::vector<PatchPlan::DeclarationEdit> deadDeclarations(clang::ASTContext &ctx, const SourceText &src,
+                                                         const clang::Stmt *inside, unsigned begin,
+                                                         unsigned end, const std::string &replacement);
 
 } // namespace cz::rewrite

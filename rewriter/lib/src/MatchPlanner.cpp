@@ -273,11 +273,13 @@ public:
     if (!region.slice.empty())
       p.removedDeclarations = deadDeclarations(ctx, src, region.slice.front(), region.begin, region.end,
                                                p.replacement);
-    for (const auto &[from, to] : p.removedDeclarations) {
-      std::string text = src.buffer.substr(from, to - from).trim().str();
-      p.notes.push_back("the declaration `" + text + "` (line " + std::to_string(sm.getLineNumber(fid, from)) +
-                        ") is removed: only the replaced code used it");
-    }
+    for (const PatchPlan::DeclarationEdit &d : p.removedDeclarations)
+      p.notes.push_back((d.text.empty() ? "the declaration `" + d.removed + "`"
+                                        : d.names + " of `" + d.removed + "`") +
+                        " (line " + std::to_string(sm.getLineNumber(fid, d.from)) +
+                        ") " + (d.names.find(',') == std::string::npos || d.text.empty() ? "is" : "are") +
+                        " removed: only the replaced code used " +
+                        (d.names.find(',') == std::string::npos || d.text.empty() ? "it" : "them"));
     p.kept = region.kept;
     p.review.insert(p.review.begin(), region.review.begin(), region.review.end());
     p.addInclude = runtime && src.buffer.find("collectivize.h") == llvm::StringRef::npos;

@@ -2,9 +2,10 @@
 // imb_p2p_barrier): left behind, `mask`, `dst`, `src` and `tmp` would be
 // unused variables, which IMB's -Werror build refused (collectivize verify
 // said "does not build"). Declarations only the replaced code used are
-// removed with it, each named in the notes. Kept: a local used after the
-// region, a declaration one of whose variables is still used, one whose
-// initialiser has a side effect.
+// removed with it, each named in the notes; a declaration of several
+// whose others are still used is written again without them (`spare`).
+// Kept: locals used after the region. The patched file builds with -Wall
+// -Werror, as the original does.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/prog.c
 // RUN: %collectivize instrument -q --root %t -o %t/inst %t/prog.c -- %mock-mpi
 // RUN: %cz-make-report %t/inst/collectivize-sites.json 'barrier count=0' > %t/report.json
@@ -12,11 +13,13 @@
 // RUN: FileCheck %s --check-prefix=NOTES < %t/p/01-barrier.md
 // RUN: cd %t && git apply p/01-barrier.diff
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
+// RUN: %mpicc -Wall -Werror -c %t/prog.c -o %t/prog.o
+// RUN: %mpicc -Wall -Werror -c %s -o %t/original.o
 // SUMMARY: 01-barrier: proposed prog.c:{{.*}} -> MPI_Barrier(comm);
-// NOTES: the declaration `int mask = 1;` (line 28) is removed: only the replaced code used it
-// NOTES: the declaration `int dst, src;` (line 29) is removed: only the replaced code used it
-// NOTES: the declaration `int tmp = 0;` (line 30) is removed: only the replaced code used it
-// NOTES-NOT: `int rounds
+// NOTES: the declaration `int mask = 1;` (line 31) is removed: only the replaced code used it
+// NOTES: the declaration `int dst, src;` (line 32) is removed: only the replaced code used it
+// NOTES: the declaration `int tmp = 0;` (line 33) is removed: only the replaced code used it
+// NOTES: spare of `int rounds = 0, spare = 0;` (line 34) is removed: only the replaced code used it
 // NOTES-NOT: `int stamp
 #include <mpi.h>
 
@@ -35,18 +38,17 @@ int barrier(MPI_Comm comm) {
   for (; mask < size; mask <<= 1) {
     dst = (rank + mask) % size;
     src = (rank - mask + size) % size;
-    spare = dst + src;
-    MPI_Sendrecv(&tmp, 0, MPI_BYTE, dst, 9, &tmp, 0, MPI_BYTE, src, 9, comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&tmp, 0, MPI_BYTE, dst, 9 + spare, &tmp, 0, MPI_BYTE, src, 9 + spare, comm, MPI_STATUS_IGNORE);
   }
-  return rounds + rank;
+  return rounds + rank + stamp;
 }
 // CHECK:      int barrier(MPI_Comm comm) {
 // CHECK-NEXT:   int size = 0;
 // CHECK-NEXT:   int rank = 0;
-// CHECK-NEXT:   int rounds = 0, spare = 0;
+// CHECK-NEXT:   int rounds = 0;
 // CHECK-NEXT:   int stamp = next_stamp();
 // CHECK-NEXT:   MPI_Comm_size(comm, &size);
 // CHECK-NEXT:   MPI_Comm_rank(comm, &rank);
 // CHECK-NEXT:   MPI_Barrier(comm);
-// CHECK-NEXT:   return rounds + rank;
+// CHECK-NEXT:   return rounds + rank + stamp;
 // CHECK-NEXT: }

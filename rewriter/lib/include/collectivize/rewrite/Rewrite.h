@@ -32,9 +32,17 @@ struct PatchPlan {
   unsigned beginLine = 0, beginColumn = 0, endLine = 0, endColumn = 0;
   std::string replacement;     // the text put at [begin, end)
   // Declarations of locals only the replaced code used, removed with it
-  // (byte ranges, whole lines): compilers that treat an unused variable as
-  // an error (-Werror) build the patched file too (DeadLocals.h).
-  std::vector<std::pair<unsigned, unsigned>> removedDeclarations;
+  // (whole lines; `text` what stays of a declaration some of whose
+  // variables are still used, "" when none): compilers that treat an
+  // unused variable as an error (-Werror) build the patched file too
+  // (DeadLocals.h).
+  struct DeclarationEdit {
+    unsigned from = 0, to = 0; // bytes replaced
+    std::string text;          // what stays ("" : the lines go)
+    std::string removed;       // the declaration as it was, for the notes
+    std::string names;         // the variables removed ("mask, dst")
+  };
+  std::vector<DeclarationEdit> removedDeclarations;
   std::string call;            // the collective call alone
   std::vector<std::string> review, notes, kept;
   bool addInclude = false;     // #include "collectivize.h" at the top
