@@ -1,6 +1,7 @@
 // DeadLocals.cpp: see DeadLocals.h.
 #include "DeadLocals.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -93,23 +94,38 @@ std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const 
     edit.removed = text.substr(from, to - from).str();
     edit.names = names;
     if (!kept.empty()) {
-      // Written again with the declarators that stay: only when all are
-      // plain scalars of one type (no `*` or `[]` of their own), each
-      // declarator's text its name to its end (`rounds = 0`).
+      // The statement without the dead declarators, laid out as written:
+      // each after the first from the end of the one before it to its own
+      // end (`, partner`), leading dead ones up to the first that stays.
+      // Only when none has a `*` or `[]` of its own (the type then holds
+      // for all, and a declarator is its name to its end).
       for (const VarDecl *v : vars)
         if (v->getType() != vars[0]->getType() || !v->getType()->isScalarType() || v->getType()->isPointerType() ||
             v->getLocation().isMacroID())
           return;
-      std::string prefix = text.substr(from, src.offset(vars[0]->getLocation()) - from).str();
-      std::string declarators;
-      for (const VarDecl *v : kept) {
+      struct Span { unsigned start, end; bool dead; };
+      std::vector<Span> spans;
+      for (const VarDecl *v : vars) {
         unsigned a = src.offset(v->getLocation());
         unsigned z = v->getInit() ? src.endOffset(v->getInit()) : a + unsigned(v->getName().size());
-        if (z <= a || z > to) return;
-        llvm::StringRef one = text.substr(a, z - a).rtrim(" \t;");
-        declarators += (declarators.empty() ? "" : ", ") + one.str();
+        while (z > a && (text[z - 1] == ';' || text[z - 1] == ' ' || text[z - 1] == '\t')) z--;
+        if (z <= a || z > to || (!spans.empty() && a < spans.back().end)) return;
+        spans.push_back({a, z, std::find(kept.begin(), kept.end(), v) == kept.end()});
       }
-      edit.text = text.substr(lineStart, from - lineStart).str() + prefix + declarators + ";\n";
+      std::vector<std::pair<unsigned, unsigned>> cuts;
+      size_t firstKept = 0;
+      while (spans[firstKept].dead) firstKept++;
+      if (firstKept > 0) cuts.push_back({spans[0].start, spans[firstKept].start});
+      for (size_t i = firstKept + 1; i < spans.size(); i++)
+        if (spans[i].dead) cuts.push_back({spans[i - 1].end, spans[i].end});
+      std::string rest;
+      unsigned at = from;
+      for (const auto &[c0, c1] : cuts) {
+        rest += text.substr(at, c0 - at).str();
+        at = c1;
+      }
+      rest += text.substr(at, to - at).str();
+      edit.from = from, edit.to = to, edit.text = rest;
     }
     out.push_back(edit);
   });
