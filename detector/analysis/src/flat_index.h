@@ -1,16 +1,3 @@
-  // The value whose key hashes to `hash` and satisfies same(value); else
-  // inserts `value` (second: inserted).
-  template <class Same>
-  std::pair<uint32_t, bool> insert(uint64_t hash, uint32_t value, Same same) {
-    auto [slot, fresh] = probe(hash, value, same);
-    return {slot->value, fresh};
-  }
-  // insert, but a key already present now maps to `value`.
-  template <class Same>
-  void assign(uint64_t hash, uint32_t value, Same same) {
-    probe(hash, value, same).first->value = value;
-  }
-
 // flat_index.h: a key -> uint32_t index in one open-addressing array
 // (linear probing), for the lookups done once per message: no node per
 // entry, one probe in the common case. Insert-only; values are indices
@@ -98,35 +85,13 @@ public:
   // inserts `value` (second: inserted).
   template <class Same>
   std::pair<uint32_t, bool> insert(uint64_t hash, uint32_t value, Same same) {
-    if ((used_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
-    uint32_t tag = uint32_t(hash >> 32);
-    for (size_t s = size_t(hash) & mask_;; s = (s + 1) & mask_) {
-      Slot &sl = slots_[s];
-      if (sl.value == kEmpty) {
-        sl = {tag, value}, used_++;
-        low_[s] = uint32_t(hash);
-        return {value, true};
-      }
-      if (sl.tag == tag && same(sl.value)) return {sl.value, false};
-    }
+    auto [slot, fresh] = probe(hash, value, same);
+    return {slot->value, fresh};
   }
   // insert, but a key already present now maps to `value`.
   template <class Same>
   void assign(uint64_t hash, uint32_t value, Same same) {
-    if ((used_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
-    uint32_t tag = uint32_t(hash >> 32);
-    for (size_t s = size_t(hash) & mask_;; s = (s + 1) & mask_) {
-      Slot &sl = slots_[s];
-      if (sl.value == kEmpty) {
-        sl = {tag, value}, used_++;
-        low_[s] = uint32_t(hash);
-        return;
-      }
-      if (sl.tag == tag && same(sl.value)) {
-        sl.value = value;
-        return;
-      }
-    }
+    probe(hash, value, same).first->value = value;
   }
 
 private:
