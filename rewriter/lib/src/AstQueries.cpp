@@ -2,10 +2,13 @@
 // region planner and the replacement builder both ask.
 #include "AstQueries.h"
 
+#include <cctype>
+
 #include <climits>
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace cz::rewrite {
@@ -126,6 +129,25 @@ std::string indentLines(const std::string &t) {
     if (c == '\n') out += "  ";
   }
   return out;
+}
+
+const FunctionDecl *enclosingFunction(ASTContext &ctx, const Stmt *s) {
+  DynTypedNode n = DynTypedNode::create(*s);
+  while (true) {
+    DynTypedNodeList ps = ctx.getParents(n);
+    if (ps.empty()) return nullptr;
+    n = ps[0];
+    if (const auto *f = n.get<FunctionDecl>()) return f;
+    if (n.get<LambdaExpr>()) return nullptr;
+  }
+}
+
+size_t findWord(const std::string &text, const std::string &name, size_t from) {
+  auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(name, from); at != std::string::npos; at = text.find(name, at + 1))
+    if ((at == 0 || !part(text[at - 1])) && (at + name.size() >= text.size() || !part(text[at + name.size()])))
+      return at;
+  return std::string::npos;
 }
 
 std::string unusedName(const ASTContext &ctx, const std::string &base) {

@@ -37,5 +37,11 @@ std::string calleeName(const clang::CallExpr *call);
 std::string unusedName(const clang::ASTContext &ctx, const std::string &base);
 // Two more spaces at the start of every line.
 std::string indentLines(const std::string &text);
+// The function whose body holds s; null when s is in a lambda (or in no
+// function).
+const clang::FunctionDecl *enclosingFunction(clang::ASTContext &ctx, const clang::Stmt *s);
+// Where `name` stands in `text` as a whole identifier (not part of a
+// longer one), from `from` on; npos when nowhere.
+size_t findWord(const std::string &text, const std::string &name, size_t from = 0);
 
 } // namespace cz::rewrite

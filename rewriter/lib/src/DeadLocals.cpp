@@ -2,11 +2,9 @@
 #include "DeadLocals.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include "clang/AST/Decl.h"
-#include "clang/AST/ParentMapContext.h"
 
 #include "AstQueries.h"
 
@@ -15,25 +13,6 @@ namespace cz::rewrite {
 using namespace clang;
 
 namespace {
-
-bool namesWord(const std::string &text, const std::string &name) {
-  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
-    if ((at == 0 || !word(text[at - 1])) && (at + name.size() >= text.size() || !word(text[at + name.size()])))
-      return true;
-  return false;
-}
-
-const FunctionDecl *functionOf(ASTContext &ctx, const Stmt *s) {
-  DynTypedNodeList parents = ctx.getParents(*s);
-  while (!parents.empty()) {
-    if (const auto *f = parents[0].get<FunctionDecl>()) return f;
-    if (const auto *st = parents[0].get<Stmt>()) parents = ctx.getParents(*st);
-    else if (const auto *d = parents[0].get<Decl>()) parents = ctx.getParents(*d);
-    else break;
-  }
-  return nullptr;
-}
 
 bool plainType(QualType t) {
   while (const ArrayType *a = t->getAsArrayTypeUnsafe()) t = a->getElementType();
@@ -46,7 +25,7 @@ std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const 
                                                          const Stmt *inside, unsigned begin,
                                                          unsigned end, const std::string &replacement) {
   std::vector<PatchPlan::DeclarationEdit> out;
-  const FunctionDecl *f = inside ? functionOf(ctx, inside) : nullptr;
+  const FunctionDecl *f = inside ? enclosingFunction(ctx, inside) : nullptr;
   if (!f || !f->getBody()) return out;
   // Every use of every local, by offset.
   std::map<const VarDecl *, std::vector<unsigned>> uses;
@@ -59,7 +38,7 @@ std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const 
     if (!v->isLocalVarDecl() || v->isStaticLocal() || !plainType(v->getType())) return false;
     if (v->getInit() && v->getInit()->HasSideEffects(ctx)) return false;
     auto it = uses.find(v);
-    if (it == uses.end() || namesWord(replacement, v->getNameAsString())) return false;
+    if (it == uses.end() || findWord(replacement, v->getNameAsString()) != std::string::npos) return false;
     for (unsigned at : it->second)
       if (at < begin || at >= end) return false;
     return true;

@@ -64,14 +64,7 @@ const Stmt *Planner::parentOf(const Stmt *s) const {
 }
 
 const FunctionDecl *Planner::enclosingFunction(const Stmt *s) const {
-  DynTypedNode n = DynTypedNode::create(*s);
-  while (true) {
-    DynTypedNodeList ps = src.ctx.getParents(n);
-    if (ps.empty()) return nullptr;
-    n = ps[0];
-    if (const auto *f = n.get<FunctionDecl>()) return f;
-    if (n.get<LambdaExpr>()) return nullptr;
-  }
+  return cz::rewrite::enclosingFunction(src.ctx, s);
 }
 
 bool Planner::isAncestor(const Stmt *a, const Stmt *s) const {

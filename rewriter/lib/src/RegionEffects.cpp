@@ -6,8 +6,6 @@
 // Anything the patch would change makes it one to review or gives no patch.
 #include "Planner.h"
 
-#include <cctype>
-
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -98,19 +96,17 @@ void Planner::checkSharedCompletions(RegionPlan &plan) {
 // calls that names `name` as a whole word; "" when none does. (Work kept
 // before them ran before the dropped calls too.)
 std::string Planner::keptMention(const RegionPlan &plan, const std::string &name) const {
-  auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::vector<const std::string *> texts{&plan.after};
   for (const auto &[g, text] : plan.between) texts.push_back(&text);
-  for (const std::string *text : texts)
-    for (size_t at = text->find(name); at != std::string::npos; at = text->find(name, at + 1)) {
-      if ((at > 0 && isWord((*text)[at - 1])) || (at + name.size() < text->size() && isWord((*text)[at + name.size()])))
-        continue;
-      size_t from = text->rfind('\n', at), to = text->find('\n', at);
-      std::string line = text->substr(from == std::string::npos ? 0 : from + 1,
-                                      (to == std::string::npos ? text->size() : to) - (from == std::string::npos ? 0 : from + 1));
-      size_t first = line.find_first_not_of(" \t");
-      return first == std::string::npos ? line : line.substr(first);
-    }
+  for (const std::string *text : texts) {
+    size_t at = findWord(*text, name);
+    if (at == std::string::npos) continue;
+    size_t from = text->rfind('\n', at), to = text->find('\n', at);
+    from = from == std::string::npos ? 0 : from + 1;
+    std::string line = text->substr(from, (to == std::string::npos ? text->size() : to) - from);
+    size_t first = line.find_first_not_of(" \t");
+    return first == std::string::npos ? line : line.substr(first);
+  }
   return "";
 }
 
