@@ -26,8 +26,13 @@ bool reached(const RunReport &run, const std::vector<SiteUse> &sites) {
 // A kind and its v form are one collective across runs: the form the key
 // is made with (a v form when any run showed it, below).
 Kind sameCountsKind(Kind k) {
+  static constexpr Kind kAll[] = {
+#define COLLECTIVE_KIND(Enum, name, call, rooted, counts, reduction, exchange, args) Kind::Enum,
+#include "collectivize/collective_kinds.def"
+#undef COLLECTIVE_KIND
+  };
   const std::string uniform = kinds::sameCountsForm(kindName(k));
-  for (Kind other : {Kind::Gather, Kind::Scatter, Kind::Allgather, Kind::Alltoall})
+  for (Kind other : kAll)
     if (uniform == kindName(other)) return other;
   return k;
 }
