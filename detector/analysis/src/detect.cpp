@@ -442,11 +442,12 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
       m.timedInstances++;
     }
   }
+  std::unordered_map<const Finding *, bool> throughRoot; // rooted findings: allThroughRoot
   for (auto &[f, ins] : instancesOf) {
     uint32_t rank = 0;
     // (Rooted kinds only when every message goes from or to the root: a
     // bcast's pieces pipelined through relays interleave there by design.)
-    if (rowOf(f->match.kind).rooted && !allThroughRoot(t, ins)) continue;
+    if (rowOf(f->match.kind).rooted && !(throughRoot[f] = allThroughRoot(t, ins))) continue;
     if (!detail::instancesInterleave(t, ins, rank)) continue;
     f->match.unproven |= kInterleaved;
     if (f->match.note.empty())
@@ -462,8 +463,7 @@ std::vector<Finding> findInWindow(const MessageTable &t, const DetectOptions &o)
   using Calls = std::set<std::pair<uint64_t, uint8_t>>;
   std::map<std::pair<uint32_t, Calls>, std::vector<Finding *>> families;
   for (auto &[k, f] : agg) {
-    const std::vector<const Instance *> &ins = instancesOf[&f];
-    if (k.kind != Kind::Bcast || k.rootWorld == kNone || !allThroughRoot(t, ins)) continue;
+    if (k.kind != Kind::Bcast || k.rootWorld == kNone || !throughRoot[&f]) continue;
     Calls calls;
     for (const SiteUse &su : k.sites) calls.insert({su.id, su.siteKind});
     families[{k.comm, calls}].push_back(&f);
