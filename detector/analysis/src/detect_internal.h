@@ -261,9 +261,10 @@ void weighScatteredFirst(const MessageTable &t, const RankActivity &activity,
                          const std::vector<uint8_t> &claimed, std::vector<Instance> &instances);
 
 // Pipelined broadcasts: consecutive spread instances with one group and
-// root whose root buffers are adjacent pieces of one buffer are one
-// broadcast of the whole buffer (pipeline_segments.cpp).
-void mergeSegments(std::vector<Instance> &instances);
+// root whose root buffers are adjacent pieces of one buffer, sent and
+// received through the same call sites, are one broadcast of the whole
+// buffer (pipeline_segments.cpp).
+void mergeSegments(const MessageTable &t, std::vector<Instance> &instances);
 
 // Items that spread from one root (bcast of any shape).
 void findSpreads(const MessageTable &t, const DetectOptions &o, const RankActivity &activity,

@@ -581,6 +581,40 @@ std::vector<std::vector<uint32_t>> bySitePair(const MessageTable &t,
 // whose transposes link the rows into one part that is no reduction.
 // (Only the parts: a pair's messages alone read as a reduce on the whole
 // group were RandomAccess's update buckets in HPCC, a partial match.)
+//
+// A round whose call-site pairs come one after the other at every rank
+// (each rank done with one pair's messages before it starts another's) is
+// read pair by pair on the whole group: rounds number each pair of ranks'
+// messages, so a root's sends of a parameter to every worker and, later,
+// the workers' partial results to it share a round (a textbook
+// integration program: its broadcast and its sum are both 8-byte doubles
+// with tag 0). Pairs whose messages interleave at a rank are not phases
+// (RandomAccess's buckets above).
+bool sitePairsInPhases(const MessageTable &t, const std::vector<std::vector<uint32_t>> &pairs) {
+  // Per rank, each pair's first and last event position; no two pairs'
+  // spans may overlap at any rank.
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> spans;
+  for (const std::vector<uint32_t> &pair : pairs) {
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> mine;
+    auto touch = [&](uint32_t rank, uint32_t pos) {
+      auto [it, fresh] = mine.try_emplace(rank, pos, pos);
+      if (!fresh) it->second.first = std::min(it->second.first, pos),
+                  it->second.second = std::max(it->second.second, pos);
+    };
+    for (uint32_t i : pair) {
+      const Message &m = t.messages[i];
+      touch(m.src, m.sendPos), touch(m.dst, m.recvPos);
+    }
+    for (auto &[rank, span] : mine) spans[rank].push_back(span);
+  }
+  for (auto &[rank, v] : spans) {
+    std::sort(v.begin(), v.end());
+    for (size_t k = 1; k < v.size(); k++)
+      if (v[k].first <= v[k - 1].second) return false;
+  }
+  return true;
+}
+
 void analyzeRound(const MessageTable &t, const RankActivity &activity, const RoundKey &key,
                   const std::vector<uint32_t> &msgs, RoundScratch &sc,
                   std::vector<uint8_t> &claimed, std::vector<Instance> &out) {
@@ -588,8 +622,16 @@ void analyzeRound(const MessageTable &t, const RankActivity &activity, const Rou
   const size_t before = out.size();
   analyzeGroupRound(t, activity, key, g, msgs, sc, claimed, out);
   if (out.size() == before) analyzeParts(t, activity, key, g, msgs, sc, claimed, out);
-  if (out.size() != before || g.members.size() < 6 || msgs.empty()) return; // (analyzeParts' least)
-  for (const std::vector<uint32_t> &part : bySitePair(t, msgs))
+  if (out.size() != before || msgs.empty()) return;
+  const std::vector<std::vector<uint32_t>> pairs = bySitePair(t, msgs);
+  if (pairs.empty()) return;
+  if (sitePairsInPhases(t, pairs)) {
+    for (const std::vector<uint32_t> &pair : pairs)
+      analyzeGroupRound(t, activity, key, g, pair, sc, claimed, out);
+    if (out.size() != before) return;
+  }
+  if (g.members.size() < 6) return; // (analyzeParts' least)
+  for (const std::vector<uint32_t> &part : pairs)
     analyzeParts(t, activity, key, g, part, sc, claimed, out);
 }
 

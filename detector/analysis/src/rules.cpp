@@ -67,7 +67,7 @@ void spreads(RuleInputs &in) {
     for (uint32_t m : i.messages) in.claimed[m] = 1;
 }
 void longBcasts(RuleInputs &in) { findLongBcasts(in.t, in.activity(), in.claimed, in.instances); }
-void segments(RuleInputs &in) { mergeSegments(in.instances); }
+void segments(RuleInputs &in) { mergeSegments(in.t, in.instances); }
 void gatherings(RuleInputs &in) { findGatherings(in.t, in.provenance(), in.o, in.claimed, in.instances); }
 void scatteredFirst(RuleInputs &in) { weighScatteredFirst(in.t, in.activity(), in.claimed, in.instances); }
 
