@@ -240,16 +240,18 @@ Chosen chooseRoot(const ArgumentContext &c) {
   for (const auto *list : {&c.sends, &c.recvs})
     for (const MessageArgs &a : *list) fixedTree = fixedTree && a.peer && c.flow.onlyRankAndSize(a.peer);
   if (fixedTree)
-    for (const Expr *e : c.flow.rankComparisons()) {
-      long long v;
-      if (!constantValue(c, e, v) || varies || v != observed) continue;
-      out.text = c.src.of(e);
-      out.notes.push_back("root: " + out.text + " (the messages' peers depend on the rank and the size only, so " +
-                          "the tree's root does not depend on the input; the source compares the rank with " +
-                          out.text + " at line " + std::to_string(c.line(e)) +
-                          "; verify at a second process count)");
-      return out;
-    }
+    for (const auto *list : {&c.flow.rankComparisons(), &c.flow.callerRankComparisons()})
+      for (const Expr *e : *list) {
+        long long v;
+        if (!constantValue(c, e, v) || varies || v != observed) continue;
+        out.text = c.src.of(e);
+        out.notes.push_back("root: " + out.text + " (the messages' peers depend on the rank and the size only, so " +
+                            "the tree's root does not depend on the input; the source compares the rank with " +
+                            out.text + " at line " + std::to_string(c.line(e)) +
+                            (list == &c.flow.rankComparisons() ? "" : ", in a caller that passes its rank in") +
+                            "; verify at a second process count)");
+        return out;
+      }
   out.whyNot = "no root expression: the source names the root in no rank comparison, no peer that is "
                "the same at every site and no rank made relative to it" +
                (rejected.empty() ? std::string() : " (" + rejected + ")") + "; the trace shows root " + traced +

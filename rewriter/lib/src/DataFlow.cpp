@@ -2,8 +2,10 @@
 // from them (see DataFlow.h).
 #include "DataFlow.h"
 
+#include <functional>
 #include <set>
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
 #include "AstQueries.h"
@@ -38,7 +40,7 @@ bool hasCall(const Expr *e) {
 } // namespace
 
 FunctionFlow::FunctionFlow(const SourceText &s, const FunctionDecl *function,
-                           const std::set<const VarDecl *> &rankLike)
+                           const std::set<const VarDecl *> &rankLike, bool askCallers)
     : src(s), rankVars(rankLike) {
   const Stmt *body = function ? function->getBody() : nullptr;
   if (!body) return;
@@ -51,6 +53,7 @@ FunctionFlow::FunctionFlow(const SourceText &s, const FunctionDecl *function,
     if (const auto *u = dyn_cast<UnaryOperator>(strip(call->getArg(1))); u && u->getOpcode() == UO_AddrOf)
       if (const VarDecl *v = varOf(u->getSubExpr())) (name == "MPI_Comm_rank" ? rankVars : sizeVars).insert(v);
   });
+  if (askCallers && function->getNumParams()) takeCallersRanks(function);
   collect(body);
   collectScopes(body, src.endOffset(body));
   rankDerived = rankVars;
@@ -66,6 +69,62 @@ FunctionFlow::FunctionFlow(const SourceText &s, const FunctionDecl *function,
         }
     }
   }
+}
+
+namespace {
+
+// Every function body in the declaration context, classes and namespaces
+// included.
+void forEachBody(const DeclContext *dc, const std::function<void(const FunctionDecl *)> &fn) {
+  for (const Decl *d : dc->decls()) {
+    if (const auto *f = dyn_cast<FunctionDecl>(d); f && f->doesThisDeclarationHaveABody()) fn(f);
+    if (isa<NamespaceDecl>(d) || isa<CXXRecordDecl>(d) || isa<LinkageSpecDecl>(d))
+      forEachBody(cast<DeclContext>(d), fn);
+  }
+}
+
+} // namespace
+
+// Textbook helpers take the rank and the size as arguments
+// (`Global_sum(my_contrib, my_rank, p, comm)`): a parameter is the rank
+// (the size) when the translation unit calls the function at least once
+// and every call passes a variable its caller fills with MPI_Comm_rank
+// (MPI_Comm_size). One level of callers: a caller's own parameters are
+// not followed further. A call from another file is not seen; what such a
+// call passes can only make the parameter less rank-like, and then the
+// trees this reads as fixed by the rank still depend on the parameter
+// alone, which every site's peer shows.
+void FunctionFlow::takeCallersRanks(const FunctionDecl *function) {
+  const FunctionDecl *self = function->getCanonicalDecl();
+  const unsigned n = function->getNumParams();
+  std::vector<int> rankAt(n, 1), sizeAt(n, 1); // still possible for every call so far
+  std::vector<const FunctionDecl *> callers;
+  bool called = false;
+  forEachBody(src.ctx.getTranslationUnitDecl(), [&](const FunctionDecl *caller) {
+    std::vector<const CallExpr *> calls;
+    forEachStmt(caller->getBody(), [&](const Stmt *x) {
+      if (const auto *call = dyn_cast<CallExpr>(x))
+        if (const FunctionDecl *f = call->getDirectCallee(); f && f->getCanonicalDecl() == self)
+          calls.push_back(call);
+    });
+    if (calls.empty()) return;
+    called = true;
+    FunctionFlow flow(src, caller, {}, false);
+    for (const CallExpr *call : calls)
+      for (unsigned i = 0; i < n; i++) {
+        const VarDecl *v = i < call->getNumArgs() ? varOf(call->getArg(i)) : nullptr;
+        if (!v || !flow.rankVars.count(v)) rankAt[i] = 0;
+        if (!v || !flow.sizeVars.count(v)) sizeAt[i] = 0;
+      }
+    callers.push_back(caller);
+    for (const Expr *e : flow.comparisons) callerComparisons.push_back(e);
+  });
+  bool rankParameter = false;
+  for (unsigned i = 0; called && i < n; i++) {
+    if (rankAt[i]) rankVars.insert(function->getParamDecl(i)), rankParameter = true;
+    if (sizeAt[i]) sizeVars.insert(function->getParamDecl(i));
+  }
+  if (!rankParameter) callerComparisons.clear();
 }
 
 void FunctionFlow::collect(const Stmt *body) {

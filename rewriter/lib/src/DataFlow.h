@@ -24,11 +24,15 @@ namespace cz::rewrite {
 class FunctionFlow {
 public:
   // rankLike: variables to treat as the rank besides those MPI_Comm_rank
-  // fills (a helper that takes the rank as a parameter).
+  // fills (a helper that takes the rank as a parameter). askCallers: also
+  // take as the rank (the size) a parameter for which every call of the
+  // function in the translation unit passes its caller's rank (size).
   FunctionFlow(const SourceText &src, const clang::FunctionDecl *function,
-               const std::set<const clang::VarDecl *> &rankLike = {});
+               const std::set<const clang::VarDecl *> &rankLike = {}, bool askCallers = true);
 
-  // MPI_Comm_rank(c, &v) (and the rank-like variables) / MPI_Comm_size(c, &v).
+  // MPI_Comm_rank(c, &v) (and the rank-like variables, and the parameters
+  // every caller passes its rank for) / MPI_Comm_size(c, &v) (and the
+  // parameters every caller passes its size for).
   const std::set<const clang::VarDecl *> &rankVariables() const { return rankVars; }
   const std::set<const clang::VarDecl *> &sizeVariables() const { return sizeVars; }
 
@@ -59,6 +63,11 @@ public:
   // Rank comparisons anywhere in the function (`me == 0`, `0 == r`): the
   // side that is not the rank.
   const std::vector<const clang::Expr *> &rankComparisons() const { return comparisons; }
+  // When the rank comes in as a parameter (askCallers): the callers' own
+  // rank comparisons (`if (my_rank == 0) read the input; Bcast(x,
+  // my_rank, p, comm)`), where a helper's fixed tree gets its root singled
+  // out.
+  const std::vector<const clang::Expr *> &callerRankComparisons() const { return callerComparisons; }
   // `me - X` (a rank relative to X, as rooted trees compute it) in the
   // statements or in the values of variables they read: X.
   std::vector<const clang::Expr *> relativeRankBases(const std::vector<const clang::Stmt *> &stmts) const;
@@ -75,10 +84,11 @@ private:
   const SourceText &src;
   std::map<const clang::VarDecl *, std::vector<Write>> writes;
   std::set<const clang::VarDecl *> rankVars, sizeVars, rankDerived;
-  std::vector<const clang::Expr *> comparisons;
+  std::vector<const clang::Expr *> comparisons, callerComparisons;
   std::map<const clang::VarDecl *, std::pair<unsigned, unsigned>> scopes; // locals: [declared, scope end)
 
   void collect(const clang::Stmt *body);
+  void takeCallersRanks(const clang::FunctionDecl *function);
   void collectScopes(const clang::Stmt *s, unsigned scopeEnd);
   bool onlyRankAndSize(const clang::Expr *e, std::set<const clang::VarDecl *> &seen) const;
 };
