@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "clang/AST/Decl.h"
 
@@ -19,30 +20,13 @@ bool plainType(QualType t) {
   return t->isScalarType();
 }
 
-} // namespace
-
-std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const SourceText &src,
-                                                         const Stmt *inside, unsigned begin,
-                                                         unsigned end, const std::string &replacement) {
+// The edits that remove the dead variables' declarations (see
+// deadDeclarations); realized: the variables they remove.
+std::vector<PatchPlan::DeclarationEdit> declarationEdits(const SourceText &src, const FunctionDecl *f,
+                                                         unsigned begin, unsigned end,
+                                                         const std::set<const VarDecl *> &dead,
+                                                         std::set<const VarDecl *> &realized) {
   std::vector<PatchPlan::DeclarationEdit> out;
-  const FunctionDecl *f = inside ? enclosingFunction(ctx, inside) : nullptr;
-  if (!f || !f->getBody()) return out;
-  // Every use of every local, by offset.
-  std::map<const VarDecl *, std::vector<unsigned>> uses;
-  forEachStmt(f->getBody(), [&](const Stmt *x) {
-    if (const auto *d = dyn_cast<DeclRefExpr>(x))
-      if (const auto *v = dyn_cast<VarDecl>(d->getDecl()))
-        uses[v].push_back(src.offset(d->getBeginLoc()));
-  });
-  auto dead = [&](const VarDecl *v) {
-    if (!v->isLocalVarDecl() || v->isStaticLocal() || !plainType(v->getType())) return false;
-    if (v->getInit() && v->getInit()->HasSideEffects(ctx)) return false;
-    auto it = uses.find(v);
-    if (it == uses.end() || findWord(replacement, v->getNameAsString()) != std::string::npos) return false;
-    for (unsigned at : it->second)
-      if (at < begin || at >= end) return false;
-    return true;
-  };
   llvm::StringRef text = src.buffer;
   forEachStmt(f->getBody(), [&](const Stmt *x) {
     const auto *ds = dyn_cast<DeclStmt>(x);
@@ -55,7 +39,7 @@ std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const 
       const auto *v = dyn_cast<VarDecl>(d);
       if (!v) return;
       vars.push_back(v);
-      if (dead(v)) names += (names.empty() ? "" : ", ") + v->getNameAsString();
+      if (dead.count(v)) names += (names.empty() ? "" : ", ") + v->getNameAsString();
       else kept.push_back(v);
     }
     if (names.empty()) return;
@@ -107,7 +91,72 @@ std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const 
       edit.from = from, edit.to = to, edit.text = rest;
     }
     out.push_back(edit);
+    for (const VarDecl *v : vars)
+      if (dead.count(v)) realized.insert(v);
   });
+  return out;
+}
+
+} // namespace
+
+std::vector<PatchPlan::DeclarationEdit> deadDeclarations(ASTContext &ctx, const SourceText &src,
+                                                         const Stmt *inside, unsigned begin,
+                                                         unsigned end, const std::string &replacement) {
+  std::vector<PatchPlan::DeclarationEdit> out;
+  const FunctionDecl *f = inside ? enclosingFunction(ctx, inside) : nullptr;
+  if (!f || !f->getBody()) return out;
+  // Every use of every local, by offset.
+  std::map<const VarDecl *, std::vector<unsigned>> uses;
+  forEachStmt(f->getBody(), [&](const Stmt *x) {
+    if (const auto *d = dyn_cast<DeclRefExpr>(x))
+      if (const auto *v = dyn_cast<VarDecl>(d->getDecl()))
+        uses[v].push_back(src.offset(d->getBeginLoc()));
+  });
+  // A variable is dead when every use is in the replaced bytes or in the
+  // initializer of a variable removed too (`int participate = bitmask <<
+  // 1;` left `bitmask` without a use once it went). Found as a fixpoint:
+  // the variables whose uses are all in the region or in the removed ones'
+  // initializers, grown until nothing changes; then shrunk to the ones
+  // whose declarations can really be removed (a declaration not alone on
+  // its lines stays, with its initializer's uses), until that is stable.
+  auto possible = [&](const VarDecl *v) {
+    if (!v->isLocalVarDecl() || v->isStaticLocal() || !plainType(v->getType())) return false;
+    if (v->getInit() && v->getInit()->HasSideEffects(ctx)) return false;
+    return uses.count(v) && findWord(replacement, v->getNameAsString()) == std::string::npos;
+  };
+  auto initSpan = [&](const VarDecl *v) {
+    const Expr *init = v->getInit();
+    return init ? std::make_pair(src.offset(init->getBeginLoc()), src.endOffset(init)) : std::make_pair(0u, 0u);
+  };
+  auto deadGiven = [&](const VarDecl *v, const std::set<const VarDecl *> &removed) {
+    for (unsigned at : uses.at(v)) {
+      if (at >= begin && at < end) continue;
+      bool inRemovedInit = false;
+      for (const VarDecl *w : removed) {
+        auto [a, z] = initSpan(w);
+        inRemovedInit = inRemovedInit || (w != v && at >= a && at < z);
+      }
+      if (!inRemovedInit) return false;
+    }
+    return true;
+  };
+  std::set<const VarDecl *> dead;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto &[v, list] : uses)
+      if (!dead.count(v) && possible(v) && deadGiven(v, dead)) dead.insert(v), grew = true;
+  }
+  for (;;) {
+    std::set<const VarDecl *> realized;
+    out = declarationEdits(src, f, begin, end, dead, realized);
+    // Keep only the removed ones, and of those the ones still dead given
+    // only the others removed.
+    std::set<const VarDecl *> next;
+    for (const VarDecl *v : realized)
+      if (deadGiven(v, realized)) next.insert(v);
+    if (next == dead) break;
+    dead = std::move(next);
+  }
   return out;
 }
 

@@ -24,9 +24,11 @@ namespace cz::rewrite {
 // of one type (`int rounds = 0, spare = 0;` -> `int rounds = 0;`). A
 // variable counts when it is local, of a scalar (or array of scalars)
 // type, initialised without side effects or not at all, referred to only
-// inside [begin, end), and not named by the replacement text; the
-// statement must be alone on its lines. Anything else is kept (an unused
-// variable costs a warning, a removed one in use a build).
+// inside [begin, end) or in the initializers of variables removed too
+// (`int mask = 1; int step = mask << 1;`), and not named by the
+// replacement text; the statement must be alone on its lines. Anything
+// else is kept (an unused variable costs a warning, a removed one in use
+// a build).
 std::vector<PatchPlan::DeclarationEdit> deadDeclarations(clang::ASTContext &ctx, const SourceText &src,
                                                          const clang::Stmt *inside, unsigned begin,
                                                          unsigned end, const std::string &replacement);

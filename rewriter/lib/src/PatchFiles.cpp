@@ -54,12 +54,7 @@ std::string yamlOf(const PatchPlan &p, const std::string &projectRoot) {
   message.FilePath = p.path;
   message.FileOffset = p.begin;
   tooling::Replacements reps;
-  llvm::consumeError(reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement)));
-  if (p.addInclude) {
-    // The include edit is part of the diff; the YAML carries it too.
-    llvm::consumeError(reps.add(
-        tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n")));
-  }
+  llvm::consumeError(addPatchEdits(p, reps, true)); // (finish made them once without error)
   message.Fix.insert({p.path, reps});
   tooling::Diagnostic d("collectivize-manual-" + p.kind, message, {}, tooling::Diagnostic::Warning,
                         projectRoot);
@@ -195,29 +190,70 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
 }
 
 // Edits of one file that overlap no earlier one, last first (offsets stay valid).
-std::vector<const PatchPlan *> nonOverlapping(const std::vector<const PatchPlan *> &list) {
+// One file's proposed patches together: in report order, each patch whose
+// edits (its region and the declarations it removes) overlap none taken
+// before it; and the file with their edits and, once, the include line.
+struct FileEdits {
   std::vector<const PatchPlan *> chosen;
-  for (const PatchPlan *p : list) {
-    bool overlaps = false;
-    for (const PatchPlan *q : chosen) overlaps = overlaps || (p->begin < q->end && q->begin < p->end);
-    if (!overlaps) chosen.push_back(p);
-  }
-  std::sort(chosen.begin(), chosen.end(), [](const PatchPlan *a, const PatchPlan *b) { return a->begin > b->begin; });
-  return chosen;
-}
-
-std::string edited(const std::vector<const PatchPlan *> &chosen) {
-  std::string text = chosen.front()->original;
+  std::string text;
+};
+FileEdits editFile(const std::vector<const PatchPlan *> &list) {
+  namespace tooling = clang::tooling;
+  FileEdits out;
+  tooling::Replacements all;
   bool include = false;
-  for (const PatchPlan *p : chosen) {
-    text.replace(p->begin, p->end - p->begin, p->replacement);
+  for (const PatchPlan *p : list) {
+    tooling::Replacements mine;
+    if (llvm::Error e = addPatchEdits(*p, mine, false)) {
+      llvm::consumeError(std::move(e));
+      continue;
+    }
+    tooling::Replacements merged = all;
+    bool clash = false;
+    for (const tooling::Replacement &r : mine)
+      if (llvm::Error e = merged.add(r)) {
+        llvm::consumeError(std::move(e));
+        clash = true;
+        break;
+      }
+    if (clash) continue;
+    // Touching edits merge in Replacements; an overlap of two regions is
+    // what no patch may share.
+    for (const PatchPlan *q : out.chosen) clash = clash || (p->begin < q->end && q->begin < p->end);
+    if (clash) continue;
+    all = std::move(merged);
+    out.chosen.push_back(p);
     include = include || p->addInclude;
   }
-  if (include) text.insert(afterIncludes(text), "#include \"collectivize.h\"\n");
-  return text;
+  const PatchPlan &first = *list.front();
+  if (include)
+    llvm::consumeError(all.add(tooling::Replacement(first.path, afterIncludes(first.original), 0,
+                                                    "#include \"collectivize.h\"\n")));
+  auto text = tooling::applyAllReplacements(first.original, all);
+  if (text) {
+    out.text = *text;
+  } else {
+    llvm::consumeError(text.takeError());
+    out.chosen.clear();
+    out.text = first.original;
+  }
+  return out;
 }
 
 } // namespace
+
+llvm::Error addPatchEdits(const PatchPlan &p, clang::tooling::Replacements &reps, bool withInclude) {
+  namespace tooling = clang::tooling;
+  if (llvm::Error e = reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement)))
+    return e;
+  if (withInclude && p.addInclude)
+    if (llvm::Error e =
+            reps.add(tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n")))
+      return e;
+  for (const PatchPlan::DeclarationEdit &d : p.removedDeclarations)
+    if (llvm::Error e = reps.add(tooling::Replacement(p.path, d.from, d.to - d.from, d.text))) return e;
+  return llvm::Error::success();
+}
 
 unsigned afterIncludes(const std::string &text) {
   size_t at = 0, pos = 0;
@@ -441,10 +477,9 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
   os.flush();
   std::string all;
   for (auto &[path, list] : byFile) {
-    std::vector<const PatchPlan *> chosen = nonOverlapping(list);
-    std::string text = edited(chosen);
+    FileEdits edits = editFile(list);
     std::string diff;
-    if (!unifiedDiff(chosen.front()->file, chosen.front()->original, text, diff, err)) return false;
+    if (!unifiedDiff(list.front()->file, list.front()->original, edits.text, diff, err)) return false;
     all += diff;
   }
   if (!writeText(where.dir + "/all.diff", all, err)) return false;
@@ -465,14 +500,13 @@ bool applyProposed(const std::vector<PatchPlan> &plans, std::vector<std::string>
     }
   }
   for (auto &[path, list] : byFile) {
-    std::vector<const PatchPlan *> chosen = nonOverlapping(list);
     std::string current;
-    if (!readText(path, current) || current != chosen.front()->original) {
+    if (!readText(path, current) || current != list.front()->original) {
       err = path + " changed since the rewrite was planned; nothing written to it";
       return false;
     }
-    std::string text = edited(chosen);
-    if (!writeText(path + ".collectivize-orig", current, err) || !writeText(path, text, err)) return false;
+    FileEdits edits = editFile(list);
+    if (!writeText(path + ".collectivize-orig", current, err) || !writeText(path, edits.text, err)) return false;
     changed.push_back(path);
   }
   return true;

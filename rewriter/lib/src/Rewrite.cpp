@@ -106,12 +106,7 @@ void finish(PatchPlan &p) {
     return;
   }
   tooling::Replacements reps;
-  llvm::Error e = reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement));
-  if (!e && p.addInclude)
-    e = reps.add(tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n"));
-  for (const PatchPlan::DeclarationEdit &d : p.removedDeclarations)
-    if (!e) e = reps.add(tooling::Replacement(p.path, d.from, d.to - d.from, d.text));
-  if (e) {
+  if (llvm::Error e = addPatchEdits(p, reps, true)) {
     p.status = "none";
     p.reason = "internal: overlapping edits (" + llvm::toString(std::move(e)) + ")";
     return;

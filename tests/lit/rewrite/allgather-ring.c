@@ -30,6 +30,5 @@ void ring(long *all, int n, int me, int p) {
   }
 }
 // CHECK:      void ring(long *all, int n, int me, int p) {
-// CHECK-NEXT:   int right = (me + 1) % p, left = (me + p - 1) % p;
 // CHECK-NEXT:   MPI_Allgather(MPI_IN_PLACE, n, MPI_LONG, all, n, MPI_LONG, MPI_COMM_WORLD);
 // CHECK-NEXT: }

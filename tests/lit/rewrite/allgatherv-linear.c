@@ -24,7 +24,5 @@ void exchange(double *all, const int *counts, const int *displs, int me, int p, 
   MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
 }
 // CHECK:      void exchange(double *all, const int *counts, const int *displs, int me, int p, MPI_Comm comm) {
-// CHECK-NEXT:   MPI_Request req[64];
-// CHECK-NEXT:   int n = 0;
 // CHECK-NEXT:   MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, comm);
 // CHECK-NEXT: }

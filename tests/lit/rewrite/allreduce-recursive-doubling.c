@@ -18,6 +18,5 @@ void maxima(int v[2], int me, int p) {
   }
 }
 // CHECK:      void maxima(int v[2], int me, int p) {
-// CHECK-NEXT:   int in[2];
 // CHECK-NEXT:   MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 // CHECK-NEXT: }

@@ -206,7 +206,6 @@ double ar_doubles(MPI_Comm comm) {
 // CHECK-NEXT:   MPI_Comm_size(comm, &p);
 // CHECK-NEXT:   int *acc = malloc(sizeof(int) * B * p), in[B];
 // CHECK-NEXT:   for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
-// CHECK-NEXT:   int right = (me + 1) % p, left = (me + p - 1) % p;
 // CHECK-NEXT:   MPI_Allreduce(MPI_IN_PLACE, acc, p * B, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT:   long check = acc[B * p - 1];
 // CHECK-NEXT:   free(acc);

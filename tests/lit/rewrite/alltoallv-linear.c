@@ -44,7 +44,5 @@ void exchange(const double *out, double *in, MPI_Comm comm) {
 // CHECK-NEXT:   for (int q = 0; q < p; q++) sc[q] = (me + q) % 3 + 1, rc[q] = (q + me) % 3 + 1;
 // CHECK-NEXT:   sd[0] = rd[0] = 0;
 // CHECK-NEXT:   for (int q = 1; q < p; q++) sd[q] = sd[q - 1] + sc[q - 1], rd[q] = rd[q - 1] + rc[q - 1];
-// CHECK-NEXT:   MPI_Request req[64];
-// CHECK-NEXT:   int n = 0;
 // CHECK-NEXT:   MPI_Alltoallv(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE, comm);
 // CHECK-NEXT: }

@@ -15,11 +15,18 @@
 // RUN: FileCheck --match-full-lines %s < %t/prog.c
 // RUN: %mpicc -Wall -Werror -c %t/prog.c -o %t/prog.o
 // RUN: %mpicc -Wall -Werror -c %s -o %t/original.o
+// The same edits everywhere: --apply, all.diff and the YAML remove the declarations the diff does.
+// RUN: cp %t/prog.c %t/by-diff.c && cp %s %t/prog.c && %collectivize rewrite -q %t/report.json -o %t/p2 --apply -- %mock-mpi
+// RUN: cmp %t/prog.c %t/by-diff.c
+// RUN: rm -rf %t/all && mkdir %t/all && cp %s %t/all/prog.c && cd %t/all && git apply ../p/all.diff && cmp prog.c ../by-diff.c
+// RUN: FileCheck %s --check-prefix=YAML < %t/p/01-barrier.yaml
+// YAML-COUNT-5: {{^ *}}- FilePath:
+// YAML-NOT: - FilePath:
 // SUMMARY: 01-barrier: proposed prog.c:{{.*}} -> MPI_Barrier(comm);
-// NOTES: the declaration `int mask = 1;` (line 31) is removed: only the replaced code used it
-// NOTES: the declaration `int dst, src;` (line 32) is removed: only the replaced code used it
-// NOTES: the declaration `int tmp = 0;` (line 33) is removed: only the replaced code used it
-// NOTES: spare of `int rounds = 0, spare = 0;` (line 34) is removed: only the replaced code used it
+// NOTES: the declaration `int mask = 1;` (line 38) is removed: only the replaced code used it
+// NOTES: the declaration `int dst, src;` (line 39) is removed: only the replaced code used it
+// NOTES: the declaration `int tmp = 0;` (line 40) is removed: only the replaced code used it
+// NOTES: spare of `int rounds = 0, spare = 0;` (line 41) is removed: only the replaced code used it
 // NOTES-NOT: `int stamp
 #include <mpi.h>
 

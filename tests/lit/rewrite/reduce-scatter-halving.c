@@ -277,18 +277,17 @@ long rs_nonblocking(MPI_Comm comm) {
 // CHECK-NEXT:   MPI_Comm_size(comm, &p);
 // CHECK-NEXT:   int *acc = malloc(sizeof(int) * B * p), *in = malloc(sizeof(int) * B * p);
 // CHECK-NEXT:   for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
-// CHECK-NEXT:   int lo = 0, blocks = p;
 // CHECK-NEXT:   {
 // CHECK-NEXT:     MPI_Reduce_scatter_block(acc, in, B, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT:     for (int cz_i = 0; cz_i < B; cz_i++) acc[me * B + cz_i] = in[cz_i];
 // CHECK-NEXT:   }
 // CHECK-NEXT:   long check = 0;
 // CHECK:      long ar_rabenseifner(MPI_Comm comm) {
-// CHECK:        int lo = 0, blocks = p;
+// CHECK:        for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
 // CHECK-NEXT:   MPI_Allreduce(MPI_IN_PLACE, acc, p * B, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT:   long check = acc[B * p - 1];
 // CHECK:      long rs_nonblocking(MPI_Comm comm) {
-// CHECK:        int lo = 0, blocks = p;
+// CHECK:        for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
 // CHECK-NEXT:   {
 // CHECK-NEXT:     MPI_Reduce_scatter_block(acc, in, B, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT:     for (int cz_i = 0; cz_i < B; cz_i++) acc[me * B + cz_i] = in[cz_i];

@@ -186,8 +186,8 @@ long rs_trace_disagrees(MPI_Comm comm) {
 // CHECK-NEXT:   MPI_Comm_size(comm, &p);
 // CHECK-NEXT:   int *acc = malloc(sizeof(int) * B * p), in[B];
 // CHECK-NEXT:   for (int i = 0; i < B * p; i++) acc[i] = me * 100 + i;
-// CHECK-NEXT:   int right = (me + 1) % p, left = (me + p - 1) % p;
 // CHECK-NEXT:   {
+// (right and left, which only the ring used, go with it)
 // CHECK-NEXT:     MPI_Reduce_scatter_block(acc, in, B, MPI_INT, MPI_SUM, comm);
 // CHECK-NEXT:     for (int cz_i = 0; cz_i < B; cz_i++) acc[me * B + cz_i] = in[cz_i];
 // CHECK-NEXT:   }

@@ -43,7 +43,7 @@ int ring_sum_twice(int value, MPI_Comm comm) {
   return sum;
 }
 // CHECK:      int ring_sum(int value, MPI_Comm comm) {
-// CHECK-NEXT:   int rank, size, sum = value, pass = value, got = 0;
+// CHECK-NEXT:   int rank, size, sum = value;
 // CHECK-NEXT:   MPI_Comm_rank(comm, &rank);
 // CHECK-NEXT:   MPI_Comm_size(comm, &size);
 // CHECK-NEXT:   MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, comm);

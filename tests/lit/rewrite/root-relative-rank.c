@@ -25,7 +25,6 @@ void tree_bcast(int *data, int root) {
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rel + mask < p) MPI_Send(data, 100, MPI_INT, (me + mask) % p, 3, MPI_COMM_WORLD);
 }
-// CHECK:      int rel = (me - root + p) % p;
-// CHECK-NEXT:   int mask = 1;
+// CHECK:      MPI_Comm_size(MPI_COMM_WORLD, &p);
 // CHECK-NEXT:   MPI_Bcast(data, 100, MPI_INT, root, MPI_COMM_WORLD);
 // CHECK-NEXT: }

@@ -10,6 +10,9 @@
 #include "collectivize/rewrite/DetectionReport.h"
 #include "collectivize/rewrite/Rewrite.h"
 
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/Error.h"
+
 namespace cz::rewrite {
 
 struct PatchDirectory {
@@ -20,6 +23,12 @@ struct PatchDirectory {
 
 // Just after the last #include line (0 if none): where a new include goes.
 unsigned afterIncludes(const std::string &text);
+
+// Every edit of one patch, into reps: the replaced region, the
+// declarations removed with it and, with withInclude, the include line it
+// needs. The one place a patch's edits are listed: its diff, its YAML,
+// all.diff and --apply all take them from here.
+llvm::Error addPatchEdits(const PatchPlan &p, clang::tooling::Replacements &reps, bool withInclude);
 
 // `diff -u` of two texts, paths a/FILE and b/FILE; "" if equal.
 bool unifiedDiff(const std::string &file, const std::string &before, const std::string &after,
