@@ -671,6 +671,27 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
     }
   }
 
+  // Parts of a group that one root's broadcasts through the same call
+  // sites reach in turn, overlapping (root 1's unchanging bytes to ranks 0
+  // and 2, then 0 and 3, again and again: changing partners, as IMB-P2P's
+  // Corandom draws them): no communicator holds two overlapping parts, so
+  // neither is one collective's group.
+  std::set<const Match *> overlappingParts;
+  {
+    std::map<std::tuple<uint32_t, uint32_t, std::vector<SiteUse>>, std::vector<const Match *>> parts;
+    for (const Match *m : agg)
+      if (m->subset && m->kind == Kind::Bcast) parts[{m->comm, m->rootWorld, m->sites}].push_back(m);
+    for (auto &[key, ms] : parts)
+      for (size_t i = 0; i < ms.size(); i++)
+        for (size_t j = i + 1; j < ms.size(); j++) {
+          size_t shared = 0;
+          for (uint32_t r : ms[i]->ranks)
+            shared += r != ms[i]->rootWorld &&
+                      std::find(ms[j]->ranks.begin(), ms[j]->ranks.end(), r) != ms[j]->ranks.end();
+          if (shared) overlappingParts.insert(ms[i]), overlappingParts.insert(ms[j]);
+        }
+  }
+
   std::set<Match *> merged;
 
   // Broadcasts whose roots differ: one exchange (allgather, or combined
@@ -711,7 +732,8 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
       // same call sites (random pairs swapping buffers reach parts of the
       // group; Match::overlapsOtherRoots).
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
-          m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)) || m.overlapsOtherRoots)
+          m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)) || m.overlapsOtherRoots ||
+          overlappingParts.count(&m))
         continue;
       m.confirmed = false;
     }

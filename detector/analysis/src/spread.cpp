@@ -106,6 +106,31 @@ struct Scratch {
   std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
 };
 
+// Not a broadcast: the root sends the item to one member again before it
+// has sent it to every member it sends it to at all. A broadcast sends
+// each member the data once, and broadcasts one after another of
+// unchanged data reach every destination before the next round begins. A
+// rank sending its own unchanging payload to changing partners looks so:
+// IMB-P2P's Corandom, each rank's 8 bytes the same in every iteration,
+// sent to whichever rank the random ring puts next (a confirmed bcast of 8
+// bytes, root 2: to 3, 0, 3, 1). msgs are in send time order.
+bool rootRepeatsEarly(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd, uint32_t root,
+                      RankValues &seen) {
+  seen.reset();
+  size_t destinations = 0;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i)
+    if (const Message &m = t.messages[*i]; m.src == root && !seen.has(m.dst)) seen.set(m.dst, 0), destinations++;
+  seen.reset();
+  size_t reached = 0;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    if (m.src != root) continue;
+    if (!seen.has(m.dst)) seen.set(m.dst, 0), reached++;
+    else if (reached < destinations) return true;
+  }
+  return false;
+}
+
 // Ranks reached from root over msgs (sorted by send time), and whether
 // every participant is among them.
 bool reachesAll(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd,
@@ -257,7 +282,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     else
       sc.otherRoots.push_back(p);
   }
-  if (root == kNone) return;
+  if (root == kNone || rootRepeatsEarly(t, msgs, msgsEnd, root, sc.member)) return;
   // Made in place (a local moved into `out` cost a move and a destructor
   // per instance, 27,000 on the bench trace).
   Instance &in = out.emplace_back();
