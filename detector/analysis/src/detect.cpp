@@ -730,7 +730,8 @@ Report reportFindings(std::vector<Finding> findings, const MessageTable &t,
       // with the run).
       // Nor are a part's linear bcasts that overlap other roots' at the
       // same call sites (random pairs swapping buffers reach parts of the
-      // group; Match::overlapsOtherRoots).
+      // group; Match::overlapsOtherRoots), nor parts one root reaches in
+      // turn that overlap each other (overlappingParts).
       if (m.coverage < o.minPartialCoverage || int(m.ranks.size()) < o.minGroup ||
           m.severalTags || (m.unproven & (kPayloadFill | kSmallValue)) || m.overlapsOtherRoots ||
           overlappingParts.count(&m))
