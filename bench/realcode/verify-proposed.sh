@@ -14,6 +14,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 T=tutorials/mpi-broadcast-and-collective-communication/code
 A=Laboratoare/lab09
+I=$(cd "$(dirname "$0")" && pwd)/recipes/ipp # the IPP programs' stdin
+IC='mpicc -g -O2 -std=gnu99'
 # program|case|build command|first run command|more run commands (;-separated)[|more verify
 # options, space-separated, for a program whose output has timings of its own]
 CASES="mpitutorial|my_bcast|make -C $T MPICC=mpicc my_bcast|mpirun -np 4 $T/my_bcast|mpirun -np 8 $T/my_bcast
@@ -24,6 +26,13 @@ apd|reduce|mpicc -g -O2 -o $A/reduce/reduce $A/reduce/reduce.c|mpirun -np 4 $A/r
 commops|barrier|mpicc -g -O2 -o mpi-barrier mpi-barrier.c -lm|mpirun -np 4 ./mpi-barrier|mpirun -np 8 ./mpi-barrier
 prk|dgemm@np6|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 4 MPI1/DGEMM/dgemm 3 96 16 1
 prk|dgemm@np9|make -C MPI1/DGEMM clean dgemm MPICC=mpicc|mpirun -np 9 MPI1/DGEMM/dgemm 2 72 8 0|mpirun -np 6 MPI1/DGEMM/dgemm 2 72 8 0;mpirun -np 8 MPI1/DGEMM/dgemm 3 96 16 1
+ipp|bcast|$IC -o bcast bcast.c|mpirun -np 4 $I/with-input.sh $I/bcast.in ./bcast|mpirun -np 6 $I/with-input.sh $I/bcast.in ./bcast;mpirun -np 8 $I/with-input.sh $I/bcast.in ./bcast
+ipp|bcast@np6|$IC -o bcast bcast.c|mpirun -np 6 $I/with-input.sh $I/bcast.in ./bcast|mpirun -np 5 $I/with-input.sh $I/bcast.in ./bcast
+ipp|global_sum|$IC -o global_sum global_sum.c|mpirun -np 4 ./global_sum|mpirun -np 8 ./global_sum
+ipp|global_sum2|$IC -o global_sum2 global_sum2.c|mpirun -np 4 ./global_sum2|mpirun -np 8 ./global_sum2;mpirun -np 6 ./global_sum2
+ipp|global_sum_bf|$IC -o global_sum_bf global_sum_bf.c|mpirun -np 4 ./global_sum_bf|mpirun -np 8 ./global_sum_bf
+ipp|trap|$IC -o mpi_trap mpi_trap.c -lm|mpirun -np 4 $I/with-input.sh $I/trap.in ./mpi_trap|mpirun -np 8 $I/with-input.sh $I/trap.in ./mpi_trap;mpirun -np 3 $I/with-input.sh $I/trap.in ./mpi_trap
+ipp|trap_time|$IC -o mpi_trap_time mpi_trap_time.c -lm|mpirun -np 4 $I/with-input.sh $I/trap.in ./mpi_trap_time|mpirun -np 8 $I/with-input.sh $I/trap.in ./mpi_trap_time|--ignore [Ee]lapsed --ignore [Tt]ime
 imb|p2p|make IMB-P2P CC=mpicc|mpirun -np 4 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|mpirun -np 8 ./IMB-P2P PingPong Birandom Stencil2D -msglog 3:8 -iter 10|--ignore ^[[:space:]]+[0-9]+[[:space:]]+[0-9] --ignore ^#.Date --ignore ^#.*IMB-P2P"
 report=$out/VERIFY.md
 {
