@@ -132,9 +132,10 @@ const char *unprovenSettle(uint32_t bit) {
            "source that what the last step receives is combined into the result";
   case kPerPeerValue:
     return "the value was sent from a variable the loop around the send sets anew for each "
-           "destination: equal at this process count, it may differ at another (a scatter of "
-           "computed values); check in the source, or detect traces of several process counts "
-           "together";
+           "destination (the site database), or beside another value the same loop sends each "
+           "member that differs from member to member (the trace): equal at this process "
+           "count, it may differ at another (a scatter of computed values); check in the "
+           "source, or detect traces of several process counts together";
   case kArrivalOrder:
     return "a member received blocks from MPI_ANY_SOURCE into places chosen before their senders "
            "were known, so the order in which they arrived in this run put each where it is; "

@@ -37,6 +37,8 @@
 // request (a task farm's stop signal to whichever worker asks first); such
 // instances are dropped, since MPI_Bcast could not replace them.
 #include <algorithm>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "detect_internal.h"
@@ -127,6 +129,51 @@ bool rootRepeatsEarly(const MessageTable &t, const uint32_t *msgs, const uint32_
     if (m.src != root) continue;
     if (!seen.has(m.dst)) seen.set(m.dst, 0), reached++;
     else if (reached < destinations) return true;
+  }
+  return false;
+}
+
+// A few bytes the root sends straight to every member (no member passes
+// them on) from a loop that also sends each member, through another call
+// site, a few bytes that differ from member to member: a master handing
+// each worker its offset and its count (LLNL's mpi_mm.f: the column count
+// avecol or avecol + 1, equal for every worker at 8 ranks, beside each
+// worker's own offset). Equal by chance is then as likely as one value for
+// all; the site database says so for C (value_varies), this says it for
+// any trace. The loop's sends to a member are taken within one iteration's
+// stride of the item's sends. msgs are in send time order.
+bool besidePerMemberValues(const MessageTable &t, const RankActivity &idx, const uint32_t *msgs,
+                           const uint32_t *msgsEnd, uint32_t root) {
+  std::vector<uint32_t> dests;
+  uint32_t first = UINT32_MAX, last = 0;
+  const Message &head = t.messages[*msgs];
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    if (m.src != root) return false; // relays: not a master's loop
+    dests.push_back(m.dst);
+    first = std::min(first, m.sendPos), last = std::max(last, m.sendPos);
+  }
+  std::sort(dests.begin(), dests.end());
+  if (dests.size() < 2 || std::adjacent_find(dests.begin(), dests.end()) != dests.end()) return false;
+  const uint32_t stride = (last - first) / uint32_t(dests.size() - 1) + 1;
+  const uint32_t from = first > stride ? first - stride : 0, to = last + stride;
+  // Per other call site: the payload (CRC) sent to each member.
+  std::map<std::pair<uint64_t, uint64_t>, std::map<uint32_t, std::vector<uint32_t>>> bySite;
+  for (uint32_t k = idx.firstSendAt(root, from); k < t.messages.size(); k++) {
+    const Message &m = t.messages[k];
+    if (m.src != root || m.sendPos > to) break;
+    if (m.bytes == 0 || m.bytes > 8 || m.comm != head.comm ||
+        (m.sendSite == head.sendSite && m.sendCaller == head.sendCaller) ||
+        !std::binary_search(dests.begin(), dests.end(), m.dst))
+      continue;
+    bySite[{m.sendSite, m.sendCaller}][m.dst].push_back(m.crc);
+  }
+  for (const auto &[site, perMember] : bySite) {
+    if (perMember.size() != dests.size()) continue;
+    std::set<uint32_t> values;
+    bool once = true;
+    for (const auto &[dst, crcs] : perMember) once = once && crcs.size() == 1, values.insert(crcs[0]);
+    if (once && values.size() > 1) return true;
   }
   return false;
 }
@@ -320,6 +367,11 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     in.unproven |= kPayloadFill;
     in.note = std::string("the payload is a constant fill (") + fillDescription(first) + ")";
     in.supportOnly = !inPlace;
+  } else if (strength == Strength::Small && besidePerMemberValues(t, idx, msgs, msgsEnd, in.rootWorld)) {
+    in.unproven |= kPerPeerValue;
+    in.note = "a " + std::to_string(first.bytes) + "-byte value the root sent every member from a "
+              "loop that sent each member, through another call site, a value that differs from "
+              "member to member";
   } else if (strength == Strength::Small && !inPlace) {
     in.unproven |= kSmallValue;
     in.note = "a " + std::to_string(first.bytes) + "-byte value passed on from other buffers "
