@@ -20,7 +20,7 @@ namespace cz::detect::detail {
 
 enum class Strength : uint8_t {
   Distinct, // equal payloads are the same data
-  Small,    // at most 8 bytes, not a fill: equal by chance is plausible
+  Small,    // at most 8 bytes, or 8 bytes then the 8th repeated, not a fill: equal by chance is plausible
   Fill,     // every element equal (all zeros included): no evidence of a path
 };
 

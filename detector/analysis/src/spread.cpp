@@ -111,17 +111,31 @@ struct Scratch {
 // Not a broadcast: the root sends the item to one member again before it
 // has sent it to every member it sends it to at all. A broadcast sends
 // each member the data once, and broadcasts one after another of
-// unchanged data reach every destination before the next round begins. A
-// rank sending its own unchanging payload to changing partners looks so:
-// IMB-P2P's Corandom, each rank's 8 bytes the same in every iteration,
-// sent to whichever rank the random ring puts next (a confirmed bcast of 8
-// bytes, root 2: to 3, 0, 3, 1). msgs are in send time order.
-bool rootRepeatsEarly(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd, uint32_t root,
-                      RankValues &seen) {
+// unchanged data reach every destination before the next round begins.
+// Nor, for a value of a few bytes sent straight from the root to each
+// member, a root that between its first and last send of it receives
+// other data through the call sites the members receive it by: the root
+// of a linear broadcast never runs the members' side. (Only for such
+// values: a long broadcast's pieces go from their first holder to several
+// members while it receives the others' pieces through the same code.)
+// A rank sending its own unchanging payload to changing partners looks so:
+// IMB-P2P's Corandom, each rank's bytes the same in every iteration (one
+// byte per cache line, zeros after), sent to whichever rank the random ring
+// puts next (root 2: to 3, 0, 3, 1; another run, root 3: to 3 ranks, one
+// per iteration, receiving between its sends). msgs are in send time order.
+bool rootNotBroadcasting(const MessageTable &t, const RankActivity &idx, const uint32_t *msgs,
+                         const uint32_t *msgsEnd, uint32_t root, Strength strength, RankValues &seen) {
   seen.reset();
   size_t destinations = 0;
-  for (const uint32_t *i = msgs; i != msgsEnd; ++i)
-    if (const Message &m = t.messages[*i]; m.src == root && !seen.has(m.dst)) seen.set(m.dst, 0), destinations++;
+  uint32_t first = UINT32_MAX, last = 0;
+  bool star = true;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    star = star && m.src == root;
+    if (m.src != root) continue;
+    first = std::min(first, m.sendPos), last = std::max(last, m.sendPos);
+    if (!seen.has(m.dst)) seen.set(m.dst, 0), destinations++;
+  }
   seen.reset();
   size_t reached = 0;
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
@@ -129,6 +143,19 @@ bool rootRepeatsEarly(const MessageTable &t, const uint32_t *msgs, const uint32_
     if (m.src != root) continue;
     if (!seen.has(m.dst)) seen.set(m.dst, 0), reached++;
     else if (reached < destinations) return true;
+  }
+  if (strength != Strength::Small || !star || first >= last) return false;
+  std::vector<std::pair<uint64_t, uint64_t>> receiveSites;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i)
+    receiveSites.emplace_back(t.messages[*i].recvSite, t.messages[*i].recvCaller);
+  std::sort(receiveSites.begin(), receiveSites.end());
+  const uint32_t item = t.messages[*msgs].crc;
+  const std::vector<Receipt> &got = idx.receipts(root);
+  for (size_t k = idx.firstReceiptAfter(root, first); k < got.size() && got[k].pos < last; k++) {
+    const Message &m = t.messages[got[k].msg];
+    if (m.crc != item && std::binary_search(receiveSites.begin(), receiveSites.end(),
+                                            std::make_pair(m.recvSite, m.recvCaller)))
+      return true;
   }
   return false;
 }
@@ -329,7 +356,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     else
       sc.otherRoots.push_back(p);
   }
-  if (root == kNone || rootRepeatsEarly(t, msgs, msgsEnd, root, sc.member)) return;
+  if (root == kNone || rootNotBroadcasting(t, idx, msgs, msgsEnd, root, strength, sc.member)) return;
   // Made in place (a local moved into `out` cost a move and a destructor
   // per instance, 27,000 on the bench trace).
   Instance &in = out.emplace_back();
