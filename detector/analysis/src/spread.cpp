@@ -38,7 +38,6 @@
 // instances are dropped, since MPI_Bcast could not replace them.
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
 
 #include "detect_internal.h"
@@ -108,6 +107,23 @@ struct Scratch {
   std::vector<std::pair<uint32_t, uint32_t>> pushed; // (instance, message) in step order
 };
 
+// The root's part of an instance: whether it sent every message itself
+// (a star: no member passes the item on), and the positions of its first
+// and last send of the item.
+struct RootSends {
+  bool star = true;
+  uint32_t first = UINT32_MAX, last = 0;
+};
+RootSends rootSends(const MessageTable &t, const uint32_t *msgs, const uint32_t *msgsEnd, uint32_t root) {
+  RootSends r;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
+    const Message &m = t.messages[*i];
+    r.star = r.star && m.src == root;
+    if (m.src == root) r.first = std::min(r.first, m.sendPos), r.last = std::max(r.last, m.sendPos);
+  }
+  return r;
+}
+
 // Not a broadcast: the root sends the item to one member again before it
 // has sent it to every member it sends it to at all. A broadcast sends
 // each member the data once, and broadcasts one after another of
@@ -119,23 +135,18 @@ struct Scratch {
 // values: a long broadcast's pieces go from their first holder to several
 // members while it receives the others' pieces through the same code.)
 // A rank sending its own unchanging payload to changing partners looks so:
-// IMB-P2P's Corandom, each rank's bytes the same in every iteration (one
-// byte per cache line, zeros after), sent to whichever rank the random ring
-// puts next (root 2: to 3, 0, 3, 1; another run, root 3: to 3 ranks, one
-// per iteration, receiving between its sends). msgs are in send time order.
+// IMB-P2P's Corandom, each rank's buffer filled with its rank and the
+// first byte of each cache line touched, the same bytes sent again and
+// again to whichever rank the random ring puts next (root 2: to 3, 0, 3, 1; in another run
+// root 3, to three ranks, one per iteration, receiving between its sends).
+// msgs are in send time order.
 bool rootNotBroadcasting(const MessageTable &t, const RankActivity &idx, const uint32_t *msgs,
-                         const uint32_t *msgsEnd, uint32_t root, Strength strength, RankValues &seen) {
+                         const uint32_t *msgsEnd, uint32_t root, const RootSends &sends,
+                         Strength strength, RankValues &seen) {
   seen.reset();
   size_t destinations = 0;
-  uint32_t first = UINT32_MAX, last = 0;
-  bool star = true;
-  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
-    const Message &m = t.messages[*i];
-    star = star && m.src == root;
-    if (m.src != root) continue;
-    first = std::min(first, m.sendPos), last = std::max(last, m.sendPos);
-    if (!seen.has(m.dst)) seen.set(m.dst, 0), destinations++;
-  }
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i)
+    if (const Message &m = t.messages[*i]; m.src == root && !seen.has(m.dst)) seen.set(m.dst, 0), destinations++;
   seen.reset();
   size_t reached = 0;
   for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
@@ -144,14 +155,14 @@ bool rootNotBroadcasting(const MessageTable &t, const RankActivity &idx, const u
     if (!seen.has(m.dst)) seen.set(m.dst, 0), reached++;
     else if (reached < destinations) return true;
   }
-  if (strength != Strength::Small || !star || first >= last) return false;
+  if (strength != Strength::Small || !sends.star || sends.first >= sends.last) return false;
   std::vector<std::pair<uint64_t, uint64_t>> receiveSites;
   for (const uint32_t *i = msgs; i != msgsEnd; ++i)
     receiveSites.emplace_back(t.messages[*i].recvSite, t.messages[*i].recvCaller);
   std::sort(receiveSites.begin(), receiveSites.end());
   const uint32_t item = t.messages[*msgs].crc;
   const std::vector<Receipt> &got = idx.receipts(root);
-  for (size_t k = idx.firstReceiptAfter(root, first); k < got.size() && got[k].pos < last; k++) {
+  for (size_t k = idx.firstReceiptAfter(root, sends.first); k < got.size() && got[k].pos < sends.last; k++) {
     const Message &m = t.messages[got[k].msg];
     if (m.crc != item && std::binary_search(receiveSites.begin(), receiveSites.end(),
                                             std::make_pair(m.recvSite, m.recvCaller)))
@@ -160,47 +171,43 @@ bool rootNotBroadcasting(const MessageTable &t, const RankActivity &idx, const u
   return false;
 }
 
-// A few bytes the root sends straight to every member (no member passes
-// them on) from a loop that also sends each member, through another call
-// site, a few bytes that differ from member to member: a master handing
-// each worker its offset and its count (LLNL's mpi_mm.f: the column count
-// avecol or avecol + 1, equal for every worker at 8 ranks, beside each
-// worker's own offset). Equal by chance is then as likely as one value for
-// all; the site database says so for C (value_varies), this says it for
-// any trace. The loop's sends to a member are taken within one iteration's
-// stride of the item's sends. msgs are in send time order.
+// A few bytes the root sends straight to every member (a star) from a
+// loop that also sends each member, through another call site, a few
+// bytes that differ from member to member: a master handing each worker
+// its offset and its count (LLNL's mpi_mm.f: the column count avecol or
+// avecol + 1, equal for every worker at 8 ranks, beside each worker's own
+// offset). Equal by chance is then as likely as one value for all; the
+// site database says so for C (value_varies), this says it for any trace.
+// The loop's sends to a member are taken within one iteration's stride of
+// the item's sends.
 bool besidePerMemberValues(const MessageTable &t, const RankActivity &idx, const uint32_t *msgs,
-                           const uint32_t *msgsEnd, uint32_t root) {
-  std::vector<uint32_t> dests;
-  uint32_t first = UINT32_MAX, last = 0;
+                           const uint32_t *msgsEnd, const RootSends &sends) {
+  if (!sends.star) return false;
   const Message &head = t.messages[*msgs];
-  for (const uint32_t *i = msgs; i != msgsEnd; ++i) {
-    const Message &m = t.messages[*i];
-    if (m.src != root) return false; // relays: not a master's loop
-    dests.push_back(m.dst);
-    first = std::min(first, m.sendPos), last = std::max(last, m.sendPos);
-  }
+  std::vector<uint32_t> dests;
+  for (const uint32_t *i = msgs; i != msgsEnd; ++i) dests.push_back(t.messages[*i].dst);
   std::sort(dests.begin(), dests.end());
   if (dests.size() < 2 || std::adjacent_find(dests.begin(), dests.end()) != dests.end()) return false;
-  const uint32_t stride = (last - first) / uint32_t(dests.size() - 1) + 1;
-  const uint32_t from = first > stride ? first - stride : 0, to = last + stride;
-  // Per other call site: the payload (CRC) sent to each member.
+  const uint32_t stride = (sends.last - sends.first) / uint32_t(dests.size() - 1) + 1;
+  const uint32_t from = sends.first > stride ? sends.first - stride : 0, to = sends.last + stride;
+  // Per other call site: the payloads (CRCs) sent to each member.
   std::map<std::pair<uint64_t, uint64_t>, std::map<uint32_t, std::vector<uint32_t>>> bySite;
-  for (uint32_t k = idx.firstSendAt(root, from); k < t.messages.size(); k++) {
+  for (uint32_t k = idx.firstSendAt(head.src, from); k < t.messages.size(); k++) {
     const Message &m = t.messages[k];
-    if (m.src != root || m.sendPos > to) break;
+    if (m.src != head.src || m.sendPos > to) break;
     if (m.bytes == 0 || m.bytes > 8 || m.comm != head.comm ||
         (m.sendSite == head.sendSite && m.sendCaller == head.sendCaller) ||
         !std::binary_search(dests.begin(), dests.end(), m.dst))
       continue;
     bySite[{m.sendSite, m.sendCaller}][m.dst].push_back(m.crc);
   }
+  // One value to each member, not all equal.
   for (const auto &[site, perMember] : bySite) {
     if (perMember.size() != dests.size()) continue;
-    std::set<uint32_t> values;
-    bool once = true;
-    for (const auto &[dst, crcs] : perMember) once = once && crcs.size() == 1, values.insert(crcs[0]);
-    if (once && values.size() > 1) return true;
+    bool once = true, differ = false;
+    for (const auto &[dst, crcs] : perMember)
+      once = once && crcs.size() == 1, differ = differ || crcs[0] != perMember.begin()->second[0];
+    if (once && differ) return true;
   }
   return false;
 }
@@ -356,7 +363,9 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     else
       sc.otherRoots.push_back(p);
   }
-  if (root == kNone || rootNotBroadcasting(t, idx, msgs, msgsEnd, root, strength, sc.member)) return;
+  if (root == kNone) return;
+  const RootSends sends = rootSends(t, msgs, msgsEnd, root);
+  if (rootNotBroadcasting(t, idx, msgs, msgsEnd, root, sends, strength, sc.member)) return;
   // Made in place (a local moved into `out` cost a move and a destructor
   // per instance, 27,000 on the bench trace).
   Instance &in = out.emplace_back();
@@ -394,7 +403,7 @@ void analyzeInstance(const MessageTable &t, const DetectOptions &o, const RankAc
     in.unproven |= kPayloadFill;
     in.note = std::string("the payload is a constant fill (") + fillDescription(first) + ")";
     in.supportOnly = !inPlace;
-  } else if (strength == Strength::Small && besidePerMemberValues(t, idx, msgs, msgsEnd, in.rootWorld)) {
+  } else if (strength == Strength::Small && besidePerMemberValues(t, idx, msgs, msgsEnd, sends)) {
     in.unproven |= kPerPeerValue;
     in.note = "a " + std::to_string(first.bytes) + "-byte value the root sent every member from a "
               "loop that sent each member, through another call site, a value that differs from "

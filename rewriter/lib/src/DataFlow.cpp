@@ -90,15 +90,15 @@ void forEachBody(const DeclContext *dc, const std::function<void(const FunctionD
 // (the size) when the translation unit calls the function at least once
 // and every call passes a variable its caller fills with MPI_Comm_rank
 // (MPI_Comm_size). One level of callers: a caller's own parameters are
-// not followed further. A call from another file is not seen; what such a
-// call passes can only make the parameter less rank-like, and then the
-// trees this reads as fixed by the rank still depend on the parameter
-// alone, which every site's peer shows.
+// not followed further. Calls from other files are not seen, nor is the
+// communicator the caller's rank belongs to compared with the one the
+// helper is given; the one rule that builds on this (a fixed tree's root,
+// Arguments.cpp) takes only a constant equal to the traced root and asks
+// for a second process count.
 void FunctionFlow::takeCallersRanks(const FunctionDecl *function) {
   const FunctionDecl *self = function->getCanonicalDecl();
   const unsigned n = function->getNumParams();
   std::vector<int> rankAt(n, 1), sizeAt(n, 1); // still possible for every call so far
-  std::vector<const FunctionDecl *> callers;
   bool called = false;
   forEachBody(src.ctx.getTranslationUnitDecl(), [&](const FunctionDecl *caller) {
     std::vector<const CallExpr *> calls;
@@ -116,7 +116,6 @@ void FunctionFlow::takeCallersRanks(const FunctionDecl *function) {
         if (!v || !flow.rankVars.count(v)) rankAt[i] = 0;
         if (!v || !flow.sizeVars.count(v)) sizeAt[i] = 0;
       }
-    callers.push_back(caller);
     for (const Expr *e : flow.comparisons) callerComparisons.push_back(e);
   });
   bool rankParameter = false;

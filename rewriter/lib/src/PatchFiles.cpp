@@ -22,6 +22,9 @@
 namespace cz::rewrite {
 namespace {
 
+// What a patch on the runtime's cz_ calls adds after the file's includes.
+constexpr const char *kIncludeLine = "#include \"collectivize.h\"\n";
+
 bool writeText(const std::string &path, const std::string &text, std::string &err) {
   return clangtools::writeFile(path, text, err);
 }
@@ -189,55 +192,35 @@ std::string rationaleOf(const PatchPlan &p, const DetectedMatch &m, const Detect
   return r.str();
 }
 
-// Edits of one file that overlap no earlier one, last first (offsets stay valid).
 // One file's proposed patches together: in report order, each patch whose
 // edits (its region and the declarations it removes) overlap none taken
-// before it; and the file with their edits and, once, the include line.
-struct FileEdits {
-  std::vector<const PatchPlan *> chosen;
-  std::string text;
-};
-FileEdits editFile(const std::vector<const PatchPlan *> &list) {
+// before it, applied, and the include line once.
+std::string editedFile(const std::vector<const PatchPlan *> &list) {
   namespace tooling = clang::tooling;
-  FileEdits out;
+  const PatchPlan &first = *list.front();
   tooling::Replacements all;
+  std::vector<const PatchPlan *> chosen;
   bool include = false;
   for (const PatchPlan *p : list) {
-    tooling::Replacements mine;
-    if (llvm::Error e = addPatchEdits(*p, mine, false)) {
-      llvm::consumeError(std::move(e));
-      continue;
-    }
-    tooling::Replacements merged = all;
+    // Touching edits merge in Replacements; two regions that overlap are
+    // what no two patches may share.
     bool clash = false;
-    for (const tooling::Replacement &r : mine)
-      if (llvm::Error e = merged.add(r)) {
-        llvm::consumeError(std::move(e));
-        clash = true;
-        break;
-      }
-    if (clash) continue;
-    // Touching edits merge in Replacements; an overlap of two regions is
-    // what no patch may share.
-    for (const PatchPlan *q : out.chosen) clash = clash || (p->begin < q->end && q->begin < p->end);
+    for (const PatchPlan *q : chosen) clash = clash || (p->begin < q->end && q->begin < p->end);
+    tooling::Replacements merged = all;
+    if (llvm::Error e = addPatchEdits(*p, merged, false)) {
+      llvm::consumeError(std::move(e));
+      clash = true;
+    }
     if (clash) continue;
     all = std::move(merged);
-    out.chosen.push_back(p);
+    chosen.push_back(p);
     include = include || p->addInclude;
   }
-  const PatchPlan &first = *list.front();
-  if (include)
-    llvm::consumeError(all.add(tooling::Replacement(first.path, afterIncludes(first.original), 0,
-                                                    "#include \"collectivize.h\"\n")));
+  if (include) llvm::consumeError(all.add(tooling::Replacement(first.path, afterIncludes(first.original), 0, kIncludeLine)));
   auto text = tooling::applyAllReplacements(first.original, all);
-  if (text) {
-    out.text = *text;
-  } else {
-    llvm::consumeError(text.takeError());
-    out.chosen.clear();
-    out.text = first.original;
-  }
-  return out;
+  if (text) return *text;
+  llvm::consumeError(text.takeError());
+  return first.original;
 }
 
 } // namespace
@@ -247,8 +230,7 @@ llvm::Error addPatchEdits(const PatchPlan &p, clang::tooling::Replacements &reps
   if (llvm::Error e = reps.add(tooling::Replacement(p.path, p.begin, p.end - p.begin, p.replacement)))
     return e;
   if (withInclude && p.addInclude)
-    if (llvm::Error e =
-            reps.add(tooling::Replacement(p.path, afterIncludes(p.original), 0, "#include \"collectivize.h\"\n")))
+    if (llvm::Error e = reps.add(tooling::Replacement(p.path, afterIncludes(p.original), 0, kIncludeLine)))
       return e;
   for (const PatchPlan::DeclarationEdit &d : p.removedDeclarations)
     if (llvm::Error e = reps.add(tooling::Replacement(p.path, d.from, d.to - d.from, d.text))) return e;
@@ -477,9 +459,8 @@ bool writePatchDirectory(const PatchDirectory &where, const std::vector<PatchPla
   os.flush();
   std::string all;
   for (auto &[path, list] : byFile) {
-    FileEdits edits = editFile(list);
     std::string diff;
-    if (!unifiedDiff(list.front()->file, list.front()->original, edits.text, diff, err)) return false;
+    if (!unifiedDiff(list.front()->file, list.front()->original, editedFile(list), diff, err)) return false;
     all += diff;
   }
   if (!writeText(where.dir + "/all.diff", all, err)) return false;
@@ -505,8 +486,7 @@ bool applyProposed(const std::vector<PatchPlan> &plans, std::vector<std::string>
       err = path + " changed since the rewrite was planned; nothing written to it";
       return false;
     }
-    FileEdits edits = editFile(list);
-    if (!writeText(path + ".collectivize-orig", current, err) || !writeText(path, edits.text, err)) return false;
+    if (!writeText(path + ".collectivize-orig", current, err) || !writeText(path, editedFile(list), err)) return false;
     changed.push_back(path);
   }
   return true;
